@@ -1,0 +1,141 @@
+/**
+ * `shoal web` serves the test web and prints its seeds, hosts map and a summary;
+ * `shoal web export --out DIR` writes its ground truth. Both take the same configuration:
+ * preset < --config file < SHOAL_WEB_* environment < flags.
+ */
+import { Command } from 'commander';
+import { ConfigError } from '../../core/errors.js';
+import { loadConfig, parseScalar, setPath, type ConfigTree } from '../../config/load.js';
+import { checkTestWeb } from '../../web/check.js';
+import { webConfigSchema, type WebConfig } from '../../web/config.js';
+import { WebModel } from '../../web/model.js';
+import { WEB_PRESETS, WEB_PRESET_NAMES, type WebPresetName } from '../../web/presets.js';
+import { startTestWeb } from '../../web/start.js';
+import { exportTruth } from '../../web/truth/export.js';
+import type { CliIo } from '../main.js';
+
+interface WebFlags {
+  config?: string;
+  preset?: string;
+  seed?: string;
+  port?: string;
+  proxyPort?: string;
+  out?: string;
+  replay: string[];
+  set: string[];
+}
+
+const collect = (v: string, prev: string[]): string[] => [...prev, v];
+
+function addConfigFlags(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'YAML or JSON configuration file')
+    .option('--preset <name>', `start from a preset: ${WEB_PRESET_NAMES.join(', ')}`)
+    .option('--seed <n>', 'seed of the generator')
+    .option('--port <n>', 'port every host listens on (0 = a free port)')
+    .option('--proxy-port <n>', 'also act as a forward proxy on 127.0.0.1:<n> (0 = a free port)')
+    .option('--replay <host=dir>', 'serve a folder of files as a virtual host (repeatable)', collect, [])
+    .option('--set <path=value>', 'set any option, e.g. --set links.topicLocality=0.8 (repeatable)', collect, []);
+}
+
+/** Builds the web configuration from preset, file, environment and flags. */
+export function webConfigFromFlags(flags: WebFlags, env: Readonly<Record<string, string | undefined>>): WebConfig {
+  let preset: ConfigTree | undefined;
+  if (flags.preset !== undefined) {
+    if (!(flags.preset in WEB_PRESETS)) {
+      throw new ConfigError([{ path: '--preset', message: `unknown preset ${flags.preset}; one of ${WEB_PRESET_NAMES.join(', ')}` }], { code: 'USAGE' });
+    }
+    preset = structuredClone(WEB_PRESETS[flags.preset as WebPresetName]) as ConfigTree;
+  }
+  const tree: ConfigTree = {};
+  const problems: { path: string; message: string }[] = [];
+  const num = (flag: string, path: string, raw: string | undefined): void => {
+    if (raw === undefined) return;
+    const v = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(v)) problems.push({ path: flag, message: `expected a number, got ${JSON.stringify(raw)}` });
+    else setPath(tree, path, v);
+  };
+  num('--seed', 'seed', flags.seed);
+  num('--port', 'server.port', flags.port);
+  num('--proxy-port', 'server.proxyPort', flags.proxyPort);
+  if (flags.out !== undefined) setPath(tree, 'outDir', flags.out);
+  const replay = flags.replay.map((r, i) => {
+    const eq = r.indexOf('=');
+    if (eq <= 0) problems.push({ path: `--replay[${i}]`, message: `expected HOST=DIR, got ${JSON.stringify(r)}` });
+    return { host: r.slice(0, eq).toLowerCase(), root: r.slice(eq + 1) };
+  });
+  if (replay.length > 0) tree['replay'] = replay;
+  for (const [i, s] of flags.set.entries()) {
+    const eq = s.indexOf('=');
+    if (eq <= 0) problems.push({ path: `--set[${i}]`, message: `expected PATH=VALUE, got ${JSON.stringify(s)}` });
+    else setPath(tree, s.slice(0, eq), parseScalar(s.slice(eq + 1)));
+  }
+  try {
+    const config = loadConfig(webConfigSchema, { preset, file: flags.config, env, envPrefix: 'SHOAL_WEB_', flags: tree });
+    if (problems.length > 0) throw new ConfigError(problems, { code: 'USAGE' });
+    return config;
+  } catch (err) {
+    // Report the flag problems together with the configuration's own, every one with its path.
+    if (err instanceof ConfigError && problems.length > 0 && err.code !== 'USAGE') throw new ConfigError([...problems, ...err.issues]);
+    throw err;
+  }
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+export function registerWebCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
+  const web = addConfigFlags(program.command('web').description('serve the synthetic test web (and replay folders) on loopback'))
+    .option('--out <dir>', 'where to write the hosts map and seed list (default: a temporary folder)')
+    .option('--check <n>', 'fetch n pages over real sockets, print what came back, and exit')
+    .option('--for <seconds>', 'serve for this many seconds, then exit (default: until Ctrl-C)')
+    .action(async (opts: WebFlags & { check?: string; for?: string }) => {
+      const config = webConfigFromFlags(opts, io.env);
+      const t0 = performance.now();
+      const handle = await startTestWeb(config);
+      const { model } = handle;
+      const ips = new Set(model.hosts.map((h) => h.ip));
+      io.out(`shoal web: ${fmt(model.hosts.length)} hosts, ${fmt(model.pageCount)} pages (seed ${config.seed}, ${config.links.model} model)`
+        + ` on ${ips.size} addresses, port ${handle.port}; ready in ${Math.round(performance.now() - t0)} ms\n`);
+      if (handle.replayHosts.length > 0) io.out(`replay hosts: ${handle.replayHosts.map((r) => `${r.name} -> ${r.root}`).join(', ')}\n`);
+      io.out(`hosts map: ${handle.hostsFile}\nseed list: ${handle.seedsFile}\n`);
+      if (handle.proxyUrl !== null) io.out(`forward proxy: ${handle.proxyUrl}\n`);
+      io.out(`seeds:\n${handle.seeds.map((s) => `  ${s}`).join('\n')}\n`);
+      try {
+        if (opts.check !== undefined) {
+          const r = await checkTestWeb(handle, Number(opts.check));
+          const statuses = [...r.byStatus].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s === 0 ? 'reset/timeout' : s}: ${c}`).join(', ');
+          io.out(`check: ${r.requested} pages in ${Math.round(r.elapsedMs)} ms (${Math.round(r.requested / (r.elapsedMs / 1000))} pages/s, ${fmt(r.bytes)} bytes): ${statuses}\n`);
+          setCode((r.byStatus.get(200) ?? 0) > 0 ? 0 : 1);
+          return;
+        }
+        io.out(opts.for === undefined ? 'serving; Ctrl-C to stop\n' : `serving for ${opts.for} s\n`);
+        const timer = opts.for === undefined ? null : new Promise<void>((resolve) => setTimeout(resolve, Number(opts.for) * 1000).unref());
+        await Promise.race([io.interrupted, ...(timer === null ? [] : [timer])]);
+        io.out(`stopped after ${fmt(handle.log.count)} requests\n`);
+      } finally {
+        await handle.close();
+      }
+    });
+
+  addConfigFlags(web.command('export').description('write the ground truth (graph, labels, PageRank, entities) to a folder'))
+    .requiredOption('--out <dir>', 'folder to write (created; an earlier export there is replaced)')
+    .option('--url-port <n>', 'port the web is served on, recorded in the manifest for URLs')
+    .action(async (opts: WebFlags & { urlPort?: string }) => {
+      const { out, ...rest } = opts;
+      const config = webConfigFromFlags(rest, io.env);
+      const t0 = performance.now();
+      const model = new WebModel(config);
+      let last = 0;
+      const summary = await exportTruth(model, out as string, {
+        port: opts.urlPort === undefined ? null : Number(opts.urlPort),
+        onProgress: (done, total) => {
+          const now = performance.now();
+          if (now - last > 2000) {
+            last = now;
+            io.err(`  ${Math.round((100 * done) / total)}% (${fmt(done)} / ${fmt(total)} pages)\n`);
+          }
+        },
+      });
+      io.out(`shoal web export: ${JSON.stringify(summary)} to ${out} in ${Math.round(performance.now() - t0)} ms\n`);
+    });
+}

@@ -1,0 +1,29 @@
+/**
+ * Preset test webs: `tiny` for tests, `demo` (~200 hosts, 20k pages) for `npm run demo`, `large`
+ * (10k hosts, 1M pages) for benchmarks, and `community` (the ring-community graph of SPEC §4.4 with
+ * the paper's setting: 17 communities of 100 pages, k = 32, o = 2). A preset is a partial config;
+ * files and flags apply over it.
+ */
+import type { WebConfigInput } from './config.js';
+
+export const WEB_PRESETS = {
+  tiny: { hosts: 12, pages: 600, seeds: 3, server: { addressCount: 4 } },
+  demo: { hosts: 200, pages: 20_000, seeds: 10, server: { addressCount: 64 } },
+  large: { hosts: 10_000, pages: 1_000_000, seeds: 50, server: { addressCount: 250, renderCacheBytes: 128 * 1024 * 1024 } },
+  community: {
+    links: { model: 'community' }, community: { count: 17, size: 100, k: 32, o: 2 }, seeds: 17,
+    server: { addressCount: 17 },
+    faults: {
+      redirectRate: 0, redirectLoopRate: 0, notFoundRate: 0, goneRate: 0, serverErrorRate: 0, unavailableRate: 0,
+      resetRate: 0, oversizedRate: 0, bombRate: 0,
+    },
+    duplicates: { nearDuplicateRate: 0, mirrorHostRate: 0 },
+    robots: { rulesRate: 0, serverErrorRate: 0, unavailableRate: 0, redirectRate: 0, garbageRate: 0 },
+    meta: { noindexRate: 0, nofollowRate: 0 },
+  },
+} as const satisfies Record<string, WebConfigInput>;
+
+export type WebPresetName = keyof typeof WEB_PRESETS;
+
+/** The names of the presets, for messages. */
+export const WEB_PRESET_NAMES = Object.keys(WEB_PRESETS) as WebPresetName[];

@@ -1,0 +1,121 @@
+/**
+ * The test web's own record of every request it answered: when, on which address and host, what
+ * it answered, and how many requests were in flight on that host and address at the time. Tests
+ * of crawler politeness read it (gaps between requests to a host, per-host and per-IP concurrency).
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+
+/** One answered (or aborted) request. */
+export interface RequestRecord {
+  /** Sequence number, from 1. */
+  readonly seq: number;
+  /** Wall-clock time the request arrived and finished, in ms since the epoch. */
+  readonly startMs: number;
+  endMs: number;
+  /** Local address the request arrived on (the host's IP, or the proxy's). */
+  readonly ip: string;
+  /** Host name (lowercase, from the Host header or the absolute-form URL). */
+  readonly host: string;
+  readonly method: string;
+  /** Request target path (with query). */
+  readonly path: string;
+  readonly userAgent: string;
+  readonly isViaProxy: boolean;
+  /** Requests to the same host / IP in flight when this one arrived (itself included). */
+  readonly hostInFlight: number;
+  readonly ipInFlight: number;
+  /** Status sent, or 0 when the connection was reset or abandoned. */
+  status: number;
+  /** Body bytes sent (after compression). */
+  bytes: number;
+  /** What the server did: `page`, `robots`, `sitemap`, `trap`, `redirect-hop`, `reset`, `hang`, ... */
+  outcome: string;
+}
+
+/** Bounded in-memory request log with optional JSON-lines file and per-host statistics. */
+export class RequestLog {
+  private readonly records: RequestRecord[] = [];
+  private seq = 0;
+  private readonly hostInFlight = new Map<string, number>();
+  private readonly ipInFlight = new Map<string, number>();
+  private readonly maxHost = new Map<string, number>();
+  private readonly maxIp = new Map<string, number>();
+  private readonly perHost = new Map<string, number>();
+  private readonly listeners = new Set<(r: RequestRecord) => void>();
+
+  private readonly out: WriteStream | null;
+
+  constructor(private readonly limit: number, file: string | null) {
+    this.out = file === null ? null : createWriteStream(file, { flags: 'a' });
+  }
+
+  /** Records the arrival of a request; call {@link finish} when it is answered. */
+  start(ip: string, host: string, method: string, path: string, userAgent: string, isViaProxy: boolean): RequestRecord {
+    const hostN = (this.hostInFlight.get(host) ?? 0) + 1;
+    const ipN = (this.ipInFlight.get(ip) ?? 0) + 1;
+    this.hostInFlight.set(host, hostN);
+    this.ipInFlight.set(ip, ipN);
+    if (hostN > (this.maxHost.get(host) ?? 0)) this.maxHost.set(host, hostN);
+    if (ipN > (this.maxIp.get(ip) ?? 0)) this.maxIp.set(ip, ipN);
+    this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
+    return {
+      seq: ++this.seq, startMs: Date.now(), endMs: 0, ip, host, method, path, userAgent, isViaProxy,
+      hostInFlight: hostN, ipInFlight: ipN, status: 0, bytes: 0, outcome: 'pending',
+    };
+  }
+
+  /** Records the end of a request (idempotent). */
+  finish(r: RequestRecord, status: number, bytes: number, outcome: string): void {
+    if (r.endMs !== 0) return;
+    r.endMs = Date.now();
+    r.status = status;
+    r.bytes = bytes;
+    r.outcome = outcome;
+    this.hostInFlight.set(r.host, (this.hostInFlight.get(r.host) ?? 1) - 1);
+    this.ipInFlight.set(r.ip, (this.ipInFlight.get(r.ip) ?? 1) - 1);
+    if (this.limit > 0) {
+      this.records.push(r);
+      if (this.records.length > this.limit) this.records.splice(0, this.records.length - this.limit);
+    }
+    this.out?.write(`${JSON.stringify(r)}\n`);
+    for (const l of this.listeners) l(r);
+  }
+
+  /** The kept records, oldest first. */
+  entries(): readonly RequestRecord[] {
+    return this.records;
+  }
+
+  /** Total requests seen. */
+  get count(): number {
+    return this.seq;
+  }
+
+  /** Requests seen per host. */
+  requestsPerHost(): ReadonlyMap<string, number> {
+    return this.perHost;
+  }
+
+  /** Highest number of simultaneous requests observed per host and per IP. */
+  maxConcurrency(): { readonly perHost: ReadonlyMap<string, number>; readonly perIp: ReadonlyMap<string, number> } {
+    return { perHost: this.maxHost, perIp: this.maxIp };
+  }
+
+  /** Calls `fn` for each finished request; returns a function that unsubscribes. */
+  subscribe(fn: (r: RequestRecord) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Flushes and closes the JSON-lines file, if any. */
+  async close(): Promise<void> {
+    const out = this.out;
+    if (out === null || out.closed) return;
+    await new Promise<void>((resolve) => out.end(resolve));
+  }
+
+  /** Forgets the records (statistics and counts stay). */
+  clear(): void {
+    this.records.length = 0;
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * The test web's HTTP side: one listener per loopback address (the same port on each, hosts
+ * answering only on their own address), an optional forward proxy for absolute-form requests,
+ * replay hosts, latency, compression, conditional GET, faults, and the request log.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
+import { ShoalError } from '../core/errors.js';
+import type { HostInfo } from './hosts.js';
+import type { WebModel } from './model.js';
+import { Purpose, Rng } from './prng.js';
+import { RequestLog, type RequestRecord } from './request-log.js';
+import { FaultState, encodePage, respond, type Reply, type RespondContext } from './respond.js';
+import { serveReplay, type ReplayHost } from './replay.js';
+
+/** A body cache bounded in bytes (least recently used out first). */
+interface CachedBody {
+  readonly body: Buffer;
+  readonly contentType: string;
+}
+
+class BodyCache {
+  private readonly map = new Map<string, CachedBody>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+  get(key: string): CachedBody | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: string, value: CachedBody): void {
+    if (value.body.length > this.maxBytes / 8 || this.map.has(key)) return;
+    this.map.set(key, value);
+    this.bytes += value.body.length;
+    for (const [k, v] of this.map) {
+      if (this.bytes <= this.maxBytes) break;
+      this.map.delete(k);
+      this.bytes -= v.body.length;
+    }
+  }
+}
+
+/** Options of {@link TestWebServer} beyond the model's own configuration. */
+export interface TestWebServerOptions {
+  readonly replay: readonly ReplayHost[];
+}
+
+/** Serves a {@link WebModel} over real sockets. */
+export class TestWebServer {
+  readonly log: RequestLog;
+  private readonly servers: Server[] = [];
+  private readonly sockets = new Set<Socket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly faults = new FaultState();
+  private readonly cache: BodyCache;
+  private readonly replayByName = new Map<string, ReplayHost>();
+  private bomb: Buffer | null = null;
+  private port = 0;
+  private proxyPort: number | null = null;
+  private requestCounter = 0;
+  private isClosed = false;
+  private ctx: RespondContext | null = null;
+
+  constructor(readonly model: WebModel, private readonly options: TestWebServerOptions) {
+    const s = model.config.server;
+    this.log = new RequestLog(s.requestLogLimit, s.requestLogFile);
+    this.cache = new BodyCache(s.renderCacheBytes);
+    for (const r of options.replay) this.replayByName.set(r.name, r);
+  }
+
+  /** The port every host listens on (after {@link listen}). */
+  get listenPort(): number {
+    return this.port;
+  }
+
+  /** The forward proxy's port, or null. */
+  get forwardProxyPort(): number | null {
+    return this.proxyPort;
+  }
+
+  /** Every address served, with the hosts on it. */
+  addresses(): string[] {
+    const ips = new Set(this.model.hosts.map((h) => h.ip));
+    for (const r of this.options.replay) ips.add(r.ip);
+    return [...ips].sort();
+  }
+
+  /** Binds every address on one port (the configured one, or a free one found by trying). */
+  async listen(): Promise<void> {
+    const ips = this.addresses();
+    const wanted = this.model.config.server.port;
+    for (let attempt = 0; ; attempt++) {
+      const first = await this.bind(ips[0] ?? '127.0.0.1', wanted, false);
+      const port = first.port;
+      try {
+        for (const ip of ips.slice(1)) await this.bind(ip, port, false);
+        this.port = port;
+        break;
+      } catch (err) {
+        await this.closeServers();
+        if (wanted !== 0 || attempt >= 20) throw err;
+      }
+    }
+    const proxyPort = this.model.config.server.proxyPort;
+    if (proxyPort !== null) {
+      this.proxyPort = (await this.bind(this.model.config.server.proxyAddress, proxyPort, true)).port;
+    }
+    this.ctx = {
+      model: this.model, port: this.port, faults: this.faults,
+      pageBody: (g) => this.pageBody(g),
+    };
+  }
+
+  private bind(ip: string, port: number, isProxy: boolean): Promise<{ port: number }> {
+    const server = createServer({ keepAliveTimeout: 30_000, requestTimeout: 60_000 }, (req, res) => this.handle(req, res, isProxy));
+    server.on('connection', (sock) => {
+      this.sockets.add(sock);
+      sock.on('close', () => this.sockets.delete(sock));
+    });
+    this.servers.push(server);
+    return new Promise((resolve, reject) => {
+      server.once('error', (err) => reject(new ShoalError('PORT_UNAVAILABLE', `cannot listen on ${ip}:${port}: ${err.message}`, { cause: err })));
+      server.listen({ host: ip, port, exclusive: true }, () => {
+        const addr = server.address();
+        resolve({ port: typeof addr === 'object' && addr !== null ? addr.port : port });
+      });
+    });
+  }
+
+  private pageBody(g: number): { body: Buffer; contentType: string } {
+    const key = String(g);
+    const hit = this.cache.get(key);
+    if (hit !== undefined) return hit;
+    const out = encodePage(this.model, g, this.port);
+    this.cache.set(key, out);
+    return out;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse, isProxy: boolean): void {
+    res.sendDate = false;
+    const local = req.socket.localAddress?.replace(/^::ffff:/, '') ?? '';
+    let hostHeader = (req.headers.host ?? '').toLowerCase();
+    let target = req.url ?? '/';
+    if (isProxy || /^https?:\/\//i.test(target)) {
+      try {
+        const u = new URL(target);
+        hostHeader = u.host.toLowerCase();
+        target = `${u.pathname}${u.search}`;
+      } catch {
+        if (isProxy) return this.plain(req, res, null, 400, 'proxy requests must use an absolute URL\n', 'bad-request');
+      }
+    }
+    if (req.method === 'CONNECT') return this.plain(req, res, null, 501, 'CONNECT is not supported: the test web is plain HTTP\n', 'bad-request');
+    const name = hostHeader.replace(/:\d+$/, '').replace(/\.$/, '');
+    const record = this.log.start(isProxy ? this.model.config.server.proxyAddress : local, name, req.method ?? 'GET', target, String(req.headers['user-agent'] ?? ''), isProxy);
+    const host = this.model.hostByName(name);
+    const replay = host === undefined ? this.replayByName.get(name) : undefined;
+    if (host === undefined && replay === undefined) {
+      return this.plain(req, res, record, isProxy ? 502 : 404, `unknown host ${name || '(none)'}\n`, 'unknown-host');
+    }
+    const ip = host?.ip ?? replay?.ip;
+    if (!isProxy && ip !== local) {
+      return this.plain(req, res, record, 421, `${name} is served on ${ip}, not ${local}\n`, 'misdirected');
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return this.plain(req, res, record, 405, 'method not allowed\n', 'bad-request');
+    }
+    const delay = host === undefined ? 0 : this.latencyMs(host);
+    const run = (): void => {
+      if (this.isClosed) return;
+      if (replay !== undefined) {
+        void serveReplay(replay, target, req, res).then(({ status, bytes }) => this.log.finish(record, status, bytes, 'replay'));
+        return;
+      }
+      const ctx = this.ctx as RespondContext;
+      this.send(req, res, record, host as HostInfo, respond(ctx, host as HostInfo, target));
+    };
+    if (delay > 0) this.later(run, delay);
+    else run();
+  }
+
+  private latencyMs(h: HostInfo): number {
+    const l = this.model.config.latency;
+    let ms = l.baseMs;
+    if (h.slow) ms += new Rng(this.model.config.seed, Purpose.latency, h.index, ++this.requestCounter).logNormal(l.slowMedianMs, l.slowSigma);
+    return Math.round(ms);
+  }
+
+  private later(fn: () => void, ms: number): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  private plain(req: IncomingMessage, res: ServerResponse, record: RequestRecord | null, status: number, body: string, outcome: string): void {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    if (record !== null) this.log.finish(record, status, Buffer.byteLength(body), outcome);
+  }
+
+  private send(req: IncomingMessage, res: ServerResponse, record: RequestRecord, host: HostInfo, reply: Reply): void {
+    if (reply.kind === 'reset') {
+      this.log.finish(record, 0, 0, 'reset');
+      const sock = req.socket as Socket & { resetAndDestroy?: () => void };
+      if (typeof sock.resetAndDestroy === 'function') sock.resetAndDestroy();
+      else sock.destroy();
+      return;
+    }
+    if (reply.kind === 'hang') {
+      res.writeHead(200, reply.headers);
+      res.write(reply.prefix);
+      this.later(() => {
+        this.log.finish(record, 200, reply.prefix.length, 'hang');
+        req.socket.destroy();
+      }, this.model.config.faults.hangMs);
+      return;
+    }
+    if (reply.kind === 'bomb') {
+      const body = this.bombBody();
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      this.log.finish(record, 200, body.length, 'bomb');
+      return;
+    }
+    const headers: Record<string, string | number> = { ...reply.headers, server: 'shoal-web' };
+    const etag = reply.headers['etag'];
+    if (reply.status === 200 && etag !== undefined && req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { etag, server: 'shoal-web' });
+      res.end();
+      this.log.finish(record, 304, 0, 'not-modified');
+      return;
+    }
+    let body = reply.body;
+    if (reply.isCompressible && body.length > 256) {
+      const accept = String(req.headers['accept-encoding'] ?? '');
+      const encoding = host.brotli && /\bbr\b/.test(accept) ? 'br' : host.gzip && /\bgzip\b/.test(accept) ? 'gzip' : null;
+      if (encoding !== null) {
+        body = this.compress(body, encoding, reply.cacheKey);
+        headers['content-encoding'] = encoding;
+      }
+      headers['vary'] = 'Accept-Encoding';
+    }
+    headers['content-length'] = body.length;
+    res.writeHead(reply.status, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+    this.log.finish(record, reply.status, req.method === 'HEAD' ? 0 : body.length, reply.outcome);
+  }
+
+  private compress(body: Buffer, encoding: 'br' | 'gzip', cacheKey: string | null): Buffer {
+    const key = cacheKey === null ? null : `${encoding}:${cacheKey}`;
+    const hit = key === null ? undefined : this.cache.get(key);
+    if (hit !== undefined) return hit.body;
+    const out = encoding === 'br'
+      ? brotliCompressSync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 4, [zc.BROTLI_PARAM_SIZE_HINT]: body.length } })
+      : gzipSync(body, { level: 6 });
+    if (key !== null) this.cache.set(key, { body: out, contentType: encoding });
+    return out;
+  }
+
+  private bombBody(): Buffer {
+    if (this.bomb === null) {
+      const size = this.model.config.faults.bombBytes;
+      const raw = Buffer.alloc(size, 0x20);
+      raw.write('<!DOCTYPE html><html><body><p>', 0);
+      this.bomb = gzipSync(raw, { level: 9 });
+    }
+    return this.bomb;
+  }
+
+  private async closeServers(): Promise<void> {
+    const servers = this.servers.splice(0);
+    for (const s of this.sockets) s.destroy();
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))));
+  }
+
+  /** Stops listening, drops open connections and pending timers. Idempotent. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await this.closeServers();
+    await this.log.close();
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * `startTestWeb(config)`: builds the model, serves it on loopback, writes the hosts map and seed
+ * list, and returns a handle with `close()`. `shoal web` is a thin wrapper around it.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { WebConfig, WebConfigInput } from './config.js';
+import { addressPool } from './hosts.js';
+import { WebModel } from './model.js';
+import { resolveReplayHosts, type ReplayHost } from './replay.js';
+import type { RequestLog } from './request-log.js';
+import { TestWebServer } from './server.js';
+
+/** A running test web. */
+export interface TestWeb {
+  readonly model: WebModel;
+  readonly config: WebConfig;
+  /** Port every host listens on. */
+  readonly port: number;
+  /** Seed URLs (home pages of the largest ordinary hosts, then each replay host's root). */
+  readonly seeds: readonly string[];
+  /** host -> IP for every synthetic and replay host. */
+  readonly hostsMap: ReadonlyMap<string, string>;
+  /** Path of the hosts map in /etc/hosts format (`IP name` lines). */
+  readonly hostsFile: string;
+  /** Path of the seed list (one URL per line). */
+  readonly seedsFile: string;
+  /** `http://127.0.0.1:PORT` of the forward proxy, or null. */
+  readonly proxyUrl: string | null;
+  readonly replayHosts: readonly ReplayHost[];
+  /** The server's record of every request. */
+  readonly log: RequestLog;
+  /** Absolute URL of page `g`. */
+  url(g: number): string;
+  /** Stops serving (idempotent). */
+  close(): Promise<void>;
+}
+
+/** Starts a test web from a (partial) configuration. */
+export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Promise<TestWeb> {
+  const model = new WebModel(input);
+  const config = model.config;
+  const replayHosts = await resolveReplayHosts(config.replay, addressPool(config), (n) => model.hostByName(n) !== undefined);
+  const server = new TestWebServer(model, { replay: replayHosts });
+  await server.listen();
+  const port = server.listenPort;
+  try {
+    const dir = config.outDir ?? mkdtempSync(join(tmpdir(), 'shoal-web-'));
+    mkdirSync(dir, { recursive: true });
+    const hostsMap = new Map<string, string>();
+    for (const h of model.hosts) hostsMap.set(h.name, h.ip);
+    for (const r of replayHosts) hostsMap.set(r.name, r.ip);
+    const hostsFile = join(dir, 'hosts');
+    writeFileSync(hostsFile, `# shoal test web (seed ${config.seed}, port ${port}): IP host\n${[...hostsMap].map(([n, ip]) => `${ip} ${n}`).join('\n')}\n`);
+    const portText = port === 80 ? '' : `:${port}`;
+    const seeds = [
+      ...model.seedPages().map((g) => model.url(g, port)),
+      ...replayHosts.map((r) => `http://${r.name}${portText}/`),
+    ];
+    const seedsFile = join(dir, 'seeds.txt');
+    writeFileSync(seedsFile, `${seeds.join('\n')}\n`);
+    const proxyPort = server.forwardProxyPort;
+    return {
+      model, config, port, seeds, hostsMap, hostsFile, seedsFile, replayHosts,
+      proxyUrl: proxyPort === null ? null : `http://${config.server.proxyAddress}:${proxyPort}`,
+      log: server.log,
+      url: (g) => model.url(g, port),
+      close: () => server.close(),
+    };
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+}
