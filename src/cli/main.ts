@@ -35,7 +35,8 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo()): 
     .description('shoal: a collaborative web crawler that measures itself')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .enablePositionalOptions();
   registerWebCommand(program, io, (c) => { code = c; });
   registerConfigCommand(program, io);
   try {

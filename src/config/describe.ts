@@ -55,7 +55,7 @@ function unwrap(schema: z.ZodType): Unwrapped {
 function typeName(s: z.ZodType): string {
   if (s instanceof z.ZodNumber) return s.format === 'safeint' || s.def.checks?.some((c) => (c as { _zod?: { def?: { format?: string } } })._zod?.def?.format === 'safeint') ? 'integer' : 'number';
   if (s instanceof z.ZodBoolean) return 'boolean';
-  if (s instanceof z.ZodString) return 'string';
+  if (s instanceof z.ZodString || s instanceof z.ZodStringFormat) return 'string';
   if (s instanceof z.ZodEnum) return `one of ${s.options.join('|')}`;
   if (s instanceof z.ZodLiteral) return `literal ${String(s.value)}`;
   if (s instanceof z.ZodArray) return 'list';

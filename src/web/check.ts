@@ -3,7 +3,7 @@
  * each host's own address, as a crawler using the hosts map would) and counts what came back.
  * `shoal web --check N` prints it; it is also how `npm run demo` shows the web working.
  */
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import type { TestWeb } from './start.js';
 
 /** What a check saw. */
@@ -15,9 +15,9 @@ export interface CheckReport {
   readonly elapsedMs: number;
 }
 
-function fetchOnce(ip: string, port: number, host: string, path: string, timeoutMs: number): Promise<{ status: number; bytes: number }> {
+function fetchOnce(agent: Agent, ip: string, port: number, host: string, path: string, timeoutMs: number): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve) => {
-    const req = request({ host: ip, port, path, headers: { host, 'user-agent': 'shoal-web-check/1.0', 'accept-encoding': 'gzip, br' }, timeout: timeoutMs }, (res) => {
+    const req = request({ agent, host: ip, port, path, headers: { host, 'user-agent': 'shoal-web-check/1.0', 'accept-encoding': 'gzip, br' }, timeout: timeoutMs }, (res) => {
       let bytes = 0;
       res.on('data', (c: Buffer) => { bytes += c.length; });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
@@ -38,15 +38,17 @@ export async function checkTestWeb(web: TestWeb, count: number, concurrency = 16
   let bytes = 0;
   let next = 0;
   const started = performance.now();
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const worker = async (): Promise<void> => {
     while (next < pages.length) {
       const g = pages[next++] as number;
       const h = web.model.hostOf(g);
-      const r = await fetchOnce(h.ip, web.port, `${h.name}:${web.port}`, web.model.path(g), timeoutMs);
+      const r = await fetchOnce(agent, h.ip, web.port, `${h.name}:${web.port}`, web.model.path(g), timeoutMs);
       byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
       bytes += r.bytes;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
   return { requested: pages.length, byStatus, bytes, elapsedMs: performance.now() - started };
 }

@@ -50,7 +50,8 @@ const linkSchema = z.object({
   meanOutDegree: z.number().min(0).max(500).default(10).describe('mean number of content links per page (besides navigation)'),
   maxOutDegree: int(1).max(2000).default(80).describe('cap on content links per page'),
   intraHostShare: rate().default(0.5).describe('share of content links that stay on the page’s host'),
-  inDegreeExponent: z.number().min(1.5).max(4).default(2.1).describe('target tail exponent γ of the in-degree distribution'),
+  inDegreeExponent: z.number().min(1.5).max(4).default(2.1)
+    .describe('target tail exponent γ of the in-degree distribution of inter-host links (site-internal links add a steeper part)'),
   topicLocality: rate().default(0.65).describe('probability that an inter-host content link lands on a page of the same topic'),
   geoLocality: rate().default(0.5).describe('probability that an inter-host content link from a geographic page lands on a page of the same city'),
   fanout: int(2).max(100).default(8).describe('children per index page in each host’s site tree'),

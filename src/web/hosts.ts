@@ -92,6 +92,9 @@ export function hostSizes(total: number, count: number, a: number): number[] {
   return sizes;
 }
 
+/** Name words for hosts whose language has no ASCII-only words (e.g. Russian without IDN). */
+const LATIN_NAME_WORDS = ['portal', 'info', 'online', 'club', 'forum', 'gorod', 'novosti', 'mir', 'dom', 'sport', 'kniga', 'muzyka'];
+
 const SUBDOMAIN_LABELS = ['www', 'blog', 'shop', 'news', 'forum', 'docs', 'store', 'wiki', 'media', 'mail'];
 
 /** Inputs of the host table that the model has already resolved. */
@@ -195,7 +198,7 @@ function hostName(
     : languageVocab(langCode).content;
   const asciiWords = words.filter((w) => /^[a-z]+$/.test(w));
   const isIdn = langCode !== 'en' && nameRng.chance(config.languages.idnRate) && words.length > asciiWords.length;
-  const pool = isIdn ? words.filter((w) => !/^[a-z]+$/.test(w)) : asciiWords.length > 0 ? asciiWords : ['site'];
+  const pool = isIdn ? words.filter((w) => !/^[a-z]+$/.test(w)) : asciiWords.length > 0 ? asciiWords : LATIN_NAME_WORDS;
   for (let attempt = 0; ; attempt++) {
     const parts: string[] = [];
     if (city >= 0 && nameRng.chance(config.geo.hostNameCityRate)) parts.push(citySlug(input.cities[city]?.name ?? ''));

@@ -64,22 +64,23 @@ function webLinks(model: WebModel, g: number): PageLink[] {
   return links;
 }
 
-/** Draws an inter-host target: same city (geo locality), same topic (topic locality), or another topic. */
+/**
+ * Draws an inter-host target: from the pages of the same city (geo locality), else of the same
+ * topic (topic locality), else of another topic in proportion to its size. The pool is chosen once
+ * and only the draw inside it is repeated when it lands on the page's own host, so the share of
+ * links into each pool is exactly the configured probability.
+ */
 function interHostTarget(model: WebModel, rng: Rng, cid: number, h: HostInfo): number {
   const c = model.config;
   const topic = model.pageTopic[cid] as number;
   const city = model.pageCity[cid] as number;
+  let pool: Int32Array;
+  if (city >= 0 && rng.chance(c.links.geoLocality)) pool = model.cityPools[city] as Int32Array;
+  else if (rng.chance(c.links.topicLocality)) pool = model.topicPools[topic] as Int32Array;
+  else pool = model.topicPools[otherTopic(model, rng.next(), topic)] as Int32Array;
   let target = 0;
-  for (let attempt = 0; attempt < 4; attempt++) {
-    let pool: Int32Array;
-    if (city >= 0 && rng.chance(c.links.geoLocality)) pool = model.cityPools[city] as Int32Array;
-    else if (rng.chance(c.links.topicLocality)) pool = model.topicPools[topic] as Int32Array;
-    else pool = model.topicPools[otherTopic(model, rng.next(), topic)] as Int32Array;
-    if (pool.length === 0) {
-      target = rng.int(model.pageCount);
-    } else {
-      target = pool[zipfRank(rng.next(), pool.length, model.zipfS)] as number;
-    }
+  for (let attempt = 0; attempt < 8; attempt++) {
+    target = pool.length === 0 ? rng.int(model.pageCount) : (pool[zipfRank(rng.next(), pool.length, model.zipfS)] as number);
     if (model.pageHost[target] !== h.index && (h.mirrorOf < 0 || model.pageHost[target] !== h.mirrorOf)) return target;
   }
   return target;

@@ -178,7 +178,8 @@ export class WebModel {
       const legacy = isEnglish ? c.languages.englishLegacyRate : c.languages.legacyCharsetRate;
       if (rng.chance(legacy)) flags |= PageFlag.legacyCharset;
       let kind: number = PageKind.ok;
-      if (local > 0) {
+      // Faults and near-duplicates belong to the web model; the community graph stays exact.
+      if (local > 0 && c.links.model === 'web') {
         kind = this.pickKind(rng);
         if (kind === PageKind.nearDuplicate) {
           const src = h.firstPage + rng.int(local);

@@ -167,7 +167,9 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   const links = pageLinks(model, g);
   const nav = links.filter((l) => l.kind === LinkKind.nav);
   const content = links.filter((l) => l.kind !== LinkKind.nav);
-  const body: string[] = ['<body>', `<header><a href="${(flags & PageFlag.baseHref) !== 0 ? './' : '/'}">${capitalize(host.unicodeName)}</a></header>`];
+  // The original host's name, so that an exact mirror serves the original's bytes.
+  const siteName = model.hostOf(cid).unicodeName;
+  const body: string[] = ['<body>', `<header><a href="${(flags & PageFlag.baseHref) !== 0 ? './' : '/'}">${capitalize(siteName)}</a></header>`];
   if (nav.length > 0) {
     body.push('<nav><ul>');
     for (const l of nav) body.push(`<li>${linkHtml(model, linkRng, g, ownPath, l, port, pageTitle(model, l.target))}</li>`);

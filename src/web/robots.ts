@@ -12,6 +12,12 @@ export const MOVED_ROBOTS_PATH = '/robots-moved.txt';
 /** Path prefix of each trap kind (what a robots.txt that blocks the trap disallows). */
 export const TRAP_PREFIX = { calendar: '/calendar/', session: '/s/', repeat: '/archive/', query: '/search' } as const;
 
+/**
+ * The Disallow rule that blocks each trap kind. The query trap's links all carry a query, and a bare
+ * `/search` rule would also block ordinary pages such as `/searchable-4/` that the model allows.
+ */
+export const TRAP_RULE = { ...TRAP_PREFIX, query: '/search?' } as const;
+
 /** The body of a host's robots.txt rules (for the kinds that have rules). */
 export function robotsText(model: WebModel, h: HostInfo, origin: string): string {
   const lines: string[] = [`# robots.txt for ${h.unicodeName}`];
@@ -22,7 +28,7 @@ export function robotsText(model: WebModel, h: HostInfo, origin: string): string
     lines.push('', rng.chance(0.5) ? 'User-agent: *' : 'user-agent: *');
     for (const local of h.disallowed) lines.push(`Disallow: ${model.path(h.firstPage + local)}`);
     for (const local of h.allowed) lines.push(`Allow: ${model.path(h.firstPage + local)}`);
-    if (h.trap !== null && h.robotsBlocksTrap) lines.push(`Disallow: ${TRAP_PREFIX[h.trap]}`);
+    if (h.trap !== null && h.robotsBlocksTrap) lines.push(`Disallow: ${TRAP_RULE[h.trap]}`);
     if (h.disallowed.length === 0 && !(h.trap !== null && h.robotsBlocksTrap)) lines.push('Disallow:');
     if (h.crawlDelaySeconds !== null) lines.push(`Crawl-delay: ${h.crawlDelaySeconds}`);
   }

@@ -117,6 +117,12 @@ export class TestWebServer {
 
   private bind(ip: string, port: number, isProxy: boolean): Promise<{ port: number }> {
     const server = createServer({ keepAliveTimeout: 30_000, requestTimeout: 60_000 }, (req, res) => this.handle(req, res, isProxy));
+    // Node hands CONNECT to a 'connect' listener, never to the request handler; without one the
+    // socket is closed with no answer. The test web is plain HTTP: say so.
+    server.on('connect', (_req: IncomingMessage, sock: Socket) => {
+      const body = 'CONNECT is not supported: the test web is plain HTTP\n';
+      sock.end(`HTTP/1.1 501 Not Implemented\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    });
     server.on('connection', (sock) => {
       this.sockets.add(sock);
       sock.on('close', () => this.sockets.delete(sock));

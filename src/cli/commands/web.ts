@@ -3,7 +3,7 @@
  * `shoal web export --out DIR` writes its ground truth. Both take the same configuration:
  * preset < --config file < SHOAL_WEB_* environment < flags.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { loadConfig, parseScalar, setPath, type ConfigTree } from '../../config/load.js';
 import { checkTestWeb } from '../../web/check.js';
@@ -84,7 +84,7 @@ export function webConfigFromFlags(flags: WebFlags, env: Readonly<Record<string,
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
 export function registerWebCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
-  const web = addConfigFlags(program.command('web').description('serve the synthetic test web (and replay folders) on loopback'))
+  const web = addConfigFlags(program.command('web').description('serve the synthetic test web (and replay folders) on loopback').enablePositionalOptions())
     .option('--out <dir>', 'where to write the hosts map and seed list (default: a temporary folder)')
     .option('--check <n>', 'fetch n pages over real sockets, print what came back, and exit')
     .option('--for <seconds>', 'serve for this many seconds, then exit (default: until Ctrl-C)')

@@ -1,0 +1,38 @@
+/**
+ * shoal's library API: everything the CLI does, callable from TypeScript. Explicit named exports
+ * only (no `export *`), so the public surface is what this file lists.
+ */
+export { ShoalError, ConfigError, ERROR_CODES, ErrorAction, isConfigProblem } from './core/errors.js';
+export type { ConfigIssue, ErrorCode } from './core/errors.js';
+export { loadConfig, validateConfig } from './config/load.js';
+export type { ConfigSources } from './config/load.js';
+
+export { webConfigSchema, DEFAULT_CATEGORIES } from './web/config.js';
+export type { WebConfig, WebConfigInput } from './web/config.js';
+export { WEB_PRESETS, WEB_PRESET_NAMES } from './web/presets.js';
+export type { WebPresetName } from './web/presets.js';
+export { WebModel, PageKind, PageFlag, PAGE_KIND_NAMES, finalStatus, redirectInfo, servesContent, parseWebConfig } from './web/model.js';
+export type { RedirectInfo } from './web/model.js';
+export type { HostInfo, RobotsKind, TrapKind } from './web/hosts.js';
+export { pageLinks, LinkKind } from './web/links.js';
+export type { PageLink } from './web/links.js';
+export { geoEntities, formatAddress } from './web/geo.js';
+export type { GeoEntity } from './web/geo.js';
+export { startTestWeb } from './web/start.js';
+export type { TestWeb } from './web/start.js';
+export { checkTestWeb } from './web/check.js';
+export type { CheckReport } from './web/check.js';
+export type { RequestLog, RequestRecord } from './web/request-log.js';
+export { exportTruth } from './web/truth/export.js';
+export type { ExportTruthOptions, TruthSummary } from './web/truth/export.js';
+export { readTruth } from './web/truth/read.js';
+export type { Truth } from './web/truth/read.js';
+export { Reach } from './web/truth/format.js';
+export type { TruthManifest, TruthHost, TruthEntity } from './web/truth/format.js';
+
+export { pageRank } from './eval/pagerank.js';
+export type { PageRankOptions } from './eval/pagerank.js';
+export { fitPowerLaw } from './eval/power-law.js';
+export type { PowerLawFit } from './eval/power-law.js';
+export { csrFromEdges, inDegrees } from './eval/csr.js';
+export type { Csr } from './eval/csr.js';
