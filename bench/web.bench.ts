@@ -6,9 +6,10 @@
  * measured alone; autocannon generates load in this process, on loopback only. Each scenario is
  * run through the forward proxy (absolute-form targets) and directly on the hosts' own addresses.
  *
- * Flags: `--quick` (one 3 s run per scenario, for trying changes), `--profile DIR` (V8 CPU profile
- * of each server child into DIR).
+ * Flags: `--quick` (one 3 s run per scenario, for trying changes), `--only ID` (one scenario, e.g.
+ * `small-cold`; repeatable), `--profile DIR` (V8 CPU profile of each server child into DIR).
  */
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runLoad, stopLoad, type LoadTarget } from './lib/load.js';
@@ -18,7 +19,6 @@ import {
 } from './lib/report.js';
 import { sampleCheck } from './lib/sample-check.js';
 import { LOAD_SCENARIOS, SERVER_SPECS, isServerSpecName, type LoadScenario, type ServerSpecName } from './lib/scenarios.js';
-import { serveChild } from './lib/serve-child.js';
 import { ServerProcess, killAllServers } from './lib/server-process.js';
 
 /** How long and how often each scenario-mode is loaded. */
@@ -35,8 +35,17 @@ const CONNECTIONS = 64;
 const SAMPLE_CHECKS = 20;
 const MB = 1e6;
 
+const LEGEND = [
+  `proxy = absolute-form requests to the forward proxy; direct = one connection per host address (Host header set), ${CONNECTIONS} of the pool's addresses.`,
+  'srv µs/req = server child CPU (user+sys, from process.cpuUsage) / requests it saw; sys% = kernel share of it; req/s/core = 1e6 / srv µs/req.',
+  'bound = the side using >= 90% of a core (- = neither: cores shared with other processes). Pages: distinct `ok` pages, slow hosts left out',
+  '(their latency costs time, not CPU). request log full = the server\'s request log pre-filled to its limit (steady state of a long crawl).',
+];
+
 interface Options {
   readonly timing: Timing;
+  /** Scenario ids to run (all when empty). */
+  readonly only: readonly string[];
   readonly profileDir: string | null;
   readonly script: string;
 }
@@ -67,7 +76,7 @@ async function measureServer(spec: ServerSpecName, options: Options, modes: Mode
   try {
     const i = server.info;
     console.log(`[${spec}] listening: ${i.hostCount} hosts, ${i.pageCount} pages, startTestWeb ${i.buildMs.toFixed(0)} ms, RSS ${(i.rssBytes / MB).toFixed(0)} MB`);
-    for (const s of LOAD_SCENARIOS.filter((x) => x.server === spec)) {
+    for (const s of selected(options).filter((x) => x.server === spec)) {
       for (const mode of s.modes) {
         const m = await measureMode(server, s, mode, options.timing);
         modes.push(m);
@@ -84,6 +93,10 @@ async function measureServer(spec: ServerSpecName, options: Options, modes: Mode
   }
 }
 
+function selected(options: Options): LoadScenario[] {
+  return LOAD_SCENARIOS.filter((s) => options.only.length === 0 || options.only.includes(s.id));
+}
+
 function onSignal(signal: NodeJS.Signals): void {
   console.error(`\n${signal}: stopping`);
   stopLoad();
@@ -96,38 +109,48 @@ async function main(options: Options): Promise<number> {
   process.on('SIGTERM', onSignal);
   process.on('exit', killAllServers);
   const t0 = performance.now();
+  const load0 = loadavg();
   const { timing } = options;
   console.log(`web bench: ${timing.runs} run(s) of ${timing.seconds} s per scenario and mode (after ${timing.warmupSeconds} s warm-up), `
     + `${CONNECTIONS} keep-alive connections, pipelining 1; req/s is the median over runs`);
   const builds: BuildFigures[] = [];
   const modes: ModeFigures[] = [];
   try {
-    for (const spec of Object.keys(SERVER_SPECS) as ServerSpecName[]) builds.push(await measureServer(spec, options, modes));
+    const specs = (Object.keys(SERVER_SPECS) as ServerSpecName[])
+      .filter((spec) => spec === 'large' || selected(options).some((s) => s.server === spec));
+    for (const spec of specs) builds.push(await measureServer(spec, options, modes));
   } finally {
     killAllServers();
   }
   console.log('\nBuild (scenario 1: `large` preset as configured):');
   for (const b of builds) console.log(`  ${buildLine(b)}`);
   console.log(`\n${summaryTable(modes)}\n`);
-  console.log('proxy = absolute-form requests to the forward proxy; direct = one connection per host address (Host header), '
-    + `${CONNECTIONS} of the pool's addresses; srv µs/req = server child CPU (user+sys) / requests it saw; req/s/core = 1e6 / that.`);
-  console.log(jsonLine(builds, modes, { timing, connections: CONNECTIONS, totalSeconds: (performance.now() - t0) / 1000 }));
+  console.log(LEGEND.join('\n'));
+  const machine = { cpus: cpus().length, loadAvg1mStart: load0[0], loadAvg1mEnd: loadavg()[0] };
+  console.log(`machine: ${machine.cpus} CPUs, 1-min load average ${machine.loadAvg1mStart?.toFixed(2)} at start, `
+    + `${machine.loadAvg1mEnd?.toFixed(2)} at end (above ~2 other processes compete for the cores: figures are noisier)`);
+  console.log(jsonLine(builds, modes, { timing, connections: CONNECTIONS, machine, totalSeconds: (performance.now() - t0) / 1000 }));
   console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   return 0;
 }
 
 const args = parseArgs({
-  options: { serve: { type: 'string' }, quick: { type: 'boolean', default: false }, profile: { type: 'string' } },
+  options: {
+    serve: { type: 'string' }, quick: { type: 'boolean', default: false }, only: { type: 'string', multiple: true },
+    profile: { type: 'string' },
+  },
   allowPositionals: false,
 });
 
 if (args.values.serve !== undefined) {
   const spec = args.values.serve;
   if (!isServerSpecName(spec)) throw new Error(`unknown server configuration ${spec}`);
+  const { serveChild } = await import('./lib/serve-child.js');
   await serveChild(spec);
 } else {
   process.exitCode = await main({
     timing: args.values.quick ? QUICK : FULL,
+    only: args.values.only ?? [],
     profileDir: args.values.profile ?? null,
     script: fileURLToPath(import.meta.url),
   });

@@ -42,7 +42,13 @@ interface CannonInstance {
 
 type Autocannon = (opts: CannonOptions, done: (err: Error | null, result: CannonResult) => void) => CannonInstance;
 
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+let cannon: Autocannon | null = null;
+
+/** autocannon, loaded on first use (the server child imports this module too, and needs none of it). */
+function autocannon(): Autocannon {
+  cannon ??= createRequire(import.meta.url)('autocannon') as Autocannon;
+  return cannon;
+}
 
 /** Where and what to request. */
 export interface LoadTarget {
@@ -155,7 +161,7 @@ export function runLoad(target: LoadTarget, seconds: number): Promise<LoadResult
   const latency = new LatencyRecorder();
   const cpu0 = process.cpuUsage();
   return new Promise((resolve, reject) => {
-    const instance = autocannon({
+    const instance = autocannon()({
       url, connections: target.connections, pipelining: 1, duration: seconds, timeout: 10,
       requests: [{ method: 'GET', setupRequest }],
     }, (err, r) => {

@@ -34,10 +34,14 @@ export interface PageRef {
 export interface ServerStats {
   /** User + system CPU time since the child started, in µs. */
   readonly cpuUs: number;
+  /** The system (kernel) part of it, in µs: socket writes and reads mostly. */
+  readonly systemUs: number;
   readonly rssBytes: number;
   /** Highest RSS sampled (every 100 ms) since the child started. */
   readonly peakRssBytes: number;
   readonly heapUsedBytes: number;
+  /** Memory of Buffers and typed arrays (outside the JS heap): rendered bodies, the model's arrays. */
+  readonly arrayBuffersBytes: number;
   /** Requests the server's own log has seen. */
   readonly requestsSeen: number;
 }

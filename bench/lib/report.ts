@@ -12,12 +12,16 @@ const MB = 1e6;
 export interface RunFigures {
   readonly load: LoadResult;
   readonly serverCpuUs: number;
+  readonly serverSystemUs: number;
   readonly serverRequests: number;
 }
 
 /** Server CPU and request deltas between two stats snapshots. */
 export function runFigures(load: LoadResult, before: ServerStats, after: ServerStats): RunFigures {
-  return { load, serverCpuUs: after.cpuUs - before.cpuUs, serverRequests: after.requestsSeen - before.requestsSeen };
+  return {
+    load, serverCpuUs: after.cpuUs - before.cpuUs, serverSystemUs: after.systemUs - before.systemUs,
+    serverRequests: after.requestsSeen - before.requestsSeen,
+  };
 }
 
 /** Everything printed for one scenario in one address mode. */
@@ -42,6 +46,10 @@ export interface ModeFigures {
   readonly avgResponseBytes: number;
   /** Server child CPU time per request it saw, in µs (median over runs). */
   readonly serverCpuUsPerReq: number;
+  /** Share of the server's CPU time spent in the kernel, in % (median over runs). */
+  readonly serverSystemPct: number;
+  /** Requests the server saw, over the responses the client counted (should be ~1). */
+  readonly serverRequests: number;
   /** 1e6 / serverCpuUsPerReq: requests one core of the server could answer per second. */
   readonly capacityPerCore: number;
   /** Server and load generator CPU use, in % of one core (median over runs). */
@@ -50,6 +58,7 @@ export interface ModeFigures {
   readonly peakRssMb: number;
   readonly rssAfterMb: number;
   readonly heapAfterMb: number;
+  readonly buffersAfterMb: number;
   readonly sample: SampleCheck;
 }
 
@@ -113,9 +122,12 @@ export function foldRuns(ctx: ModeContext, runs: readonly RunFigures[]): ModeFig
     statusCounts: addCounts(per((r) => r.load.statusCounts)),
     avgResponseBytes: sum(per((r) => r.load.bytes)) / Math.max(1, responses),
     serverCpuUsPerReq: cpuPerReq, capacityPerCore: 1e6 / cpuPerReq,
+    serverSystemPct: median(per((r) => (100 * r.serverSystemUs) / Math.max(1, r.serverCpuUs))),
+    serverRequests: sum(per((r) => r.serverRequests)),
     serverCpuPct: median(per((r) => (r.serverCpuUs / (r.load.seconds * 1e6)) * 100)),
     clientCpuPct: median(per((r) => (r.load.clientCpuUs / (r.load.seconds * 1e6)) * 100)),
     peakRssMb: ctx.after.peakRssBytes / MB, rssAfterMb: ctx.after.rssBytes / MB, heapAfterMb: ctx.after.heapUsedBytes / MB,
+    buffersAfterMb: ctx.after.arrayBuffersBytes / MB,
     sample: ctx.sample,
   };
 }
@@ -136,8 +148,8 @@ export function modeLine(m: ModeFigures): string {
     `${m.title} [${m.mode}] ${m.runs}x${m.secondsPerRun}s: ${fixed(m.reqPerSec)} req/s (runs ${m.reqPerSecRuns.join(', ')}),`,
     `${fixed(m.mbPerSec, 1)} MB/s, ${fixed(m.avgResponseBytes)} B/response, p50 ${fixed(m.p50Ms, 2)} ms, p99 ${fixed(m.p99Ms, 2)} ms,`,
     `statuses {${statuses}}, non-2xx ${m.non2xx}, errors ${m.errors}, sample check ${m.sample.ok}/${m.sample.checked} 200 html;`,
-    `server ${fixed(m.serverCpuUsPerReq, 1)} µs CPU/req -> ${fixed(m.capacityPerCore)} req/s/core, server CPU ${fixed(m.serverCpuPct)}%,`,
-    `load generator CPU ${fixed(m.clientCpuPct)}%, server RSS ${fixed(m.rssAfterMb)} MB (peak ${fixed(m.peakRssMb)} MB, heap ${fixed(m.heapAfterMb)} MB)`,
+    `server saw ${m.serverRequests} requests, ${fixed(m.serverCpuUsPerReq, 1)} µs CPU/req (${fixed(m.serverSystemPct)}% kernel) -> ${fixed(m.capacityPerCore)} req/s/core, server CPU ${fixed(m.serverCpuPct)}%,`,
+    `load generator CPU ${fixed(m.clientCpuPct)}%, server RSS ${fixed(m.rssAfterMb)} MB (peak ${fixed(m.peakRssMb)} MB, JS heap ${fixed(m.heapAfterMb)} MB, buffers ${fixed(m.buffersAfterMb)} MB)`,
   ].join('\n  ');
 }
 
@@ -155,10 +167,10 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 
 /** The final compact table. */
 export function summaryTable(modes: readonly ModeFigures[]): string {
-  const header = ['scenario', 'mode', 'req/s', 'MB/s', 'p50 ms', 'p99 ms', 'non2xx', 'err', 'srv µs/req', 'req/s/core', 'srv CPU%', 'gen CPU%', 'bound', 'peak RSS MB'];
+  const header = ['scenario', 'mode', 'req/s', 'MB/s', 'p50 ms', 'p99 ms', 'non2xx', 'err', 'srv µs/req', 'sys%', 'req/s/core', 'srv CPU%', 'gen CPU%', 'bound', 'peak RSS MB'];
   const rows = modes.map((m) => [
     m.scenario, m.mode, fixed(m.reqPerSec), fixed(m.mbPerSec, 1), fixed(m.p50Ms, 2), fixed(m.p99Ms, 2), String(m.non2xx),
-    String(m.errors), fixed(m.serverCpuUsPerReq, 1), fixed(m.capacityPerCore), fixed(m.serverCpuPct), fixed(m.clientCpuPct),
+    String(m.errors), fixed(m.serverCpuUsPerReq, 1), fixed(m.serverSystemPct), fixed(m.capacityPerCore), fixed(m.serverCpuPct), fixed(m.clientCpuPct),
     boundBy(m), fixed(m.peakRssMb),
   ]);
   return table(header, rows);

@@ -20,13 +20,24 @@ function smallPages(renderCacheBytes: number): WebConfigInput {
   };
 }
 
+/** A test web the server child can run. */
+export interface ServerSpec {
+  readonly config: WebConfigInput;
+  /**
+   * Fill the server's request log up to its limit before serving, to measure the steady state of a
+   * long crawl (the log keeps the last `server.requestLogLimit` requests, 200,000 by default).
+   */
+  readonly fillRequestLog: boolean;
+}
+
 /** Test webs the server child can run (the forward proxy is on in all: it is one more listener). */
 export const SERVER_SPECS = {
   /** The `large` preset as configured (10k hosts, 1M pages, 128 MiB render cache). */
-  large: { ...LARGE, server: { ...LARGE.server, proxyPort: 0 } },
-  'small-cold': smallPages(0),
-  'small-warm': smallPages(LARGE.server.renderCacheBytes),
-} as const satisfies Record<string, WebConfigInput>;
+  large: { config: { ...LARGE, server: { ...LARGE.server, proxyPort: 0 } }, fillRequestLog: false },
+  'small-cold': { config: smallPages(0), fillRequestLog: false },
+  'small-warm': { config: smallPages(LARGE.server.renderCacheBytes), fillRequestLog: false },
+  'small-warm-log-full': { config: smallPages(LARGE.server.renderCacheBytes), fillRequestLog: true },
+} as const satisfies Record<string, ServerSpec>;
 
 /** Name of a server configuration. */
 export type ServerSpecName = keyof typeof SERVER_SPECS;
@@ -52,4 +63,8 @@ export const LOAD_SCENARIOS: readonly LoadScenario[] = [
   { id: 'default-cold', title: 'default pages, cold', server: 'large', pages: 50_000, excludeSlowHosts: true, modes: ['proxy', 'direct'] },
   { id: 'small-cold', title: 'small pages, cold', server: 'small-cold', pages: 50_000, excludeSlowHosts: true, modes: ['proxy', 'direct'] },
   { id: 'small-warm', title: 'small pages, warm', server: 'small-warm', pages: 2_000, excludeSlowHosts: true, modes: ['proxy', 'direct'] },
+  {
+    id: 'small-warm-log-full', title: 'small pages, warm, request log full', server: 'small-warm-log-full', pages: 2_000,
+    excludeSlowHosts: true, modes: ['proxy'],
+  },
 ];

@@ -3,6 +3,9 @@
  * measured alone: starts a test web, reports when it listens, samples its peak RSS, and answers
  * the parent's questions (pages to request, CPU and memory figures) over IPC.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PageKind } from '../../src/web/model.js';
 import { hash32 } from '../../src/web/prng.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
@@ -45,6 +48,15 @@ export function pickPages(web: TestWeb, q: PageQuery): PageRef[] {
   return out;
 }
 
+/** Records requests until the log keeps as many as it may (they count in `requestsSeen`). */
+function fillRequestLog(web: TestWeb): void {
+  const limit = web.config.server.requestLogLimit;
+  for (let i = 0; i < limit; i++) {
+    const r = web.log.start('127.0.0.1', 'log-filler.test', 'GET', `/${i}`, 'web-bench', true);
+    web.log.finish(r, 200, 0, 'log-filler');
+  }
+}
+
 /** Keeps the highest RSS seen. */
 class RssSampler {
   private peak = process.memoryUsage.rss();
@@ -64,9 +76,10 @@ class RssSampler {
 function stats(web: TestWeb, rss: RssSampler): ServerStats {
   const cpu = process.cpuUsage();
   const rssBytes = rss.sample();
+  const mem = process.memoryUsage();
   return {
-    cpuUs: cpu.user + cpu.system, rssBytes, peakRssBytes: rss.peakBytes,
-    heapUsedBytes: process.memoryUsage().heapUsed, requestsSeen: web.log.count,
+    cpuUs: cpu.user + cpu.system, systemUs: cpu.system, rssBytes, peakRssBytes: rss.peakBytes,
+    heapUsedBytes: mem.heapUsed, arrayBuffersBytes: mem.arrayBuffers, requestsSeen: web.log.count,
   };
 }
 
@@ -91,10 +104,17 @@ export async function serveChild(spec: ServerSpecName): Promise<void> {
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
   process.on('disconnect', () => process.exit(0));
+  // Exit through process.exit so that 'exit' handlers (temp folder removal) run.
+  process.on('SIGINT', () => process.exit(130));
+  process.on('SIGTERM', () => process.exit(143));
   const rss = new RssSampler();
+  // startTestWeb writes its hosts map and seed list here; left to it, they would stay in the temp folder.
+  const outDir = mkdtempSync(join(tmpdir(), 'shoal-web-bench-'));
+  process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
   const t0 = performance.now();
-  const web = await startTestWeb(SERVER_SPECS[spec]);
+  const web = await startTestWeb({ ...SERVER_SPECS[spec].config, outDir });
   const buildMs = performance.now() - t0;
+  if (SERVER_SPECS[spec].fillRequestLog) fillRequestLog(web);
   const hosts = web.model.hosts;
   await send({
     type: 'ready',

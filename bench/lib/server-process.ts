@@ -3,12 +3,14 @@
  * stop it (gracefully, so a CPU profile gets written), and kill it whatever happens.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { isChildMessage, type ChildMessage, type PageQuery, type ParentMessage, type PageRef, type ReadyInfo, type ServerStats } from './protocol.js';
 import type { ServerSpecName } from './scenarios.js';
 
 const READY_TIMEOUT_MS = 60_000;
 const ANSWER_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
+const KILL_GRACE_MS = 2_000;
 
 /** Options of {@link ServerProcess.start}. */
 export interface ServerProcessOptions {
@@ -29,9 +31,9 @@ interface Pending {
 /** Every child still running, so that exit and signal handlers can kill them. */
 const live = new Set<ChildProcess>();
 
-/** Kills every server child still running (for exit and signal handlers). */
+/** Kills every server child still running (for exit and signal handlers; children exit cleanly on SIGTERM). */
 export function killAllServers(): void {
-  for (const child of live) child.kill('SIGKILL');
+  for (const child of live) child.kill('SIGTERM');
   live.clear();
 }
 
@@ -51,7 +53,8 @@ export class ServerProcess {
 
   /** Forks the child for `spec` and waits until it listens. */
   static async start(spec: ServerSpecName, options: ServerProcessOptions): Promise<ServerProcess> {
-    const profile = options.profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`, `--cpu-prof-name=web-${spec}.cpuprofile`];
+    // One folder per configuration: each thread (main, module-loader hooks) writes its own profile.
+    const profile = options.profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(options.profileDir, spec)}`];
     const t0 = performance.now();
     const child = fork(options.script, ['--serve', spec], { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     live.add(child);
@@ -100,7 +103,12 @@ export class ServerProcess {
 
   /** Kills the child now (idempotent). */
   kill(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    const child = this.child;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      // A child stuck in synchronous work never runs its SIGTERM handler.
+      setTimeout(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); }, KILL_GRACE_MS).unref();
+    }
     live.delete(this.child);
   }
 

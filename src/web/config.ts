@@ -33,7 +33,7 @@ const topicSchema = z.object({
 }).prefault({});
 
 const languageSchema = z.object({
-  weights: z.record(z.enum(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'ru']), z.number().min(0))
+  weights: z.partialRecord(z.enum(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'ru']), z.number().min(0))
     .default({ en: 0.8, de: 0.04, fr: 0.04, es: 0.04, it: 0.02, pt: 0.02, nl: 0.01, sv: 0.01, pl: 0.01, ru: 0.01 })
     .describe('share of hosts per language (a host writes in one language)'),
   legacyCharsetRate: rate().default(0.5).describe('share of non-English pages encoded in a legacy charset (windows-1252, koi8-r, ...)'),
@@ -204,7 +204,7 @@ export const webConfigSchema = z.object({
   if (world !== null && !c.topics.categories.includes(world)) {
     ctx.addIssue({ code: 'custom', path: ['topics', 'worldCategory'], message: `must be one of topics.categories or null` });
   }
-  const weightSum = Object.values(c.languages.weights).reduce((a, b) => a + b, 0);
+  const weightSum = Object.values(c.languages.weights).reduce<number>((a, b) => a + (b ?? 0), 0);
   if (weightSum <= 0) ctx.addIssue({ code: 'custom', path: ['languages', 'weights'], message: 'at least one weight must be > 0' });
   if (c.geo.cities > 100) ctx.addIssue({ code: 'custom', path: ['geo', 'cities'], message: 'at most 100' });
 });

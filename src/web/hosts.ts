@@ -130,7 +130,9 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
       ? (englishTopics[community % englishTopics.length] as number)
       : langCode !== 'en' && input.worldTopic >= 0 ? input.worldTopic : (rng.pick(englishTopics));
     const city = !isCommunityModel && rng.chance(config.geo.hostRate) ? rng.int(input.cities.length) : -1;
-    const mirrorOf = index > 0 && !isCommunityModel && rng.chance(config.duplicates.mirrorHostRate) ? rng.int(index) : -1;
+    const picked = index > 0 && !isCommunityModel && rng.chance(config.duplicates.mirrorHostRate) ? rng.int(index) : -1;
+    // A mirror of a mirror copies the root original.
+    const mirrorOf = picked >= 0 ? ((hosts[picked] as HostInfo).mirrorOf >= 0 ? (hosts[picked] as HostInfo).mirrorOf : picked) : -1;
     const source = mirrorOf >= 0 ? (hosts[mirrorOf] as HostInfo) : null;
     const { name, unicodeName, domain } = hostName(rng, input, index, langCode, topic, city, hosts, names);
     const robots = pickRobots(rng, config);
@@ -143,7 +145,10 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
       return child < pageCount && rng.chance(0.5) ? [child] : [];
     });
     const trap = !isCommunityModel && rng.chance(config.traps.hostRate) ? rng.pick(TRAP_KINDS) : null;
-    const sitemap = rng.chance(config.robots.sitemapRate) ? (rng.chance(config.robots.sitemapListedRate) ? 'listed' : 'unlisted') : 'none';
+    // Only a robots.txt with rules can announce a sitemap or block a trap.
+    const hasRules = robots === RobotsKind.rules || robots === RobotsKind.unavailable || robots === RobotsKind.redirect;
+    const sitemap = rng.chance(config.robots.sitemapRate)
+      ? (hasRules && rng.chance(config.robots.sitemapListedRate) ? 'listed' : 'unlisted') : 'none';
     hosts.push({
       index, name, unicodeName, domain,
       ip: addresses[Math.floor(new Rng(seed, Purpose.hostName, index, 7).next() * addresses.length)] as string,
@@ -156,7 +161,7 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
       mirrorOf,
       trap: source?.trap ?? trap,
       robots: source?.robots ?? robots,
-      robotsBlocksTrap: source?.robotsBlocksTrap ?? (trap !== null && rng.chance(config.traps.robotsDisallowRate)),
+      robotsBlocksTrap: source?.robotsBlocksTrap ?? (trap !== null && hasRules && rng.chance(config.traps.robotsDisallowRate)),
       disallowed: source?.disallowed ?? disallowed,
       allowed: source?.allowed ?? allowed,
       crawlDelaySeconds: source?.crawlDelaySeconds

@@ -24,6 +24,14 @@ export function pageLinks(model: WebModel, g: number): PageLink[] {
   if (kind === PageKind.redirect) return [{ target: model.pageRef[g] as number, kind: LinkKind.redirect, isNofollow: false }];
   if (kind === PageKind.nearDuplicate) return pageLinks(model, model.pageRef[g] as number);
   if (!hasBodyLinks(kind)) return [];
+  const h = model.hostOf(g);
+  if (h.mirrorOf >= 0) {
+    // An exact mirror has its original's links, with same-host targets moved onto the mirror.
+    const src = model.hosts[h.mirrorOf] as HostInfo;
+    const shift = h.firstPage - src.firstPage;
+    return pageLinks(model, g - shift).map((l) =>
+      (l.target >= src.firstPage && l.target < src.firstPage + src.pageCount ? { ...l, target: l.target + shift } : l));
+  }
   return model.config.links.model === 'community' ? communityLinks(model, g) : webLinks(model, g);
 }
 

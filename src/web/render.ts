@@ -75,14 +75,29 @@ function href(model: WebModel, rng: Rng, g: number, ownPath: string, target: num
     if (rng.chance(c.urlNoiseRate)) out = noisyPath(rng, out);
     return out;
   }
-  const hostText = t.unicodeName !== t.name && rng.chance(0.5) ? t.unicodeName : t.name;
+  // A page in a legacy charset cannot hold every letter of a Unicode host name (the encoder would
+  // write '?'), so it names internationalized hosts in their ASCII form.
+  const isUnicode = t.unicodeName !== t.name && rng.chance(0.5) && isUtf8Page(model, g);
+  const hostText = isUnicode ? t.unicodeName : t.name;
   const portText = port === 80 ? (rng.chance(c.urlNoiseRate) ? ':80' : '') : `:${port}`;
   if (!rng.chance(c.urlNoiseRate)) return `http://${hostText}${portText}${path}`;
   switch (rng.int(3)) {
-    case 0: return `HTTP://${hostText.toUpperCase()}${portText}${path}`;
+    case 0: return `HTTP://${upperCaseHost(hostText)}${portText}${path}`;
     case 1: return `http://${hostText}${portText}${noisyPath(rng, path)}`;
     default: return `http://${capitalize(hostText)}${portText}${path}#top`;
   }
+}
+
+/** Whether page g is written in UTF-8 (declared or not). */
+function isUtf8Page(model: WebModel, g: number): boolean {
+  const cid = model.contentId(g);
+  const charset = pageCharset(model, cid, languageVocab(model.langOf(g))).charset;
+  return charset === '' || charset === 'utf-8';
+}
+
+/** Upper case that names the same host: letters whose upper case is longer (ß -> SS) stay as they are. */
+function upperCaseHost(name: string): string {
+  return [...name].map((ch) => (ch.toUpperCase().length === 1 ? ch.toUpperCase() : ch)).join('');
 }
 
 /** A same-target variant of a path: fragment, escaped unreserved letter, or dot segments. */
@@ -122,26 +137,40 @@ function anchorText(model: WebModel, rng: Rng, vocab: LanguageVocab, target: num
   return { text, cityBefore };
 }
 
-/** Body word source: filler and topic words, with optional edits for near-duplicates. */
+/** Body word source: filler and topic words; a near-duplicate replaces the words at `edits`. */
 class WordSource {
+  private index = 0;
   constructor(
     private readonly rng: Rng,
     private readonly filler: readonly string[],
     private readonly topic: readonly string[],
     private readonly topicShare: number,
-    private readonly edit: { rng: Rng; p: number } | null,
+    private readonly edits: { readonly rng: Rng; readonly at: ReadonlySet<number> } | null,
   ) {}
   next(): string {
     const w = this.rng.chance(this.topicShare) ? this.rng.pick(this.topic) : this.rng.pick(this.filler);
-    if (this.edit !== null && this.edit.rng.chance(this.edit.p)) return this.edit.rng.pick(this.filler);
+    if (this.edits !== null && this.edits.at.has(this.index++)) {
+      let other = this.edits.rng.pick(this.filler);
+      while (other === w) other = this.edits.rng.pick(this.filler);
+      return other;
+    }
     return w;
   }
 }
 
+/** `count` distinct positions in [0, total), for the edits of a near-duplicate. */
+function editPositions(rng: Rng, count: number, total: number): Set<number> {
+  const at = new Set<number>();
+  while (at.size < Math.min(count, total)) at.add(rng.int(total));
+  return at;
+}
+
 /** Renders page g as served on `port`. Only for pages that serve content. */
 export function renderPage(model: WebModel, g: number, port: number): RenderedPage {
-  const cfg = model.config;
   const cid = model.contentId(g);
+  // An exact mirror serves its original's bytes: same-host links are written host-relative.
+  if (cid !== g) return renderPage(model, cid, port);
+  const cfg = model.config;
   const kind = model.pageKind[cid] as number;
   const isNearDup = kind === PageKind.nearDuplicate;
   const src = isNearDup ? (model.pageRef[cid] as number) : cid;
@@ -176,10 +205,11 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
     body.push('</ul></nav>');
   }
   body.push('<main>', `<h1>${title}</h1>`);
-  const words = new WordSource(rng, vocab.filler, topicVocab(model, src), cfg.content.topicWordShare,
-    isNearDup ? { rng: new Rng(cfg.seed, Purpose.nearDup, cid), p: cfg.duplicates.nearDuplicateEdits / 400 } : null);
-  const isShort = (flags & PageFlag.short) !== 0;
+  const isShort = ((model.pageFlags[src] as number) & PageFlag.short) !== 0;
   const total = isShort ? rng.range(10, 40) : rng.range(cfg.content.minWords, cfg.content.maxWords);
+  const editRng = new Rng(cfg.seed, Purpose.nearDup, cid);
+  const words = new WordSource(rng, vocab.filler, topicVocab(model, src), cfg.content.topicWordShare,
+    isNearDup ? { rng: editRng, at: editPositions(editRng, cfg.duplicates.nearDuplicateEdits, total) } : null);
   const city = model.pageCity[src] as number;
   const cityInfo = city >= 0 ? model.cities[city] : undefined;
   const mention = cityInfo === undefined ? noiseMention(model, rng) : null;

@@ -64,7 +64,9 @@ export async function serveReplay(host: ReplayHost, rawTarget: string, req: Inco
     let info = await stat(file);
     if (info.isDirectory()) {
       if (!target.path.endsWith('/')) {
-        res.writeHead(301, { location: `${target.path}/${target.query}`, 'content-length': 0 });
+        // The path as the client encoded it: a decoded one may hold characters a header cannot carry.
+        const encodedPath = new URL(rawTarget, 'http://x').pathname;
+        res.writeHead(301, { location: `${encodedPath}/${target.query}`, 'content-length': 0 });
         res.end();
         return { status: 301, bytes: 0 };
       }

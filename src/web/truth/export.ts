@@ -148,7 +148,8 @@ interface LinkPass {
 async function writeLinks(model: WebModel, dir: string, sinks: FileSink[], progress: (done: number) => void): Promise<LinkPass> {
   const n = model.pageCount;
   const c = model.config;
-  const perPage = c.links.model === 'community' ? c.community.k + c.community.o : c.links.meanOutDegree + c.links.fanout + 2;
+  // About 3 navigation links per page (home, parent, one child on average) plus the content links.
+  const perPage = c.links.model === 'community' ? c.community.k + c.community.o : c.links.meanOutDegree + 3;
   const edges = new EdgeBuffer(Math.max(1024, Math.ceil(n * perPage * 1.1)));
   const offsets = new Uint32Array(n + 1);
   // Dedup within a page: stamp[t] = last page that linked t, slot[t] = that edge's index.
@@ -380,7 +381,13 @@ class FileSink {
   }
 }
 
-const FORBIDDEN = /[\t\n\r]/;
+const LINE_BREAK = /[\n\r]/;
+
+function countTabs(line: string): number {
+  let count = 0;
+  for (let at = line.indexOf('\t'); at >= 0; at = line.indexOf('\t', at + 1)) count++;
+  return count;
+}
 
 /** Tab-separated rows over a FileSink, header first, buffered in ~1 MB writes. */
 class TextSink {
@@ -394,12 +401,13 @@ class TextSink {
   /** Adds one row; throws if a field holds a tab or a line break (the format cannot carry it). */
   row(fields: readonly string[]): void {
     if (fields.length !== this.columns.length) throw new Error(`truth row has ${fields.length} fields, expected ${this.columns.length}`);
-    for (let i = 0; i < fields.length; i++) {
-      if (FORBIDDEN.test(fields[i] as string)) {
-        throw new ShoalError('TRUTH_FORMAT', `cannot write column ${this.columns[i]} = ${JSON.stringify(fields[i])}: tabs and line breaks are not allowed in truth fields`);
-      }
+    const line = fields.join('\t');
+    // One scan of the joined line; the per-field search runs only to name the culprit.
+    if (LINE_BREAK.test(line) || countTabs(line) !== fields.length - 1) {
+      const i = fields.findIndex((f) => LINE_BREAK.test(f) || f.includes('\t'));
+      throw new ShoalError('TRUTH_FORMAT', `cannot write column ${this.columns[i]} = ${JSON.stringify(fields[i])}: tabs and line breaks are not allowed in truth fields`);
     }
-    this.push(fields.join('\t'));
+    this.push(line);
   }
 
   private push(line: string): void {

@@ -249,10 +249,13 @@ async function readPages(dir: string, m: TruthManifest, hostCount: number, fail:
 
 const IS_LITTLE_ENDIAN = endianness() === 'LE';
 
-/** A little-endian uint32 file as a Uint32Array (a view when aligned on a little-endian host). */
+/**
+ * A little-endian uint32 file as a Uint32Array: a view when the buffer owns its whole, aligned
+ * memory on a little-endian host (readFile of a large file), a copy otherwise.
+ */
 function u32(buf: Buffer): Uint32Array {
   const count = buf.byteLength / 4;
-  if (IS_LITTLE_ENDIAN && buf.byteOffset % 4 === 0) return new Uint32Array(buf.buffer, buf.byteOffset, count);
+  if (IS_LITTLE_ENDIAN && buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength) return new Uint32Array(buf.buffer, 0, count);
   const out = new Uint32Array(count);
   for (let i = 0; i < count; i++) out[i] = buf.readUInt32LE(i * 4);
   return out;
@@ -276,7 +279,7 @@ function readGraph(m: TruthManifest, binaries: ReadonlyMap<string, Buffer>, fail
   for (let e = 0; e < links; e++) {
     if ((targets[e] as number) >= n) fail(TARGETS_FILE, `edge ${e} targets page ${targets[e]}, beyond ${n - 1}`);
   }
-  const kinds = new Uint8Array(kindBuf.buffer, kindBuf.byteOffset, kindBuf.byteLength);
+  const kinds = new Uint8Array(kindBuf);
   return { csr: { nodeCount: n, offsets, targets }, kinds };
 }
 

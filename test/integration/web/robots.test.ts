@@ -50,13 +50,18 @@ function starGroup(text: string): { rules: Rule[]; lines: string[] } {
   return { rules, lines };
 }
 
-/** RFC 9309 §2.2.2: the longest matching rule wins, allow on a tie; `*` and `$` are special. */
+/** A rule's path pattern as a regular expression (RFC 9309 §2.2.3: `*` any run, `$` the end). */
+function patternRegex(pattern: string): RegExp {
+  const isAnchored = pattern.endsWith('$');
+  const body = (isAnchored ? pattern.slice(0, -1) : pattern).split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${body}${isAnchored ? '$' : ''}`);
+}
+
+/** RFC 9309 §2.2.2: the longest matching rule wins, allow on a tie. */
 function isBlocked(rules: readonly Rule[], pathAndQuery: string): boolean {
   let best: Rule | null = null;
   for (const r of rules) {
-    const re = new RegExp(`^${r.pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, (c) => (c === '$' ? c : `\\${c}`))).join('.*')}`);
-    const anchored = r.pattern.endsWith('$') ? re : new RegExp(re.source.replace(/\\\$$/, ''));
-    if (!anchored.test(pathAndQuery)) continue;
+    if (!patternRegex(r.pattern).test(pathAndQuery)) continue;
     if (best === null || r.pattern.length > best.pattern.length || (r.pattern.length === best.pattern.length && r.allow)) best = r;
   }
   return best !== null && !best.allow;
@@ -179,6 +184,15 @@ test('a Sitemap line announces listed sitemaps only', async () => {
     }
   }
   assert.ok(listed > 0);
+});
+
+test('every host whose sitemap is listed announces it in robots.txt', async () => {
+  for (const h of web.model.hosts.filter((x) => x.sitemap === 'listed')) {
+    let r = await robots(h);
+    for (let i = 0; i < 5 && r.status === 503; i++) r = await robots(h);
+    if (r.status === 301) r = await fetchPath(web, h.name, MOVED_ROBOTS_PATH);
+    assert.match(r.body.toString(), /^Sitemap: /m, `${h.name} (robots ${h.robots})`);
+  }
 });
 
 /** The <loc> values of a sitemap document. */

@@ -35,8 +35,9 @@ function csrOf(n: number, edges: readonly (readonly [number, number])[]) {
 describe('pageRank', () => {
   //   0 ──▶ 1 ──▶ 2
   //   ▲ ╲         │
-  //   │  ╲──▶ 3 ◀─┘      4 (dangling: no out-links; 3 links to it)
-  //   └───── 3 ──▶ 4
+  //   │  ╲        ▼
+  //   │   ╰─────▶ 3 ──▶ 4      (4 has no out-links: dangling)
+  //   └───────────┘            (3 links back to 0)
   const edges: [number, number][] = [[0, 1], [0, 3], [1, 2], [2, 3], [3, 0], [3, 4]];
   const graph = csrOf(5, edges);
 
