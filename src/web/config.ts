@@ -167,7 +167,7 @@ const replaySchema = z.object({
 export const webConfigSchema = z.object({
   seed: int().max(2 ** 31).default(1).describe('seed of every random choice: same seed + config = byte-identical Web'),
   hosts: int().max(1_000_000).default(200).describe('synthetic hosts (web model)'),
-  pages: int().max(16_000_000).default(20_000).describe('synthetic pages in all (web model), spread over the hosts'),
+  pages: int().max(16_000_000).default(20_000).describe('synthetic pages in all (web model), spread over the hosts; exact mirror hosts add copies on top'),
   tld: z.string().regex(/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/).default('test').describe('top-level domain of every synthetic host'),
   subdomainRate: rate().default(0.2).describe('share of hosts that are a subdomain of another host’s domain'),
   seeds: int(1).default(10).describe('home pages printed as crawl seeds'),

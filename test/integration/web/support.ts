@@ -78,8 +78,3 @@ export function openResponse(url: string, hostsMap: ReadonlyMap<string, string>)
   });
 }
 
-/** Median of a list of numbers. */
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-}
