@@ -63,6 +63,8 @@ export interface ReadyInfo {
 export type ParentMessage =
   | { readonly type: 'pages'; readonly id: number; readonly query: PageQuery }
   | { readonly type: 'stats'; readonly id: number }
+  /** Empty the server's request log (its kept records; counts stay). */
+  | { readonly type: 'clear-log'; readonly id: number }
   | { readonly type: 'stop'; readonly id: number };
 
 /** Child -> parent. */
@@ -70,11 +72,12 @@ export type ChildMessage =
   | { readonly type: 'ready'; readonly info: ReadyInfo }
   | { readonly type: 'pages'; readonly id: number; readonly pages: readonly PageRef[] }
   | { readonly type: 'stats'; readonly id: number; readonly stats: ServerStats }
+  | { readonly type: 'done'; readonly id: number }
   | { readonly type: 'stopped'; readonly id: number }
   | { readonly type: 'error'; readonly message: string };
 
-const PARENT_TYPES = new Set(['pages', 'stats', 'stop']);
-const CHILD_TYPES = new Set(['ready', 'pages', 'stats', 'stopped', 'error']);
+const PARENT_TYPES = new Set(['pages', 'stats', 'clear-log', 'stop']);
+const CHILD_TYPES = new Set(['ready', 'pages', 'stats', 'done', 'stopped', 'error']);
 
 function hasType(msg: unknown, types: ReadonlySet<string>): msg is { type: string } {
   return typeof msg === 'object' && msg !== null && 'type' in msg && typeof msg.type === 'string' && types.has(msg.type);

@@ -87,6 +87,9 @@ async function answer(web: TestWeb, rss: RssSampler, msg: ParentMessage): Promis
   switch (msg.type) {
     case 'pages': return send({ type: 'pages', id: msg.id, pages: pickPages(web, msg.query) });
     case 'stats': return send({ type: 'stats', id: msg.id, stats: stats(web, rss) });
+    case 'clear-log':
+      web.log.clear();
+      return send({ type: 'done', id: msg.id });
     case 'stop':
       await web.close();
       await send({ type: 'stopped', id: msg.id });

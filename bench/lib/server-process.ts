@@ -87,6 +87,12 @@ export class ServerProcess {
     return msg.stats;
   }
 
+  /** Empties the server's request log (kept records only: counts and statistics stay). */
+  async clearLog(): Promise<void> {
+    const msg = await this.ask((id) => ({ type: 'clear-log', id }));
+    if (msg.type !== 'done') throw new Error(`unexpected answer ${msg.type}`);
+  }
+
   /** Asks the child to close and exit; kills it if it does not within a few seconds. */
   async stop(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;

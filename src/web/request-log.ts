@@ -35,6 +35,8 @@ export interface RequestRecord {
 /** Bounded in-memory request log with optional JSON-lines file and per-host statistics. */
 export class RequestLog {
   private readonly records: RequestRecord[] = [];
+  /** Next slot to overwrite once the ring is full. */
+  private head = 0;
   private seq = 0;
   private readonly hostInFlight = new Map<string, number>();
   private readonly ipInFlight = new Map<string, number>();
@@ -74,16 +76,19 @@ export class RequestLog {
     this.hostInFlight.set(r.host, (this.hostInFlight.get(r.host) ?? 1) - 1);
     this.ipInFlight.set(r.ip, (this.ipInFlight.get(r.ip) ?? 1) - 1);
     if (this.limit > 0) {
-      this.records.push(r);
-      if (this.records.length > this.limit) this.records.splice(0, this.records.length - this.limit);
+      // A ring: once full, each record overwrites the oldest (O(1), no array copying).
+      if (this.records.length < this.limit) this.records.push(r);
+      else this.records[this.head] = r;
+      this.head = (this.head + 1) % this.limit;
     }
     this.out?.write(`${JSON.stringify(r)}\n`);
     for (const l of this.listeners) l(r);
   }
 
-  /** The kept records, oldest first. */
+  /** The kept records, oldest first (a copy). */
   entries(): readonly RequestRecord[] {
-    return this.records;
+    if (this.records.length < this.limit) return [...this.records];
+    return [...this.records.slice(this.head), ...this.records.slice(0, this.head)];
   }
 
   /** Total requests seen. */
@@ -117,5 +122,6 @@ export class RequestLog {
   /** Forgets the records (statistics and counts stay). */
   clear(): void {
     this.records.length = 0;
+    this.head = 0;
   }
 }

@@ -2,7 +2,7 @@
  * `startTestWeb(config)`: builds the model, serves it on loopback, writes the hosts map and seed
  * list, and returns a handle with `close()`. `shoal web` is a thin wrapper around it.
  */
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WebConfig, WebConfigInput } from './config.js';
@@ -33,7 +33,7 @@ export interface TestWeb {
   readonly log: RequestLog;
   /** Absolute URL of page `g`. */
   url(g: number): string;
-  /** Stops serving (idempotent). */
+  /** Stops serving and removes the temporary folder, if one was made (idempotent). */
   close(): Promise<void>;
 }
 
@@ -46,7 +46,13 @@ export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Prom
   await server.listen();
   const port = server.listenPort;
   try {
+    // Without an outDir the hosts map and seed list go to a temporary folder removed by close().
+    const isTemporary = config.outDir === null;
     const dir = config.outDir ?? mkdtempSync(join(tmpdir(), 'shoal-web-'));
+    const close = async (): Promise<void> => {
+      await server.close();
+      if (isTemporary) rmSync(dir, { recursive: true, force: true });
+    };
     mkdirSync(dir, { recursive: true });
     const hostsMap = new Map<string, string>();
     for (const h of model.hosts) hostsMap.set(h.name, h.ip);
@@ -66,7 +72,7 @@ export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Prom
       proxyUrl: proxyPort === null ? null : `http://${config.server.proxyAddress}:${proxyPort}`,
       log: server.log,
       url: (g) => model.url(g, port),
-      close: () => server.close(),
+      close,
     };
   } catch (err) {
     await server.close();

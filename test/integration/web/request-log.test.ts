@@ -4,6 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import type { HostInfo } from '../../../src/web/hosts.js';
 import { PageKind } from '../../../src/web/model.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
@@ -67,4 +68,17 @@ test('maxConcurrency: 3 parallel requests to a slow host overlap; sequential one
   const inFlight = web.log.entries().filter((r) => r.host === slow.name).slice(-3).map((r) => r.hostInFlight);
   assert.deepEqual(inFlight.sort(), [1, 2, 3]);
   assert.equal(web.log.requestsPerHost().get(slow.name), slowBefore + 3);
+});
+
+test('the request log keeps the newest records once full, oldest first', async () => {
+  const small = await startTestWeb({ seed: 5, hosts: 4, pages: 40, server: { addressCount: 2, requestLogLimit: 5 } });
+  try {
+    for (let g = 0; g < 8; g++) await get(small.url(small.model.hostOf(0).firstPage), small.hostsMap);
+    const kept = small.log.entries();
+    assert.deepEqual(kept.map((r) => r.seq), [4, 5, 6, 7, 8]);
+    assert.equal(small.log.count, 8);
+  } finally {
+    await small.close();
+  }
+  assert.ok(!existsSync(small.hostsFile), 'the temporary hosts map is removed by close()');
 });
