@@ -3,7 +3,7 @@
  * on each geographic page, generated from (seed, page) so rendering and truth export agree.
  */
 import { STREET_NAMES, STREET_TYPES } from './data/streets.js';
-import type { WebModel } from './model.js';
+import { PageKind, type WebModel } from './model.js';
 import { Purpose, Rng } from './prng.js';
 
 /** One US street address written on a page. */
@@ -21,7 +21,9 @@ export interface GeoEntity {
 
 /** The addresses on page g (empty unless it is a geographic page). */
 export function geoEntities(model: WebModel, g: number): GeoEntity[] {
-  const cid = model.contentId(g);
+  const own = model.contentId(g);
+  // A near-duplicate shows its original's text, addresses included.
+  const cid = model.pageKind[own] === PageKind.nearDuplicate ? (model.pageRef[own] as number) : own;
   const cityIndex = model.pageCity[cid] as number;
   if (cityIndex < 0) return [];
   const city = model.cities[cityIndex];

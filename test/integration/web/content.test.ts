@@ -12,6 +12,7 @@ import { formatAddress, geoEntities } from '../../../src/web/geo.js';
 import { PageFlag, PageKind } from '../../../src/web/model.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 import { decodeHtml, declaredCharset, fetchPage, pagesWhere, visibleText } from './support.js';
+import { get } from '../../helpers/http.js';
 
 const LANGS = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'ru'] as const;
 // Seed 6 holds hosts of every language, mirrors, near-duplicates with and without canonical, BOM pages.
@@ -171,5 +172,22 @@ test('eld detects the page language for >= 90% of pages of each language', async
     }
     const limit = lang === 'en' ? 0 : Math.floor(pages.length * 0.1);
     assert.ok(wrong.length <= limit, `${lang}: ${wrong.length} of ${pages.length} misdetected: ${wrong.join(', ')}`);
+  }
+});
+
+test('near-duplicates show their original\'s addresses, as the truth lists them', async () => {
+  const dupWeb = await startTestWeb({ seed: 21, hosts: 20, pages: 3000, server: { addressCount: 4 }, duplicates: { nearDuplicateRate: 0.2 }, geo: { hostRate: 1 } });
+  try {
+    const m = dupWeb.model;
+    const dups = [...Array(m.pageCount).keys()].filter((g) => m.pageKind[g] === PageKind.nearDuplicate && m.pageCity[m.pageRef[g]!]! >= 0).slice(0, 10);
+    assert.ok(dups.length > 0);
+    for (const g of dups) {
+      const html = (await get(dupWeb.url(g), dupWeb.hostsMap)).body.toString('latin1');
+      const shown = [...html.matchAll(/<address>([^<]*)<\/address>/g)].map((x) => x[1]);
+      assert.deepEqual(shown, geoEntities(m, g).map(formatAddress).map((a) => Buffer.from(a, 'utf8').toString('latin1')), `page ${g}`);
+      assert.ok(shown.length > 0);
+    }
+  } finally {
+    await dupWeb.close();
   }
 });
