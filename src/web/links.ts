@@ -89,7 +89,7 @@ function interHostTarget(model: WebModel, rng: Rng, cid: number, h: HostInfo): n
   let target = 0;
   for (let attempt = 0; attempt < 8; attempt++) {
     target = pool.length === 0 ? rng.int(model.pageCount) : (pool[zipfRank(rng.next(), pool.length, model.zipfS)] as number);
-    if (model.pageHost[target] !== h.index && (h.mirrorOf < 0 || model.pageHost[target] !== h.mirrorOf)) return target;
+    if (model.pageHost[target] !== h.index) return target;
   }
   return target;
 }

@@ -189,16 +189,14 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   head.push(`<title>${title}</title>`);
   const robots = [(flags & PageFlag.noindex) !== 0 ? 'noindex' : '', (flags & PageFlag.nofollow) !== 0 ? 'nofollow' : ''].filter(Boolean);
   if (robots.length > 0) head.push(`<meta name="robots" content="${robots.join(', ')}">`);
-  if (isNearDup && (flags & PageFlag.canonical) !== 0) head.push(`<link rel="canonical" href="${model.path(src - cid + g)}">`);
+  if (isNearDup && (flags & PageFlag.canonical) !== 0) head.push(`<link rel="canonical" href="${model.path(src)}">`);
   if ((flags & PageFlag.baseHref) !== 0) head.push('<base href="/">');
   head.push('</head>');
 
   const links = pageLinks(model, g);
   const nav = links.filter((l) => l.kind === LinkKind.nav);
   const content = links.filter((l) => l.kind !== LinkKind.nav);
-  // The original host's name, so that an exact mirror serves the original's bytes.
-  const siteName = model.hostOf(cid).unicodeName;
-  const body: string[] = ['<body>', `<header><a href="${(flags & PageFlag.baseHref) !== 0 ? './' : '/'}">${capitalize(siteName)}</a></header>`];
+  const body: string[] = ['<body>', `<header><a href="${(flags & PageFlag.baseHref) !== 0 ? './' : '/'}">${capitalize(host.unicodeName)}</a></header>`];
   if (nav.length > 0) {
     body.push('<nav><ul>');
     for (const l of nav) body.push(`<li>${linkHtml(model, linkRng, g, ownPath, l, port, pageTitle(model, l.target))}</li>`);
