@@ -7,7 +7,7 @@ import { ConfigError } from '../core/errors.js';
 import { webConfigSchema, type WebConfig, type WebConfigInput } from './config.js';
 import { buildHosts, hostSizes, type HostInfo } from './hosts.js';
 import { Purpose, Rng, cumulate, hash32, unitFromHash } from './prng.js';
-import { citySlug, languageVocab, targetCities, topicWords } from './vocab.js';
+import { citySlug, encodedWords, languageVocab, targetCities, topicWords } from './vocab.js';
 import type { UsCity } from './data/us-cities.js';
 import { toIssues } from '../config/load.js';
 
@@ -88,7 +88,15 @@ export class WebModel {
   readonly cityPools: readonly Int32Array[];
   readonly topicShares: Float64Array;
   private readonly hostIndexByName = new Map<string, number>();
-  private readonly pathCache = new Map<number, string>();
+  /**
+   * Paths of index pages, per host by local id: index pages are a prefix of each host's local ids,
+   * about 1/fanout of all pages, and every path below them starts with theirs.
+   */
+  private readonly indexPaths: (string | undefined)[][] = [];
+  /** Topic vocabulary of each category (English pages). */
+  private readonly topicVocabs: readonly (readonly string[])[];
+  /** Path form of each target city's name. */
+  private readonly citySlugs: readonly string[];
   /** (kind, probability) of every non-ok page kind, from the fault and duplicate rates. */
   private readonly kindTable: readonly (readonly [number, number])[];
 
@@ -100,6 +108,8 @@ export class WebModel {
     this.languages = Object.keys(config.languages.weights);
     this.cities = targetCities(config.geo.cities);
     this.zipfS = 1 / (config.links.inDegreeExponent - 1);
+    this.topicVocabs = this.categories.map((c, i) => topicWords(c, i));
+    this.citySlugs = this.cities.map((c) => citySlug(c.name));
     const f = config.faults;
     this.kindTable = [
       [PageKind.redirect, f.redirectRate], [PageKind.redirectLoop, f.redirectLoopRate],
@@ -288,19 +298,27 @@ export class WebModel {
     return local === 0 ? -1 : Math.floor((local - 1) / this.config.links.fanout);
   }
 
-  /** Slug words of a page's last path segment (before `-<local id>`). */
+  /**
+   * The content words of page g: its topic's vocabulary in English, the language's content words
+   * otherwise (titles, slugs and anchors draw from them).
+   */
+  contentWords(g: number): readonly string[] {
+    const lang = this.langOf(g);
+    if (lang !== 'en') return languageVocab(lang).content;
+    return this.topicVocabs[this.pageTopic[g] as number] as readonly string[];
+  }
+
+  /** Slug words of a page's last path segment (before `-<local id>`), percent-encoded. */
   slug(g: number): string {
     const cid = this.contentId(g);
     const rng = new Rng(this.config.seed, Purpose.pageSlug, cid);
-    const lang = this.langOf(g);
-    const words = lang === 'en'
-      ? topicWords(this.categories[this.pageTopic[cid] as number] ?? '', this.pageTopic[cid] as number)
-      : languageVocab(lang).content;
-    const parts = [rng.pick(words)];
-    if (rng.chance(0.6)) parts.push(rng.pick(words));
+    const words = this.contentWords(cid);
+    const encoded = encodedWords(words);
+    let out = encoded[rng.int(words.length)] as string;
+    if (rng.chance(0.6)) out += `-${encoded[rng.int(words.length)] as string}`;
     const city = this.pageCity[cid] as number;
-    if (city >= 0 && rng.chance(this.config.geo.urlCityRate)) parts.unshift(citySlug(this.cities[city]?.name ?? ''));
-    return parts.map((p) => encodeURIComponent(p)).join('-');
+    if (city >= 0 && rng.chance(this.config.geo.urlCityRate)) out = `${this.citySlugs[city] ?? ''}-${out}`;
+    return out;
   }
 
   /** The canonical (normalized, percent-encoded) path of page g. */
@@ -308,15 +326,20 @@ export class WebModel {
     const h = this.hostOf(g);
     const local = g - h.firstPage;
     if (local === 0) return '/';
-    const cached = this.pathCache.get(g);
-    if (cached !== undefined) return cached;
-    const parent = this.parentLocal(local);
     const isIndex = this.isIndexPage(h, local);
-    const path = `${this.path(h.firstPage + parent)}${this.slug(g)}-${local}${isIndex ? '/' : '.html'}`;
+    let cache: (string | undefined)[] | undefined;
     if (isIndex) {
-      if (this.pathCache.size > 500_000) this.pathCache.clear();
-      this.pathCache.set(g, path);
+      cache = this.indexPaths[h.index];
+      if (cache === undefined) {
+        cache = Array.from({ length: Math.ceil((h.pageCount - 1) / this.config.links.fanout) });
+        this.indexPaths[h.index] = cache;
+      }
+      const cached = cache[local];
+      if (cached !== undefined) return cached;
     }
+    const parent = this.parentLocal(local);
+    const path = `${this.path(h.firstPage + parent)}${this.slug(g)}-${local}${isIndex ? '/' : '.html'}`;
+    if (cache !== undefined) cache[local] = path;
     return path;
   }
 
@@ -331,7 +354,8 @@ export class WebModel {
     const local = Number(m[1]);
     if (local <= 0 || local >= h.pageCount) return { page: -1, slashless: false };
     const g = h.firstPage + local;
-    const canonical = decodeURIComponent(this.path(g));
+    const encoded = this.path(g);
+    const canonical = encoded.includes('%') ? decodeURIComponent(encoded) : encoded;
     if (canonical === path) return { page: g, slashless: false };
     if (m[2] === undefined && canonical === `${path}/`) return { page: g, slashless: true };
     return { page: -1, slashless: false };

@@ -8,7 +8,7 @@ import { formatAddress, geoEntities } from './geo.js';
 import { LinkKind, pageLinks, type PageLink } from './links.js';
 import { PageFlag, PageKind, type WebModel } from './model.js';
 import { Purpose, Rng } from './prng.js';
-import { sameNameCities, languageVocab, topicWords, type LanguageVocab } from './vocab.js';
+import { capitalize, capitalizedWords, sameNameCities, languageVocab, type LanguageVocab } from './vocab.js';
 import type { HostInfo } from './hosts.js';
 
 /** A rendered page before encoding. */
@@ -21,43 +21,40 @@ export interface RenderedPage {
   readonly hasBom: boolean;
 }
 
-const capitalize = (w: string): string => (w.length === 0 ? w : w[0]?.toUpperCase() + w.slice(1));
-
-/** Words of a page's topic in its language. */
-function topicVocab(model: WebModel, g: number): readonly string[] {
-  const lang = model.langOf(g);
-  if (lang !== 'en') return languageVocab(lang).content;
-  const topic = model.pageTopic[g] as number;
-  return topicWords(model.categories[topic] ?? '', topic);
-}
-
 /** The title of page g (a few topic words, the city for geographic pages). */
 export function pageTitle(model: WebModel, g: number): string {
   const cid = model.contentId(g);
   const src = model.pageKind[cid] === PageKind.nearDuplicate ? (model.pageRef[cid] as number) : cid;
   const rng = new Rng(model.config.seed, Purpose.pageTitle, src);
-  const words = topicVocab(model, src);
+  const words = capitalizedWords(model.contentWords(src));
   const n = rng.range(2, 5);
-  const parts: string[] = [];
-  for (let i = 0; i < n; i++) parts.push(capitalize(rng.pick(words)));
+  let title = words[rng.int(words.length)] as string;
+  for (let i = 1; i < n; i++) title += ` ${words[rng.int(words.length)] as string}`;
   const city = model.pageCity[src] as number;
   if (city >= 0 && rng.chance(0.6)) {
     const c = model.cities[city];
-    if (c !== undefined) parts.push(rng.chance(0.5) ? `in ${c.name}` : `- ${c.name}, ${c.state}`);
+    if (c !== undefined) title += rng.chance(0.5) ? ` in ${c.name}` : ` - ${c.name}, ${c.state}`;
   }
-  return parts.join(' ');
+  return title;
 }
 
-/** Relative reference from the directory of `from` to `to` (both absolute paths). */
+/**
+ * Relative reference from the directory of `from` to `to` (both absolute paths without empty
+ * segments, as the test web writes them).
+ */
 export function relativePath(from: string, to: string): string {
-  const fromDir = from.slice(0, from.lastIndexOf('/') + 1).split('/').filter((s) => s !== '');
-  const toParts = to.split('/');
-  const toFile = toParts.pop() ?? '';
-  const toDir = toParts.filter((s) => s !== '');
+  const fromDirEnd = from.lastIndexOf('/');
+  const toDirEnd = to.lastIndexOf('/');
+  // Longest common directory prefix, ending at a '/'.
   let common = 0;
-  while (common < fromDir.length && common < toDir.length && fromDir[common] === toDir[common]) common++;
-  const ups = fromDir.length - common;
-  const rel = [...Array<string>(ups).fill('..'), ...toDir.slice(common), toFile].join('/');
+  const limit = Math.min(fromDirEnd, toDirEnd);
+  for (let i = 1; i <= limit; i++) {
+    if (from.charCodeAt(i) !== to.charCodeAt(i)) break;
+    if (from.charCodeAt(i) === 47) common = i;
+  }
+  let ups = 0;
+  for (let i = common + 1; i <= fromDirEnd; i++) if (from.charCodeAt(i) === 47) ups++;
+  const rel = '../'.repeat(ups) + to.slice(common + 1);
   return rel === '' ? './' : rel;
 }
 
@@ -124,7 +121,7 @@ function anchorText(model: WebModel, rng: Rng, vocab: LanguageVocab, target: num
     const start = rng.int(Math.max(1, words.length - 1));
     text = words.slice(start, start + rng.range(2, 4)).join(' ');
   } else {
-    const words = topicVocab(model, model.contentId(target));
+    const words = model.contentWords(model.contentId(target));
     text = `${rng.pick(words)} ${rng.pick(words)}`;
   }
   let cityBefore = '';
@@ -206,7 +203,7 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   const isShort = ((model.pageFlags[src] as number) & PageFlag.short) !== 0;
   const total = isShort ? rng.range(10, 40) : rng.range(cfg.content.minWords, cfg.content.maxWords);
   const editRng = new Rng(cfg.seed, Purpose.nearDup, cid);
-  const words = new WordSource(rng, vocab.filler, topicVocab(model, src), cfg.content.topicWordShare,
+  const words = new WordSource(rng, vocab.filler, model.contentWords(src), cfg.content.topicWordShare,
     isNearDup ? { rng: editRng, at: editPositions(editRng, cfg.duplicates.nearDuplicateEdits, total) } : null);
   const city = model.pageCity[src] as number;
   const cityInfo = city >= 0 ? model.cities[city] : undefined;
@@ -214,7 +211,7 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   let written = 0;
   let linkIndex = 0;
   while (written < total) {
-    const para: string[] = [];
+    let para = '';
     const paraLen = Math.min(total - written, rng.range(40, 120));
     let sentence = 0;
     for (let i = 0; i < paraLen; i++) {
@@ -229,17 +226,17 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
         w += '.';
         sentence = 0;
       }
-      para.push(w);
+      para += para === '' ? w : ` ${w}`;
       const remainingLinks = content.length - linkIndex;
       if (remainingLinks > 0 && rng.chance(remainingLinks / Math.max(1, total - written - i))) {
         const l = content[linkIndex++] as PageLink;
         const a = anchorText(model, linkRng, vocab, l.target);
-        if (a.cityBefore !== '') para.push('in', a.cityBefore);
-        para.push(linkHtml(model, linkRng, g, ownPath, l, port, a.text));
+        if (a.cityBefore !== '') para += ` in ${a.cityBefore}`;
+        para += ` ${linkHtml(model, linkRng, g, ownPath, l, port, a.text)}`;
       }
     }
     written += paraLen;
-    body.push(`<p>${para.join(' ')}.</p>`);
+    body.push(`<p>${para}.</p>`);
   }
   while (linkIndex < content.length) {
     const l = content[linkIndex++] as PageLink;

@@ -62,8 +62,25 @@ export function originOf(h: HostInfo, port: number): string {
   return `http://${h.name}${port === 80 ? '' : `:${port}`}`;
 }
 
+/**
+ * Request targets that WHATWG URL parsing leaves exactly as they are: a path of unreserved and
+ * sub-delimiter characters, optionally a non-empty query of the same (but `'`, which the URL
+ * parser escapes there) plus '/', '?' and escapes; no dot segments.
+ */
+const PLAIN_TARGET = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?$/;
+
+/** Whether URL parsing would leave an origin-form request target exactly as it is. */
+export function isPlainTarget(raw: string): boolean {
+  return PLAIN_TARGET.test(raw) && !raw.includes('/.');
+}
+
 /** Decodes a request path: percent-escapes undone, dot segments resolved, query split off. */
 export function decodeTarget(raw: string): { path: string; query: string } | null {
+  if (isPlainTarget(raw)) {
+    // Nothing to decode or resolve (the common case): skip the URL parser.
+    const q = raw.indexOf('?');
+    return q < 0 ? { path: raw, query: '' } : { path: raw.slice(0, q), query: raw.slice(q) };
+  }
   let url: URL;
   try {
     url = new URL(raw, 'http://x');
@@ -211,9 +228,18 @@ function pageReply(ctx: RespondContext, h: HostInfo, g: number): Reply {
   };
 }
 
+/** Last-Modified dates: one of the 2,190 days from 2020-01-01, formatted once each. */
+const LAST_MODIFIED_DAYS = 6 * 365;
+const lastModifiedText: string[] = [];
+
 function lastModified(model: WebModel, cid: number): string {
-  const rng = new Rng(model.config.seed, Purpose.pageAttrs, cid, 3);
-  return new Date(Date.UTC(2020, 0, 1) + rng.int(6 * 365) * 86_400_000).toUTCString();
+  const day = new Rng(model.config.seed, Purpose.pageAttrs, cid, 3).int(LAST_MODIFIED_DAYS);
+  let text = lastModifiedText[day];
+  if (text === undefined) {
+    text = new Date(Date.UTC(2020, 0, 1) + day * 86_400_000).toUTCString();
+    lastModifiedText[day] = text;
+  }
+  return text;
 }
 
 /** Pages of the crawler-trap spaces: valid forever, each linking deeper. */

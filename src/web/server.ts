@@ -3,7 +3,7 @@
  * answering only on their own address), an optional forward proxy for absolute-form requests,
  * replay hosts, latency, compression, conditional GET, faults, and the request log.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
 import { ShoalError } from '../core/errors.js';
@@ -11,8 +11,11 @@ import type { HostInfo } from './hosts.js';
 import type { WebModel } from './model.js';
 import { Purpose, Rng } from './prng.js';
 import { RequestLog, type RequestRecord } from './request-log.js';
-import { FaultState, encodePage, respond, type Reply, type RespondContext } from './respond.js';
+import { FaultState, encodePage, isPlainTarget, respond, type Reply, type RespondContext } from './respond.js';
 import { serveReplay, type ReplayHost } from './replay.js';
+
+/** An absolute-form target with an ASCII host name: authority and path (if any). */
+const PLAIN_ABSOLUTE = /^http:\/\/([A-Za-z0-9.-]+(?::\d{1,5})?)(\/.*)?$/i;
 
 /** A body cache bounded in bytes (least recently used out first). */
 interface CachedBody {
@@ -42,6 +45,28 @@ class BodyCache {
       this.bytes -= v.body.length;
     }
   }
+}
+
+/**
+ * Whether a conditional GET may be answered 304 (RFC 9110 §13.1): If-None-Match against the ETag
+ * (weak comparison, `*` or a list), else If-Modified-Since against Last-Modified.
+ */
+export function isNotModified(req: IncomingMessage, headers: Readonly<Record<string, string>>): boolean {
+  const inm = req.headers['if-none-match'];
+  if (inm !== undefined) {
+    const etag = headers['etag'];
+    if (etag === undefined) return false;
+    const opaque = etag.replace(/^W\//, '');
+    return inm.split(',').some((tag) => {
+      const t = tag.trim();
+      return t === '*' || t.replace(/^W\//, '') === opaque;
+    });
+  }
+  const ims = req.headers['if-modified-since'];
+  const lastModified = headers['last-modified'];
+  if (ims === undefined || lastModified === undefined) return false;
+  const since = Date.parse(ims);
+  return Number.isFinite(since) && Date.parse(lastModified) <= since;
 }
 
 /** Options of {@link TestWebServer} beyond the model's own configuration. */
@@ -151,7 +176,12 @@ export class TestWebServer {
     const local = req.socket.localAddress?.replace(/^::ffff:/, '') ?? '';
     let hostHeader = (req.headers.host ?? '').toLowerCase();
     let target = req.url ?? '/';
-    if (isProxy || /^https?:\/\//i.test(target)) {
+    const plain = isProxy ? PLAIN_ABSOLUTE.exec(target) : null;
+    if (plain !== null && isPlainTarget(plain[2] ?? '/')) {
+      // `http://host[:port]/path` with nothing for the URL parser to normalize (the common case).
+      hostHeader = (plain[1] as string).toLowerCase();
+      target = plain[2] ?? '/';
+    } else if (isProxy || /^https?:\/\//i.test(target)) {
       try {
         const u = new URL(target);
         hostHeader = u.host.toLowerCase();
@@ -234,26 +264,28 @@ export class TestWebServer {
       this.log.finish(record, 200, body.length, 'bomb');
       return;
     }
-    const headers: Record<string, string | number> = { ...reply.headers, server: 'shoal-web' };
-    const etag = reply.headers['etag'];
-    if (reply.status === 200 && etag !== undefined && req.headers['if-none-match'] === etag) {
-      res.writeHead(304, { etag, server: 'shoal-web' });
+    if (reply.status === 200 && isNotModified(req, reply.headers)) {
+      const etag = reply.headers['etag'];
+      res.writeHead(304, etag === undefined ? { server: 'shoal-web' } : { etag, server: 'shoal-web' });
       res.end();
       this.log.finish(record, 304, 0, 'not-modified');
       return;
     }
+    // A flat [name, value, ...] list: cheaper for Node to write than an object built up key by key.
+    const headers: (string | number)[] = ['server', 'shoal-web'];
+    for (const name in reply.headers) headers.push(name, reply.headers[name] as string);
     let body = reply.body;
     if (reply.isCompressible && body.length > 256) {
-      const accept = String(req.headers['accept-encoding'] ?? '');
+      const accept = req.headers['accept-encoding'] ?? '';
       const encoding = host.brotli && /\bbr\b/.test(accept) ? 'br' : host.gzip && /\bgzip\b/.test(accept) ? 'gzip' : null;
       if (encoding !== null) {
         body = this.compress(body, encoding, reply.cacheKey);
-        headers['content-encoding'] = encoding;
+        headers.push('content-encoding', encoding);
       }
-      headers['vary'] = 'Accept-Encoding';
+      headers.push('vary', 'Accept-Encoding');
     }
-    headers['content-length'] = body.length;
-    res.writeHead(reply.status, headers);
+    headers.push('content-length', body.length);
+    res.writeHead(reply.status, headers as unknown as OutgoingHttpHeaders);
     res.end(req.method === 'HEAD' ? undefined : body);
     this.log.finish(record, reply.status, req.method === 'HEAD' ? 0 : body.length, reply.outcome);
   }

@@ -190,6 +190,25 @@ test('conditional GET: If-None-Match with the ETag answers 304', async () => {
   assert.equal(again.body.length, 0);
   assert.equal(again.headers.etag, etag);
   assert.equal((await fetchPage(web, g, { 'if-none-match': '"0"' })).status, 200);
+  // A list, weak comparison and `*` (RFC 9110 §13.1.2).
+  assert.equal((await fetchPage(web, g, { 'if-none-match': `"0", W/${etag}` })).status, 304);
+  assert.equal((await fetchPage(web, g, { 'if-none-match': '*' })).status, 304);
+});
+
+test('conditional GET: If-Modified-Since against Last-Modified, ignored when If-None-Match is sent', async () => {
+  const g = 0;
+  const r = await fetchPage(web, g);
+  const lastModified = Date.parse(String(r.headers['last-modified']));
+  assert.ok(Number.isFinite(lastModified));
+  const at = (ms: number): string => new Date(ms).toUTCString();
+  const same = await fetchPage(web, g, { 'if-modified-since': at(lastModified) });
+  assert.equal(same.status, 304);
+  assert.equal(same.body.length, 0);
+  assert.equal((await fetchPage(web, g, { 'if-modified-since': at(lastModified + 86_400_000) })).status, 304);
+  assert.equal((await fetchPage(web, g, { 'if-modified-since': at(lastModified - 1000) })).status, 200);
+  assert.equal((await fetchPage(web, g, { 'if-modified-since': 'not a date' })).status, 200);
+  // If-None-Match takes precedence: a non-matching tag means 200 whatever the date says.
+  assert.equal((await fetchPage(web, g, { 'if-modified-since': at(lastModified), 'if-none-match': '"0"' })).status, 200);
 });
 
 test('HEAD sends the headers of GET without a body; POST is 405', async () => {
