@@ -5,7 +5,7 @@
  */
 import type { HostInfo } from './hosts.js';
 import { PageFlag, PageKind, type WebModel } from './model.js';
-import { Purpose, Rng, zipfRank } from './prng.js';
+import { Purpose, Rng, zipfRankScaled } from './prng.js';
 
 /** How a link appears: in the navigation, in the text, or as a redirect. */
 export const LinkKind = { nav: 0, content: 1, redirect: 2 } as const;
@@ -61,7 +61,7 @@ function webLinks(model: WebModel, g: number): PageLink[] {
   for (let i = 0; i < count; i++) {
     let target: number;
     if (h.pageCount > 1 && rng.chance(c.links.intraHostShare)) {
-      let t = zipfRank(rng.next(), h.pageCount, model.zipfS);
+      let t = zipfRankScaled(rng.next(), h.pageCount, model.zipfS, model.hostScales[h.index] as number);
       if (t === local) t = (t + 1) % h.pageCount;
       target = h.firstPage + t;
     } else {
@@ -83,12 +83,18 @@ function interHostTarget(model: WebModel, rng: Rng, cid: number, h: HostInfo): n
   const topic = model.pageTopic[cid] as number;
   const city = model.pageCity[cid] as number;
   let pool: Int32Array;
-  if (city >= 0 && rng.chance(c.links.geoLocality)) pool = model.cityPools[city] as Int32Array;
-  else if (rng.chance(c.links.topicLocality)) pool = model.topicPools[topic] as Int32Array;
-  else pool = model.topicPools[otherTopic(model, rng.next(), topic)] as Int32Array;
+  let scale: number;
+  if (city >= 0 && rng.chance(c.links.geoLocality)) {
+    pool = model.cityPools[city] as Int32Array;
+    scale = model.cityPoolScales[city] as number;
+  } else {
+    const t = rng.chance(c.links.topicLocality) ? topic : otherTopic(model, rng.next(), topic);
+    pool = model.topicPools[t] as Int32Array;
+    scale = model.topicPoolScales[t] as number;
+  }
   let target = 0;
   for (let attempt = 0; attempt < 8; attempt++) {
-    target = pool.length === 0 ? rng.int(model.pageCount) : (pool[zipfRank(rng.next(), pool.length, model.zipfS)] as number);
+    target = pool.length === 0 ? rng.int(model.pageCount) : (pool[zipfRankScaled(rng.next(), pool.length, model.zipfS, scale)] as number);
     if (model.pageHost[target] !== h.index) return target;
   }
   return target;

@@ -6,8 +6,8 @@
 import { ConfigError } from '../core/errors.js';
 import { webConfigSchema, type WebConfig, type WebConfigInput } from './config.js';
 import { buildHosts, hostSizes, type HostInfo } from './hosts.js';
-import { Purpose, Rng, cumulate, hash32, unitFromHash } from './prng.js';
-import { citySlug, encodedWords, languageVocab, targetCities, topicWords } from './vocab.js';
+import { Purpose, Rng, cumulate, hash32, unitFromHash, zipfScale } from './prng.js';
+import { capitalize, citySlug, languageVocab, targetCities, topicWords } from './vocab.js';
 import type { UsCity } from './data/us-cities.js';
 import { toIssues } from '../config/load.js';
 
@@ -87,14 +87,22 @@ export class WebModel {
   /** Geographic pages of each city, most popular first. */
   readonly cityPools: readonly Int32Array[];
   readonly topicShares: Float64Array;
+  /** {@link zipfScale} of each topic pool, city pool and host (by index), for link draws. */
+  readonly topicPoolScales: Float64Array;
+  readonly cityPoolScales: Float64Array;
+  readonly hostScales: Float64Array;
   private readonly hostIndexByName = new Map<string, number>();
   /**
    * Paths of index pages, per host by local id: index pages are a prefix of each host's local ids,
    * about 1/fanout of all pages, and every path below them starts with theirs.
    */
   private readonly indexPaths: (string | undefined)[][] = [];
-  /** Topic vocabulary of each category (English pages). */
-  private readonly topicVocabs: readonly (readonly string[])[];
+  /** Index of English in `languages` (-1 when absent). */
+  private readonly englishIndex: number;
+  /** Content words by vocabulary key (see {@link vocabularyKey}); percent-encoded; capitalized. */
+  readonly vocabularies: readonly (readonly string[])[];
+  private readonly encodedVocabularies: readonly (readonly string[])[];
+  readonly capitalizedVocabularies: readonly (readonly string[])[];
   /** Path form of each target city's name. */
   private readonly citySlugs: readonly string[];
   /** (kind, probability) of every non-ok page kind, from the fault and duplicate rates. */
@@ -108,7 +116,13 @@ export class WebModel {
     this.languages = Object.keys(config.languages.weights);
     this.cities = targetCities(config.geo.cities);
     this.zipfS = 1 / (config.links.inDegreeExponent - 1);
-    this.topicVocabs = this.categories.map((c, i) => topicWords(c, i));
+    this.englishIndex = this.languages.indexOf('en');
+    this.vocabularies = [
+      ...this.categories.map((c, i) => topicWords(c, i)),
+      ...this.languages.map((l) => languageVocab(l).content),
+    ];
+    this.encodedVocabularies = this.vocabularies.map((v) => v.map((w) => encodeURIComponent(w)));
+    this.capitalizedVocabularies = this.vocabularies.map((v) => v.map(capitalize));
     this.citySlugs = this.cities.map((c) => citySlug(c.name));
     const f = config.faults;
     this.kindTable = [
@@ -153,6 +167,9 @@ export class WebModel {
     this.topicPools = this.buildPools(this.categories.length, (g) => this.pageTopic[g] as number);
     this.cityPools = this.buildPools(this.cities.length, (g) => this.pageCity[g] as number);
     this.topicShares = new Float64Array(this.topicPools.map((p) => p.length / Math.max(1, n)));
+    this.topicPoolScales = new Float64Array(this.topicPools.map((p) => zipfScale(p.length, this.zipfS)));
+    this.cityPoolScales = new Float64Array(this.cityPools.map((p) => zipfScale(p.length, this.zipfS)));
+    this.hostScales = new Float64Array(this.hosts.map((h) => zipfScale(h.pageCount, this.zipfS)));
     for (const h of this.hosts) if (h.mirrorOf < 0) this.assignRedirectTargets(h);
     for (const h of this.hosts) if (h.mirrorOf >= 0) this.copyRefs(h);
   }
@@ -299,23 +316,26 @@ export class WebModel {
   }
 
   /**
-   * The content words of page g: its topic's vocabulary in English, the language's content words
-   * otherwise (titles, slugs and anchors draw from them).
+   * Which vocabulary page g writes its titles, slugs, anchors and topic words with: its topic's
+   * (English pages, 0 .. categories - 1) or its language's content words (categories + language).
    */
+  vocabularyKey(g: number): number {
+    const lang = this.hostOf(g).lang;
+    return lang === this.englishIndex ? (this.pageTopic[g] as number) : this.categories.length + lang;
+  }
+
+  /** The content words of page g (see {@link vocabularyKey}). */
   contentWords(g: number): readonly string[] {
-    const lang = this.langOf(g);
-    if (lang !== 'en') return languageVocab(lang).content;
-    return this.topicVocabs[this.pageTopic[g] as number] as readonly string[];
+    return this.vocabularies[this.vocabularyKey(g)] as readonly string[];
   }
 
   /** Slug words of a page's last path segment (before `-<local id>`), percent-encoded. */
   slug(g: number): string {
     const cid = this.contentId(g);
     const rng = new Rng(this.config.seed, Purpose.pageSlug, cid);
-    const words = this.contentWords(cid);
-    const encoded = encodedWords(words);
-    let out = encoded[rng.int(words.length)] as string;
-    if (rng.chance(0.6)) out += `-${encoded[rng.int(words.length)] as string}`;
+    const encoded = this.encodedVocabularies[this.vocabularyKey(cid)] as readonly string[];
+    let out = encoded[rng.int(encoded.length)] as string;
+    if (rng.chance(0.6)) out += '-' + (encoded[rng.int(encoded.length)] as string);
     const city = this.pageCity[cid] as number;
     if (city >= 0 && rng.chance(this.config.geo.urlCityRate)) out = `${this.citySlugs[city] ?? ''}-${out}`;
     return out;
@@ -338,7 +358,7 @@ export class WebModel {
       if (cached !== undefined) return cached;
     }
     const parent = this.parentLocal(local);
-    const path = `${this.path(h.firstPage + parent)}${this.slug(g)}-${local}${isIndex ? '/' : '.html'}`;
+    const path = this.path(h.firstPage + parent) + this.slug(g) + '-' + String(local) + (isIndex ? '/' : '.html');
     if (cache !== undefined) cache[local] = path;
     return path;
   }

@@ -41,6 +41,7 @@ export const Purpose = {
   latency: 14,
   nearDup: 15,
   trap: 16,
+  textTape: 17,
 } as const;
 
 /**
@@ -117,14 +118,18 @@ export class Rng {
  * an in-degree distribution with tail exponent γ.
  */
 export function zipfRank(u: number, n: number, s: number): number {
+  return zipfRankScaled(u, n, s, zipfScale(n, s));
+}
+
+/** The part of {@link zipfRank} that depends on (n, s) only: computed once per pool. */
+export function zipfScale(n: number, s: number): number {
+  return Math.abs(s - 1) < 1e-9 ? 0 : Math.pow(n + 1, 1 - s) - 1;
+}
+
+/** {@link zipfRank} with its (n, s) part precomputed by {@link zipfScale}. */
+export function zipfRankScaled(u: number, n: number, s: number, scale: number): number {
   if (n <= 1) return 0;
-  let r: number;
-  if (Math.abs(s - 1) < 1e-9) {
-    r = Math.pow(n + 1, u);
-  } else {
-    const e = 1 - s;
-    r = Math.pow(1 + u * (Math.pow(n + 1, e) - 1), 1 / e);
-  }
+  const r = Math.abs(s - 1) < 1e-9 ? Math.pow(n + 1, u) : Math.pow(1 + u * scale, 1 / (1 - s));
   const k = Math.floor(r) - 1;
   return k < 0 ? 0 : k >= n ? n - 1 : k;
 }

@@ -8,7 +8,8 @@ import { formatAddress, geoEntities } from './geo.js';
 import { LinkKind, pageLinks, type PageLink } from './links.js';
 import { PageFlag, PageKind, type WebModel } from './model.js';
 import { Purpose, Rng } from './prng.js';
-import { capitalize, capitalizedWords, sameNameCities, languageVocab, type LanguageVocab } from './vocab.js';
+import { textTape } from './text-tape.js';
+import { capitalize, languageVocab, sameNameCities, type LanguageVocab } from './vocab.js';
 import type { HostInfo } from './hosts.js';
 
 /** A rendered page before encoding. */
@@ -26,10 +27,10 @@ export function pageTitle(model: WebModel, g: number): string {
   const cid = model.contentId(g);
   const src = model.pageKind[cid] === PageKind.nearDuplicate ? (model.pageRef[cid] as number) : cid;
   const rng = new Rng(model.config.seed, Purpose.pageTitle, src);
-  const words = capitalizedWords(model.contentWords(src));
+  const words = model.capitalizedVocabularies[model.vocabularyKey(src)] as readonly string[];
   const n = rng.range(2, 5);
   let title = words[rng.int(words.length)] as string;
-  for (let i = 1; i < n; i++) title += ` ${words[rng.int(words.length)] as string}`;
+  for (let i = 1; i < n; i++) title += ' ' + (words[rng.int(words.length)] as string);
   const city = model.pageCity[src] as number;
   if (city >= 0 && rng.chance(0.6)) {
     const c = model.cities[city];
@@ -58,26 +59,47 @@ export function relativePath(from: string, to: string): string {
   return rel === '' ? './' : rel;
 }
 
-/** Writes the href of a link from page g to `target`, possibly in a non-normalized form. */
-function href(model: WebModel, rng: Rng, g: number, ownPath: string, target: number, port: number): string {
+/** What writing the links of one page needs: the page, its link randomness, its server port. */
+interface LinkWriter {
+  readonly model: WebModel;
+  readonly rng: Rng;
+  readonly host: HostInfo;
+  readonly ownPath: string;
+  readonly port: number;
+  /** Whether the page has `<base href="/">` (same-host links are then written root-relative). */
+  readonly isBaseHref: boolean;
+  /** Whether the page is written in UTF-8 (and so may name hosts in Unicode). */
+  readonly isUtf8: boolean;
+  /** `http://name:port` by host index, filled as used. */
+  readonly origins: string[];
+}
+
+/** Writes the href of a link to `target`, possibly in a non-normalized form. */
+function href(w: LinkWriter, target: number): string {
+  const { model, rng, port } = w;
   const c = model.config.links;
-  const h = model.hostOf(g);
   const t = model.hostOf(target);
   const path = model.path(target);
-  if (t.index === h.index) {
-    if (((model.pageFlags[model.contentId(g)] as number) & PageFlag.baseHref) !== 0) {
-      return path === '/' ? './' : path.slice(1);
-    }
-    let out = rng.chance(c.relativeRate) ? relativePath(ownPath, path) : path;
+  if (t.index === w.host.index) {
+    if (w.isBaseHref) return path === '/' ? './' : path.slice(1);
+    let out = rng.chance(c.relativeRate) ? relativePath(w.ownPath, path) : path;
     if (rng.chance(c.urlNoiseRate)) out = noisyPath(rng, out);
     return out;
   }
   // A page in a legacy charset cannot hold every letter of a Unicode host name (the encoder would
   // write '?'), so it names internationalized hosts in their ASCII form.
-  const isUnicode = t.unicodeName !== t.name && rng.chance(0.5) && isUtf8Page(model, g);
+  const isUnicode = t.unicodeName !== t.name && rng.chance(0.5) && w.isUtf8;
   const hostText = isUnicode ? t.unicodeName : t.name;
   const portText = port === 80 ? (rng.chance(c.urlNoiseRate) ? ':80' : '') : `:${port}`;
-  if (!rng.chance(c.urlNoiseRate)) return `http://${hostText}${portText}${path}`;
+  if (!rng.chance(c.urlNoiseRate)) {
+    if (isUnicode || port === 80) return `http://${hostText}${portText}${path}`;
+    let origin = w.origins[t.index];
+    if (origin === undefined) {
+      origin = `http://${t.name}:${port}`;
+      w.origins[t.index] = origin;
+    }
+    return origin + path;
+  }
   switch (rng.int(3)) {
     case 0: return `HTTP://${upperCaseHost(hostText)}${portText}${path}`;
     case 1: return `http://${hostText}${portText}${noisyPath(rng, path)}`;
@@ -85,11 +107,16 @@ function href(model: WebModel, rng: Rng, g: number, ownPath: string, target: num
   }
 }
 
-/** Whether page g is written in UTF-8 (declared or not). */
-function isUtf8Page(model: WebModel, g: number): boolean {
-  const cid = model.contentId(g);
-  const charset = pageCharset(model, cid, languageVocab(model.langOf(g))).charset;
-  return charset === '' || charset === 'utf-8';
+/** `http://name:port` of each host, per model and port (in every cross-host link). */
+const originCache = new WeakMap<WebModel, { port: number; byHost: string[] }>();
+
+function originsOf(model: WebModel, port: number): string[] {
+  let o = originCache.get(model);
+  if (o === undefined || o.port !== port) {
+    o = { port, byHost: [] };
+    originCache.set(model, o);
+  }
+  return o.byHost;
 }
 
 /** Upper case that names the same host: letters whose upper case is longer (ß -> SS) stay as they are. */
@@ -117,9 +144,23 @@ function anchorText(model: WebModel, rng: Rng, vocab: LanguageVocab, target: num
   if (u < c.anchorGenericRate) {
     text = rng.pick(vocab.anchors);
   } else if (u < c.anchorGenericRate + c.anchorTitleRate) {
-    const words = pageTitle(model, target).split(' ');
-    const start = rng.int(Math.max(1, words.length - 1));
-    text = words.slice(start, start + rng.range(2, 4)).join(' ');
+    // Two to four consecutive words of the title, from a random word on (not the last alone).
+    const title = pageTitle(model, target);
+    let count = 1;
+    for (let i = 0; i < title.length; i++) if (title.charCodeAt(i) === 32) count++;
+    const start = rng.int(Math.max(1, count - 1));
+    const n = rng.range(2, 4);
+    let from = 0;
+    for (let k = 0; k < start; k++) from = title.indexOf(' ', from) + 1;
+    let end = from - 1;
+    for (let k = 0; k < n; k++) {
+      end = title.indexOf(' ', end + 1);
+      if (end < 0) {
+        end = title.length;
+        break;
+      }
+    }
+    text = title.slice(from, end);
   } else {
     const words = model.contentWords(model.contentId(target));
     text = `${rng.pick(words)} ${rng.pick(words)}`;
@@ -134,33 +175,26 @@ function anchorText(model: WebModel, rng: Rng, vocab: LanguageVocab, target: num
   return { text, cityBefore };
 }
 
-/** Body word source: filler and topic words; a near-duplicate replaces the words at `edits`. */
-class WordSource {
-  private index = 0;
-  constructor(
-    private readonly rng: Rng,
-    private readonly filler: readonly string[],
-    private readonly topic: readonly string[],
-    private readonly topicShare: number,
-    private readonly edits: { readonly rng: Rng; readonly at: ReadonlySet<number> } | null,
-  ) {}
-  next(): string {
-    const w = this.rng.chance(this.topicShare) ? this.rng.pick(this.topic) : this.rng.pick(this.filler);
-    if (this.edits !== null && this.edits.at.has(this.index++)) {
-      let other = this.edits.rng.pick(this.filler);
-      while (other === w) other = this.edits.rng.pick(this.filler);
-      return other;
-    }
-    return w;
-  }
-}
-
 /** `count` distinct positions in [0, total), for the edits of a near-duplicate. */
 function editPositions(rng: Rng, count: number, total: number): Set<number> {
   const at = new Set<number>();
   while (at.size < Math.min(count, total)) at.add(rng.int(total));
   return at;
 }
+
+/** A different common word in place of a body word, keeping its capital and its full stop. */
+function editedWord(rng: Rng, filler: readonly string[], word: string): string {
+  const hasStop = word.endsWith('.');
+  const bare = hasStop ? word.slice(0, -1) : word;
+  const isCapital = bare !== '' && bare[0] !== bare[0]?.toLowerCase();
+  let other = rng.pick(filler);
+  while (other === bare.toLowerCase() || capitalize(other) === bare) other = rng.pick(filler);
+  return (isCapital ? capitalize(other) : other) + (hasStop ? '.' : '');
+}
+
+/** Event kinds in a body, in the order they apply at one word position. */
+const REPLACE = 0;
+const LINK = 1;
 
 /** Renders page g as served on `port`. Only for pages that serve content. */
 export function renderPage(model: WebModel, g: number, port: number): RenderedPage {
@@ -179,6 +213,10 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   const rng = new Rng(cfg.seed, Purpose.pageText, src);
   const linkRng = new Rng(cfg.seed, Purpose.pageText, src, 1);
   const { charset, isCharsetInHeader, hasBom } = pageCharset(model, cid, vocab);
+  const lw: LinkWriter = {
+    model, rng: linkRng, host, ownPath, port, isBaseHref: (flags & PageFlag.baseHref) !== 0,
+    isUtf8: charset === '' || charset === 'utf-8', origins: originsOf(model, port),
+  };
 
   const title = pageTitle(model, g);
   const head: string[] = ['<!DOCTYPE html>', `<html lang="${lang}">`, '<head>'];
@@ -196,62 +234,81 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   const body: string[] = ['<body>', `<header><a href="${(flags & PageFlag.baseHref) !== 0 ? './' : '/'}">${capitalize(host.unicodeName)}</a></header>`];
   if (nav.length > 0) {
     body.push('<nav><ul>');
-    for (const l of nav) body.push(`<li>${linkHtml(model, linkRng, g, ownPath, l, port, pageTitle(model, l.target))}</li>`);
+    for (const l of nav) body.push(`<li>${linkHtml(lw, l, pageTitle(model, l.target))}</li>`);
     body.push('</ul></nav>');
   }
   body.push('<main>', `<h1>${title}</h1>`);
   const isShort = ((model.pageFlags[src] as number) & PageFlag.short) !== 0;
   const total = isShort ? rng.range(10, 40) : rng.range(cfg.content.minWords, cfg.content.maxWords);
-  const editRng = new Rng(cfg.seed, Purpose.nearDup, cid);
-  const words = new WordSource(rng, vocab.filler, model.contentWords(src), cfg.content.topicWordShare,
-    isNearDup ? { rng: editRng, at: editPositions(editRng, cfg.duplicates.nearDuplicateEdits, total) } : null);
+  const tape = textTape(model, cfg.seed, model.vocabularyKey(src), vocab.filler, model.contentWords(src), cfg.content.topicWordShare);
   const city = model.pageCity[src] as number;
   const cityInfo = city >= 0 ? model.cities[city] : undefined;
   const mention = cityInfo === undefined ? noiseMention(model, rng) : null;
+  // Where the text departs from the tape: words replaced (city mentions, edits of a
+  // near-duplicate) and links written after a word, as position * 2 + kind, sorted.
+  const replacements = new Map<number, string>();
+  if (cityInfo !== undefined) {
+    const mentions = Math.floor(total * 0.02 + rng.next());
+    for (let i = 0; i < mentions; i++) {
+      replacements.set(rng.int(total), rng.chance(0.4) ? `${cityInfo.name}, ${cityInfo.state}` : cityInfo.name);
+    }
+  } else if (mention !== null && total > 3) {
+    replacements.set(3, mention);
+  }
+  const events: number[] = [];
+  for (const pos of replacements.keys()) events.push(pos * 2 + REPLACE);
+  for (let i = 0; i < content.length; i++) events.push(rng.int(total) * 2 + LINK);
+  const editRng = new Rng(cfg.seed, Purpose.nearDup, cid);
+  const edits = isNearDup ? editPositions(editRng, cfg.duplicates.nearDuplicateEdits, total) : null;
+  if (edits !== null) for (const pos of edits) if (!replacements.has(pos)) events.push(pos * 2 + REPLACE);
+  events.sort((a, b) => a - b);
   let written = 0;
   let linkIndex = 0;
+  let e = 0;
   while (written < total) {
-    let para = '';
     const paraLen = Math.min(total - written, rng.range(40, 120));
-    let sentence = 0;
-    for (let i = 0; i < paraLen; i++) {
-      let w = words.next();
-      if (sentence === 0) w = capitalize(w);
-      const u = rng.next();
-      if (cityInfo !== undefined && u < 0.02) w = u < 0.008 ? `${cityInfo.name}, ${cityInfo.state}` : cityInfo.name;
-      else if (mention !== null && i === 3 && written === 0) w = mention;
-      else if (u > 0.985) w = String(Math.floor((u - 0.985) * 135_000));
-      sentence++;
-      if (sentence > 6 && u > 0.3 && u < 0.42) {
-        w += '.';
-        sentence = 0;
-      }
-      para += para === '' ? w : ` ${w}`;
-      const remainingLinks = content.length - linkIndex;
-      if (remainingLinks > 0 && rng.chance(remainingLinks / Math.max(1, total - written - i))) {
+    const from = tape.sentenceStart(rng.next(), paraLen);
+    let para = '<p>';
+    let next = 0; // paragraph word not yet written
+    const write = (upTo: number): void => {
+      if (upTo <= next) return;
+      para += (next === 0 ? '' : ' ') + tape.slice(from + next, upTo - next);
+      next = upTo;
+    };
+    for (; e < events.length && (events[e] as number) >> 1 < written + paraLen; e++) {
+      const ev = events[e] as number;
+      const k = (ev >> 1) - written;
+      if ((ev & 1) === REPLACE) {
+        write(k);
+        const text = replacements.get(k + written) ?? editedWord(editRng, vocab.filler, tape.word(from + k));
+        para += (k === 0 ? '' : ' ') + text;
+        next = k + 1;
+      } else {
+        write(k + 1);
         const l = content[linkIndex++] as PageLink;
         const a = anchorText(model, linkRng, vocab, l.target);
-        if (a.cityBefore !== '') para += ` in ${a.cityBefore}`;
-        para += ` ${linkHtml(model, linkRng, g, ownPath, l, port, a.text)}`;
+        if (a.cityBefore !== '') para += ' in ' + a.cityBefore;
+        para += ' ' + linkHtml(lw, l, a.text);
       }
     }
+    write(paraLen);
     written += paraLen;
-    body.push(`<p>${para}.</p>`);
+    body.push(para.endsWith('.') ? para + '</p>' : para + '.</p>');
   }
   while (linkIndex < content.length) {
     const l = content[linkIndex++] as PageLink;
-    body.push(`<p>${linkHtml(model, linkRng, g, ownPath, l, port, anchorText(model, linkRng, vocab, l.target).text)}</p>`);
+    body.push(`<p>${linkHtml(lw, l, anchorText(model, linkRng, vocab, l.target).text)}</p>`);
   }
   for (const e of geoEntities(model, src)) body.push(`<address>${formatAddress(e)}</address>`);
   body.push('</main>', '<footer>');
   if ((flags & PageFlag.trapLink) !== 0 && host.trap !== null) body.push(trapLink(host, rng));
-  body.push(`<p>${capitalize(words.next())} ${words.next()} ${rng.range(1998, 2026)}</p>`, '</footer>', '</body>', '</html>');
+  const first = capitalize(rng.pick(vocab.filler));
+  body.push(`<p>${first} ${rng.pick(vocab.filler)} ${rng.range(1998, 2026)}</p>`, '</footer>', '</body>', '</html>');
   return { html: `${head.join('\n')}\n${body.join('\n')}\n`, charset, isCharsetInHeader, hasBom };
 }
 
-function linkHtml(model: WebModel, rng: Rng, g: number, ownPath: string, l: PageLink, port: number, text: string): string {
-  const rel = l.isNofollow ? ' rel="nofollow"' : '';
-  return `<a href="${href(model, rng, g, ownPath, l.target, port)}"${rel}>${text}</a>`;
+function linkHtml(w: LinkWriter, l: PageLink, text: string): string {
+  return '<a href="' + href(w, l.target) + (l.isNofollow ? '" rel="nofollow">' : '">') + text + '</a>';
 }
 
 /** A passing mention of a city on a non-geographic page (honest noise), or null. */

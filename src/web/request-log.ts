@@ -32,17 +32,36 @@ export interface RequestRecord {
   outcome: string;
 }
 
+/** Live figures of one host or address. */
+interface Counter {
+  inFlight: number;
+  max: number;
+  total: number;
+}
+
+function counter(map: Map<string, Counter>, key: string): Counter {
+  let c = map.get(key);
+  if (c === undefined) {
+    c = { inFlight: 0, max: 0, total: 0 };
+    map.set(key, c);
+  }
+  return c;
+}
+
+function project(map: ReadonlyMap<string, Counter>, field: 'max' | 'total'): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [k, c] of map) out.set(k, c[field]);
+  return out;
+}
+
 /** Bounded in-memory request log with optional JSON-lines file and per-host statistics. */
 export class RequestLog {
   private readonly records: RequestRecord[] = [];
   /** Next slot to overwrite once the ring is full. */
   private head = 0;
   private seq = 0;
-  private readonly hostInFlight = new Map<string, number>();
-  private readonly ipInFlight = new Map<string, number>();
-  private readonly maxHost = new Map<string, number>();
-  private readonly maxIp = new Map<string, number>();
-  private readonly perHost = new Map<string, number>();
+  private readonly byHost = new Map<string, Counter>();
+  private readonly byIp = new Map<string, Counter>();
   private readonly listeners = new Set<(r: RequestRecord) => void>();
 
   private readonly out: WriteStream | null;
@@ -53,16 +72,17 @@ export class RequestLog {
 
   /** Records the arrival of a request; call {@link finish} when it is answered. */
   start(ip: string, host: string, method: string, path: string, userAgent: string, isViaProxy: boolean): RequestRecord {
-    const hostN = (this.hostInFlight.get(host) ?? 0) + 1;
-    const ipN = (this.ipInFlight.get(ip) ?? 0) + 1;
-    this.hostInFlight.set(host, hostN);
-    this.ipInFlight.set(ip, ipN);
-    if (hostN > (this.maxHost.get(host) ?? 0)) this.maxHost.set(host, hostN);
-    if (ipN > (this.maxIp.get(ip) ?? 0)) this.maxIp.set(ip, ipN);
-    this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
+    const h = counter(this.byHost, host);
+    const a = counter(this.byIp, ip);
+    h.inFlight++;
+    h.total++;
+    if (h.inFlight > h.max) h.max = h.inFlight;
+    a.inFlight++;
+    a.total++;
+    if (a.inFlight > a.max) a.max = a.inFlight;
     return {
       seq: ++this.seq, startMs: Date.now(), endMs: 0, ip, host, method, path, userAgent, isViaProxy,
-      hostInFlight: hostN, ipInFlight: ipN, status: 0, bytes: 0, outcome: 'pending',
+      hostInFlight: h.inFlight, ipInFlight: a.inFlight, status: 0, bytes: 0, outcome: 'pending',
     };
   }
 
@@ -73,8 +93,8 @@ export class RequestLog {
     r.status = status;
     r.bytes = bytes;
     r.outcome = outcome;
-    this.hostInFlight.set(r.host, (this.hostInFlight.get(r.host) ?? 1) - 1);
-    this.ipInFlight.set(r.ip, (this.ipInFlight.get(r.ip) ?? 1) - 1);
+    counter(this.byHost, r.host).inFlight--;
+    counter(this.byIp, r.ip).inFlight--;
     if (this.limit > 0) {
       // A ring: once full, each record overwrites the oldest (O(1), no array copying).
       if (this.records.length < this.limit) this.records.push(r);
@@ -98,12 +118,12 @@ export class RequestLog {
 
   /** Requests seen per host. */
   requestsPerHost(): ReadonlyMap<string, number> {
-    return this.perHost;
+    return project(this.byHost, 'total');
   }
 
   /** Highest number of simultaneous requests observed per host and per IP. */
   maxConcurrency(): { readonly perHost: ReadonlyMap<string, number>; readonly perIp: ReadonlyMap<string, number> } {
-    return { perHost: this.maxHost, perIp: this.maxIp };
+    return { perHost: project(this.byHost, 'max'), perIp: project(this.byIp, 'max') };
   }
 
   /** Calls `fn` for each finished request; returns a function that unsubscribes. */

@@ -138,9 +138,9 @@ export function respond(ctx: RespondContext, h: HostInfo, rawTarget: string): Re
       return { kind: 'body', status: 200, headers: { 'content-type': 'application/xml' }, body: Buffer.from(xml), isCompressible: true, cacheKey: null, outcome: 'sitemap' };
     }
   }
-  const hop = /^\/go\/(\d+)\/(\d+)$/.exec(path);
+  const hop = path.startsWith('/go/') ? /^\/go\/(\d+)\/(\d+)$/.exec(path) : null;
   if (hop !== null) return redirectHop(ctx, h, Number(hop[1]), Number(hop[2]));
-  const loop = /^\/loop\/(\d+)\/(\d+)$/.exec(path);
+  const loop = path.startsWith('/loop/') ? /^\/loop\/(\d+)\/(\d+)$/.exec(path) : null;
   if (loop !== null) {
     const g = Number(loop[1]);
     if (g >= h.firstPage && g < h.firstPage + h.pageCount && model.pageKind[g] === PageKind.redirectLoop) {

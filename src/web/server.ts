@@ -14,6 +14,22 @@ import { RequestLog, type RequestRecord } from './request-log.js';
 import { FaultState, encodePage, isPlainTarget, respond, type Reply, type RespondContext } from './respond.js';
 import { serveReplay, type ReplayHost } from './replay.js';
 
+/** The host name of a Host header value: port and trailing dot removed. */
+export function hostName(authority: string): string {
+  let end = authority.length;
+  const colon = authority.lastIndexOf(':');
+  if (colon >= 0 && colon < end - 1) {
+    let digits = true;
+    for (let i = colon + 1; i < end && digits; i++) {
+      const c = authority.charCodeAt(i);
+      digits = c >= 48 && c <= 57;
+    }
+    if (digits) end = colon;
+  }
+  if (end > 0 && authority.charCodeAt(end - 1) === 46) end--;
+  return end === authority.length ? authority : authority.slice(0, end);
+}
+
 /** An absolute-form target with an ASCII host name: authority and path (if any). */
 const PLAIN_ABSOLUTE = /^http:\/\/([A-Za-z0-9.-]+(?::\d{1,5})?)(\/.*)?$/i;
 
@@ -28,6 +44,7 @@ class BodyCache {
   private bytes = 0;
   constructor(private readonly maxBytes: number) {}
   get(key: string): CachedBody | undefined {
+    if (this.maxBytes === 0) return undefined;
     const v = this.map.get(key);
     if (v !== undefined) {
       this.map.delete(key);
@@ -163,7 +180,7 @@ export class TestWebServer {
   }
 
   private pageBody(g: number): { body: Buffer; contentType: string } {
-    const key = String(g);
+    const key = `${g}`;
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit;
     const out = encodePage(this.model, g, this.port);
@@ -191,7 +208,7 @@ export class TestWebServer {
       }
     }
     if (req.method === 'CONNECT') return this.plain(req, res, null, 501, 'CONNECT is not supported: the test web is plain HTTP\n', 'bad-request');
-    const name = hostHeader.replace(/:\d+$/, '').replace(/\.$/, '');
+    const name = hostName(hostHeader);
     const record = this.log.start(isProxy ? this.model.config.server.proxyAddress : local, name, req.method ?? 'GET', target, String(req.headers['user-agent'] ?? ''), isProxy);
     const host = this.model.hostByName(name);
     const replay = host === undefined ? this.replayByName.get(name) : undefined;

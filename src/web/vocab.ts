@@ -50,29 +50,6 @@ function buildLanguageVocab(code: string): LanguageVocab {
   };
 }
 
-const encodedCache = new WeakMap<readonly string[], readonly string[]>();
-const capitalizedCache = new WeakMap<readonly string[], readonly string[]>();
-
-/** The same words percent-encoded for paths (`encodeURIComponent`), computed once per list. */
-export function encodedWords(words: readonly string[]): readonly string[] {
-  let out = encodedCache.get(words);
-  if (out === undefined) {
-    out = words.map((w) => encodeURIComponent(w));
-    encodedCache.set(words, out);
-  }
-  return out;
-}
-
-/** The same words with their first letter upper-cased, computed once per list. */
-export function capitalizedWords(words: readonly string[]): readonly string[] {
-  let out = capitalizedCache.get(words);
-  if (out === undefined) {
-    out = words.map(capitalize);
-    capitalizedCache.set(words, out);
-  }
-  return out;
-}
-
 /** `word` with its first letter upper-cased. */
 export function capitalize(w: string): string {
   return w.length === 0 ? w : (w[0] as string).toUpperCase() + w.slice(1);

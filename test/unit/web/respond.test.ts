@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { decodeTarget, isPlainTarget } from '../../../src/web/respond.js';
+import { hostName } from '../../../src/web/server.js';
 
 /** What decodeTarget must return: the WHATWG URL parser's path (decoded) and query. */
 function viaUrlParser(raw: string): { path: string; query: string } | null {
@@ -34,4 +35,14 @@ describe('decodeTarget', () => {
     assert.ok(!isPlainTarget('/a/../b'));
     assert.ok(!isPlainTarget('/%41'));
   });
+});
+
+describe('hostName (Host header to host name)', () => {
+  const cases: [string, string][] = [
+    ['a.test', 'a.test'], ['a.test:8080', 'a.test'], ['a.test.', 'a.test'], ['a.test.:80', 'a.test'],
+    ['[::1]:8080', '[::1]'], ['[::1]', '[::1]'], ['a.test:', 'a.test:'], ['a.test:x1', 'a.test:x1'], ['', ''],
+  ];
+  for (const [header, name] of cases) {
+    test(`${JSON.stringify(header)} -> ${JSON.stringify(name)}`, () => assert.equal(hostName(header), name));
+  }
 });
