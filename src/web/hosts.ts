@@ -4,6 +4,7 @@
  */
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { ConfigError } from '../core/errors.js';
+import { flatten } from '../core/strings.js';
 import type { WebConfig } from './config.js';
 import { Purpose, Rng, pickWeighted } from './prng.js';
 import { citySlug, languageVocab, topicWords } from './vocab.js';
@@ -223,7 +224,7 @@ function hostName(
     const asciiDomain = domainToASCII(domain);
     if (name !== '' && !taken.has(name)) {
       taken.add(name);
-      return { name, unicodeName, domain: asciiDomain };
+      return { name, unicodeName: flatten(unicodeName), domain: asciiDomain };
     }
   }
 }

@@ -4,6 +4,7 @@
  * else about a page (path, links, text) is computed on demand from (seed, page id).
  */
 import { ConfigError } from '../core/errors.js';
+import { flatten } from '../core/strings.js';
 import { webConfigSchema, type WebConfig, type WebConfigInput } from './config.js';
 import { buildHosts, hostSizes, type HostInfo } from './hosts.js';
 import { Purpose, Rng, cumulate, hash32, unitFromHash, zipfScale } from './prng.js';
@@ -122,7 +123,7 @@ export class WebModel {
       ...this.languages.map((l) => languageVocab(l).content),
     ];
     this.encodedVocabularies = this.vocabularies.map((v) => v.map((w) => encodeURIComponent(w)));
-    this.capitalizedVocabularies = this.vocabularies.map((v) => v.map(capitalize));
+    this.capitalizedVocabularies = this.vocabularies.map((v) => v.map((w) => flatten(capitalize(w))));
     this.citySlugs = this.cities.map((c) => citySlug(c.name));
     const f = config.faults;
     this.kindTable = [
@@ -359,7 +360,7 @@ export class WebModel {
     }
     const parent = this.parentLocal(local);
     const path = this.path(h.firstPage + parent) + this.slug(g) + '-' + String(local) + (isIndex ? '/' : '.html');
-    if (cache !== undefined) cache[local] = path;
+    if (cache !== undefined) cache[local] = flatten(path);
     return path;
   }
 

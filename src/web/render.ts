@@ -4,6 +4,7 @@
  * addresses on geographic pages, and a footer (which may lead into a crawler trap).
  * Deterministic: the same (seed, config, page, port) always gives the same string.
  */
+import { flatten } from '../core/strings.js';
 import { formatAddress, geoEntities } from './geo.js';
 import { LinkKind, pageLinks, type PageLink } from './links.js';
 import { PageFlag, PageKind, type WebModel } from './model.js';
@@ -22,8 +23,40 @@ export interface RenderedPage {
   readonly hasBom: boolean;
 }
 
+/**
+ * Titles of index pages, per model, by host index and local id: like their paths, index pages are
+ * about 1/fanout of all pages and the targets of about half of all links (navigation, popularity).
+ */
+const indexTitleCache = new WeakMap<WebModel, (string | undefined)[][]>();
+
+function indexTitlesOf(model: WebModel): (string | undefined)[][] {
+  let titles = indexTitleCache.get(model);
+  if (titles === undefined) {
+    titles = [];
+    indexTitleCache.set(model, titles);
+  }
+  return titles;
+}
+
 /** The title of page g (a few topic words, the city for geographic pages). */
-export function pageTitle(model: WebModel, g: number): string {
+export function pageTitle(model: WebModel, g: number, indexTitles = indexTitlesOf(model)): string {
+  const h = model.hostOf(g);
+  const local = g - h.firstPage;
+  if (!model.isIndexPage(h, local)) return makeTitle(model, g);
+  let titles = indexTitles[h.index];
+  if (titles === undefined) {
+    titles = [];
+    indexTitles[h.index] = titles;
+  }
+  let title = titles[local];
+  if (title === undefined) {
+    title = flatten(makeTitle(model, g));
+    titles[local] = title;
+  }
+  return title;
+}
+
+function makeTitle(model: WebModel, g: number): string {
   const cid = model.contentId(g);
   const src = model.pageKind[cid] === PageKind.nearDuplicate ? (model.pageRef[cid] as number) : cid;
   const rng = new Rng(model.config.seed, Purpose.pageTitle, src);
@@ -72,6 +105,8 @@ interface LinkWriter {
   readonly isUtf8: boolean;
   /** `http://name:port` by host index, filled as used. */
   readonly origins: string[];
+  /** The model's cache of index page titles. */
+  readonly indexTitles: (string | undefined)[][];
 }
 
 /** Writes the href of a link to `target`, possibly in a non-normalized form. */
@@ -95,7 +130,7 @@ function href(w: LinkWriter, target: number): string {
     if (isUnicode || port === 80) return `http://${hostText}${portText}${path}`;
     let origin = w.origins[t.index];
     if (origin === undefined) {
-      origin = `http://${t.name}:${port}`;
+      origin = flatten(`http://${t.name}:${port}`);
       w.origins[t.index] = origin;
     }
     return origin + path;
@@ -137,7 +172,8 @@ function noisyPath(rng: Rng, path: string): string {
 }
 
 /** Link text for a link to `target`. */
-function anchorText(model: WebModel, rng: Rng, vocab: LanguageVocab, target: number): { text: string; cityBefore: string } {
+function anchorText(w: LinkWriter, vocab: LanguageVocab, target: number): { text: string; cityBefore: string } {
+  const { model, rng } = w;
   const c = model.config.content;
   let text: string;
   const u = rng.next();
@@ -145,7 +181,7 @@ function anchorText(model: WebModel, rng: Rng, vocab: LanguageVocab, target: num
     text = rng.pick(vocab.anchors);
   } else if (u < c.anchorGenericRate + c.anchorTitleRate) {
     // Two to four consecutive words of the title, from a random word on (not the last alone).
-    const title = pageTitle(model, target);
+    const title = pageTitle(model, target, w.indexTitles);
     let count = 1;
     for (let i = 0; i < title.length; i++) if (title.charCodeAt(i) === 32) count++;
     const start = rng.int(Math.max(1, count - 1));
@@ -215,7 +251,7 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   const { charset, isCharsetInHeader, hasBom } = pageCharset(model, cid, vocab);
   const lw: LinkWriter = {
     model, rng: linkRng, host, ownPath, port, isBaseHref: (flags & PageFlag.baseHref) !== 0,
-    isUtf8: charset === '' || charset === 'utf-8', origins: originsOf(model, port),
+    isUtf8: charset === '' || charset === 'utf-8', origins: originsOf(model, port), indexTitles: indexTitlesOf(model),
   };
 
   const title = pageTitle(model, g);
@@ -234,7 +270,7 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   const body: string[] = ['<body>', `<header><a href="${(flags & PageFlag.baseHref) !== 0 ? './' : '/'}">${capitalize(host.unicodeName)}</a></header>`];
   if (nav.length > 0) {
     body.push('<nav><ul>');
-    for (const l of nav) body.push(`<li>${linkHtml(lw, l, pageTitle(model, l.target))}</li>`);
+    for (const l of nav) body.push(`<li>${linkHtml(lw, l, pageTitle(model, l.target, lw.indexTitles))}</li>`);
     body.push('</ul></nav>');
   }
   body.push('<main>', `<h1>${title}</h1>`);
@@ -286,7 +322,7 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
       } else {
         write(k + 1);
         const l = content[linkIndex++] as PageLink;
-        const a = anchorText(model, linkRng, vocab, l.target);
+        const a = anchorText(lw, vocab, l.target);
         if (a.cityBefore !== '') para += ' in ' + a.cityBefore;
         para += ' ' + linkHtml(lw, l, a.text);
       }
@@ -297,7 +333,7 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   }
   while (linkIndex < content.length) {
     const l = content[linkIndex++] as PageLink;
-    body.push(`<p>${linkHtml(lw, l, anchorText(model, linkRng, vocab, l.target).text)}</p>`);
+    body.push(`<p>${linkHtml(lw, l, anchorText(lw, vocab, l.target).text)}</p>`);
   }
   for (const e of geoEntities(model, src)) body.push(`<address>${formatAddress(e)}</address>`);
   body.push('</main>', '<footer>');
