@@ -228,6 +228,19 @@ function editedWord(rng: Rng, filler: readonly string[], word: string): string {
   return (isCapital ? capitalize(other) : other) + (hasStop ? '.' : '');
 }
 
+/** Sorts a short list of numbers in place (insertion sort: a page has a few dozen events). */
+function sortNumbers(a: number[]): void {
+  for (let i = 1; i < a.length; i++) {
+    const v = a[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (a[j] as number) > v) {
+      a[j + 1] = a[j] as number;
+      j--;
+    }
+    a[j + 1] = v;
+  }
+}
+
 /** Event kinds in a body, in the order they apply at one word position. */
 const REPLACE = 0;
 const LINK = 1;
@@ -297,7 +310,7 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   const editRng = new Rng(cfg.seed, Purpose.nearDup, cid);
   const edits = isNearDup ? editPositions(editRng, cfg.duplicates.nearDuplicateEdits, total) : null;
   if (edits !== null) for (const pos of edits) if (!replacements.has(pos)) events.push(pos * 2 + REPLACE);
-  events.sort((a, b) => a - b);
+  sortNumbers(events);
   let written = 0;
   let linkIndex = 0;
   let e = 0;
@@ -306,9 +319,11 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
     const from = tape.sentenceStart(rng.next(), paraLen);
     let para = '<p>';
     let next = 0; // paragraph word not yet written
+    let endsWithStop = false; // whether the paragraph so far ends with a full stop
     const write = (upTo: number): void => {
       if (upTo <= next) return;
       para += (next === 0 ? '' : ' ') + tape.slice(from + next, upTo - next);
+      endsWithStop = tape.endsWithStop(from + upTo - 1);
       next = upTo;
     };
     for (; e < events.length && (events[e] as number) >> 1 < written + paraLen; e++) {
@@ -318,6 +333,7 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
         write(k);
         const text = replacements.get(k + written) ?? editedWord(editRng, vocab.filler, tape.word(from + k));
         para += (k === 0 ? '' : ' ') + text;
+        endsWithStop = text.endsWith('.');
         next = k + 1;
       } else {
         write(k + 1);
@@ -325,11 +341,12 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
         const a = anchorText(lw, vocab, l.target);
         if (a.cityBefore !== '') para += ' in ' + a.cityBefore;
         para += ' ' + linkHtml(lw, l, a.text);
+        endsWithStop = false;
       }
     }
     write(paraLen);
     written += paraLen;
-    body.push(para.endsWith('.') ? para + '</p>' : para + '.</p>');
+    body.push(endsWithStop ? para + '</p>' : para + '.</p>');
   }
   while (linkIndex < content.length) {
     const l = content[linkIndex++] as PageLink;

@@ -64,6 +64,11 @@ export class TextTape {
     return this.text.slice(this.starts[from] as number, (this.starts[from + count] as number) - 1);
   }
 
+  /** Whether word i ends a sentence (is written with a full stop). */
+  endsWithStop(i: number): boolean {
+    return this.text.charCodeAt((this.starts[i + 1] as number) - 2) === 46;
+  }
+
   /** Word i. */
   word(i: number): string {
     return this.slice(i, 1);
