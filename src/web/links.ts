@@ -95,7 +95,7 @@ function interHostTarget(model: WebModel, rng: Rng, cid: number, h: HostInfo): n
   let target = 0;
   for (let attempt = 0; attempt < 8; attempt++) {
     target = pool.length === 0 ? rng.int(model.pageCount) : (pool[zipfRankScaled(rng.next(), pool.length, model.zipfS, scale)] as number);
-    if (model.hostIndexOf(target) !== h.index) return target;
+    if (model.pageHost[target] !== h.index) return target;
   }
   return target;
 }

@@ -63,15 +63,6 @@ function sortByKey(ids: Int32Array, keyOf: (id: number) => number): Int32Array {
   return out;
 }
 
-/** Layout of the third packed word of a page (see `WebModel.hot`). */
-const Hot = {
-  vocabularyMask: 0xff,
-  kindShift: 8, kindMask: 0xf,
-  cityShift: 12, cityMask: 0xff,
-  index: 1 << 20,
-  mirror: 1 << 21,
-} as const;
-
 /** The generated Web (without a server): query pages, hosts and pools. */
 export class WebModel {
   readonly config: WebConfig;
@@ -103,16 +94,10 @@ export class WebModel {
   readonly hostScales: Float64Array;
   private readonly hostIndexByName = new Map<string, number>();
   /**
-   * What rendering a link to a page reads, packed per page in three words (host index, local id,
-   * {@link Hot} bits) so that one cache line serves it: pages are reached in random order, and on a
-   * million-page Web reading the same facts from six separate arrays costs most of a render.
+   * Paths of index pages, per host by local id: index pages are a prefix of each host's local ids,
+   * about 1/fanout of all pages, and every path below them starts with theirs.
    */
-  private readonly hot: Uint32Array;
-  /**
-   * Paths of index pages by page id (filled as computed): index pages are about 1/fanout of all
-   * pages, the targets of about half of all links, and every path below them starts with theirs.
-   */
-  private indexPaths: (string | undefined)[] | null = null;
+  private readonly indexPaths: (string | undefined)[][] = [];
   /** Index of English in `languages` (-1 when absent). */
   private readonly englishIndex: number;
   /** Content words by vocabulary key (see {@link vocabularyKey}); percent-encoded; capitalized. */
@@ -180,18 +165,6 @@ export class WebModel {
     this.pageFlags = new Uint8Array(n);
     this.pageRef = new Int32Array(n).fill(-1);
     for (const h of this.hosts) this.buildPages(h);
-    this.hot = new Uint32Array(3 * n);
-    for (const h of this.hosts) {
-      for (let local = 0; local < h.pageCount; local++) {
-        const g = h.firstPage + local;
-        const vocabulary = h.lang === this.englishIndex ? (this.pageTopic[g] as number) : this.categories.length + h.lang;
-        this.hot[3 * g] = h.index;
-        this.hot[3 * g + 1] = local;
-        this.hot[3 * g + 2] = vocabulary | ((this.pageKind[g] as number) << Hot.kindShift)
-          | (((this.pageCity[g] as number) + 1) << Hot.cityShift)
-          | (this.isIndexPage(h, local) ? Hot.index : 0) | (h.mirrorOf >= 0 ? Hot.mirror : 0);
-      }
-    }
     this.topicPools = this.buildPools(this.categories.length, (g) => this.pageTopic[g] as number);
     this.cityPools = this.buildPools(this.cities.length, (g) => this.pageCity[g] as number);
     this.topicShares = new Float64Array(this.topicPools.map((p) => p.length / Math.max(1, n)));
@@ -307,32 +280,12 @@ export class WebModel {
 
   /** The host of page g. */
   hostOf(g: number): HostInfo {
-    return this.hosts[this.hot[3 * g] as number] as HostInfo;
-  }
-
-  /** Index of the host of page g (the same as `pageHost[g]`, read from the packed fields). */
-  hostIndexOf(g: number): number {
-    return this.hot[3 * g] as number;
+    return this.hosts[this.pageHost[g] as number] as HostInfo;
   }
 
   /** Page id within its host (0 = home page). */
   localId(g: number): number {
-    return this.hot[3 * g + 1] as number;
-  }
-
-  /** City index of page g, or -1 (the same as `pageCity[g]`, read from the packed fields). */
-  cityOf(g: number): number {
-    return (((this.hot[3 * g + 2] as number) >>> Hot.cityShift) & Hot.cityMask) - 1;
-  }
-
-  /** Kind of page g (the same as `pageKind[g]`, read from the packed fields). */
-  kindOf(g: number): number {
-    return ((this.hot[3 * g + 2] as number) >>> Hot.kindShift) & Hot.kindMask;
-  }
-
-  /** Whether page g has children in its host's site tree (home pages included). */
-  isIndex(g: number): boolean {
-    return ((this.hot[3 * g + 2] as number) & Hot.index) !== 0;
+    return g - this.hostOf(g).firstPage;
   }
 
   /** The host with this (lowercase ASCII) name, if any. */
@@ -343,8 +296,8 @@ export class WebModel {
 
   /** The page whose randomness writes g's content (mirrors copy their original host). */
   contentId(g: number): number {
-    if (((this.hot[3 * g + 2] as number) & Hot.mirror) === 0) return g;
     const h = this.hostOf(g);
+    if (h.mirrorOf < 0) return g;
     return (this.hosts[h.mirrorOf] as HostInfo).firstPage + (g - h.firstPage);
   }
 
@@ -368,7 +321,8 @@ export class WebModel {
    * (English pages, 0 .. categories - 1) or its language's content words (categories + language).
    */
   vocabularyKey(g: number): number {
-    return (this.hot[3 * g + 2] as number) & Hot.vocabularyMask;
+    const lang = this.hostOf(g).lang;
+    return lang === this.englishIndex ? (this.pageTopic[g] as number) : this.categories.length + lang;
   }
 
   /** The content words of page g (see {@link vocabularyKey}). */
@@ -383,24 +337,30 @@ export class WebModel {
     const encoded = this.encodedVocabularies[this.vocabularyKey(cid)] as readonly string[];
     let out = encoded[rng.int(encoded.length)] as string;
     if (rng.chance(0.6)) out += '-' + (encoded[rng.int(encoded.length)] as string);
-    const city = this.cityOf(cid);
+    const city = this.pageCity[cid] as number;
     if (city >= 0 && rng.chance(this.config.geo.urlCityRate)) out = `${this.citySlugs[city] ?? ''}-${out}`;
     return out;
   }
 
   /** The canonical (normalized, percent-encoded) path of page g. */
   path(g: number): string {
-    const local = this.hot[3 * g + 1] as number;
+    const h = this.hostOf(g);
+    const local = g - h.firstPage;
     if (local === 0) return '/';
-    const isIndex = this.isIndex(g);
+    const isIndex = this.isIndexPage(h, local);
+    let cache: (string | undefined)[] | undefined;
     if (isIndex) {
-      this.indexPaths ??= new Array<string | undefined>(this.pageCount);
-      const cached = this.indexPaths[g];
+      cache = this.indexPaths[h.index];
+      if (cache === undefined) {
+        cache = Array.from({ length: Math.ceil((h.pageCount - 1) / this.config.links.fanout) });
+        this.indexPaths[h.index] = cache;
+      }
+      const cached = cache[local];
       if (cached !== undefined) return cached;
     }
-    const parent = g - local + this.parentLocal(local);
-    const path = this.path(parent) + this.slug(g) + '-' + String(local) + (isIndex ? '/' : '.html');
-    if (isIndex && this.indexPaths !== null) this.indexPaths[g] = flatten(path);
+    const parent = this.parentLocal(local);
+    const path = this.path(h.firstPage + parent) + this.slug(g) + '-' + String(local) + (isIndex ? '/' : '.html');
+    if (cache !== undefined) cache[local] = flatten(path);
     return path;
   }
 

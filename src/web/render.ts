@@ -24,15 +24,15 @@ export interface RenderedPage {
 }
 
 /**
- * Titles of index pages, per model, by page id: like their paths, index pages are about 1/fanout
- * of all pages and the targets of about half of all links (navigation, popularity).
+ * Titles of index pages, per model, by host index and local id: like their paths, index pages are
+ * about 1/fanout of all pages and the targets of about half of all links (navigation, popularity).
  */
-const indexTitleCache = new WeakMap<WebModel, (string | undefined)[]>();
+const indexTitleCache = new WeakMap<WebModel, (string | undefined)[][]>();
 
-function indexTitlesOf(model: WebModel): (string | undefined)[] {
+function indexTitlesOf(model: WebModel): (string | undefined)[][] {
   let titles = indexTitleCache.get(model);
   if (titles === undefined) {
-    titles = new Array<string | undefined>(model.pageCount);
+    titles = [];
     indexTitleCache.set(model, titles);
   }
   return titles;
@@ -40,24 +40,31 @@ function indexTitlesOf(model: WebModel): (string | undefined)[] {
 
 /** The title of page g (a few topic words, the city for geographic pages). */
 export function pageTitle(model: WebModel, g: number, indexTitles = indexTitlesOf(model)): string {
-  if (!model.isIndex(g)) return makeTitle(model, g);
-  let title = indexTitles[g];
+  const h = model.hostOf(g);
+  const local = g - h.firstPage;
+  if (!model.isIndexPage(h, local)) return makeTitle(model, g);
+  let titles = indexTitles[h.index];
+  if (titles === undefined) {
+    titles = [];
+    indexTitles[h.index] = titles;
+  }
+  let title = titles[local];
   if (title === undefined) {
     title = flatten(makeTitle(model, g));
-    indexTitles[g] = title;
+    titles[local] = title;
   }
   return title;
 }
 
 function makeTitle(model: WebModel, g: number): string {
   const cid = model.contentId(g);
-  const src = model.kindOf(cid) === PageKind.nearDuplicate ? (model.pageRef[cid] as number) : cid;
+  const src = model.pageKind[cid] === PageKind.nearDuplicate ? (model.pageRef[cid] as number) : cid;
   const rng = new Rng(model.config.seed, Purpose.pageTitle, src);
   const words = model.capitalizedVocabularies[model.vocabularyKey(src)] as readonly string[];
   const n = rng.range(2, 5);
   let title = words[rng.int(words.length)] as string;
   for (let i = 1; i < n; i++) title += ' ' + (words[rng.int(words.length)] as string);
-  const city = model.cityOf(src);
+  const city = model.pageCity[src] as number;
   if (city >= 0 && rng.chance(0.6)) {
     const c = model.cities[city];
     if (c !== undefined) title += rng.chance(0.5) ? ` in ${c.name}` : ` - ${c.name}, ${c.state}`;
@@ -99,21 +106,21 @@ interface LinkWriter {
   /** `http://name:port` by host index, filled as used. */
   readonly origins: string[];
   /** The model's cache of index page titles. */
-  readonly indexTitles: (string | undefined)[];
+  readonly indexTitles: (string | undefined)[][];
 }
 
 /** Writes the href of a link to `target`, possibly in a non-normalized form. */
 function href(w: LinkWriter, target: number): string {
   const { model, rng, port } = w;
   const c = model.config.links;
+  const t = model.hostOf(target);
   const path = model.path(target);
-  if (model.hostIndexOf(target) === w.host.index) {
+  if (t.index === w.host.index) {
     if (w.isBaseHref) return path === '/' ? './' : path.slice(1);
     let out = rng.chance(c.relativeRate) ? relativePath(w.ownPath, path) : path;
     if (rng.chance(c.urlNoiseRate)) out = noisyPath(rng, out);
     return out;
   }
-  const t = model.hostOf(target);
   // A page in a legacy charset cannot hold every letter of a Unicode host name (the encoder would
   // write '?'), so it names internationalized hosts in their ASCII form.
   const isUnicode = t.unicodeName !== t.name && rng.chance(0.5) && w.isUtf8;
@@ -195,7 +202,7 @@ function anchorText(w: LinkWriter, vocab: LanguageVocab, target: number): { text
     text = `${rng.pick(words)} ${rng.pick(words)}`;
   }
   let cityBefore = '';
-  const city = model.cityOf(model.contentId(target));
+  const city = model.pageCity[model.contentId(target)] as number;
   if (city >= 0 && rng.chance(model.config.geo.anchorCityRate)) {
     const name = model.cities[city]?.name ?? '';
     if (rng.chance(0.5)) text = `${name} ${text}`;

@@ -115,30 +115,3 @@ describe('relativePath', () => {
     }
   });
 });
-
-describe('packed page fields', () => {
-  for (const config of [
-    { seed: 3, hosts: 30, pages: 3000, duplicates: { mirrorHostRate: 0.2, nearDuplicateRate: 0.1 }, geo: { hostRate: 0.5 } },
-    { links: { model: 'community' as const }, community: { count: 3, size: 200, k: 4, o: 1 } },
-  ]) {
-    it(`agree with the per-page arrays (${config.links?.model ?? 'web'} model)`, () => {
-      const m = new WebModel(config);
-      let mirrors = 0;
-      for (let g = 0; g < m.pageCount; g++) {
-        const h = m.hosts[m.pageHost[g]!]!;
-        assert.equal(m.hostIndexOf(g), h.index);
-        assert.equal(m.hostOf(g), h);
-        assert.equal(m.localId(g), g - h.firstPage);
-        assert.equal(m.cityOf(g), m.pageCity[g]);
-        assert.equal(m.kindOf(g), m.pageKind[g]);
-        assert.equal(m.isIndex(g), m.isIndexPage(h, g - h.firstPage));
-        const original = h.mirrorOf < 0 ? g : m.hosts[h.mirrorOf]!.firstPage + (g - h.firstPage);
-        assert.equal(m.contentId(g), original);
-        if (original !== g) mirrors++;
-        const lang = m.languages[h.lang];
-        assert.equal(m.contentWords(g), lang === 'en' ? m.vocabularies[m.pageTopic[g]!] : m.vocabularies[m.categories.length + h.lang]);
-      }
-      if (config.links?.model !== 'community') assert.ok(mirrors > 0, 'mirror pages exercised');
-    });
-  }
-});
