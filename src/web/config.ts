@@ -26,7 +26,7 @@ const serverSchema = z.object({
 }).prefault({});
 
 const topicSchema = z.object({
-  categories: z.array(z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/)).min(2).default([...DEFAULT_CATEGORIES])
+  categories: z.array(z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/)).min(2).max(240).default([...DEFAULT_CATEGORIES])
     .describe('true topic labels; English categories without a built-in vocabulary borrow one'),
   worldCategory: z.string().nullable().default('WORLD').describe('label of every non-English page (null = keep the host topic)'),
   hostPurity: rate().default(0.85).describe('probability that a page has its host’s topic'),
