@@ -98,6 +98,9 @@ export class WebModel {
    * about 1/fanout of all pages, and every path below them starts with theirs.
    */
   private readonly indexPaths: (string | undefined)[][] = [];
+  /** The last leaf path computed: a request resolves its page's path, then renders the page. */
+  private lastLeaf = -1;
+  private lastLeafPath = '';
   /** Index of English in `languages` (-1 when absent). */
   private readonly englishIndex: number;
   /** Content words by vocabulary key (see {@link vocabularyKey}); percent-encoded; capitalized. */
@@ -357,10 +360,17 @@ export class WebModel {
       }
       const cached = cache[local];
       if (cached !== undefined) return cached;
+    } else if (g === this.lastLeaf) {
+      return this.lastLeafPath;
     }
     const parent = this.parentLocal(local);
     const path = this.path(h.firstPage + parent) + this.slug(g) + '-' + String(local) + (isIndex ? '/' : '.html');
-    if (cache !== undefined) cache[local] = flatten(path);
+    if (cache !== undefined) {
+      cache[local] = flatten(path);
+    } else {
+      this.lastLeaf = g;
+      this.lastLeafPath = path;
+    }
     return path;
   }
 

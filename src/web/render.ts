@@ -278,8 +278,9 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   head.push('</head>');
 
   const links = pageLinks(model, g);
-  const nav = links.filter((l) => l.kind === LinkKind.nav);
-  const content = links.filter((l) => l.kind !== LinkKind.nav);
+  const nav: PageLink[] = [];
+  const content: PageLink[] = [];
+  for (const l of links) (l.kind === LinkKind.nav ? nav : content).push(l);
   const body: string[] = ['<body>', `<header><a href="${(flags & PageFlag.baseHref) !== 0 ? './' : '/'}">${capitalize(host.unicodeName)}</a></header>`];
   if (nav.length > 0) {
     body.push('<nav><ul>');
@@ -307,8 +308,8 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   const events: number[] = [];
   for (const pos of replacements.keys()) events.push(pos * 2 + REPLACE);
   for (let i = 0; i < content.length; i++) events.push(rng.int(total) * 2 + LINK);
-  const editRng = new Rng(cfg.seed, Purpose.nearDup, cid);
-  const edits = isNearDup ? editPositions(editRng, cfg.duplicates.nearDuplicateEdits, total) : null;
+  const editRng = isNearDup ? new Rng(cfg.seed, Purpose.nearDup, cid) : null;
+  const edits = editRng === null ? null : editPositions(editRng, cfg.duplicates.nearDuplicateEdits, total);
   if (edits !== null) for (const pos of edits) if (!replacements.has(pos)) events.push(pos * 2 + REPLACE);
   sortNumbers(events);
   let written = 0;
@@ -331,7 +332,8 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
       const k = (ev >> 1) - written;
       if ((ev & 1) === REPLACE) {
         write(k);
-        const text = replacements.get(k + written) ?? editedWord(editRng, vocab.filler, tape.word(from + k));
+        // Not a city or mention: an edit of a near-duplicate.
+        const text = replacements.get(k + written) ?? editedWord(editRng as Rng, vocab.filler, tape.word(from + k));
         para += (k === 0 ? '' : ' ') + text;
         endsWithStop = text.endsWith('.');
         next = k + 1;
