@@ -106,7 +106,14 @@ export function envName(prefix: string, path: string): string {
 
 /** Turns zod issues into path-labelled config issues. */
 export function toIssues(error: z.ZodError): ConfigIssue[] {
-  return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  return error.issues.flatMap((i) => {
+    const path = i.path.map(String);
+    // One issue per unknown key, at the key's own path: a typo is then found where it was made.
+    if (i.code === 'unrecognized_keys') {
+      return i.keys.map((k) => ({ path: [...path, k].join('.'), message: 'unknown option (check the spelling; `shoal config --defaults` lists every option)' }));
+    }
+    return [{ path: path.join('.'), message: i.message }];
+  });
 }
 
 /** Validates a config tree against a schema, throwing a ConfigError that lists every bad field. */

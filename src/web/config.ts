@@ -13,7 +13,7 @@ export const DEFAULT_CATEGORIES = [
 
 const int = (min = 0) => z.number().int().min(min);
 
-const serverSchema = z.object({
+const serverSchema = z.strictObject({
   port: int().max(65535).default(0).describe('TCP port every host listens on (0 = pick a free port)'),
   addressBase: z.ipv4().default('127.0.1.1').describe('first loopback address of the pool hosts are spread over'),
   addressCount: int(1).max(65_000).default(64).describe('number of loopback addresses (several hosts share each, like shared hosting)'),
@@ -25,14 +25,14 @@ const serverSchema = z.object({
   renderCacheBytes: bytes().default(64 * 1024 * 1024).describe('memory for recently rendered bodies (0 = no cache)'),
 }).prefault({});
 
-const topicSchema = z.object({
+const topicSchema = z.strictObject({
   categories: z.array(z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/)).min(2).max(240).default([...DEFAULT_CATEGORIES])
     .describe('true topic labels; English categories without a built-in vocabulary borrow one'),
   worldCategory: z.string().nullable().default('WORLD').describe('label of every non-English page (null = keep the host topic)'),
   hostPurity: rate().default(0.85).describe('probability that a page has its host’s topic'),
 }).prefault({});
 
-const languageSchema = z.object({
+const languageSchema = z.strictObject({
   weights: z.partialRecord(z.enum(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'ru']), z.number().min(0))
     .default({ en: 0.8, de: 0.04, fr: 0.04, es: 0.04, it: 0.02, pt: 0.02, nl: 0.01, sv: 0.01, pl: 0.01, ru: 0.01 })
     .describe('share of hosts per language (a host writes in one language)'),
@@ -44,7 +44,7 @@ const languageSchema = z.object({
   idnRate: rate().default(0.2).describe('share of non-English hosts with an internationalized (non-ASCII) name'),
 }).prefault({});
 
-const linkSchema = z.object({
+const linkSchema = z.strictObject({
   model: z.enum(['web', 'community']).default('web')
     .describe('web: site trees + power-law inter-host links; community: the ring-community graph of SPEC §4.4'),
   meanOutDegree: z.number().min(0).max(500).default(10).describe('mean number of content links per page (besides navigation)'),
@@ -61,7 +61,7 @@ const linkSchema = z.object({
   hostSizeExponent: z.number().min(0).max(3).default(0.8).describe('Zipf exponent of host sizes by rank'),
 }).prefault({});
 
-const communitySchema = z.object({
+const communitySchema = z.strictObject({
   count: int(2).default(17).describe('number of communities (community model)'),
   size: int(3).default(100).describe('n_t: pages per community'),
   k: int(2).default(32).describe('k: links to the k nearest ring neighbours, z in [-k/2, k/2], z ≠ 0'),
@@ -69,7 +69,7 @@ const communitySchema = z.object({
   hostsPerCommunity: int(1).default(1).describe('hosts each community is spread over'),
 }).prefault({});
 
-const geoSchema = z.object({
+const geoSchema = z.strictObject({
   cities: int(1).max(100).default(100).describe('target cities: the N most populous US cities'),
   hostRate: rate().default(0.2).describe('share of hosts that are local to one city'),
   localPageRate: rate().default(0.7).describe('share of a local host’s pages that are geographic (mention its city with addresses)'),
@@ -82,7 +82,7 @@ const geoSchema = z.object({
   anchorCityRate: rate().default(0.3).describe('share of links to geographic pages whose anchor names the city'),
 }).prefault({});
 
-const contentSchema = z.object({
+const contentSchema = z.strictObject({
   minWords: int(1).default(120).describe('fewest words in a page body'),
   maxWords: int(1).default(900).describe('most words in a page body'),
   shortPageRate: rate().default(0.03).describe('share of pages with fewer than 50 words (unclassifiable)'),
@@ -91,7 +91,7 @@ const contentSchema = z.object({
   anchorGenericRate: rate().default(0.2).describe('share of anchors that say nothing (click here, more, ...)'),
 }).prefault({});
 
-const robotsSchema = z.object({
+const robotsSchema = z.strictObject({
   rulesRate: rate().default(0.5).describe('share of hosts whose robots.txt disallows some sections'),
   emptyRate: rate().default(0.15).describe('share of hosts with an empty robots.txt (allow all)'),
   notFoundRate: rate().default(0.2).describe('share of hosts answering 404 for robots.txt'),
@@ -107,7 +107,7 @@ const robotsSchema = z.object({
   sitemapMaxUrls: int(1).max(50_000).default(10_000).describe('URLs per sitemap file before a sitemap index is used'),
 }).prefault({});
 
-const faultSchema = z.object({
+const faultSchema = z.strictObject({
   redirectRate: rate().default(0.02).describe('share of pages that redirect (301/302) to another page'),
   maxRedirectChain: int(1).max(20).default(3).describe('longest redirect chain'),
   permanentRedirectShare: rate().default(0.5).describe('share of redirects that are 301 (else 302)'),
@@ -128,43 +128,43 @@ const faultSchema = z.object({
   bombBytes: bytes().default(64 * 1024 * 1024).describe('decoded size of a gzip bomb'),
 }).prefault({});
 
-const latencySchema = z.object({
+const latencySchema = z.strictObject({
   baseMs: durationMs().default(0).describe('latency added to every response'),
   slowHostRate: rate().default(0.05).describe('share of hosts that are slow'),
   slowMedianMs: durationMs().default(150).describe('median latency of a slow host (log-normal per request)'),
   slowSigma: z.number().min(0).max(3).default(0.6).describe('shape of the slow hosts’ log-normal latency'),
 }).prefault({});
 
-const encodingSchema = z.object({
+const encodingSchema = z.strictObject({
   gzipRate: rate().default(0.5).describe('share of hosts that gzip responses when the client accepts it'),
   brotliRate: rate().default(0.2).describe('share of hosts that prefer br when the client accepts it'),
 }).prefault({});
 
-const duplicateSchema = z.object({
+const duplicateSchema = z.strictObject({
   mirrorHostRate: rate().default(0.02).describe('share of hosts that are exact mirrors of another host'),
   nearDuplicateRate: rate().default(0.02).describe('share of pages that copy another page of their host with a few words changed'),
   nearDuplicateEdits: int(1).default(5).describe('words changed in a near-duplicate'),
   canonicalRate: rate().default(0.5).describe('share of near-duplicates pointing rel=canonical at their original'),
 }).prefault({});
 
-const trapSchema = z.object({
+const trapSchema = z.strictObject({
   hostRate: rate().default(0.03).describe('share of hosts with a crawler trap (calendar, session ids, repeated segments, growing query)'),
   robotsDisallowRate: rate().default(0.5).describe('share of trap hosts whose robots.txt disallows the trap'),
 }).prefault({});
 
-const metaSchema = z.object({
+const metaSchema = z.strictObject({
   noindexRate: rate().default(0.01).describe('share of pages with <meta name=robots content=noindex>'),
   nofollowRate: rate().default(0.01).describe('share of pages with <meta name=robots content=nofollow>'),
   baseHrefRate: rate().default(0.02).describe('share of pages with a <base href> that their relative links depend on'),
 }).prefault({});
 
-const replaySchema = z.object({
+const replaySchema = z.strictObject({
   host: z.string().regex(/^[a-z0-9.-]+$/, 'a lowercase host name'),
   root: z.string().min(1).describe('folder served as the host’s document root'),
 });
 
 /** The whole test-web configuration. */
-export const webConfigSchema = z.object({
+export const webConfigSchema = z.strictObject({
   seed: int().max(2 ** 31).default(1).describe('seed of every random choice: same seed + config = byte-identical Web'),
   hosts: int().max(1_000_000).default(200).describe('synthetic hosts (web model)'),
   pages: int().max(16_000_000).default(20_000).describe('synthetic pages in all (web model), spread over the hosts; exact mirror hosts add copies on top'),

@@ -59,6 +59,18 @@ describe('config loading', () => {
     assert.match(err.message, /net\.timeoutMs: expected a duration/);
   });
 
+  it('rejects unknown options at their own path, so that a typo is not silently ignored', () => {
+    const strict = z.strictObject({ net: z.strictObject({ retries: z.number().default(2) }).prefault({}) });
+    const file = join(dir, 'typo.yaml');
+    writeFileSync(file, 'net:\n  retires: 5\nnett: {}\n');
+    assert.throws(() => loadConfig(strict, { file }), (e: unknown) => {
+      assert.ok(e instanceof ConfigError);
+      assert.deepEqual(e.issues.map((i) => i.path).sort(), ['net.retires', 'nett']);
+      assert.match(e.message, /net\.retires: unknown option/);
+      return true;
+    });
+  });
+
   it('reports unreadable and malformed files', () => {
     assert.throws(() => loadConfig(schema, { file: join(dir, 'missing.yaml') }), (e: unknown) => e instanceof ConfigError && e.code === 'CONFIG_FILE_UNREADABLE');
     const bad = join(dir, 'bad.yaml');

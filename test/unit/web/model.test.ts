@@ -101,6 +101,9 @@ describe('WebModel', () => {
     assert.throws(() => new WebModel({ hosts: 10, pages: 5, links: { topicLocality: 2 } }), (e: unknown) =>
       e instanceof ConfigError && e.issues.some((i) => i.path === 'links.topicLocality') && e.issues.length >= 1);
     assert.throws(() => new WebModel({ topics: { worldCategory: 'MARS' } }), /topics\.worldCategory/);
+    // A misspelt option is an error, not a silently ignored key.
+    assert.throws(() => new WebModel({ hosts: 10, pages: 50, links: { fanot: 3 } } as never), (e: unknown) =>
+      e instanceof ConfigError && e.issues.some((i) => i.path === 'links.fanot'));
     // Topics are stored in one byte per page.
     const many = Array.from({ length: 241 }, (_, i) => `T${i}`);
     assert.throws(() => new WebModel({ topics: { categories: many, worldCategory: null } }), /topics\.categories/);

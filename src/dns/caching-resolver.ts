@@ -1,0 +1,142 @@
+/**
+ * The crawler's resolver: a hosts map first (`--resolve`, hosts files), then a bounded cache of
+ * answers with their time-to-live, then the system (by default the DNS records' own TTL, or the OS
+ * resolver with a default TTL when the records cannot be queried directly).
+ */
+import { promises as dns } from 'node:dns';
+import { isIP } from 'node:net';
+import { canonicalHostName, type HostsMap } from './hosts-map.js';
+import { ResolveSource, type ResolveResult, type Resolver } from './resolver.js';
+
+/** What a system lookup returns: an address and how long it may be kept. */
+export type SystemAnswer =
+  | { readonly kind: 'ok'; readonly ip: string; readonly family: 4 | 6; readonly ttlMs: number | null }
+  | { readonly kind: 'dns-error'; readonly code: string; readonly message: string };
+
+/** Looks a name up outside the process (replaceable in tests). */
+export type SystemLookup = (host: string) => Promise<SystemAnswer>;
+
+/** Options of {@link CachingResolver}. */
+export interface CachingResolverOptions {
+  /** Answers that bypass DNS (checked first, never expire). */
+  readonly hostsMap?: HostsMap;
+  /** Whether names without a hosts-map entry may be looked up at all (false: they fail with `ENOHOSTSMAP`). Default true. */
+  readonly isSystemAllowed?: boolean;
+  /** The system lookup. Default: DNS A/AAAA records with their TTL, else the OS resolver. */
+  readonly lookup?: SystemLookup;
+  /** TTL used when the lookup gives none, in ms. Default 300,000 (5 min). */
+  readonly defaultTtlMs?: number;
+  /** Upper bound on any positive TTL, in ms. Default 3,600,000 (1 h). */
+  readonly maxTtlMs?: number;
+  /** How long a failure is remembered, in ms. Default 60,000. */
+  readonly negativeTtlMs?: number;
+  /** Most cached names (least recently used out first). Default 100,000. */
+  readonly maxEntries?: number;
+  /** Clock in ms (injected in tests). Default Date.now. */
+  readonly now?: () => number;
+}
+
+interface Entry {
+  readonly result: ResolveResult;
+  readonly expiresAtMs: number;
+}
+
+/** Default system lookup: A records (then AAAA) with their TTL; the OS resolver if DNS cannot answer. */
+export const systemLookup: SystemLookup = async (host) => {
+  for (const family of [4, 6] as const) {
+    try {
+      const records = family === 4 ? await dns.resolve4(host, { ttl: true }) : await dns.resolve6(host, { ttl: true });
+      const first = records[0];
+      if (first !== undefined) return { kind: 'ok', ip: first.address, family, ttlMs: first.ttl * 1000 };
+    } catch {
+      // No record of this family, or no DNS server: the OS resolver below may still know the name
+      // (/etc/hosts, mDNS), without a TTL.
+    }
+  }
+  try {
+    const { address, family } = await dns.lookup(host);
+    return { kind: 'ok', ip: address, family: family === 6 ? 6 : 4, ttlMs: null };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return { kind: 'dns-error', code: e.code ?? 'EDNS', message: e.message };
+  }
+};
+
+/** Hosts map, then cache, then system lookup; see the {@link Resolver} contract. */
+export class CachingResolver implements Resolver {
+  private readonly cache = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<ResolveResult>>();
+  private readonly lookup: SystemLookup;
+  private readonly now: () => number;
+  private isClosed = false;
+
+  constructor(private readonly options: CachingResolverOptions = {}) {
+    this.lookup = options.lookup ?? systemLookup;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Cached names (for statistics). */
+  get cacheSize(): number {
+    return this.cache.size;
+  }
+
+  async resolve(host: string): Promise<ResolveResult> {
+    const literal = host.replace(/^\[(.*)\]$/, '$1');
+    const literalFamily = isIP(literal);
+    if (literalFamily !== 0) return { kind: 'ok', ip: literal, family: literalFamily as 4 | 6, source: ResolveSource.literal };
+    const name = canonicalHostName(host);
+    if (name === '') return { kind: 'dns-error', code: 'EBADNAME', message: `not a host name: ${JSON.stringify(host)}`, source: ResolveSource.literal };
+    const mapped = this.options.hostsMap?.lookup(name);
+    if (mapped !== undefined) return { kind: 'ok', ip: mapped.ip, family: mapped.family, source: ResolveSource.hostsMap };
+    if (this.options.isSystemAllowed === false) {
+      return { kind: 'dns-error', code: 'ENOHOSTSMAP', message: `${name} is not in the hosts map and system lookups are off`, source: ResolveSource.hostsMap };
+    }
+    const cached = this.cache.get(name);
+    if (cached !== undefined) {
+      if (cached.expiresAtMs > this.now()) {
+        // Refresh its place in the LRU order.
+        this.cache.delete(name);
+        this.cache.set(name, cached);
+        return { ...cached.result, source: ResolveSource.cache };
+      }
+      this.cache.delete(name);
+    }
+    const pending = this.inFlight.get(name);
+    if (pending !== undefined) return pending;
+    const query = this.query(name).finally(() => this.inFlight.delete(name));
+    this.inFlight.set(name, query);
+    return query;
+  }
+
+  close(): void {
+    this.isClosed = true;
+    this.cache.clear();
+  }
+
+  private async query(name: string): Promise<ResolveResult> {
+    let answer: SystemAnswer;
+    try {
+      answer = await this.lookup(name);
+    } catch (err) {
+      // A lookup function that throws is treated like a failed lookup, never as a crawl crash.
+      answer = { kind: 'dns-error', code: (err as NodeJS.ErrnoException).code ?? 'EDNS', message: (err as Error).message };
+    }
+    const o = this.options;
+    const result: ResolveResult = answer.kind === 'ok'
+      ? { kind: 'ok', ip: answer.ip, family: answer.family, source: ResolveSource.dns }
+      : { kind: 'dns-error', code: answer.code, message: answer.message, source: ResolveSource.dns };
+    const ttlMs = answer.kind === 'ok'
+      ? Math.min(answer.ttlMs ?? o.defaultTtlMs ?? 300_000, o.maxTtlMs ?? 3_600_000)
+      : o.negativeTtlMs ?? 60_000;
+    if (!this.isClosed && ttlMs > 0) {
+      this.cache.set(name, { result, expiresAtMs: this.now() + ttlMs });
+      const max = o.maxEntries ?? 100_000;
+      while (this.cache.size > max) {
+        const oldest = this.cache.keys().next().value;
+        if (oldest === undefined) break;
+        this.cache.delete(oldest);
+      }
+    }
+    return result;
+  }
+}

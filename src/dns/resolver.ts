@@ -1,0 +1,27 @@
+/**
+ * Name resolution for the crawler (SPEC §2 item 6): host name -> IP address, recorded with every
+ * fetch because the IP partitioner and the per-IP politeness rule need it.
+ *
+ * **Contract.** `resolve` never rejects for a name that does not resolve: a failure is data
+ * (`dns-error`, with the resolver's code such as `ENOTFOUND`), so the crawl can count it and move
+ * on. IP literals resolve to themselves. Names are compared case-insensitively and in their ASCII
+ * (punycode) form. Implementations may cache, and must then honour a positive and a negative
+ * time-to-live; concurrent lookups of one name share a single query. `close()` is idempotent.
+ *
+ * **Sources.** SPEC §2 item 6; Mercator (seed 001) on why a crawler needs its own DNS cache.
+ */
+
+/** Where an answer came from (a crawl-log field). */
+export const ResolveSource = { hostsMap: 'hosts-map', literal: 'literal', dns: 'dns', cache: 'cache' } as const;
+export type ResolveSource = (typeof ResolveSource)[keyof typeof ResolveSource];
+
+/** The outcome of one resolution. */
+export type ResolveResult =
+  | { readonly kind: 'ok'; readonly ip: string; readonly family: 4 | 6; readonly source: ResolveSource }
+  | { readonly kind: 'dns-error'; readonly code: string; readonly message: string; readonly source: ResolveSource };
+
+/** Resolves host names to addresses. */
+export interface Resolver {
+  resolve(host: string): Promise<ResolveResult>;
+  close(): void;
+}

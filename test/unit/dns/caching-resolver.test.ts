@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CachingResolver, type SystemAnswer } from '../../../src/dns/caching-resolver.js';
+import { HostsMap } from '../../../src/dns/hosts-map.js';
+
+/** A scripted system lookup that counts its calls. */
+function scripted(answers: Record<string, SystemAnswer>): { lookup: (h: string) => Promise<SystemAnswer>; calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    lookup: async (h) => {
+      calls.push(h);
+      return answers[h] ?? { kind: 'dns-error', code: 'ENOTFOUND', message: `no ${h}` };
+    },
+  };
+}
+
+describe('CachingResolver', () => {
+  it('answers from the hosts map first, IP literals as themselves', async () => {
+    const sys = scripted({ 'a.test': { kind: 'ok', ip: '10.0.0.1', family: 4, ttlMs: 1000 } });
+    const r = new CachingResolver({ hostsMap: HostsMap.fromEntries(['*.test=127.0.0.5']), lookup: sys.lookup });
+    assert.deepEqual(await r.resolve('A.test'), { kind: 'ok', ip: '127.0.0.5', family: 4, source: 'hosts-map' });
+    assert.deepEqual(await r.resolve('127.0.0.9'), { kind: 'ok', ip: '127.0.0.9', family: 4, source: 'literal' });
+    assert.deepEqual(await r.resolve('[::1]'), { kind: 'ok', ip: '::1', family: 6, source: 'literal' });
+    assert.deepEqual(sys.calls, []);
+  });
+
+  it('caches answers for their TTL, capped, and asks again after it', async () => {
+    let now = 1_000;
+    const sys = scripted({
+      'a.example': { kind: 'ok', ip: '10.0.0.1', family: 4, ttlMs: 30_000 },
+      'b.example': { kind: 'ok', ip: '10.0.0.2', family: 4, ttlMs: null },
+      'c.example': { kind: 'ok', ip: '10.0.0.3', family: 4, ttlMs: 86_400_000 },
+    });
+    const r = new CachingResolver({ lookup: sys.lookup, now: () => now, defaultTtlMs: 5_000, maxTtlMs: 60_000 });
+    assert.equal((await r.resolve('a.example')).source, 'dns');
+    assert.equal((await r.resolve('a.example')).source, 'cache');
+    now += 29_999;
+    assert.equal((await r.resolve('a.example')).source, 'cache');
+    now += 1;
+    assert.equal((await r.resolve('a.example')).source, 'dns', 'expired after its own TTL');
+    await r.resolve('b.example');
+    now += 5_000;
+    assert.equal((await r.resolve('b.example')).source, 'dns', 'no TTL: the default applies');
+    await r.resolve('c.example');
+    now += 60_000;
+    assert.equal((await r.resolve('c.example')).source, 'dns', 'TTLs are capped');
+    assert.deepEqual(sys.calls, ['a.example', 'a.example', 'b.example', 'b.example', 'c.example', 'c.example']);
+  });
+
+  it('remembers failures for the negative TTL and reports them as data', async () => {
+    let now = 0;
+    const sys = scripted({});
+    const r = new CachingResolver({ lookup: sys.lookup, now: () => now, negativeTtlMs: 10_000 });
+    const first = await r.resolve('gone.example');
+    assert.equal(first.kind, 'dns-error');
+    assert.equal(first.kind === 'dns-error' ? first.code : '', 'ENOTFOUND');
+    assert.equal((await r.resolve('gone.example')).source, 'cache');
+    now = 10_000;
+    await r.resolve('gone.example');
+    assert.equal(sys.calls.length, 2);
+  });
+
+  it('a lookup that throws is a dns-error, not a crash', async () => {
+    const r = new CachingResolver({ lookup: async () => { throw Object.assign(new Error('boom'), { code: 'ESERVFAIL' }); } });
+    const res = await r.resolve('x.example');
+    assert.equal(res.kind, 'dns-error');
+    assert.equal(res.kind === 'dns-error' ? res.code : '', 'ESERVFAIL');
+  });
+
+  it('shares one query among concurrent lookups of a name', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    let calls = 0;
+    const r = new CachingResolver({
+      lookup: async () => {
+        calls++;
+        await gate;
+        return { kind: 'ok', ip: '10.1.1.1', family: 4, ttlMs: 1000 };
+      },
+    });
+    const all = Promise.all([r.resolve('a.example'), r.resolve('A.EXAMPLE'), r.resolve('a.example.')]);
+    release();
+    const results = await all;
+    assert.equal(calls, 1);
+    assert.ok(results.every((x) => x.kind === 'ok' && x.ip === '10.1.1.1'));
+  });
+
+  it('keeps at most maxEntries names, least recently used out first', async () => {
+    const sys = scripted({
+      'a.example': { kind: 'ok', ip: '10.0.0.1', family: 4, ttlMs: 60_000 },
+      'b.example': { kind: 'ok', ip: '10.0.0.2', family: 4, ttlMs: 60_000 },
+      'c.example': { kind: 'ok', ip: '10.0.0.3', family: 4, ttlMs: 60_000 },
+    });
+    const r = new CachingResolver({ lookup: sys.lookup, maxEntries: 2 });
+    await r.resolve('a.example');
+    await r.resolve('b.example');
+    await r.resolve('a.example'); // a is now the most recent
+    await r.resolve('c.example'); // evicts b
+    assert.equal(r.cacheSize, 2);
+    assert.equal((await r.resolve('a.example')).source, 'cache');
+    assert.equal((await r.resolve('b.example')).source, 'dns');
+  });
+
+  it('can refuse names the hosts map does not cover', async () => {
+    const sys = scripted({ 'a.example': { kind: 'ok', ip: '10.0.0.1', family: 4, ttlMs: 1 } });
+    const r = new CachingResolver({ hostsMap: HostsMap.fromEntries(['*.test=127.0.0.1']), isSystemAllowed: false, lookup: sys.lookup });
+    const res = await r.resolve('a.example');
+    assert.equal(res.kind === 'dns-error' ? res.code : '', 'ENOHOSTSMAP');
+    assert.equal((await r.resolve('q.test')).kind, 'ok');
+    assert.deepEqual(sys.calls, []);
+  });
+});
