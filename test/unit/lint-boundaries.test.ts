@@ -13,7 +13,8 @@ async function rulesHit(code: string, filePath: string): Promise<string[]> {
 }
 
 describe('lint boundaries', () => {
-  it('keeps eval/, order/ and partition/ free of I/O and the clock', async () => {
+  it('keeps eval/, order/, partition/ and frontier/ free of I/O and the clock', async () => {
+    assert.ok((await rulesHit('export const t = Date.now();\n', 'src/frontier/x.ts')).includes('no-restricted-properties'));
     assert.ok((await rulesHit("import { readFileSync } from 'node:fs';\nexport const n = readFileSync.length;\n", 'src/eval/x.ts')).includes('no-restricted-imports'));
     assert.ok((await rulesHit('export const t = Date.now();\n', 'src/order/x.ts')).includes('no-restricted-properties'));
     assert.ok((await rulesHit('export const t = setTimeout;\n', 'src/partition/x.ts')).includes('no-restricted-globals'));

@@ -1,0 +1,247 @@
+/**
+ * The frontier: the URLs a node has discovered and not yet fetched, handed out in priority order
+ * while keeping every host (and every IP address) at a polite distance. SPEC §2 item 5.
+ *
+ * ## Contract
+ *
+ * - **What goes in.** `add` takes a URL that has already passed the URL-seen test, with the priority
+ *   the ordering policy gave it (see `order/policy.ts`). Higher priorities leave first; equal
+ *   priorities leave in the order they were added (FIFO). A URL the frontier already holds (queued
+ *   or in flight) is refused with `false` and changes nothing.
+ * - **What comes out.** `next(nowMs)` answers with a lease only for a host whose next-contact time is
+ *   at or before `nowMs`, that has fewer than `maxConnectionsPerHost` leases out, and whose IP address,
+ *   when the frontier knows it, has fewer than `maxConnectionsPerIp` leases out across all hosts on
+ *   it. Among the hosts that may be contacted it picks the best URL (highest priority, then oldest).
+ *   Otherwise it answers `wait` with the exact earliest time a host becomes contactable, or
+ *   `untilMs: Infinity` when only the completion of a lease in flight can unblock anything; and
+ *   `empty` if and only if nothing is queued and nothing is in flight.
+ * - **Politeness.** `complete(lease, report, nowMs)` sets the host's next-contact time to
+ *   {@link nextContactMs}: `nowMs + max(minDelayMs, k × fetchDurationMs, crawlDelayMs)`, pushed later
+ *   still by Retry-After or by the exponential back-off when the report asks for it.
+ * - **Leases.** Every lease is completed exactly once. A lease handed out and not completed is *in
+ *   flight*; `inFlight()` lists them. A persistent frontier records leases so that after a crash it can
+ *   put every in-flight URL back: a page may then be fetched twice, never lost (SPEC §8), and the
+ *   duplicates are bounded by the in-flight window. A report with `shouldRetry` puts the URL back in
+ *   its host queue, keeping its place, with `attempt` one higher; how many attempts to allow is the
+ *   caller's decision.
+ * - **Time and purity.** Time comes in as `nowMs` (milliseconds, non-decreasing from call to call,
+ *   from the node's injected clock). A frontier never reads a clock, sets no timer and, for the memory
+ *   version, does no I/O, so the simulator runs the same code on a virtual clock.
+ * - **Determinism.** The same sequence of calls with the same arguments gives the same answers.
+ * - **Failure.** Completing a lease that is not in flight is a bug and throws; non-finite priorities,
+ *   negative durations and other impossible numbers throw `RangeError`. Nothing else throws.
+ *
+ * ## Sources
+ *
+ * Seed 001 (Mercator frontier: priority front queues, one back queue per server, a priority queue of
+ * back queues keyed by the time the server may be used again, the gap of 5 × the last download time);
+ * SPEC §2 item 5 (Crawl-delay, connections per host and per IP); seed 004 §5.1 (WebBase allowed one
+ * connection per server at a time).
+ */
+
+/** A URL entering the frontier. Immutable. */
+export interface FrontierEntry {
+  /** Normalized absolute URL; the frontier's identity for the entry. */
+  readonly url: string;
+  /** Politeness key: the URL's host (with port when not the default), lowercase. */
+  readonly host: string;
+  /** Links followed from a seed (seeds are 0). Carried for the caller; the frontier ignores it. */
+  readonly depth: number;
+  /** From the ordering policy: higher leaves first; a finite number. */
+  readonly priority: number;
+  /** The host's IP address when already resolved (DNS cache hit); enables the per-IP limit early. */
+  readonly ip?: string;
+}
+
+/** Permission to fetch one URL now; hand it back to `complete` exactly once. */
+export interface Lease {
+  /** Unique among the leases of one frontier. */
+  readonly id: number;
+  readonly entry: FrontierEntry;
+  /** 1 for the first try, 2 after one retry, ... */
+  readonly attempt: number;
+  /** `nowMs` of the `next` call that issued it. */
+  readonly leasedAtMs: number;
+  /** The IP address whose connection limit this lease counts against; undefined when not yet known. */
+  readonly ip?: string;
+}
+
+/** What `next` answers. */
+export type NextResult =
+  | { readonly kind: 'url'; readonly lease: Lease }
+  /** Nothing may be fetched before `untilMs`; Infinity: not before a lease in flight completes. */
+  | { readonly kind: 'wait'; readonly untilMs: number }
+  | { readonly kind: 'empty' };
+
+/** How a leased fetch went, as far as politeness and retrying are concerned. */
+export interface CompletionReport {
+  /** Time the fetch took (connect to last byte, or to failure), ms; drives the k × duration gap. */
+  readonly fetchDurationMs: number;
+  /** True on a transient failure of this URL: it goes back to its host queue, keeping its place. */
+  readonly shouldRetry?: boolean;
+  /**
+   * True when the server showed it is struggling (429, 503, other 5xx, timeout, reset): the host
+   * backs off exponentially. Implied by `retryAfterMs`.
+   */
+  readonly shouldBackOff?: boolean;
+  /** Retry-After of a 429/503, ms: the host waits at least this long, even beyond the back-off cap. */
+  readonly retryAfterMs?: number;
+  /** robots.txt Crawl-delay for our user agent, ms. */
+  readonly crawlDelayMs?: number;
+  /** The address the host resolved to; from then on the host shares its IP's connection limit. */
+  readonly ip?: string;
+}
+
+/** Counters and gauges for metrics and the dashboard. */
+export interface FrontierStats {
+  /** URLs waiting to be leased (front and back queues). */
+  readonly queued: number;
+  /** Leases handed out and not completed. */
+  readonly inFlight: number;
+  /** URLs waiting in the front queue (not yet given to a host's back queue). */
+  readonly frontQueued: number;
+  /** Hosts holding a back queue (at most the configured number of back queues). */
+  readonly activeHosts: number;
+  /** Active hosts whose next-contact time has come and that have room for a lease. */
+  readonly readyHosts: number;
+  /** Active hosts waiting for their next-contact time. */
+  readonly waitingHosts: number;
+  /** Hosts without a back queue whose next-contact time is still remembered. */
+  readonly dormantHosts: number;
+  /** Leases issued since construction. */
+  readonly leases: number;
+  /** Completions that put their URL back for another attempt. */
+  readonly retries: number;
+  /** Completions that backed their host off (Retry-After or exponential back-off). */
+  readonly backoffs: number;
+}
+
+/**
+ * The frontier extension point (see the file comment for the Contract).
+ * Implementations: `MemoryFrontier` (`memory-frontier.ts`).
+ */
+export interface Frontier {
+  /** Queues a URL that passed the URL-seen test; false (and no change) if the URL is already held. */
+  add(entry: FrontierEntry, nowMs: number): boolean;
+  /** A lease on the best URL that may be fetched at `nowMs`, or how long to wait, or `empty`. */
+  next(nowMs: number): NextResult;
+  /** Returns a lease with how its fetch went; sets the host's next-contact time. */
+  complete(lease: Lease, report: CompletionReport, nowMs: number): void;
+  /** The leases in flight (a copy), oldest first: what a persistent frontier re-queues on resume. */
+  inFlight(): readonly Lease[];
+  /** Current counters. */
+  stats(): FrontierStats;
+}
+
+/**
+ * Optional ability: change the priority of a URL the frontier holds, for ordering policies whose
+ * scores move as links are counted (backlinks, PageRank estimate). A frontier that spills to disk may
+ * not be able to afford it; the node checks with {@link canReprioritize}.
+ */
+export interface Reprioritizable {
+  /**
+   * Gives the held URL `url` a new priority; its place among equal priorities (its add order) is kept.
+   * A URL in flight keeps the new priority if it is retried.
+   * @returns false if the frontier does not hold the URL (already fetched, or never added).
+   * @throws RangeError on a non-finite priority.
+   */
+  reprioritize(url: string, priority: number): boolean;
+}
+
+/** Whether `frontier` can change the priority of URLs it holds. */
+export function canReprioritize(frontier: Frontier): frontier is Frontier & Reprioritizable {
+  return typeof (frontier as Partial<Reprioritizable>).reprioritize === 'function';
+}
+
+/** The politeness knobs every frontier implements. Each is optional; see {@link DEFAULT_POLITENESS}. */
+export interface PolitenessOptions {
+  /** Smallest gap between the end of one fetch and the next contact of the same host, ms. Default 1000. */
+  readonly minDelayMs?: number;
+  /** k: the gap is at least k × the last fetch's duration. Default 5 (seed 001). */
+  readonly delayFactor?: number;
+  /** Leases in flight per host at most. Default 1. */
+  readonly maxConnectionsPerHost?: number;
+  /** Leases in flight per IP address at most, over all hosts on it. Default 1. */
+  readonly maxConnectionsPerIp?: number;
+  /** First back-off of a struggling server that sent no Retry-After, ms. Default 10,000. */
+  readonly backoffBaseMs?: number;
+  /** Longest exponential back-off, ms (Retry-After is honoured beyond it). Default 600,000. */
+  readonly backoffMaxMs?: number;
+}
+
+/**
+ * Default politeness. k = 5 is the factor of seed 001 and SPEC §2 item 5 (it favours servers that
+ * answer fast). One connection per host and per IP is Mercator's and WebBase's rule (seed 004 §5.1).
+ * The 1 s floor keeps even instant answers to at most one request per second per host. The back-off
+ * doubles from 10 s to a 10 min cap (10, 20, 40, 80, 160, 320, then 600 s): long enough for an
+ * overloaded server to recover, short enough that a host that had a bad minute is not lost for the
+ * crawl; a server that names its own time with Retry-After gets exactly that time, uncapped.
+ */
+export const DEFAULT_POLITENESS = {
+  minDelayMs: 1000,
+  delayFactor: 5,
+  maxConnectionsPerHost: 1,
+  maxConnectionsPerIp: 1,
+  backoffBaseMs: 10_000,
+  backoffMaxMs: 600_000,
+} as const satisfies Required<PolitenessOptions>;
+
+/** Politeness with every default filled in and checked. */
+export type PolitenessRules = Required<PolitenessOptions>;
+
+/**
+ * Fills in the defaults and checks the ranges.
+ * @throws RangeError naming the first bad field.
+ */
+export function politenessRules(options: PolitenessOptions = {}): PolitenessRules {
+  const rules = { ...DEFAULT_POLITENESS, ...stripUndefined(options) };
+  for (const key of ['minDelayMs', 'delayFactor', 'backoffBaseMs', 'backoffMaxMs'] as const) {
+    if (!(Number.isFinite(rules[key]) && rules[key] >= 0)) throw new RangeError(`frontier: ${key} must be a finite number >= 0, got ${rules[key]}`);
+  }
+  for (const key of ['maxConnectionsPerHost', 'maxConnectionsPerIp'] as const) {
+    if (!(Number.isInteger(rules[key]) && rules[key] >= 1)) throw new RangeError(`frontier: ${key} must be an integer >= 1, got ${rules[key]}`);
+  }
+  return rules;
+}
+
+/**
+ * The earliest time a host may be contacted again after a fetch that completed at `completedAtMs`:
+ *
+ *     next = completedAtMs + max(minDelayMs, k × fetchDurationMs, crawlDelayMs)
+ *
+ * and, when the report asks for back-off, at least `completedAtMs + retryAfterMs` if the server gave
+ * one, else `completedAtMs + min(backoffMaxMs, backoffBaseMs × 2^(failures − 1))`.
+ *
+ * @param failures consecutive back-off completions of this host, this one included (0 when the
+ *   report does not ask for back-off).
+ */
+export function nextContactMs(completedAtMs: number, report: CompletionReport, failures: number, rules: PolitenessRules): number {
+  const gap = Math.max(rules.minDelayMs, rules.delayFactor * report.fetchDurationMs, report.crawlDelayMs ?? 0);
+  let next = completedAtMs + gap;
+  if (failures > 0) {
+    const backoff = report.retryAfterMs ?? Math.min(rules.backoffMaxMs, rules.backoffBaseMs * 2 ** (failures - 1));
+    next = Math.max(next, completedAtMs + backoff);
+  }
+  return next;
+}
+
+/** Whether a report asks its host to back off. */
+export function asksForBackoff(report: CompletionReport): boolean {
+  return report.shouldBackOff === true || report.retryAfterMs !== undefined;
+}
+
+/**
+ * Checks the numbers of a report.
+ * @throws RangeError on a negative or non-finite duration, Retry-After or Crawl-delay.
+ */
+export function checkReport(report: CompletionReport): void {
+  for (const key of ['fetchDurationMs', 'retryAfterMs', 'crawlDelayMs'] as const) {
+    const value = report[key];
+    if (value === undefined && key !== 'fetchDurationMs') continue;
+    if (!(Number.isFinite(value) && (value as number) >= 0)) throw new RangeError(`frontier: ${key} must be a finite number >= 0, got ${value}`);
+  }
+}
+
+function stripUndefined<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,698 @@
+/**
+ * MemoryFrontier (src/frontier/memory-frontier.ts) on a manual clock: every `nowMs` below is a plain
+ * number chosen by the test, so each expected time is exact.
+ *
+ * Unless a test says otherwise the politeness is the default one: gap = max(1000 ms, 5 × duration,
+ * Crawl-delay), one lease per host and one per IP address.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryFrontier, backQueueCountFor } from '../../../src/frontier/memory-frontier.js';
+import { Rng } from '../../../src/web/prng.js';
+import { canReprioritize, nextContactMs, politenessRules, type CompletionReport, type FrontierEntry, type Lease, type NextResult } from '../../../src/frontier/frontier.js';
+
+function entry(url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry {
+  return { url, host: new URL(url).host, depth: 0, priority: 0, ...extra };
+}
+
+function take(frontier: MemoryFrontier, nowMs: number): Lease {
+  const result = frontier.next(nowMs);
+  if (result.kind !== 'url') assert.fail(`expected a lease at ${nowMs}, got ${JSON.stringify(result)}`);
+  return result.lease;
+}
+
+function waitUntil(result: NextResult): number {
+  if (result.kind !== 'wait') assert.fail(`expected wait, got ${JSON.stringify(result)}`);
+  return result.untilMs;
+}
+
+const ok = (fetchDurationMs: number, extra: Partial<CompletionReport> = {}): CompletionReport => ({ fetchDurationMs, ...extra });
+
+/** Leases and completes (0 ms fetch) everything that can go at `nowMs`, one URL at a time. */
+function crawlAt(frontier: MemoryFrontier, nowMs: number): string[] {
+  const urls: string[] = [];
+  for (let r = frontier.next(nowMs); r.kind === 'url'; r = frontier.next(nowMs)) {
+    urls.push(`${r.lease.entry.url}#${r.lease.attempt}`);
+    frontier.complete(r.lease, ok(0), nowMs);
+  }
+  return urls;
+}
+
+describe('MemoryFrontier: order', () => {
+  test('one host: URLs leave in the order they were added, one delay apart', () => {
+    // a.test/1..4 added at t=0. Each fetch takes 100 ms, so the gap is max(1000, 5 × 100) = 1000 ms
+    // after each completion: leases at 0, 1100, 2200, 3300.
+    const frontier = new MemoryFrontier();
+    for (let i = 1; i <= 4; i++) frontier.add(entry(`http://a.test/${i}`), 0);
+    const order: string[] = [];
+    let now = 0;
+    for (let i = 1; i <= 4; i++) {
+      const lease = take(frontier, now);
+      assert.equal(lease.leasedAtMs, now);
+      order.push(lease.entry.url);
+      now += 100;
+      frontier.complete(lease, ok(100), now);
+      if (i < 4) {
+        assert.equal(waitUntil(frontier.next(now)), now + 1000);
+        now += 1000;
+      }
+    }
+    assert.equal(now, 3400);
+    assert.deepEqual(order, ['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://a.test/4']);
+    assert.equal(frontier.next(now).kind, 'empty');
+  });
+
+  test('ready hosts take turns: the oldest URL among contactable hosts goes first', () => {
+    // Added in this order: a1 a2 b1 b2 c1 c2 (all priority 0).
+    // t=0:    a, b and c may all be contacted: a1, b1, c1; then every host has its one lease out,
+    //         so the next call must wait for a completion (untilMs = Infinity).
+    // t=100:  all three complete after 100 ms; each gap is 1000 ms -> all ready at 1100.
+    // t=1100: a2, b2, c2, again in add order.
+    const frontier = new MemoryFrontier();
+    for (const h of ['a', 'b', 'c']) for (const i of [1, 2]) frontier.add(entry(`http://${h}.test/${i}`), 0);
+    const first = [take(frontier, 0), take(frontier, 0), take(frontier, 0)];
+    assert.deepEqual(first.map((l) => l.entry.url), ['http://a.test/1', 'http://b.test/1', 'http://c.test/1']);
+    assert.equal(waitUntil(frontier.next(0)), Infinity);
+    for (const lease of first) frontier.complete(lease, ok(100), 100);
+    assert.equal(waitUntil(frontier.next(100)), 1100);
+    const second = [take(frontier, 1100), take(frontier, 1100), take(frontier, 1100)];
+    assert.deepEqual(second.map((l) => l.entry.url), ['http://a.test/2', 'http://b.test/2', 'http://c.test/2']);
+  });
+
+  test('higher priority first, across ready hosts and within a host; ties first-come first-served', () => {
+    // Added: a1 (p 0), a2 (p 5), b1 (p 5), b2 (p 9), c1 (p 5). One lease per host at a time, so at t=0:
+    // b2 (9) is the best URL anywhere; then a2 (5, added before c1); then c1 (5); then all hosts are busy.
+    // Once they are free again (no delay configured): b1 (5) before a1 (0).
+    const frontier = new MemoryFrontier({ minDelayMs: 0, delayFactor: 0 });
+    frontier.add(entry('http://a.test/1', { priority: 0 }), 0);
+    frontier.add(entry('http://a.test/2', { priority: 5 }), 0);
+    frontier.add(entry('http://b.test/1', { priority: 5 }), 0);
+    frontier.add(entry('http://b.test/2', { priority: 9 }), 0);
+    frontier.add(entry('http://c.test/1', { priority: 5 }), 0);
+    const leases = [take(frontier, 0), take(frontier, 0), take(frontier, 0)];
+    assert.deepEqual(leases.map((l) => l.entry.url), ['http://b.test/2', 'http://a.test/2', 'http://c.test/1']);
+    assert.equal(waitUntil(frontier.next(0)), Infinity);
+    for (const lease of leases) frontier.complete(lease, ok(0), 10);
+    assert.deepEqual(crawlAt(frontier, 10), ['http://b.test/1#1', 'http://a.test/1#1']);
+  });
+
+  test('reprioritize moves a held URL; unknown URLs are refused; a retried URL keeps its new priority', () => {
+    // a1 a2 a3 (p 0) on one host, no delay. a3 is raised to 10 and leaves first. While in flight it is
+    // lowered to -1 and fails: it comes back behind a1 and a2.
+    const frontier = new MemoryFrontier({ minDelayMs: 0, delayFactor: 0 });
+    assert.ok(canReprioritize(frontier));
+    for (let i = 1; i <= 3; i++) frontier.add(entry(`http://a.test/${i}`), 0);
+    assert.equal(frontier.reprioritize('http://a.test/3', 10), true);
+    assert.equal(frontier.reprioritize('http://nowhere.test/', 10), false);
+    assert.throws(() => frontier.reprioritize('http://a.test/1', Number.NaN), RangeError);
+    const a3 = take(frontier, 0);
+    assert.equal(a3.entry.url, 'http://a.test/3');
+    assert.equal(frontier.reprioritize('http://a.test/3', -1), true);
+    frontier.complete(a3, ok(0, { shouldRetry: true }), 0);
+    assert.deepEqual(crawlAt(frontier, 0), ['http://a.test/1#1', 'http://a.test/2#1', 'http://a.test/3#2']);
+    assert.equal(frontier.reprioritize('http://a.test/1', 3), false, 'a fetched URL is no longer held');
+  });
+
+  test('reprioritize also reorders the front queue and hosts waiting in it', () => {
+    // One back queue: a holds it; b1 and c1 wait in the front queue in add order. Raising c1 makes c
+    // the next host to get the back queue once a is done.
+    const frontier = new MemoryFrontier({ backQueueCount: 1, minDelayMs: 0, delayFactor: 0 });
+    for (const url of ['http://a.test/1', 'http://b.test/1', 'http://c.test/1']) frontier.add(entry(url), 0);
+    assert.equal(frontier.stats().frontQueued, 2);
+    frontier.reprioritize('http://c.test/1', 1);
+    assert.deepEqual(crawlAt(frontier, 0), ['http://a.test/1#1', 'http://c.test/1#1', 'http://b.test/1#1']);
+  });
+});
+
+describe('MemoryFrontier: politeness delay', () => {
+  // One host, two URLs. The first is leased at 0 and completes at 700 with the given report; the second
+  // must become available exactly at 700 + gap, not a millisecond earlier.
+  const cases: { name: string; report: CompletionReport; gap: number }[] = [
+    { name: 'minDelay wins (5 × 100 = 500 < 1000)', report: ok(100), gap: 1000 },
+    { name: '5 × duration wins (5 × 400 = 2000 > 1000)', report: ok(400), gap: 2000 },
+    { name: 'Crawl-delay wins (3000 > 1000, > 5 × 100)', report: ok(100, { crawlDelayMs: 3000 }), gap: 3000 },
+    { name: '5 × duration beats Crawl-delay (5 × 700 = 3500 > 3000)', report: ok(700, { crawlDelayMs: 3000 }), gap: 3500 },
+    { name: 'a 0 ms fetch still waits minDelay', report: ok(0), gap: 1000 },
+  ];
+  for (const { name, report, gap } of cases) {
+    test(name, () => {
+      const frontier = new MemoryFrontier();
+      frontier.add(entry('http://a.test/1'), 0);
+      frontier.add(entry('http://a.test/2'), 0);
+      frontier.complete(take(frontier, 0), report, 700);
+      assert.equal(waitUntil(frontier.next(700)), 700 + gap);
+      assert.equal(waitUntil(frontier.next(700 + gap - 1)), 700 + gap);
+      assert.equal(take(frontier, 700 + gap).entry.url, 'http://a.test/2');
+      assert.equal(nextContactMs(700, report, 0, politenessRules()), 700 + gap);
+    });
+  }
+
+  test('k and minDelay are configurable', () => {
+    const frontier = new MemoryFrontier({ minDelayMs: 50, delayFactor: 2 });
+    frontier.add(entry('http://a.test/1'), 0);
+    frontier.add(entry('http://a.test/2'), 0);
+    frontier.complete(take(frontier, 0), ok(40), 40); // max(50, 2 × 40) = 80
+    assert.equal(waitUntil(frontier.next(40)), 120);
+  });
+
+  test('a host that drains keeps its delay when new URLs arrive', () => {
+    // a1 completes at 100 (gap 1000 -> 1100) and a's back queue is given up; a2 arrives at 200 and
+    // must still wait until 1100.
+    const frontier = new MemoryFrontier();
+    frontier.add(entry('http://a.test/1'), 0);
+    frontier.complete(take(frontier, 0), ok(100), 100);
+    assert.equal(frontier.stats().activeHosts, 0);
+    assert.equal(frontier.stats().dormantHosts, 1);
+    frontier.add(entry('http://a.test/2'), 200);
+    assert.equal(waitUntil(frontier.next(200)), 1100);
+    assert.equal(take(frontier, 1100).entry.url, 'http://a.test/2');
+    assert.equal(frontier.stats().dormantHosts, 0, 'remembered politeness is dropped once it has passed');
+  });
+
+  test('wait returns the exact earliest time any host may be contacted', () => {
+    // a: completes at 100 after 100 ms      -> 100 + max(1000, 500)        = 1100
+    // b: completes at 50 after 400 ms       -> 50 + max(1000, 2000)        = 2050
+    // c: completes at 10, Crawl-delay 1010  -> 10 + max(1000, 500, 1010)   = 1020
+    const frontier = new MemoryFrontier();
+    for (const h of ['a', 'b', 'c']) for (const i of [1, 2]) frontier.add(entry(`http://${h}.test/${i}`), 0);
+    const [a, b, c] = [take(frontier, 0), take(frontier, 0), take(frontier, 0)] as [Lease, Lease, Lease];
+    frontier.complete(c, ok(100, { crawlDelayMs: 1010 }), 10);
+    frontier.complete(b, ok(400), 50);
+    frontier.complete(a, ok(100), 100);
+    assert.equal(waitUntil(frontier.next(200)), 1020);
+    assert.equal(take(frontier, 1020).entry.url, 'http://c.test/2');
+    assert.equal(waitUntil(frontier.next(1020)), 1100);
+    assert.equal(take(frontier, 1100).entry.url, 'http://a.test/2');
+    assert.equal(waitUntil(frontier.next(1100)), 2050);
+  });
+});
+
+describe('MemoryFrontier: connection limits', () => {
+  test('default: never two leases in flight for one host', () => {
+    const frontier = new MemoryFrontier({ minDelayMs: 0, delayFactor: 0 });
+    for (let i = 1; i <= 3; i++) frontier.add(entry(`http://a.test/${i}`), 0);
+    const first = take(frontier, 0);
+    assert.equal(waitUntil(frontier.next(0)), Infinity);
+    assert.deepEqual(frontier.inFlight(), [first]);
+    frontier.complete(first, ok(0), 5);
+    take(frontier, 5);
+    assert.equal(frontier.next(5).kind, 'wait');
+  });
+
+  test('default: two hosts on one IP address never have two leases out together', () => {
+    // a.test and b.test both resolve to 10.0.0.1 (known at add). a1 goes first; b1 must wait for a1
+    // to complete even though b itself has never been contacted. The IP rule limits concurrency only:
+    // b1 may go the moment a1 completes.
+    const frontier = new MemoryFrontier();
+    frontier.add(entry('http://a.test/1', { ip: '10.0.0.1' }), 0);
+    frontier.add(entry('http://b.test/1', { ip: '10.0.0.1' }), 0);
+    frontier.add(entry('http://c.test/1', { ip: '10.0.0.2' }), 0);
+    const a1 = take(frontier, 0);
+    assert.equal(a1.entry.url, 'http://a.test/1');
+    assert.equal(a1.ip, '10.0.0.1');
+    assert.equal(take(frontier, 0).entry.url, 'http://c.test/1', 'another IP is not held back');
+    assert.equal(waitUntil(frontier.next(0)), Infinity);
+    frontier.complete(a1, ok(100), 100);
+    const b1 = take(frontier, 100);
+    assert.equal(b1.entry.url, 'http://b.test/1');
+    assert.equal(b1.ip, '10.0.0.1');
+  });
+
+  test('exactly N leases per host with maxConnectionsPerHost = N', () => {
+    const frontier = new MemoryFrontier({ maxConnectionsPerHost: 3, maxConnectionsPerIp: 10 });
+    for (let i = 1; i <= 5; i++) frontier.add(entry(`http://a.test/${i}`, { ip: '10.0.0.1' }), 0);
+    const leases = [take(frontier, 0), take(frontier, 0), take(frontier, 0)];
+    assert.deepEqual(leases.map((l) => l.entry.url), ['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
+    assert.equal(waitUntil(frontier.next(0)), Infinity);
+    assert.equal(frontier.stats().inFlight, 3);
+    // One completes at 100 (gap 1000): the host as a whole waits until 1100, then has room for one.
+    frontier.complete(leases[0] as Lease, ok(100), 100);
+    assert.equal(waitUntil(frontier.next(100)), 1100);
+    assert.equal(take(frontier, 1100).entry.url, 'http://a.test/4');
+    assert.equal(waitUntil(frontier.next(1100)), Infinity);
+  });
+
+  test('exactly N leases per IP with maxConnectionsPerIp = N, over several hosts', () => {
+    // Three hosts on 10.0.0.1, two URLs each, limit 2 per IP: two leases, then wait.
+    const frontier = new MemoryFrontier({ maxConnectionsPerIp: 2 });
+    for (const h of ['a', 'b', 'c']) for (const i of [1, 2]) frontier.add(entry(`http://${h}.test/${i}`, { ip: '10.0.0.1' }), 0);
+    const leases = [take(frontier, 0), take(frontier, 0)];
+    assert.deepEqual(leases.map((l) => l.entry.url), ['http://a.test/1', 'http://b.test/1']);
+    assert.equal(waitUntil(frontier.next(0)), Infinity);
+    frontier.complete(leases[1] as Lease, ok(10), 10);
+    assert.equal(take(frontier, 10).entry.url, 'http://c.test/1');
+    assert.equal(waitUntil(frontier.next(10)), 1010, 'b waits for its own delay; the IP is full until then');
+  });
+
+  test('a host whose IP is unknown is limited by host only, until a completion reports the IP', () => {
+    // a.test and b.test have no IP at add: both may be leased together. Their completions reveal
+    // that both live on 10.0.0.9; from then on they share one connection.
+    const frontier = new MemoryFrontier({ minDelayMs: 0, delayFactor: 0 });
+    for (const h of ['a', 'b']) for (const i of [1, 2]) frontier.add(entry(`http://${h}.test/${i}`), 0);
+    const a1 = take(frontier, 0);
+    const b1 = take(frontier, 0);
+    assert.equal(a1.ip, undefined);
+    assert.equal(b1.ip, undefined);
+    frontier.complete(a1, ok(0, { ip: '10.0.0.9' }), 10);
+    frontier.complete(b1, ok(0, { ip: '10.0.0.9' }), 10);
+    const a2 = take(frontier, 10);
+    assert.equal(a2.ip, '10.0.0.9');
+    assert.equal(waitUntil(frontier.next(10)), Infinity, 'b2 waits: the IP is now known and busy');
+    frontier.complete(a2, ok(0), 20);
+    assert.equal(take(frontier, 20).entry.url, 'http://b.test/2');
+  });
+
+  test('a lease taken before the IP was known is counted where it was taken', () => {
+    // maxConnectionsPerHost 2: a1 and a2 go out with no IP known. a1 reports 10.0.0.1 while a2 is still
+    // out; c (known on 10.0.0.1) can still take the IP's single connection, because a2 counts against
+    // a alone, and a3 now waits for the IP.
+    const frontier = new MemoryFrontier({ maxConnectionsPerHost: 2, minDelayMs: 0, delayFactor: 0 });
+    for (let i = 1; i <= 3; i++) frontier.add(entry(`http://a.test/${i}`), 0);
+    const a1 = take(frontier, 0);
+    take(frontier, 0);
+    frontier.complete(a1, ok(0, { ip: '10.0.0.1' }), 5);
+    frontier.add(entry('http://c.test/1', { ip: '10.0.0.1' }), 5);
+    const next = take(frontier, 5);
+    assert.equal(next.ip, '10.0.0.1');
+    assert.equal(waitUntil(frontier.next(5)), Infinity);
+    assert.equal(frontier.inFlight().length, 2);
+  });
+});
+
+describe('MemoryFrontier: back-off and retries', () => {
+  test('Retry-After pushes the host to at least now + retryAfterMs', () => {
+    const frontier = new MemoryFrontier();
+    frontier.add(entry('http://a.test/1'), 0);
+    frontier.add(entry('http://a.test/2'), 0);
+    frontier.complete(take(frontier, 0), ok(100, { retryAfterMs: 60_000 }), 100);
+    assert.equal(waitUntil(frontier.next(100)), 60_100);
+    assert.equal(frontier.stats().backoffs, 1);
+  });
+
+  test('a Retry-After shorter than the politeness gap does not shorten it', () => {
+    const frontier = new MemoryFrontier();
+    frontier.add(entry('http://a.test/1'), 0);
+    frontier.add(entry('http://a.test/2'), 0);
+    frontier.complete(take(frontier, 0), ok(1000, { retryAfterMs: 10 }), 1000);
+    assert.equal(waitUntil(frontier.next(1000)), 6000); // 5 × 1000 wins over 10
+  });
+
+  test('without Retry-After the back-off doubles, is capped, and resets after a success', () => {
+    // base 1000, cap 5000, no other delay: 1000, 2000, 4000, 5000, 5000; then a success (gap 0) and
+    // a new failure starts again at 1000.
+    const frontier = new MemoryFrontier({ minDelayMs: 0, delayFactor: 0, backoffBaseMs: 1000, backoffMaxMs: 5000 });
+    for (let i = 1; i <= 10; i++) frontier.add(entry(`http://a.test/${i}`), 0);
+    let now = 0;
+    const gaps: number[] = [];
+    let lease = take(frontier, now);
+    for (const isFailure of [true, true, true, true, true, false, true]) {
+      frontier.complete(lease, ok(0, { shouldBackOff: isFailure }), now);
+      const result = frontier.next(now);
+      if (result.kind === 'url') {
+        gaps.push(0);
+        lease = result.lease;
+        continue;
+      }
+      const until = waitUntil(result);
+      gaps.push(until - now);
+      now = until;
+      lease = take(frontier, now);
+    }
+    assert.deepEqual(gaps, [1000, 2000, 4000, 5000, 5000, 0, 1000]);
+  });
+
+  test('a host that drains remembers its failures for backoffMaxMs past its next-contact time', () => {
+    // base 1000, cap 5000, no other delay. Each URL is added only after the previous one was done,
+    // so the host gives up its back queue every time.
+    //   a1 fails at 0      -> 1 failure,  ready 1000, remembered until 1000 + 5000 = 6000
+    //   a2 (added 3000) fails at 3000 -> 2 failures, ready 5000
+    //   a3 (added 3000) fails at 5000 -> 3 failures, ready 9000, remembered until 14,000
+    //   a4 added at 14,000: forgotten, so its failure is the first again -> ready 15,000
+    const frontier = new MemoryFrontier({ minDelayMs: 0, delayFactor: 0, backoffBaseMs: 1000, backoffMaxMs: 5000 });
+    const fail = ok(0, { shouldBackOff: true });
+    frontier.add(entry('http://a.test/1'), 0);
+    frontier.complete(take(frontier, 0), fail, 0);
+    frontier.add(entry('http://a.test/2'), 3000);
+    frontier.complete(take(frontier, 3000), fail, 3000);
+    frontier.add(entry('http://a.test/3'), 3000);
+    assert.equal(waitUntil(frontier.next(3000)), 5000);
+    frontier.complete(take(frontier, 5000), fail, 5000);
+    assert.equal(frontier.stats().dormantHosts, 1);
+    frontier.add(entry('http://a.test/4'), 14_000);
+    assert.equal(frontier.stats().dormantHosts, 0);
+    frontier.complete(take(frontier, 14_000), fail, 14_000);
+    frontier.add(entry('http://a.test/5'), 14_000);
+    assert.equal(waitUntil(frontier.next(14_000)), 15_000);
+  });
+
+  test('a retried URL comes back first on its host, with attempt + 1', () => {
+    const frontier = new MemoryFrontier();
+    frontier.add(entry('http://a.test/1'), 0);
+    frontier.add(entry('http://a.test/2'), 0);
+    const first = take(frontier, 0);
+    assert.equal(first.attempt, 1);
+    frontier.complete(first, ok(200, { shouldRetry: true, shouldBackOff: true }), 200);
+    // 200 + max(1000, 5 × 200, back-off 10,000) = 10,200
+    assert.equal(waitUntil(frontier.next(200)), 10_200);
+    const again = take(frontier, 10_200);
+    assert.equal(again.entry.url, 'http://a.test/1');
+    assert.equal(again.attempt, 2);
+    assert.equal(frontier.stats().retries, 1);
+    frontier.complete(again, ok(100), 10_300);
+    assert.equal(take(frontier, 11_300).entry.url, 'http://a.test/2');
+  });
+});
+
+describe('MemoryFrontier: lifecycle', () => {
+  test('empty only when nothing is queued and nothing is in flight', () => {
+    const frontier = new MemoryFrontier();
+    assert.equal(frontier.next(0).kind, 'empty');
+    frontier.add(entry('http://a.test/1'), 0);
+    const lease = take(frontier, 0);
+    assert.equal(waitUntil(frontier.next(0)), Infinity, 'in flight, so not empty: it may be retried');
+    frontier.complete(lease, ok(10, { shouldRetry: true }), 10);
+    assert.equal(frontier.next(10).kind, 'wait');
+    frontier.complete(take(frontier, 1010), ok(10), 1020);
+    assert.equal(frontier.next(1020).kind, 'empty');
+    assert.deepEqual(frontier.inFlight(), []);
+  });
+
+  test('a URL already held is refused; completing a lease twice throws; bad numbers throw RangeError', () => {
+    const frontier = new MemoryFrontier();
+    assert.equal(frontier.add(entry('http://a.test/1'), 0), true);
+    assert.equal(frontier.add(entry('http://a.test/1'), 0), false);
+    assert.equal(frontier.stats().queued, 1);
+    const lease = take(frontier, 0);
+    assert.equal(frontier.add(entry('http://a.test/1'), 0), false, 'in flight counts as held');
+    assert.throws(() => frontier.complete(lease, ok(-1), 0), RangeError);
+    assert.throws(() => frontier.complete(lease, ok(1, { retryAfterMs: Number.NaN }), 0), RangeError);
+    frontier.complete(lease, ok(1), 1);
+    assert.throws(() => frontier.complete(lease, ok(1), 1), /not in flight/);
+    assert.equal(frontier.add(entry('http://a.test/1'), 2), true, 'once fetched, the URL-seen test is the gatekeeper');
+    assert.throws(() => frontier.add(entry('http://a.test/2', { priority: Infinity }), 0), RangeError);
+    assert.throws(() => new MemoryFrontier({ maxConnectionsPerHost: 0 }), RangeError);
+    assert.throws(() => new MemoryFrontier({ minDelayMs: -1 }), RangeError);
+    assert.throws(() => new MemoryFrontier({ backQueueCount: 1.5 }), RangeError);
+  });
+
+  test('at most backQueueCount hosts hold a back queue; the others wait in the front queue', () => {
+    // Two back queues. Added: a1, b1, c1, a2. a and b take the back queues; c1 waits in the front queue
+    // (a2 goes straight to a's back queue: a has nothing in the front queue). At t=0 only a1 and b1 can
+    // go, even though c was never contacted. When b1 completes, b has nothing left, gives up its back
+    // queue, and c takes it: c1 goes at once. a2 waits for a's own delay.
+    const frontier = new MemoryFrontier({ backQueueCount: 2 });
+    for (const url of ['http://a.test/1', 'http://b.test/1', 'http://c.test/1', 'http://a.test/2']) frontier.add(entry(url), 0);
+    assert.deepEqual([frontier.stats().activeHosts, frontier.stats().frontQueued], [2, 1]);
+    const a1 = take(frontier, 0);
+    const b1 = take(frontier, 0);
+    assert.deepEqual([a1.entry.url, b1.entry.url], ['http://a.test/1', 'http://b.test/1']);
+    assert.equal(waitUntil(frontier.next(0)), Infinity);
+    frontier.complete(b1, ok(100), 100);
+    assert.equal(take(frontier, 100).entry.url, 'http://c.test/1');
+    assert.equal(frontier.stats().activeHosts, 2);
+    frontier.complete(a1, ok(100), 150);
+    assert.equal(waitUntil(frontier.next(150)), 1150);
+    assert.equal(take(frontier, 1150).entry.url, 'http://a.test/2');
+  });
+
+  test('back-queue count follows Mercator: three per fetch slot', () => {
+    assert.equal(backQueueCountFor(64), 192);
+    assert.equal(backQueueCountFor(0), 3);
+  });
+
+  test('inFlight lists the leases out, oldest first', () => {
+    const frontier = new MemoryFrontier();
+    for (const h of ['a', 'b', 'c']) frontier.add(entry(`http://${h}.test/`), 0);
+    const leases = [take(frontier, 0), take(frontier, 0), take(frontier, 0)];
+    assert.deepEqual(frontier.inFlight(), leases);
+    frontier.complete(leases[1] as Lease, ok(1), 1);
+    assert.deepEqual(frontier.inFlight().map((l) => l.entry.url), ['http://a.test/', 'http://c.test/']);
+    assert.equal(new Set(leases.map((l) => l.id)).size, 3, 'lease ids are unique');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Property test: a seeded random crawl (many hosts, shared and unknown IPs, Crawl-delays, random
+// durations, retries, back-offs, Retry-After, re-prioritizing) driven through a manual clock by a
+// fixed number of fetch slots. An auditor written independently of the frontier replays the lease
+// log event by event and fails on the first politeness violation. When every host can hold a back
+// queue (`isExact`), a model of the queues also checks that each lease is the best URL any
+// contactable host had, and that every `wait` names exactly the earliest time a host becomes free.
+
+interface HostSpec {
+  readonly name: string;
+  readonly ip: string;
+  /** Entries carry the IP (DNS cache hit); otherwise the IP, unique to the host, comes with completions. */
+  readonly isIpKnownAtAdd: boolean;
+  readonly crawlDelayMs: number | undefined;
+}
+
+interface ModelUrl {
+  readonly url: string;
+  readonly host: string;
+  priority: number;
+  readonly seq: number;
+  state: 'queued' | 'flight' | 'done';
+}
+
+/** Replays leases and completions; asserts the rules of SPEC §2 item 5 at every lease. */
+class PolitenessAuditor {
+  readonly hostFlight = new Map<string, number>();
+  readonly ipFlight = new Map<string, number>();
+  readonly earliest = new Map<string, number>();
+  private readonly failures = new Map<string, number>();
+  private readonly rules: ReturnType<typeof politenessRules>;
+  private readonly hosts: ReadonlyMap<string, HostSpec>;
+  private readonly isExact: boolean;
+
+  /**
+   * @param isExact every host has a back queue, so a host gives it up exactly when it has nothing
+   *   queued and nothing in flight, and the auditor can tell when its failure count is forgotten.
+   */
+  constructor(rules: ReturnType<typeof politenessRules>, hosts: ReadonlyMap<string, HostSpec>, isExact: boolean) {
+    this.rules = rules;
+    this.hosts = hosts;
+    this.isExact = isExact;
+  }
+
+  /** A URL for `host` arrives; `isIdle`: the host had nothing queued and nothing in flight. */
+  onAdd(host: string, nowMs: number, isIdle: boolean): void {
+    // The documented rule: an idle host's failures are forgotten backoffMaxMs after its next contact.
+    const failures = this.failures.get(host) ?? 0;
+    const forgetAtMs = (this.earliest.get(host) ?? -Infinity) + (failures > 0 ? this.rules.backoffMaxMs : 0);
+    if (this.isExact && isIdle && nowMs >= forgetAtMs) this.failures.set(host, 0);
+  }
+
+  onLease(lease: Lease, nowMs: number): void {
+    const host = lease.entry.host;
+    const spec = this.hosts.get(host) as HostSpec;
+    const where = `${lease.entry.url} leased at ${nowMs}`;
+    assert.ok((this.hostFlight.get(host) ?? 0) < this.rules.maxConnectionsPerHost, `${where}: host already at its connection limit`);
+    assert.ok(nowMs >= (this.earliest.get(host) ?? -Infinity), `${where}: host not contactable before ${this.earliest.get(host)}`);
+    if (spec.isIpKnownAtAdd) assert.equal(lease.ip, spec.ip, `${where}: the known IP must be applied`);
+    else assert.ok(lease.ip === undefined || lease.ip === spec.ip, `${where}: wrong IP ${lease.ip}`);
+    // Without the exact model the auditor cannot see when a host gave up its back queue; a lease
+    // backoffMaxMs past the next-contact time may follow a forgotten count, so only 0 is certain.
+    if (!this.isExact && nowMs - (this.earliest.get(host) ?? -Infinity) >= this.rules.backoffMaxMs) this.failures.set(host, 0);
+    if (lease.ip !== undefined) {
+      assert.ok((this.ipFlight.get(lease.ip) ?? 0) < this.rules.maxConnectionsPerIp, `${where}: IP ${lease.ip} already at its connection limit`);
+      this.ipFlight.set(lease.ip, (this.ipFlight.get(lease.ip) ?? 0) + 1);
+    }
+    this.hostFlight.set(host, (this.hostFlight.get(host) ?? 0) + 1);
+  }
+
+  onComplete(lease: Lease, report: CompletionReport, nowMs: number): void {
+    const host = lease.entry.host;
+    this.hostFlight.set(host, (this.hostFlight.get(host) as number) - 1);
+    if (lease.ip !== undefined) this.ipFlight.set(lease.ip, (this.ipFlight.get(lease.ip) as number) - 1);
+    const isBackoff = report.shouldBackOff === true || report.retryAfterMs !== undefined;
+    const failures = isBackoff ? (this.failures.get(host) ?? 0) + 1 : 0;
+    this.failures.set(host, failures);
+    const { minDelayMs, delayFactor, backoffBaseMs, backoffMaxMs } = this.rules;
+    let next = nowMs + Math.max(minDelayMs, delayFactor * report.fetchDurationMs, report.crawlDelayMs ?? 0);
+    if (isBackoff) next = Math.max(next, nowMs + (report.retryAfterMs ?? Math.min(backoffMaxMs, backoffBaseMs * 2 ** (failures - 1))));
+    this.earliest.set(host, Math.max(this.earliest.get(host) ?? -Infinity, next));
+  }
+}
+
+interface Workload {
+  readonly seed: number;
+  readonly hosts: number;
+  readonly urls: number;
+  readonly slots: number;
+  /** Priorities are drawn from 0 .. priorities − 1 (1: breadth-first). */
+  readonly priorities: number;
+  readonly isEveryIpKnown: boolean;
+  /** Every host fits in a back queue: the model can predict each choice exactly. */
+  readonly isExact: boolean;
+  readonly options: ConstructorParameters<typeof MemoryFrontier>[0];
+}
+
+const urlBefore = (a: ModelUrl, b: ModelUrl): boolean => a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq);
+
+function runWorkload(w: Workload): { log: string[]; fetched: number; leases: number } {
+  const rng = new Rng(w.seed, 7, 0);
+  const rules = politenessRules(w.options);
+  const ipPool = Math.max(1, Math.floor(w.hosts / 6)); // about three known hosts per shared IP
+  const hosts: HostSpec[] = Array.from({ length: w.hosts }, (_, i) => {
+    const isIpKnownAtAdd = w.isEveryIpKnown || rng.chance(0.5);
+    return {
+      name: `h${i}.test`, isIpKnownAtAdd,
+      ip: isIpKnownAtAdd ? `10.0.0.${rng.int(ipPool)}` : `10.1.0.${i}`,
+      crawlDelayMs: rng.chance(0.25) ? rng.range(500, 4000) : undefined,
+    };
+  });
+  const hostByName = new Map(hosts.map((h) => [h.name, h]));
+  const frontier = new MemoryFrontier(w.options);
+  const auditor = new PolitenessAuditor(rules, hostByName, w.isExact);
+  const model = new Map<string, ModelUrl>();
+  const queuedByHost = new Map<string, Set<ModelUrl>>(hosts.map((h) => [h.name, new Set()]));
+  const log: string[] = [];
+  let made = 0;
+  let fetched = 0;
+  let leases = 0;
+
+  const addUrl = (nowMs: number): void => {
+    const host = rng.pick(hosts);
+    const url = `http://${host.name}/p${made}`;
+    const priority = rng.int(w.priorities);
+    const e: FrontierEntry = { url, host: host.name, depth: 0, priority, ip: host.isIpKnownAtAdd ? host.ip : undefined };
+    auditor.onAdd(host.name, nowMs, queuedByHost.get(host.name)?.size === 0 && (auditor.hostFlight.get(host.name) ?? 0) === 0);
+    assert.equal(frontier.add(e, nowMs), true);
+    const m: ModelUrl = { url, host: host.name, priority, seq: made++, state: 'queued' };
+    model.set(url, m);
+    queuedByHost.get(host.name)?.add(m);
+  };
+
+  /** What the frontier must answer at `nowMs`, from the model (only meaningful when `isExact`). */
+  const check = (result: NextResult, nowMs: number): void => {
+    let best: ModelUrl | undefined;
+    let soonest = Infinity;
+    for (const host of hosts) {
+      const queued = queuedByHost.get(host.name) as Set<ModelUrl>;
+      if (queued.size === 0 || (auditor.hostFlight.get(host.name) ?? 0) >= rules.maxConnectionsPerHost) continue;
+      const earliest = auditor.earliest.get(host.name) ?? -Infinity;
+      if (earliest > nowMs) {
+        soonest = Math.min(soonest, earliest);
+        continue;
+      }
+      if (host.isIpKnownAtAdd && (auditor.ipFlight.get(host.ip) ?? 0) >= rules.maxConnectionsPerIp) continue;
+      for (const m of queued) if (best === undefined || urlBefore(m, best)) best = m;
+    }
+    if (best !== undefined) {
+      assert.equal(result.kind === 'url' ? result.lease.entry.url : result.kind, best.url, `at ${nowMs} the best contactable URL must go`);
+    } else if (soonest < Infinity || [...model.values()].some((m) => m.state !== 'done')) {
+      assert.deepEqual(result, { kind: 'wait', untilMs: soonest }, `at ${nowMs}`);
+    } else {
+      assert.deepEqual(result, { kind: 'empty' });
+    }
+  };
+
+  for (let i = 0; i < Math.min(w.urls, 60); i++) addUrl(0);
+  const slots: ({ lease: Lease; endMs: number } | undefined)[] = Array.from({ length: w.slots }, () => undefined);
+  let now = 0;
+  for (let step = 0; ; step++) {
+    assert.ok(step < 200_000, 'the crawl must finish');
+    let last: NextResult | undefined;
+    for (let s = 0; s < slots.length; s++) {
+      if (slots[s] !== undefined) continue;
+      last = frontier.next(now);
+      if (w.isExact) check(last, now);
+      if (last.kind !== 'url') break;
+      const lease = last.lease;
+      auditor.onLease(lease, now);
+      const m = model.get(lease.entry.url) as ModelUrl;
+      assert.equal(m.state, 'queued');
+      m.state = 'flight';
+      queuedByHost.get(m.host)?.delete(m);
+      leases++;
+      slots[s] = { lease, endMs: now + (rng.chance(0.1) ? 0 : rng.range(1, 1500)) };
+      log.push(`${now} lease ${lease.entry.url}#${lease.attempt}`);
+    }
+    const busy = slots.filter((s) => s !== undefined);
+    if (last?.kind === 'empty') {
+      assert.equal(busy.length, 0, 'empty while leases are in flight');
+      break;
+    }
+    let t = Math.min(...busy.map((s) => s.endMs));
+    if (last?.kind === 'wait') {
+      assert.ok(last.untilMs > now, `wait must point to the future, got ${last.untilMs} at ${now}`);
+      t = Math.min(t, last.untilMs);
+    }
+    assert.ok(Number.isFinite(t), `stuck at ${now}: nothing in flight and nothing to wait for`);
+    now = t;
+    for (let s = 0; s < slots.length; s++) {
+      const slot = slots[s];
+      if (slot === undefined || slot.endMs !== now) continue;
+      slots[s] = undefined;
+      const { lease } = slot;
+      const host = hostByName.get(lease.entry.host) as HostSpec;
+      const report: CompletionReport = {
+        fetchDurationMs: now - lease.leasedAtMs,
+        shouldRetry: lease.attempt < 4 && rng.chance(0.1),
+        shouldBackOff: rng.chance(0.05),
+        retryAfterMs: rng.chance(0.03) ? rng.range(0, 20_000) : undefined,
+        crawlDelayMs: host.crawlDelayMs,
+        ip: host.ip,
+      };
+      frontier.complete(lease, report, now);
+      auditor.onComplete(lease, report, now);
+      log.push(`${now} done ${lease.entry.url}#${lease.attempt}${report.shouldRetry === true ? ' retry' : ''}`);
+      const m = model.get(lease.entry.url) as ModelUrl;
+      if (report.shouldRetry === true) {
+        m.state = 'queued';
+        queuedByHost.get(m.host)?.add(m);
+      } else {
+        m.state = 'done';
+        fetched++;
+        // The fetched page links to a few new URLs, anywhere.
+        for (let k = rng.int(4); k > 0 && made < w.urls; k--) addUrl(now);
+      }
+      if (rng.chance(0.05)) {
+        const held = [...model.values()].filter((x) => x.state !== 'done');
+        if (held.length > 0) {
+          const target = rng.pick(held);
+          target.priority = rng.int(w.priorities + 1);
+          assert.equal(frontier.reprioritize(target.url, target.priority), true);
+        }
+      }
+    }
+    const stats = frontier.stats();
+    assert.ok(stats.activeHosts <= (w.options?.backQueueCount ?? Infinity), `${stats.activeHosts} hosts hold back queues`);
+    const held = [...slots].filter((s) => s !== undefined).length;
+    assert.equal(stats.inFlight, held);
+  }
+  assert.equal(fetched, made, 'every URL is fetched exactly once');
+  assert.deepEqual([frontier.stats().queued, frontier.stats().inFlight, frontier.stats().activeHosts], [0, 0, 0]);
+  return { log, fetched, leases };
+}
+
+describe('MemoryFrontier: seeded random crawls never break politeness', () => {
+  const base = { hosts: 40, urls: 1500, slots: 6, priorities: 1, isEveryIpKnown: false, isExact: true } as const;
+
+  test('default rules, breadth-first, 40 hosts (exact model)', () => {
+    const run = runWorkload({ ...base, seed: 1, options: { backQueueCount: 1000 } });
+    assert.equal(run.fetched, 1500);
+    assert.ok(run.leases > run.fetched, 'some URLs were retried');
+  });
+
+  test('2 per host, 3 per IP, shorter gaps, 4 priorities, 10 slots (exact model)', () => {
+    runWorkload({
+      ...base, seed: 2, slots: 10, priorities: 4,
+      options: { backQueueCount: 1000, maxConnectionsPerHost: 2, maxConnectionsPerIp: 3, minDelayMs: 200, delayFactor: 2 },
+    });
+  });
+
+  test('3 per host but 1 per IP: shared IPs are the binding limit (exact model)', () => {
+    runWorkload({ ...base, seed: 3, priorities: 3, isEveryIpKnown: true, options: { backQueueCount: 1000, maxConnectionsPerHost: 3 } });
+  });
+
+  test('4 back queues for 40 hosts: politeness holds while hosts rotate through the back queues', () => {
+    runWorkload({ ...base, seed: 4, priorities: 2, isExact: false, options: { backQueueCount: 4 } });
+  });
+
+  test('the same seed gives the same crawl', () => {
+    const workload = { ...base, seed: 5, urls: 400, isExact: false, options: { backQueueCount: 8 } };
+    assert.deepEqual(runWorkload(workload).log, runWorkload(workload).log);
+  });
+});
