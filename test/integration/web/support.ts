@@ -5,6 +5,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import type { WebModel } from '../../../src/web/model.js';
 import type { TestWeb } from '../../../src/web/start.js';
+import { decodeHtml as decodeHtmlBytes } from '../../../src/parse/charset.js';
 import { get, type RawResponse } from '../../helpers/http.js';
 
 /** The first page (in id order) that satisfies `pred`; throws when none does (the config is wrong). */
@@ -40,7 +41,8 @@ export function declaredCharset(res: RawResponse): string {
 
 /** The page's text decoded as its declared charset (UTF-8 when undeclared; a BOM is dropped). */
 export function decodeHtml(res: RawResponse): string {
-  return new TextDecoder(declaredCharset(res) || 'utf-8').decode(res.body);
+  // shoal's decoder: Node 20's TextDecoder reads windows-1252 as ISO-8859-1 (0x80-0x9F wrong).
+  return decodeHtmlBytes(res.body, declaredCharset(res) || 'utf-8');
 }
 
 /** The visible text of the body: tags and the head removed, entities `&amp;` undone, spaces collapsed. */
