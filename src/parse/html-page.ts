@@ -25,11 +25,17 @@
  *   against `effectiveBase`.
  * - rel `nofollow`, `ugc` and `sponsored` all make `isNofollow` true; `rel` keeps the tokens.
  *
- * Length: past 600 lines because the two halves of the pass, the SAX handler (PageCollector) and
- * the text flow with its windows (TextFlow), share the link drafts, and a fifth of the file is the
- * documented result types. TextFlow is the part to move out first if either half grows.
+ * This file holds the htmlparser2 callbacks (PageCollector) and the ParsedPage assembly; the text
+ * flow and its windows are in text-flow.ts, the meta robots directives in meta-robots.ts.
  */
 import { Parser } from 'htmlparser2';
+import { metaRobotsOf, parseRobotsDirectives, type MetaRobots } from './meta-robots.js';
+import { TextFlow, type ExtendedAnchorText } from './text-flow.js';
+
+/** Re-exported: the meta robots vocabulary (declared in meta-robots.ts) is part of this module's API. */
+export { metaRobotsOf, parseRobotsDirectives, type MetaRobots } from './meta-robots.js';
+/** Re-exported: the extended anchor text type (declared in text-flow.ts) is part of {@link ExtractedLink}. */
+export type { ExtendedAnchorText } from './text-flow.js';
 
 /** Which element a link came from. */
 export const HtmlLinkKind = {
@@ -59,12 +65,6 @@ export const LinkSkipReason = {
 } as const;
 export type LinkSkipReason = (typeof LinkSkipReason)[keyof typeof LinkSkipReason];
 
-/** The word tokens around a link, each side joined by single spaces. */
-export interface ExtendedAnchorText {
-  readonly before: string;
-  readonly after: string;
-}
-
 /** One link of a page, as written. */
 export interface ExtractedLink {
   readonly kind: HtmlLinkKind;
@@ -81,16 +81,6 @@ export interface ExtractedLink {
   readonly offset: number;
   /** Number of visible-text tokens before the element. */
   readonly tokenIndex: number;
-}
-
-/** Directives of the meta robots tags that apply to shoal (combined). */
-export interface MetaRobots {
-  readonly isNoindex: boolean;
-  readonly isNofollow: boolean;
-  readonly isNoarchive: boolean;
-  readonly isNosnippet: boolean;
-  /** Every directive token found, lowercase, once each. */
-  readonly directives: readonly string[];
 }
 
 /** What one pass over a page yields. */
@@ -138,46 +128,11 @@ export const DEFAULT_MAX_TEXT_CHARS = 1_000_000;
 /** Anchor and title text kept at most (an unclosed element can swallow the rest of a page). */
 const MAX_SHORT_TEXT_CHARS = 2048;
 
-/** The directive tokens of a robots meta `content` (or an X-Robots-Tag value): lowercase, split on commas and spaces. */
-export function parseRobotsDirectives(content: string): string[] {
-  return content.toLowerCase().split(/[\s,]+/).filter((t) => t !== '');
-}
-
-/** The meta robots summary of a set of directive tokens (`none` means noindex and nofollow). */
-export function metaRobotsOf(directives: Iterable<string>): MetaRobots {
-  const all = [...new Set(directives)];
-  const has = (d: string): boolean => all.includes(d);
-  return {
-    isNoindex: has('noindex') || has('none'), isNofollow: has('nofollow') || has('none'),
-    isNoarchive: has('noarchive'), isNosnippet: has('nosnippet'), directives: all,
-  };
-}
-
 const SPACE_RUN = /\s+/g;
 const NOT_SPACE = /\S/;
 /** Leading or trailing C0 controls and spaces: what the URL parser strips from an href. */
 const URL_EDGES = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 const EMPTY: readonly string[] = Object.freeze([]);
-
-/** Character classes of UTF-16 code units, filled as met: letters and digits make words. */
-const UNKNOWN = 0;
-const WORD_CLASS = 1;
-const SPACE = 2;
-const OTHER = 3;
-const SURROGATE = 4;
-const CHAR_CLASS = new Uint8Array(0x10000);
-const WORD_CHAR = /^[\p{L}\p{N}]$/u;
-
-function classify(c: number): number {
-  const ch = String.fromCharCode(c);
-  let k: number;
-  if (c >= 0xd800 && c <= 0xdfff) k = SURROGATE;
-  else if (WORD_CHAR.test(ch)) k = WORD_CLASS;
-  else if (/^\s$/.test(ch)) k = SPACE;
-  else k = OTHER;
-  CHAR_CLASS[c] = k;
-  return k;
-}
 
 /** Elements whose contents are not visible text (noscript is apart: its links and their text count). */
 const HIDDEN = new Set(['script', 'style', 'template', 'iframe', 'noembed', 'noframes', 'textarea']);
@@ -203,173 +158,6 @@ interface LinkDraft {
   isNofollow: boolean;
   offset: number;
   tokenIndex: number;
-}
-
-/** A link waiting for the tokens after it. */
-interface PendingLink {
-  readonly link: LinkDraft;
-  readonly before: string;
-  /** Global index of the first token after the link. */
-  readonly afterStart: number;
-}
-
-/**
- * The visible text flow: the text itself (collapsed, capped) and its word tokens, with the
- * windows of extended anchor text. Keeps only the tokens still needed by a window.
- */
-class TextFlow {
-  private readonly parts: string[] = [];
-  private length = 0;
-  isTruncated = false;
-  /** Separator owed before the next text: 0 none, 1 space, 2 newline. */
-  private owed = 0;
-  /** A word at the end of the last chunk, which the next chunk may continue. */
-  private partial = '';
-  /** Tokens from global index `bufStart` on. */
-  private buf: string[] = [];
-  private bufStart = 0;
-  count = 0;
-  /** Links waiting for their after window, in order of `afterStart`. */
-  private readonly pending: PendingLink[] = [];
-  private pendingHead = 0;
-
-  constructor(private readonly n: number, private readonly maxChars: number) {}
-
-  text(data: string): void {
-    const needsCollapse = this.tokenize(data);
-    if (!this.isTruncated) this.appendVisible(data, needsCollapse);
-  }
-
-  /** A block boundary: the current word ends and the text continues on a new line. */
-  block(): void {
-    this.flushWord();
-    this.owed = 2;
-  }
-
-  /** Ends the current word (a link starts or ends here). */
-  flushWord(): void {
-    if (this.partial !== '') {
-      const w = this.partial;
-      this.partial = '';
-      this.emit(w);
-    }
-  }
-
-  /** The last N tokens, joined. */
-  before(): string {
-    if (this.n === 0) return '';
-    const from = Math.max(this.bufStart, this.count - this.n) - this.bufStart;
-    return this.buf.slice(from, this.count - this.bufStart).join(' ');
-  }
-
-  /** Queues `link` for the N tokens from here on. */
-  awaitAfter(link: LinkDraft, before: string): void {
-    if (this.n === 0) link.extendedAnchorText = { before, after: '' };
-    else this.pending.push({ link, before, afterStart: this.count });
-  }
-
-  /** The visible text; settles every waiting link with the tokens there are. */
-  finish(): string {
-    this.flushWord();
-    while (this.pendingHead < this.pending.length) this.settle();
-    return this.parts.join('');
-  }
-
-  private settle(): void {
-    const p = this.pending[this.pendingHead++] as PendingLink;
-    const from = p.afterStart - this.bufStart;
-    p.link.extendedAnchorText = { before: p.before, after: this.buf.slice(from, from + this.n).join(' ') };
-  }
-
-  private emit(word: string): void {
-    this.buf.push(word);
-    this.count++;
-    const { pending } = this;
-    while (this.pendingHead < pending.length && this.count >= (pending[this.pendingHead] as PendingLink).afterStart + this.n) {
-      this.settle();
-    }
-    if (this.buf.length > 4096) this.compact();
-  }
-
-  private compact(): void {
-    const next = this.pending[this.pendingHead];
-    const keepFrom = Math.min(next === undefined ? Infinity : next.afterStart, this.count - this.n);
-    if (keepFrom - this.bufStart < 2048) return;
-    this.buf = this.buf.slice(keepFrom - this.bufStart);
-    this.bufStart = keepFrom;
-    if (this.pendingHead > 1024) {
-      this.pending.splice(0, this.pendingHead);
-      this.pendingHead = 0;
-    }
-  }
-
-  /**
-   * Emits the words of `data` (a word cut by the chunk's end waits in `partial`) and tells whether
-   * its white space needs collapsing. One pass over the characters with a class table: a regular
-   * expression per word cost three times the parser's own time.
-   */
-  private tokenize(data: string): boolean {
-    let needsCollapse = false;
-    let wasSpace = false;
-    let start = -1;
-    const len = data.length;
-    for (let i = 0; i < len; i++) {
-      const c = data.charCodeAt(i);
-      let k = CHAR_CLASS[c] as number;
-      if (k === UNKNOWN) k = classify(c);
-      if (k === SURROGATE) {
-        // A letter beyond the BMP (CJK extensions, mathematical letters) is two code units.
-        const cp = data.codePointAt(i) as number;
-        if (cp > 0xffff && WORD_CHAR.test(String.fromCodePoint(cp))) {
-          if (start < 0) start = i;
-          i++;
-          wasSpace = false;
-          continue;
-        }
-        k = OTHER;
-      }
-      if (k === WORD_CLASS) {
-        if (start < 0) start = i;
-        wasSpace = false;
-        continue;
-      }
-      if (start >= 0) {
-        this.emit(this.partial + data.slice(start, i));
-        this.partial = '';
-        start = -1;
-      } else if (i === 0) {
-        this.flushWord();
-      }
-      if (k === SPACE) {
-        if (wasSpace || c !== 32) needsCollapse = true;
-        wasSpace = true;
-      } else {
-        wasSpace = false;
-      }
-    }
-    if (start >= 0) this.partial += data.slice(start);
-    return needsCollapse;
-  }
-
-  private appendVisible(data: string, needsCollapse: boolean): void {
-    const collapsed = needsCollapse ? data.replace(SPACE_RUN, ' ') : data;
-    if (collapsed === ' ' || collapsed === '') {
-      if (this.owed === 0) this.owed = 1;
-      return;
-    }
-    const startsWithSpace = collapsed.charCodeAt(0) === 32;
-    const endsWithSpace = collapsed.charCodeAt(collapsed.length - 1) === 32;
-    if (startsWithSpace && this.owed === 0) this.owed = 1;
-    let piece = collapsed.slice(startsWithSpace ? 1 : 0, endsWithSpace ? -1 : undefined);
-    if (this.length > 0 && this.owed > 0) piece = (this.owed === 2 ? '\n' : ' ') + piece;
-    this.owed = endsWithSpace ? 1 : 0;
-    if (this.length + piece.length > this.maxChars) {
-      piece = piece.slice(0, this.maxChars - this.length);
-      this.isTruncated = true;
-    }
-    this.parts.push(piece);
-    this.length += piece.length;
-  }
 }
 
 /** Collapses white space and trims. */
