@@ -1,0 +1,211 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ShoalError } from '../../../src/core/errors.js';
+import { LmdbSeenSet } from '../../../src/seen/lmdb-seen-set.js';
+import { fingerprintWords, WORD_OFFSET } from '../../../src/seen/seen-set.js';
+import { hash32 } from '../../../src/web/prng.js';
+
+const MAX = (1n << 64n) - 1n;
+
+/** Runs `fn` with a fresh directory under the OS temp dir, removed afterwards. */
+async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'shoal-seen-test-'));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `n` fingerprints from `seed`: about `repeatShare` of them repeat an element of `pool` (earlier
+ * batches) or an earlier element of this batch, the rest are fresh 64-bit values.
+ */
+function batchWithRepeats(n: number, seed: number, repeatShare: number, pool: BigUint64Array = new BigUint64Array(0)): BigUint64Array {
+  const out = new BigUint64Array(n);
+  const w = fingerprintWords(out);
+  for (let i = 0; i < n; i++) {
+    const isRepeat = pool.length + i > 0 && hash32(seed, i, 3) / 2 ** 32 < repeatShare;
+    if (isRepeat) {
+      const j = hash32(seed, i, 4) % (pool.length + i);
+      out[i] = j < pool.length ? pool[j]! : out[j - pool.length]!;
+    } else {
+      w[2 * i + WORD_OFFSET.hi] = hash32(seed, i, 1);
+      w[2 * i + WORD_OFFSET.lo] = hash32(seed, i, 2);
+    }
+  }
+  return out;
+}
+
+function oracleAnswers(oracle: Set<string>, batch: BigUint64Array): Uint8Array {
+  const out = new Uint8Array(batch.length);
+  batch.forEach((f, i) => {
+    const k = f.toString(16);
+    if (!oracle.has(k)) {
+      oracle.add(k);
+      out[i] = 1;
+    }
+  });
+  return out;
+}
+
+function concat(a: BigUint64Array, b: BigUint64Array): BigUint64Array {
+  const out = new BigUint64Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+test('new, then seen; duplicates within a batch; 0 and 2^64 - 1; has', () => withDir(async (dir) => {
+  const s = new LmdbSeenSet({ dir, cacheEntries: 64 });
+  await s.start();
+  assert.deepEqual([...await s.addBatch([5n, 6n, 5n, 0n, MAX, 0n, 6n])], [1, 1, 0, 1, 1, 0, 0]);
+  assert.deepEqual([...await s.addBatch([MAX, 7n, 7n, 5n])], [0, 1, 0, 0]);
+  assert.deepEqual([...await s.addBatch([])], []);
+  assert.equal(s.size, 5);
+  assert.equal(await s.has(7n), true);
+  assert.equal(await s.has(8n), false);
+  assert.deepEqual([...await s.hasBatch([8n, 0n, 8n, MAX, 6n])], [0, 1, 0, 1, 1]);
+  await assert.rejects(s.addBatch([-1n]), RangeError);
+  assert.equal(s.spec.id, 'lmdb');
+  assert.equal(s.isDurable, true);
+  await s.close();
+}));
+
+test('200,000 random fingerprints with 50% repeats match a JS Set oracle (cache, pending writes and disk)', () => withDir(async (dir) => {
+  // A small cache and a small pending limit, so that answers come from all three places and
+  // batches wait for commits.
+  const s = new LmdbSeenSet({ dir, cacheEntries: 1024, maxPendingEntries: 20_000 });
+  await s.start();
+  const oracle = new Set<string>();
+  const first = batchWithRepeats(200_000, 42, 0.5);
+  assert.deepEqual(await s.addBatch(first), oracleAnswers(oracle, first));
+  assert.equal(s.size, oracle.size);
+
+  // Then batches of 10,000 that repeat fingerprints of every earlier batch, issued without waiting.
+  let pool = first;
+  const batches: BigUint64Array[] = [];
+  for (let b = 0; b < 12; b++) {
+    const batch = batchWithRepeats(10_000, 100 + b, 0.5, pool);
+    batches.push(batch);
+    pool = concat(pool, batch);
+  }
+  const answers = await Promise.all(batches.map((batch) => s.addBatch(batch)));
+  batches.forEach((batch, b) => assert.deepEqual(answers[b], oracleAnswers(oracle, batch), `batch ${b}`));
+  assert.equal(s.size, oracle.size);
+
+  const st = s.stats();
+  assert.ok(st.cacheHits > 0 && st.pendingHits > 0 && st.diskHits > 0, JSON.stringify(st));
+  assert.ok(st.cacheSize <= 1024);
+
+  const probe = concat(pool.subarray(0, 5000), batchWithRepeats(5000, 999, 0));
+  const present = await s.hasBatch(probe);
+  probe.forEach((f, i) => assert.equal(present[i], oracle.has(f.toString(16)) ? 1 : 0));
+  await s.close();
+}));
+
+test('calls take effect in call order, whether or not earlier ones were awaited', () => withDir(async (dir) => {
+  const s = new LmdbSeenSet({ dir, cacheEntries: 16 });
+  await s.start();
+  const order: string[] = [];
+  const a = s.addBatch([1n, 2n]).then((r) => { order.push('a'); return r; });
+  const h = s.has(2n).then((r) => { order.push('h'); return r; });
+  const b = s.addBatch([2n, 3n]).then((r) => { order.push('b'); return r; });
+  assert.deepEqual([...await a], [1, 1]);
+  assert.equal(await h, true);
+  assert.deepEqual([...await b], [0, 1]);
+  assert.deepEqual(order, ['a', 'h', 'b']);
+  await s.close();
+}));
+
+test('the caller may reuse its array as soon as addBatch returns', () => withDir(async (dir) => {
+  const s = new LmdbSeenSet({ dir });
+  await s.start();
+  const buf = BigUint64Array.of(10n, 11n);
+  const first = s.addBatch(buf);
+  buf[0] = 12n;
+  buf[1] = 13n;
+  const second = s.addBatch(buf);
+  assert.deepEqual([...await first], [1, 1]);
+  assert.deepEqual([...await second], [1, 1]);
+  assert.equal(await s.has(10n), true);
+  await s.close();
+}));
+
+test('reopened after close, it keeps every flushed fingerprint and its size', () => withDir(async (dir) => {
+  const path = join(dir, 'seen.v1'); // a dot in the name: still a directory
+  const batch = batchWithRepeats(30_000, 7, 0.2);
+  const distinct = new Set(batch).size;
+  const s = new LmdbSeenSet({ dir: path, cacheEntries: 256 });
+  await s.start();
+  await s.addBatch(batch);
+  await s.flush();
+  await s.addBatch([MAX]);
+  await s.close();
+
+  const again = new LmdbSeenSet({ dir: path, cacheEntries: 256 });
+  await again.start();
+  assert.equal(again.size, distinct + 1);
+  assert.equal((await again.addBatch(batch)).reduce((x, y) => x + y, 0), 0);
+  assert.equal(await again.has(MAX), true, 'close() flushes too');
+  assert.equal(again.size, distinct + 1);
+  await again.close();
+}));
+
+test('after a crash (SIGKILL), every fingerprint flushed before it is still seen and nothing else appears', () => withDir(async (dir) => {
+  const moduleUrl = new URL('../../../src/seen/lmdb-seen-set.js', import.meta.url).href;
+  const child = `
+    const [moduleUrl, dir] = process.argv.slice(1);
+    const { LmdbSeenSet } = await import(moduleUrl);
+    const s = new LmdbSeenSet({ dir });
+    await s.start();
+    await s.addBatch(Array.from({ length: 5000 }, (_, i) => BigInt(i) * 7919n + 1n));
+    await s.flush();
+    await s.addBatch(Array.from({ length: 5000 }, (_, i) => BigInt(i) * 7919n + 2n));
+    process.stdout.write('flushed\\n', () => process.kill(process.pid, 'SIGKILL'));
+  `;
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child, moduleUrl, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  const signal = await new Promise<NodeJS.Signals | null>((resolve) => proc.on('close', (_code, sig) => resolve(sig)));
+  assert.equal(signal, 'SIGKILL');
+  assert.equal(out, 'flushed\n');
+
+  const s = new LmdbSeenSet({ dir });
+  await s.start();
+  const flushed = Array.from({ length: 5000 }, (_, i) => BigInt(i) * 7919n + 1n);
+  assert.ok((await s.hasBatch(flushed)).every((x) => x === 1), 'every flushed fingerprint survives');
+  // The unflushed batch may or may not have survived; nothing outside the two batches may appear.
+  assert.ok(s.size >= 5000 && s.size <= 10_000, `size ${s.size}`);
+  const never = Array.from({ length: 5000 }, (_, i) => BigInt(i) * 7919n + 3n);
+  assert.ok((await s.hasBatch(never)).every((x) => x === 0));
+  await s.close();
+}));
+
+test('close is idempotent; calls after close, or before start, reject with a clear error', () => withDir(async (dir) => {
+  const s = new LmdbSeenSet({ dir });
+  await assert.rejects(s.addBatch([1n]), /LmdbSeenSet\.addBatch\(\): the seen set is not started; call and await start\(\) first/);
+  await s.start();
+  await s.start();
+  const pending = s.addBatch([1n, 2n]);
+  await Promise.all([s.close(), s.close()]);
+  assert.deepEqual([...await pending], [1, 1], 'a call made before close() completes');
+  await s.close();
+  await assert.rejects(s.addBatch([1n]), /LmdbSeenSet\.addBatch\(\): the seen set is closed; it cannot be used after close\(\)/);
+  await assert.rejects(s.has(1n), /LmdbSeenSet\.has\(\): the seen set is closed/);
+  await assert.rejects(s.hasBatch([1n]), /closed/);
+  await assert.rejects(s.flush(), /closed/);
+  await assert.rejects(s.start(), /closed/);
+}));
+
+test('a directory that cannot be opened is an IO error', () => withDir(async (dir) => {
+  const file = join(dir, 'not-a-dir');
+  await writeFile(file, 'x');
+  const s = new LmdbSeenSet({ dir: join(file, 'seen') });
+  await assert.rejects(s.start(), (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /cannot open the seen set/.test(err.message));
+  await s.close();
+}));
