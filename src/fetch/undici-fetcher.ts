@@ -6,35 +6,30 @@
  * crawl's {@link Resolver}, checks the address with {@link checkAddress} and only then connects, by
  * IP, to that address: the check applies to the address actually connected to, so a name that
  * resolves differently later (DNS rebinding) cannot slip past it. Our dispatch handler reads the
- * response head from the raw header pairs, counts raw bytes against `maxBodyBytes`, undoes the
- * content codings itself with node:zlib streams, counting decoded bytes against `maxDecodedBytes`
- * (undici's own size limit counts compressed bytes, which lets a gzip bomb through), and turns every
- * error into an outcome. Redirects are returned, never followed.
+ * response head from the raw header pairs (response-head.ts), counts raw bytes against
+ * `maxBodyBytes`, undoes the content codings itself with node:zlib streams (body-decoder.ts),
+ * counting decoded bytes against `maxDecodedBytes` (undici's own size limit counts compressed
+ * bytes, which lets a gzip bomb through), and turns every error into an outcome. Redirects are
+ * returned, never followed.
  *
  * The request bytes for the WARC request record are the exact header string undici writes, taken
  * from its `undici:client:sendHeaders` diagnostics channel (published synchronously right after our
  * handler learns its request got a socket, which is how the two are matched); the same message
  * names the socket, which gives the IP connected to and whether the connection is new.
- *
- * Size: past 600 lines. The call's handler and the connector share one state machine and belong
- * together; the body decoder and the response-head helpers do not need that state and could be
- * files of their own (`body-decoder.ts`, `response-head.ts`). They are here because this change
- * was limited to the fetcher's two files.
  */
 import { channel } from 'node:diagnostics_channel';
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { Transform } from 'node:stream';
-import { constants as zc, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { Agent, Pool, ProxyAgent, buildConnector, type Dispatcher } from 'undici';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { Resolver } from '../dns/resolver.js';
 import { checkAddress, type AddressKind, type AddressPolicy } from './address-guard.js';
+import { BodyDecoder, canDecode, parseContentCodings } from './body-decoder.js';
 import {
   AbortReason, SizeLimit, TimeoutPhase, parseRetryAfter, type FetchOutcome, type FetchRequest, type FetchTimings,
   type Fetcher, type ResponseHead,
 } from './fetcher.js';
+import { headerPairs, parseContentType, rebuildRequest, resolveLocation, responseHead } from './response-head.js';
 
 /** Options of {@link UndiciFetcher}. */
 export interface UndiciFetcherOptions {
@@ -76,9 +71,6 @@ export interface UndiciFetcherOptions {
 
 const MiB = 1024 * 1024;
 const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-/** Codings we undo; more than a few stacked codings is an attack, not a server. */
-const SUPPORTED_CODINGS: ReadonlySet<string> = new Set(['gzip', 'deflate', 'br']);
-const MAX_CODINGS = 3;
 /** Node's timers take at most a signed 32-bit delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Library codes of a connection that failed after the request was written. */
@@ -121,159 +113,6 @@ function onSendHeaders(message: unknown): void {
   pendingCapture = null;
   const m = message as { request: { method?: string; path?: string }; headers: string; socket: Socket };
   capture?.(m.request, m.headers, m.socket);
-}
-
-/** The parts of a `Content-Type` value a crawler uses. */
-function parseContentType(value: string | undefined): { type: string | null; charset: string | null } {
-  if (value === undefined) return { type: null, charset: null };
-  const [essence = '', ...params] = value.split(';');
-  let charset: string | null = null;
-  for (const p of params) {
-    const m = /^\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(p);
-    if (m !== null && m[1] !== '') charset = (m[1] as string).toLowerCase();
-  }
-  const type = essence.trim().toLowerCase();
-  return { type: type === '' ? null : type, charset };
-}
-
-/** Builds the response head from undici's raw `[name, value, ...]` buffers, keeping them as received. */
-function responseHead(status: number, statusText: string | undefined, raw: readonly (Buffer | string)[]): ResponseHead {
-  const reason = statusText === undefined || statusText === '' ? STATUS_CODES[status] ?? '' : statusText;
-  const parts: Buffer[] = [Buffer.from(`HTTP/1.1 ${status} ${reason}\r\n`, 'latin1')];
-  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = Buffer.isBuffer(raw[i]) ? raw[i] as Buffer : Buffer.from(raw[i] as string, 'latin1');
-    const value = Buffer.isBuffer(raw[i + 1]) ? raw[i + 1] as Buffer : Buffer.from(raw[i + 1] as string, 'latin1');
-    parts.push(name, Buffer.from(': '), value, Buffer.from('\r\n'));
-    const key = name.toString('latin1').toLowerCase();
-    const text = value.toString('latin1');
-    const previous = headers[key];
-    headers[key] = previous === undefined ? text : `${previous}, ${text}`;
-  }
-  parts.push(Buffer.from('\r\n'));
-  return { status, statusText: reason, headers, raw: Buffer.concat(parts) };
-}
-
-/** `Location` resolved against the request URL. Servers write raw UTF-8 there; the URL parser escapes it. */
-function resolveLocation(value: string | undefined, base: string): string | null {
-  if (value === undefined) return null;
-  const bytes = Buffer.from(value, 'latin1');
-  const utf8 = bytes.toString('utf8');
-  const text = Buffer.from(utf8, 'utf8').equals(bytes) ? utf8 : value;
-  try {
-    return new URL(text.trim(), base).href;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Whether a "deflate" body starts with a zlib header. It should (RFC 9110 §8.4.1.2), but some
- * servers send raw deflate: a zlib header has compression method 8 in its low nibble, a window of
- * at most 32 KiB in its high nibble, and its first two bytes form a multiple of 31.
- */
-function isZlibHeader(first: Buffer): boolean {
-  const cmf = first[0] ?? 0;
-  if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7) return false;
-  return first.length < 2 || (cmf * 256 + (first[1] as number)) % 31 === 0;
-}
-
-/**
- * Undoes content codings as bytes arrive, keeping at most `maxBytes` of output (and of every
- * intermediate stage, so stacked codings cannot balloon either). Over the limit it keeps the first
- * `maxBytes`, stops, and calls `onOver`; a corrupt stream calls `onError`.
- */
-class BodyDecoder {
-  private readonly stages: (Transform | null)[];
-  private readonly stageBytes: number[];
-  private readonly out: Buffer[] = [];
-  private outBytes = 0;
-  private isStopped = false;
-  private finished: ((body: Buffer) => void) | null = null;
-
-  constructor(
-    private readonly codings: readonly string[], private readonly maxBytes: number,
-    private readonly isLenient: boolean, private readonly onOver: () => void, private readonly onError: (err: Error) => void,
-  ) {
-    this.stages = codings.map(() => null);
-    this.stageBytes = codings.map(() => 0);
-  }
-
-  write(chunk: Buffer): void {
-    this.feed(0, chunk);
-  }
-
-  /** Ends the input; resolves with the output (the first `maxBytes` when over the limit). */
-  finish(): Promise<Buffer> {
-    return new Promise((resolve) => {
-      this.finished = resolve;
-      if (this.isStopped) this.settle();
-      else this.end(0);
-    });
-  }
-
-  /** Stops decoding; a pending {@link finish} resolves with what was decoded so far. */
-  destroy(): void {
-    this.isStopped = true;
-    for (const s of this.stages) s?.destroy();
-    this.settle();
-  }
-
-  private feed(i: number, chunk: Buffer): void {
-    if (this.isStopped) return;
-    if (i === this.codings.length) {
-      const room = this.maxBytes - this.outBytes;
-      this.out.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-      this.outBytes += chunk.length;
-      if (this.outBytes > this.maxBytes) this.stop(this.onOver);
-      return;
-    }
-    (this.stages[i] ?? this.open(i, chunk)).write(chunk);
-  }
-
-  private end(i: number): void {
-    if (i === this.codings.length) {
-      this.settle();
-      return;
-    }
-    const stage = this.stages[i];
-    // A stage that never got input (empty body) produces nothing: end the next one directly.
-    if (stage === null || stage === undefined) this.end(i + 1);
-    else stage.end();
-  }
-
-  private open(i: number, first: Buffer): Transform {
-    const coding = this.codings[this.codings.length - 1 - i] as string; // the last coding applied is undone first
-    // Lenient decoding keeps what a cut-off stream held (error bodies cut at their cap).
-    const flush = this.isLenient ? { finishFlush: zc.Z_SYNC_FLUSH } : {};
-    let stage: Transform;
-    if (coding === 'br') stage = createBrotliDecompress(this.isLenient ? { finishFlush: zc.BROTLI_OPERATION_FLUSH } : {});
-    else if (coding === 'gzip') stage = createGunzip(flush);
-    else stage = isZlibHeader(first) ? createInflate(flush) : createInflateRaw(flush);
-    stage.on('data', (c: Buffer) => {
-      this.stageBytes[i] = (this.stageBytes[i] ?? 0) + c.length;
-      if (i < this.codings.length - 1 && (this.stageBytes[i] as number) > this.maxBytes) this.stop(this.onOver);
-      else this.feed(i + 1, c);
-    });
-    stage.on('end', () => this.end(i + 1));
-    stage.on('error', (err: Error) => this.stop(() => this.onError(err)));
-    this.stages[i] = stage;
-    return stage;
-  }
-
-  private stop(then: () => void): void {
-    if (this.isStopped) return;
-    this.isStopped = true;
-    for (const s of this.stages) s?.destroy();
-    then();
-    this.settle();
-  }
-
-  private settle(): void {
-    const done = this.finished;
-    this.finished = null;
-    done?.(Buffer.concat(this.out));
-  }
 }
 
 /** What a response is turning into. */
@@ -359,9 +198,7 @@ class Call implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, statusText?: string): void {
     if (this.isSettled || status < 200) return; // 1xx: informational, the real head follows
-    const raw = controller.rawHeaders;
-    const pairs = Array.isArray(raw) ? raw : Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, v ?? '']));
-    const head = responseHead(status, statusText, pairs);
+    const head = responseHead(status, statusText, headerPairs(controller.rawHeaders, headers));
     this.head = head;
     this.firstByteMs ??= performance.now() - this.started;
     const limits = this.env.limits;
@@ -379,9 +216,8 @@ class Call implements Dispatcher.DispatchHandler {
       this.tooLarge(SizeLimit.raw, limits.maxBodyBytes);
       return;
     }
-    const codings = (head.headers['content-encoding'] ?? '').split(',').map((c) => c.trim().toLowerCase())
-      .filter((c) => c !== '' && c !== 'identity').map((c) => (c === 'x-gzip' ? 'gzip' : c));
-    if (codings.length > MAX_CODINGS || codings.some((c) => !SUPPORTED_CODINGS.has(c))) {
+    const codings = parseContentCodings(head.headers['content-encoding']);
+    if (!canDecode(codings)) {
       this.mode = isPage ? 'raw-only' : 'small';
       this.codings = codings;
       return;
@@ -521,12 +357,7 @@ class Call implements Dispatcher.DispatchHandler {
 
   /** The request as written; rebuilt from what we asked undici to send if its message was missed. */
   private wireRequest(): Buffer {
-    if (this.requestBytes !== null) return this.requestBytes;
-    const t = this.target;
-    const line = this.env.isProxied && t.protocol === 'http:' ? t.href : `${t.pathname}${t.search}`;
-    const lines = [`${this.method} ${line} HTTP/1.1`, `host: ${t.host}`, 'connection: keep-alive'];
-    for (const [k, v] of Object.entries(this.headers)) lines.push(`${k}: ${v}`);
-    return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+    return this.requestBytes ?? rebuildRequest(this.method, this.target, this.env.isProxied, this.headers);
   }
 
   private timings(): FetchTimings {

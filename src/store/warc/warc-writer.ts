@@ -10,16 +10,20 @@
  * a `kill -9`, {@link WarcWriter.start} cuts a torn last member ({@link repairWarcTail}), drops index
  * lines that point at what was cut, and indexes the records that reached the WARC but not the index.
  *
- * Compression runs in the main thread ({@link gzipMember}). A worker pool would take its place:
- * members would then be compressed in parallel and offsets assigned when they are appended, in order.
+ * Compression runs in the main thread ({@link gzipMember}, in `gzip-members.ts`). A worker pool would
+ * take its place: members would then be compressed in parallel and offsets assigned when they are
+ * appended, in order.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import zlib from 'node:zlib';
 import { ShoalError } from '../../core/errors.js';
 import { cdxjEntry, cdxjEntryFromStored, cdxjLine, reconcileCdxj } from './cdxj.js';
+import { gzipMember, repairWarcTail, scanMembers, type StoredMember } from './gzip-members.js';
 import { encodeRecord, parseWarcHead, warcinfoRecord, WarcType, type WarcField, type WarcRecord } from './warc-record.js';
+
+/** The gzip-member functions moved to `gzip-members.ts`; re-exported here for existing importers. */
+export { gzipMember, readGzipMember, repairWarcTail } from './gzip-members.js';
 
 /** Options of {@link WarcWriter}. */
 export interface WarcWriterOptions {
@@ -83,173 +87,6 @@ const FORMAT_FIELDS: readonly WarcField[] = [
   ['format', 'WARC File Format 1.1'],
   ['conformsTo', 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/'],
 ];
-
-// --- gzip members --------------------------------------------------------------------------------
-
-/** gzip header: magic, deflate, no flags, no mtime, no extra flags, OS unknown (RFC 1952 §2.3). */
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
-/** Pieces at least this large are compressed on their own instead of being copied into one buffer. */
-const OWN_SEGMENT_BYTES = 256 * 1024;
-
-/** A gzip member as pieces to write (no copy of the compressed data), and its length. */
-export interface GzipMember {
-  readonly pieces: readonly Buffer[];
-  readonly length: number;
-}
-
-/**
- * One gzip member holding the concatenation of `pieces`. zlib's one-shot API takes one buffer; rather
- * than copying a large body into one, each large piece is deflated on its own and every segment but
- * the last ends with a sync flush, so the segments concatenate into one valid deflate stream (the way
- * pigz joins its blocks). Small pieces are joined first: one deflate call is much cheaper than several.
- */
-export function gzipMember(pieces: readonly Buffer[], level = 6): GzipMember {
-  const segments: Buffer[] = [];
-  let run: Buffer[] = [];
-  let crc = 0;
-  let size = 0;
-  for (const p of pieces) {
-    crc = zlib.crc32(p, crc);
-    size += p.length;
-    if (p.length < OWN_SEGMENT_BYTES) {
-      run.push(p);
-      continue;
-    }
-    if (run.length > 0) segments.push(Buffer.concat(run));
-    run = [];
-    segments.push(p);
-  }
-  if (run.length > 0 || segments.length === 0) segments.push(Buffer.concat(run));
-  const out: Buffer[] = [GZIP_HEADER];
-  let length = GZIP_HEADER.length + 8;
-  segments.forEach((seg, i) => {
-    const isLast = i === segments.length - 1;
-    const z = zlib.deflateRawSync(seg, { level, finishFlush: isLast ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
-    out.push(z);
-    length += z.length;
-  });
-  const trailer = Buffer.allocUnsafe(8);
-  trailer.writeUInt32LE(crc >>> 0, 0);
-  trailer.writeUInt32LE(size >>> 0, 4); // ISIZE is the length modulo 2^32
-  out.push(trailer);
-  return { pieces: out, length };
-}
-
-/** Result of reading the gzip member at an offset of a buffer. */
-export type MemberRead =
-  | { readonly kind: 'ok'; readonly length: number; readonly data: Buffer }
-  | { readonly kind: 'incomplete' }
-  | { readonly kind: 'invalid'; readonly reason: string };
-
-/**
- * Reads and checks (CRC-32 and length) the gzip member starting at `at` in `buf`. `incomplete`: the
- * bytes end before the member does; `invalid`: these bytes are not a gzip member.
- */
-export function readGzipMember(buf: Buffer, at = 0): MemberRead {
-  const magic = [0x1f, 0x8b, 8];
-  for (let i = 0; i < 3 && at + i < buf.length; i++) if (buf[at + i] !== magic[i]) return { kind: 'invalid', reason: 'no gzip header' };
-  if (buf.length - at < 10) return { kind: 'incomplete' };
-  const flags = buf[at + 3] ?? 0;
-  if ((flags & 0xe0) !== 0) return { kind: 'invalid', reason: 'reserved gzip flags set' };
-  let p = at + 10;
-  if ((flags & 4) !== 0) p += 2 + (p + 2 <= buf.length ? buf.readUInt16LE(p) : 0); // FEXTRA
-  for (const flag of [8, 16]) { // FNAME, FCOMMENT: zero-terminated
-    if ((flags & flag) === 0) continue;
-    const zero = p < buf.length ? buf.indexOf(0, p) : -1;
-    if (zero < 0) return { kind: 'incomplete' };
-    p = zero + 1;
-  }
-  if ((flags & 2) !== 0) p += 2; // FHCRC
-  if (p >= buf.length) return { kind: 'incomplete' };
-  let data: Buffer;
-  let consumed: number;
-  try {
-    // inflateRaw stops at the end of the deflate stream; bytesWritten says how much input it used.
-    const r = zlib.inflateRawSync(buf.subarray(p), { info: true }) as unknown as { buffer: Buffer; engine: zlib.InflateRaw };
-    data = r.buffer;
-    consumed = r.engine.bytesWritten;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'Z_BUF_ERROR') return { kind: 'incomplete' };
-    return { kind: 'invalid', reason: (err as Error).message };
-  }
-  const t = p + consumed;
-  if (t + 8 > buf.length) return { kind: 'incomplete' };
-  if (buf.readUInt32LE(t) !== zlib.crc32(data) >>> 0) return { kind: 'invalid', reason: 'CRC-32 mismatch' };
-  if (buf.readUInt32LE(t + 4) !== data.length % 2 ** 32) return { kind: 'invalid', reason: 'length mismatch' };
-  return { kind: 'ok', length: t + 8 - at, data };
-}
-
-/** One complete member found in a file. */
-export interface StoredMember {
-  readonly offset: number;
-  readonly length: number;
-  /** The uncompressed record. */
-  readonly data: Buffer;
-}
-
-const SCAN_WINDOW_BYTES = 4 * 1024 * 1024;
-
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, position + got);
-    if (n === 0) return buf.subarray(0, got);
-    got += n;
-  }
-  return buf;
-}
-
-/**
- * The complete, valid members of an open file from `from` (a member boundary) up to `to`, in order;
- * stops at the first member that is torn or invalid. Reads through a window that grows to hold a
- * large member, so memory stays near the largest record.
- */
-export function* scanMembers(fd: number, from: number, to: number): Generator<StoredMember, number> {
-  let offset = from;
-  let bufStart = from;
-  let buf = readAt(fd, from, Math.min(SCAN_WINDOW_BYTES, to - from));
-  while (offset < to) {
-    const r = readGzipMember(buf, offset - bufStart);
-    if (r.kind === 'ok') {
-      yield { offset, length: r.length, data: r.data };
-      offset += r.length;
-      continue;
-    }
-    const bufEnd = bufStart + buf.length;
-    if (r.kind === 'invalid' || bufEnd >= to) break;
-    // The member runs past the window: read again from its start, at least twice as much.
-    buf = readAt(fd, offset, Math.min(to - offset, Math.max(SCAN_WINDOW_BYTES, 2 * (bufEnd - offset))));
-    bufStart = offset;
-  }
-  return offset;
-}
-
-/**
- * Cuts a WARC file after its last complete gzip member. Every member from the start is inflated and
- * its CRC-32 and length checked; the file is trusted up to the first member that is torn (a write cut
- * short by `kill -9` or a power loss) or does not decode, and everything from there is removed. Costs
- * one pass over the file.
- */
-export function repairWarcTail(path: string): { keptBytes: number; droppedBytes: number } {
-  const fd = openSync(path, 'r+');
-  try {
-    const size = fstatSync(fd).size;
-    const it = scanMembers(fd, 0, size);
-    let step = it.next();
-    while (step.done !== true) step = it.next();
-    const kept = step.value;
-    if (kept < size) {
-      ftruncateSync(fd, kept);
-      fsyncSync(fd);
-    }
-    return { keptBytes: kept, droppedBytes: size - kept };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-// --- the writer ----------------------------------------------------------------------------------
 
 interface OpenFile {
   readonly name: string;

@@ -1,0 +1,142 @@
+/**
+ * Content decoding for the undici fetcher: which content codings a response carries, whether we
+ * can undo them, and a streaming decoder that undoes them with node:zlib as bytes arrive.
+ *
+ * Why a decoder of our own: undici's size limit counts the bytes received, which for a compressed
+ * body lets a small gzip bomb expand without bound. This decoder counts the decoded bytes (and the
+ * output of every intermediate stage of a stacked coding) against a cap and stops at it. It knows
+ * nothing of the call it serves: the fetcher feeds it raw chunks and is told, through callbacks,
+ * when the cap is passed or the stream is corrupt.
+ */
+import type { Transform } from 'node:stream';
+import { constants as zc, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+
+/** Codings we undo; more than a few stacked codings is an attack, not a server. */
+const SUPPORTED_CODINGS: ReadonlySet<string> = new Set(['gzip', 'deflate', 'br']);
+const MAX_CODINGS = 3;
+
+/**
+ * The content codings of a `Content-Encoding` value, in the order they were applied, lower-cased,
+ * without `identity` and with `x-gzip` read as `gzip`. An absent header gives no codings.
+ */
+export function parseContentCodings(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity').map((c) => (c === 'x-gzip' ? 'gzip' : c));
+}
+
+/** Whether {@link BodyDecoder} can undo these codings: all supported, and not too many stacked. */
+export function canDecode(codings: readonly string[]): boolean {
+  return codings.length <= MAX_CODINGS && codings.every((c) => SUPPORTED_CODINGS.has(c));
+}
+
+/**
+ * Whether a "deflate" body starts with a zlib header. It should (RFC 9110 §8.4.1.2), but some
+ * servers send raw deflate: a zlib header has compression method 8 in its low nibble, a window of
+ * at most 32 KiB in its high nibble, and its first two bytes form a multiple of 31.
+ */
+function isZlibHeader(first: Buffer): boolean {
+  const cmf = first[0] ?? 0;
+  if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7) return false;
+  return first.length < 2 || (cmf * 256 + (first[1] as number)) % 31 === 0;
+}
+
+/**
+ * Undoes content codings as bytes arrive, keeping at most `maxBytes` of output (and of every
+ * intermediate stage, so stacked codings cannot balloon either). Over the limit it keeps the first
+ * `maxBytes`, stops, and calls `onOver`; a corrupt stream calls `onError`. The codings must pass
+ * {@link canDecode}. `isLenient` keeps what a cut-off stream held instead of failing on it (for
+ * bodies cut at a cap).
+ */
+export class BodyDecoder {
+  private readonly stages: (Transform | null)[];
+  private readonly stageBytes: number[];
+  private readonly out: Buffer[] = [];
+  private outBytes = 0;
+  private isStopped = false;
+  private finished: ((body: Buffer) => void) | null = null;
+
+  constructor(
+    private readonly codings: readonly string[], private readonly maxBytes: number,
+    private readonly isLenient: boolean, private readonly onOver: () => void, private readonly onError: (err: Error) => void,
+  ) {
+    this.stages = codings.map(() => null);
+    this.stageBytes = codings.map(() => 0);
+  }
+
+  /** Feeds the next chunk of the body as received. */
+  write(chunk: Buffer): void {
+    this.feed(0, chunk);
+  }
+
+  /** Ends the input; resolves with the output (the first `maxBytes` when over the limit). */
+  finish(): Promise<Buffer> {
+    return new Promise((resolve) => {
+      this.finished = resolve;
+      if (this.isStopped) this.settle();
+      else this.end(0);
+    });
+  }
+
+  /** Stops decoding; a pending {@link finish} resolves with what was decoded so far. */
+  destroy(): void {
+    this.isStopped = true;
+    for (const s of this.stages) s?.destroy();
+    this.settle();
+  }
+
+  private feed(i: number, chunk: Buffer): void {
+    if (this.isStopped) return;
+    if (i === this.codings.length) {
+      const room = this.maxBytes - this.outBytes;
+      this.out.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      this.outBytes += chunk.length;
+      if (this.outBytes > this.maxBytes) this.stop(this.onOver);
+      return;
+    }
+    (this.stages[i] ?? this.open(i, chunk)).write(chunk);
+  }
+
+  private end(i: number): void {
+    if (i === this.codings.length) {
+      this.settle();
+      return;
+    }
+    const stage = this.stages[i];
+    // A stage that never got input (empty body) produces nothing: end the next one directly.
+    if (stage === null || stage === undefined) this.end(i + 1);
+    else stage.end();
+  }
+
+  private open(i: number, first: Buffer): Transform {
+    const coding = this.codings[this.codings.length - 1 - i] as string; // the last coding applied is undone first
+    // Lenient decoding keeps what a cut-off stream held (error bodies cut at their cap).
+    const flush = this.isLenient ? { finishFlush: zc.Z_SYNC_FLUSH } : {};
+    let stage: Transform;
+    if (coding === 'br') stage = createBrotliDecompress(this.isLenient ? { finishFlush: zc.BROTLI_OPERATION_FLUSH } : {});
+    else if (coding === 'gzip') stage = createGunzip(flush);
+    else stage = isZlibHeader(first) ? createInflate(flush) : createInflateRaw(flush);
+    stage.on('data', (c: Buffer) => {
+      this.stageBytes[i] = (this.stageBytes[i] ?? 0) + c.length;
+      if (i < this.codings.length - 1 && (this.stageBytes[i] as number) > this.maxBytes) this.stop(this.onOver);
+      else this.feed(i + 1, c);
+    });
+    stage.on('end', () => this.end(i + 1));
+    stage.on('error', (err: Error) => this.stop(() => this.onError(err)));
+    this.stages[i] = stage;
+    return stage;
+  }
+
+  private stop(then: () => void): void {
+    if (this.isStopped) return;
+    this.isStopped = true;
+    for (const s of this.stages) s?.destroy();
+    then();
+    this.settle();
+  }
+
+  private settle(): void {
+    const done = this.finished;
+    this.finished = null;
+    done?.(Buffer.concat(this.out));
+  }
+}
