@@ -118,7 +118,8 @@ export interface FrontierStats {
 
 /**
  * The frontier extension point (see the file comment for the Contract).
- * Implementations: `MemoryFrontier` (`memory-frontier.ts`).
+ * Implementations: `MemoryFrontier` (`memory-frontier.ts`); `PersistentFrontier`
+ * (`src/frontier-store/persistent-frontier.ts`), the same scheduling over an LMDB store.
  */
 export interface Frontier {
   /** Queues a URL that passed the URL-seen test; false (and no change) if the URL is already held. */

@@ -52,6 +52,14 @@ export function backQueueCountFor(fetchSlots: number): number {
 /** Default number of back queues: 300, as for 100 fetch slots. */
 export const DEFAULT_BACK_QUEUE_COUNT = backQueueCountFor(100);
 
+/** Where {@link MemoryFrontier.addAt} puts a URL: its place among equal priorities and its attempt. */
+export interface FrontierPlacement {
+  /** Add order: smaller leaves first among equal priorities. A safe integer >= 0, unique per URL. */
+  readonly seq: number;
+  /** 1 for a URL never tried, n + 1 after n retries. */
+  readonly attempt: number;
+}
+
 /** Options of {@link MemoryFrontier}; every field is optional. */
 export interface MemoryFrontierOptions extends PolitenessOptions {
   /**
@@ -164,9 +172,26 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
   }
 
   add(entry: FrontierEntry, nowMs: number): boolean {
+    return this.addAt(entry, nowMs, { seq: this.nextSeq, attempt: 1 });
+  }
+
+  /**
+   * `add` with the URL's place given by the caller: for a frontier that keeps URLs elsewhere (on
+   * disk, see `src/frontier-store/`) and hands them to this one a window at a time, so that a URL
+   * paged back in keeps its place among equal priorities and its attempt count. Later plain `add`s
+   * are numbered after the highest `seq` seen, so the two can be mixed without breaking FIFO.
+   * @returns false (and no change) if the URL is already held.
+   * @throws RangeError on a non-finite priority, a `seq` that is not a safe integer >= 0, or an
+   *   `attempt` that is not an integer >= 1.
+   */
+  addAt(entry: FrontierEntry, nowMs: number, placement: FrontierPlacement): boolean {
     if (!Number.isFinite(entry.priority)) throw new RangeError(`frontier: priority must be finite, got ${entry.priority} for ${entry.url}`);
+    const { seq, attempt } = placement;
+    if (!(Number.isSafeInteger(seq) && seq >= 0)) throw new RangeError(`frontier: seq must be a safe integer >= 0, got ${seq} for ${entry.url}`);
+    if (!(Number.isInteger(attempt) && attempt >= 1)) throw new RangeError(`frontier: attempt must be an integer >= 1, got ${attempt} for ${entry.url}`);
     if (this.byUrl.has(entry.url)) return false;
-    const held: Held = { entry, priority: entry.priority, seq: this.nextSeq++, attempt: 1, home: null, heapIndex: NOT_IN_HEAP };
+    this.nextSeq = Math.max(this.nextSeq, seq + 1);
+    const held: Held = { entry, priority: entry.priority, seq, attempt, home: null, heapIndex: NOT_IN_HEAP };
     this.byUrl.set(entry.url, held);
     this.queued++;
     this.forgetDormant(nowMs);
@@ -177,6 +202,42 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
       this.front.push(held);
       this.frontByHost.set(entry.host, (this.frontByHost.get(entry.host) ?? 0) + 1);
       this.fill(nowMs);
+    }
+    return true;
+  }
+
+  /**
+   * Takes back a queued URL, as if it had never been added: for a frontier that keeps only a window
+   * of each host's URLs here and moves the worst one back to disk when a better one arrives. A host
+   * left with nothing queued or in flight gives up its back queue, exactly as after a completion.
+   * @returns false (and no change) if the URL is not queued here: never added, or in flight (a
+   *   lease must be completed, never withdrawn).
+   */
+  withdraw(url: string, nowMs: number): boolean {
+    const held = this.byUrl.get(url);
+    if (held === undefined) return false;
+    const host = held.home;
+    if (host === null) {
+      if (!this.front.remove(held)) return false;
+      const name = held.entry.host;
+      const left = (this.frontByHost.get(name) as number) - 1;
+      if (left === 0) this.frontByHost.delete(name);
+      else this.frontByHost.set(name, left);
+    } else {
+      host.queue.remove(held);
+      held.home = null;
+    }
+    this.byUrl.delete(url);
+    this.queued--;
+    this.forgetDormant(nowMs);
+    if (host !== null) {
+      if (host.queue.size === 0 && host.inFlight === 0) {
+        this.release(host, nowMs);
+        this.fill(nowMs);
+      } else {
+        // Its best URL may have changed, or it may have nothing left to offer while leases are out.
+        this.schedule(host, nowMs);
+      }
     }
     return true;
   }
