@@ -36,3 +36,17 @@ export { fitPowerLaw } from './eval/power-law.js';
 export type { PowerLawFit } from './eval/power-law.js';
 export { csrFromEdges, inDegrees } from './eval/csr.js';
 export type { Csr } from './eval/csr.js';
+
+export { Crawl } from './node/crawl.js';
+export type { CrawlOptions } from './node/crawl.js';
+export { crawlConfigSchema, DEFAULT_USER_AGENT } from './node/crawl-config.js';
+export type { CrawlConfig, CrawlConfigInput } from './node/crawl-config.js';
+export type { CrawlSummary, LinkCounts as CrawlLinkCounts } from './node/crawl-stats.js';
+export { CrawlChannel, StopReason } from './node/events.js';
+export type { CrawlEvents, CrawlProgress, FrontierProgress } from './node/events.js';
+export type { CrawlOutcomeKind, CrawlSinks, FetchRecord, GraphLink, LinkGraphSink, PageRecord, RecordSink } from './node/ports.js';
+export type { NodeComponents, NodeDeps } from './node/build-node.js';
+export { ManualClock, SystemClock } from './node/clock.js';
+export type { Clock } from './node/clock.js';
+export { JsonLog, silentLog } from './node/log.js';
+export type { Log, LogFields } from './node/log.js';

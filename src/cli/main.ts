@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, ShoalError, isConfigProblem } from '../core/errors.js';
 import { registerConfigCommand } from './commands/config.js';
+import { registerCrawlCommand } from './commands/crawl.js';
 import { registerWebCommand } from './commands/web.js';
 
 /** Where a command writes; tests pass their own. */
@@ -14,6 +15,8 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Resolves when the user asks to stop (Ctrl-C / SIGTERM). */
   readonly interrupted: Promise<void>;
+  /** Whether `err` writes to a terminal (progress lines are then rewritten in place). Default false. */
+  readonly isErrTty?: boolean;
 }
 
 function defaultIo(): CliIo {
@@ -21,6 +24,7 @@ function defaultIo(): CliIo {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
     env: process.env,
+    isErrTty: process.stderr.isTTY === true,
     interrupted: new Promise((resolve) => {
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());
@@ -37,6 +41,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo()): 
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError()
     .enablePositionalOptions();
+  registerCrawlCommand(program, io, (c) => { code = c; });
   registerWebCommand(program, io, (c) => { code = c; });
   registerConfigCommand(program, io);
   try {

@@ -1,0 +1,153 @@
+/**
+ * `shoal crawl`: one local crawler from seed URLs into a crawl directory. Configuration: defaults <
+ * `--config` file < `SHOAL_CRAWL_*` environment < flags. Live progress goes to stderr (one line
+ * rewritten in place on a terminal, else a line every few seconds), the summary to stdout. Exit codes:
+ * 0 done (frontier exhausted or limit reached), 1 failure, 2 bad configuration, 130 interrupted.
+ */
+import { channel } from 'node:diagnostics_channel';
+import type { Command } from 'commander';
+import { ConfigError, type ConfigIssue } from '../../core/errors.js';
+import { loadConfig, setPath, type ConfigTree } from '../../config/load.js';
+import { Crawl } from '../../node/crawl.js';
+import { CRAWL_ENV_PREFIX, crawlConfigSchema, type CrawlConfig } from '../../node/crawl-config.js';
+import type { CrawlSummary } from '../../node/crawl-stats.js';
+import { CrawlChannel, type CrawlProgress } from '../../node/events.js';
+import type { CliIo } from '../main.js';
+
+interface CrawlFlags {
+  seed: string[];
+  seedsFile?: string;
+  out?: string;
+  resolve: string[];
+  allowLoopback?: boolean;
+  allowPrivate?: boolean;
+  userAgent?: string;
+  maxPages?: string;
+  minDelayMs?: string;
+  concurrency?: string;
+  config?: string;
+}
+
+/** Without a terminal, a progress line every this many ms. */
+const PROGRESS_LINE_MS = 5000;
+
+const collect = (v: string, prev: string[]): string[] => [...prev, v];
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(bytes >= 1e8 ? 0 : 1)} MB`;
+}
+
+/** The crawl configuration from the file, the environment and the flags; every problem at once. */
+export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<string, string | undefined>>): CrawlConfig {
+  const tree: ConfigTree = {};
+  const problems: ConfigIssue[] = [];
+  const int = (flag: string, path: string, raw: string | undefined): void => {
+    if (raw === undefined) return;
+    const v = Number(raw);
+    if (raw.trim() === '' || !Number.isInteger(v)) problems.push({ path: flag, message: `expected a whole number, got ${JSON.stringify(raw)}` });
+    else setPath(tree, path, v);
+  };
+  if (flags.seed.length > 0) setPath(tree, 'seeds.urls', flags.seed);
+  if (flags.seedsFile !== undefined) setPath(tree, 'seeds.file', flags.seedsFile);
+  if (flags.out !== undefined) setPath(tree, 'store.outDir', flags.out);
+  if (flags.resolve.length > 0) setPath(tree, 'network.resolve', flags.resolve);
+  if (flags.allowLoopback === true) setPath(tree, 'network.allowLoopback', true);
+  if (flags.allowPrivate === true) setPath(tree, 'network.allowPrivate', true);
+  if (flags.userAgent !== undefined) setPath(tree, 'fetch.userAgent', flags.userAgent);
+  int('--max-pages', 'limits.maxPages', flags.maxPages);
+  int('--min-delay-ms', 'politeness.minDelayMs', flags.minDelayMs);
+  int('--concurrency', 'limits.concurrency', flags.concurrency);
+  try {
+    const config = loadConfig(crawlConfigSchema, { file: flags.config, env, envPrefix: CRAWL_ENV_PREFIX, flags: tree });
+    if (problems.length > 0) throw new ConfigError(problems, { code: 'USAGE' });
+    if (config.store.outDir === null) throw new ConfigError([{ path: '--out', message: 'the crawl directory is required' }], { code: 'USAGE' });
+    return config;
+  } catch (err) {
+    if (err instanceof ConfigError && problems.length > 0 && err.code !== 'USAGE') throw new ConfigError([...problems, ...err.issues]);
+    throw err;
+  }
+}
+
+/** One progress line. */
+export function progressLine(p: CrawlProgress): string {
+  const errors = Object.entries(p.errors).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`);
+  return `${fmt(p.elapsedMs / 1000)} s · pages ${fmt(p.pages)} (${fmt(p.recentPagesPerSecond)}/s) · ${megabytes(p.bytes)}`
+    + ` · frontier ${fmt(p.frontier.queued)} (${fmt(p.frontier.inFlight)} in flight) · hosts ${fmt(p.hosts)}`
+    + (errors.length === 0 ? '' : ` · ${errors.join(', ')}`);
+}
+
+const STOPPED: Readonly<Record<CrawlSummary['stopReason'], string>> = {
+  exhausted: 'done: the frontier is empty',
+  'max-pages': 'done: --max-pages reached',
+  interrupted: 'interrupted: stopped cleanly, stores flushed',
+};
+
+/** The summary printed at the end. */
+export function summaryText(s: CrawlSummary): string {
+  const outcomes = Object.entries(s.outcomes).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`).join(', ');
+  const l = s.links;
+  const lines = [
+    `shoal crawl: ${STOPPED[s.stopReason]} after ${(s.elapsedMs / 1000).toFixed(1)} s`,
+    `  pages       ${fmt(s.pages)} (${s.pagesPerSecond.toFixed(1)} pages/s, ${megabytes(s.bytesPerSecond)}/s, ${megabytes(s.bytes)} in all)`,
+    `  urls        ${fmt(s.urls)}: ${outcomes === '' ? 'none' : outcomes}`,
+    `  requests    ${fmt(s.requests)} (${fmt(s.robotsRequests)} robots.txt, ${fmt(s.retries)} retries) to ${fmt(s.hosts)} hosts`,
+    `  duplicates  ${fmt(s.duplicates)} exact (${fmt(s.revisits)} written as revisit records)`,
+    `  links       ${fmt(l.found)} found, ${fmt(l.queued)} queued, ${fmt(l.seenBefore)} seen before, ${fmt(l.robotsDenied)} disallowed,`
+      + ` ${fmt(l.notFollowed)} nofollow, ${fmt(l.invalid)} invalid`,
+    `  frontier    ${fmt(s.frontierLeft.queued)} queued, ${fmt(s.frontierLeft.inFlight)} in flight; ${fmt(s.seenUrls)} URLs seen in all`,
+    `  output      ${s.outDir} (${s.warcFiles.length === 0 ? 'no new WARC records' : s.warcFiles.join(', ')})`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function registerCrawlCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
+  program.command('crawl')
+    .description('crawl the Web from seed URLs, politely, into a crawl directory (WARC, CDXJ index, state)')
+    .option('--seed <url>', 'seed URL (repeatable)', collect, [])
+    .option('--seeds-file <file>', 'file of seed URLs, one per line')
+    .option('--out <dir>', 'the crawl directory (a rerun on the same directory does not fetch a page again)')
+    .option('--resolve <host=ip>', "fixed address for a host, bypassing DNS; HOST may be a wildcard like '*.test' (repeatable)", collect, [])
+    .option('--allow-loopback', 'allow fetching from loopback addresses (the test web)')
+    .option('--allow-private', 'allow fetching from private network addresses')
+    .option('--user-agent <ua>', "User-Agent with a contact URL; its product token is the robots.txt name (e.g. 'shoalbot/1.0 (+https://example.org/bot)')")
+    .option('--max-pages <n>', 'stop after starting this many page fetches')
+    .option('--min-delay-ms <n>', 'smallest gap between two requests to one host, ms')
+    .option('--concurrency <n>', 'fetches in flight at most')
+    .option('--config <file>', 'YAML or JSON configuration file (`shoal config --defaults --command crawl` prints every option)')
+    .action(async (opts: CrawlFlags) => {
+      const config = crawlConfigFromFlags(opts, io.env);
+      const crawl = new Crawl(config);
+      const controller = new AbortController();
+      void io.interrupted.then(() => {
+        if (!controller.signal.aborted) io.err('\nshoal crawl: stopping (Ctrl-C) ...\n');
+        controller.abort();
+      });
+      const isTty = io.isErrTty === true;
+      let lastLineMs = Number.NEGATIVE_INFINITY;
+      let isLineOpen = false;
+      const onProgress = (message: unknown): void => {
+        const p = message as CrawlProgress;
+        if (p.node !== config.nodeId) return;
+        if (isTty) {
+          io.err(`\r\x1b[2K${progressLine(p)}`);
+          isLineOpen = true;
+        } else if (p.elapsedMs - lastLineMs >= PROGRESS_LINE_MS || p.stopReason !== null) {
+          lastLineMs = p.elapsedMs;
+          io.err(`${progressLine(p)}\n`);
+        }
+      };
+      const progress = channel(CrawlChannel.progress);
+      progress.subscribe(onProgress);
+      let summary: CrawlSummary;
+      try {
+        io.err(`shoal crawl: crawling into ${config.store.outDir ?? ''} with ${config.limits.concurrency} fetch slots; Ctrl-C stops cleanly\n`);
+        summary = await crawl.run(controller.signal);
+      } finally {
+        progress.unsubscribe(onProgress);
+        if (isLineOpen) io.err('\n');
+      }
+      io.out(summaryText(summary));
+      setCode(summary.stopReason === 'interrupted' ? 130 : 0);
+    });
+}

@@ -1,0 +1,170 @@
+/**
+ * The way into the frontier (SPEC §2 items 2–5, in the order a URL meets them): normalization
+ * (already done for links by the page processor; seeds are normalized here), the URL filter, the
+ * URL-seen test (one batch per page), robots.txt when the host's rules are already known, name
+ * resolution (so the frontier can apply the per-IP limit from the first request on), the ordering
+ * policy's priority, and finally `frontier.add`.
+ *
+ * A URL is inserted into the seen set when it is first met, before robots.txt or the frontier
+ * decide about it: the seen set means "already dealt with", so a disallowed link found on a
+ * thousand pages is judged once.
+ */
+import type { Clock } from './clock.js';
+import type { CrawlStats } from './crawl-stats.js';
+import type { RobotsCache } from './robots-cache.js';
+import { urlParts } from './url-parts.js';
+import type { Waker } from './waker.js';
+import type { Resolver } from '../dns/resolver.js';
+import type { Frontier, FrontierEntry } from '../frontier/frontier.js';
+import type { OrderingPolicy } from '../order/policy.js';
+import { WORD_OFFSET, type SeenSet } from '../seen/seen-set.js';
+import type { UrlFilter } from '../url/filter/url-filter.js';
+import { urlFingerprintInto } from '../url/fingerprint.js';
+
+/**
+ * A frontier entry as the node queues it: with the page it was found on, for the crawl log's
+ * "discovering URL" and the `Referer` header. The memory frontier hands the entry object back in
+ * its lease; a frontier that stores entries elsewhere may drop the field (it is then null).
+ */
+export interface NodeEntry extends FrontierEntry {
+  readonly fromUrl: string | null;
+}
+
+/** The page a lease's entry was found on, when the frontier kept it. */
+export function fromUrlOf(entry: FrontierEntry): string | null {
+  const from = (entry as Partial<NodeEntry>).fromUrl;
+  return typeof from === 'string' ? from : null;
+}
+
+/** A normalized URL on its way to the frontier. */
+export interface Candidate {
+  /** Normalized absolute URL. */
+  readonly url: string;
+  /** Its host name without port, as normalization returned it. */
+  readonly hostname: string;
+  readonly depth: number;
+  readonly fromUrl: string | null;
+  readonly anchorText?: string;
+}
+
+/** Collaborators of {@link Admission}. */
+export interface AdmissionOptions {
+  readonly frontier: Frontier;
+  readonly seen: SeenSet;
+  readonly policy: OrderingPolicy;
+  readonly robots: RobotsCache;
+  readonly resolver: Resolver;
+  /** Whether requests go through a forward proxy (then the proxy resolves names, and IPs are unknown). */
+  readonly isProxied: boolean;
+  /** URL filters and scope rules (`src/url/filter/`, `src/url/scope.ts`), composed; null accepts everything. */
+  readonly filter: UrlFilter | null;
+  readonly clock: Clock;
+  readonly stats: CrawlStats;
+  readonly waker: Waker;
+  /** Called for a URL that robots.txt already known disallows (it is not queued). */
+  readonly onRobotsDenied: (candidate: Candidate) => void;
+  /** Host names whose address is remembered. Default 100,000. */
+  readonly maxCachedHosts?: number;
+}
+
+const { hi: HI, lo: LO } = WORD_OFFSET;
+
+/** The admission stage; see the file comment. */
+export class Admission {
+  private readonly ips = new Map<string, string>();
+  /** Admissions under way (for checkpoints: see {@link settle}). */
+  private readonly running = new Set<Promise<void>>();
+  private readonly scratch = new Uint32Array(2);
+  private readonly maxCachedHosts: number;
+
+  constructor(private readonly o: AdmissionOptions) {
+    this.maxCachedHosts = o.maxCachedHosts ?? 100_000;
+  }
+
+  /** Filters, tests and queues `candidates`; resolves once every new one is in the frontier. */
+  admit(candidates: readonly Candidate[]): Promise<void> {
+    const run = this.admitNow(candidates);
+    this.running.add(run);
+    const forget = (): void => { this.running.delete(run); };
+    run.then(forget, forget);
+    return run;
+  }
+
+  /** Resolves once every admission begun before the call has ended (its URLs are in the frontier, or it failed). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async admitNow(candidates: readonly Candidate[]): Promise<void> {
+    const o = this.o;
+    const stats = o.stats;
+    const passed: Candidate[] = [];
+    for (const c of candidates) {
+      if (o.filter !== null) {
+        const verdict = o.filter.check({ url: c.url, host: c.hostname, depth: c.depth });
+        if (!verdict.isAccepted) {
+          stats.filteredBy(verdict.reason);
+          continue;
+        }
+      }
+      passed.push(c);
+    }
+    if (passed.length === 0) return;
+    const fingerprints = new BigUint64Array(passed.length);
+    const words = new Uint32Array(fingerprints.buffer);
+    const s = this.scratch;
+    for (let i = 0; i < passed.length; i++) {
+      urlFingerprintInto((passed[i] as Candidate).url, s);
+      words[2 * i + HI] = s[0] as number;
+      words[2 * i + LO] = s[1] as number;
+    }
+    const isNew = await o.seen.addBatch(fingerprints);
+    const fresh: Candidate[] = [];
+    const unresolved = new Set<string>();
+    const now = o.clock.nowMs();
+    for (let i = 0; i < passed.length; i++) {
+      const c = passed[i] as Candidate;
+      if (isNew[i] !== 1) {
+        stats.links.seenBefore++;
+        continue;
+      }
+      const parts = urlParts(c.url);
+      const rules = o.robots.peekRules(parts.origin, now);
+      if (rules !== null && !rules.isAllowed(parts.pathAndQuery)) {
+        stats.links.robotsDenied++;
+        o.onRobotsDenied(c);
+        continue;
+      }
+      fresh.push(c);
+      if (!o.isProxied && !this.ips.has(c.hostname)) unresolved.add(c.hostname);
+    }
+    if (unresolved.size > 0) await this.resolve(unresolved);
+    const addAt = o.clock.nowMs();
+    let added = 0;
+    for (const c of fresh) {
+      const priority = o.policy.prioritize(c.anchorText === undefined
+        ? { url: c.url, depth: c.depth, ...(c.fromUrl === null ? {} : { fromUrl: c.fromUrl }) }
+        : { url: c.url, depth: c.depth, anchorText: c.anchorText, ...(c.fromUrl === null ? {} : { fromUrl: c.fromUrl }) });
+      const ip = this.ips.get(c.hostname);
+      const entry: NodeEntry = ip === undefined
+        ? { url: c.url, host: urlParts(c.url).hostKey, depth: c.depth, priority, fromUrl: c.fromUrl }
+        : { url: c.url, host: urlParts(c.url).hostKey, depth: c.depth, priority, ip, fromUrl: c.fromUrl };
+      if (o.frontier.add(entry, addAt)) added++;
+    }
+    stats.links.queued += added;
+    if (added > 0) o.waker.notify();
+  }
+
+  /** Resolves host names in parallel and remembers the addresses (failures are left to the fetch). */
+  private async resolve(hostnames: ReadonlySet<string>): Promise<void> {
+    await Promise.all([...hostnames].map(async (name) => {
+      const answer = await this.o.resolver.resolve(name);
+      if (answer.kind !== 'ok') return;
+      this.ips.set(name, answer.ip);
+      if (this.ips.size > this.maxCachedHosts) {
+        const oldest = this.ips.keys().next().value;
+        if (oldest !== undefined) this.ips.delete(oldest);
+      }
+    }));
+  }
+}

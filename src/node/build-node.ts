@@ -1,0 +1,208 @@
+/**
+ * The composition root (CONVENTIONS §2): the one place where a crawl configuration becomes
+ * components. Each component gets its section of the configuration and explicit collaborators
+ * (`clock`, `log`, `events`); nothing else reads the configuration or builds its own collaborators.
+ * Any component can be replaced (tests, the simulator, another frontier or store) through
+ * {@link NodeComponents}.
+ *
+ * The wiring, in the order a URL meets it: seeds → {@link Admission} (URL filter, URL-seen set,
+ * robots.txt already known, DNS for the per-IP limit, ordering policy) → frontier → {@link FetchLoop}
+ * (robots.txt per origin, fetcher, politeness on completion) → {@link PageProcessor} (WARC, dedup,
+ * parse, links back to admission; crawl log, link graph, page metadata).
+ */
+import { readFileSync } from 'node:fs';
+import { Admission } from './admission.js';
+import { SystemClock, type Clock } from './clock.js';
+import type { CrawlConfig } from './crawl-config.js';
+import { crawlDirLayout } from './crawl-dir.js';
+import { Checkpointer, CompletionGate } from './checkpoint.js';
+import { CrawlNode, type Durability } from './crawl-node.js';
+import { CrawlStats } from './crawl-stats.js';
+import { DedupIndex } from './dedup-index.js';
+import { diagnosticsEvents, type CrawlEvents } from './events.js';
+import { FetchLoop } from './fetch-loop.js';
+import { JsonLog, type Log } from './log.js';
+import { PageProcessor, type WarcSink } from './page-processor.js';
+import { urlFilterChain } from './filter-chain.js';
+import type { CrawlSinks } from './ports.js';
+import { RobotsCache } from './robots-cache.js';
+import { StagedSeenSet, type DurableSeenSet } from './staged-seen-set.js';
+import { loadSeeds } from './seeds.js';
+import { crawlDirSinks } from './store-sinks.js';
+import { urlParts } from './url-parts.js';
+import { Waker } from './waker.js';
+import { ConfigError } from '../core/errors.js';
+import { CachingResolver } from '../dns/caching-resolver.js';
+import { HostsMap } from '../dns/hosts-map.js';
+import type { Resolver } from '../dns/resolver.js';
+import type { Fetcher } from '../fetch/fetcher.js';
+import { UndiciFetcher } from '../fetch/undici-fetcher.js';
+import { politenessRules, type Frontier } from '../frontier/frontier.js';
+import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.js';
+import { PersistentFrontier } from '../frontier-store/persistent-frontier.js';
+import { BreadthFirstPolicy } from '../order/bfs.js';
+import type { OrderingPolicy } from '../order/policy.js';
+import { LmdbSeenSet } from '../seen/lmdb-seen-set.js';
+import type { SeenSet } from '../seen/seen-set.js';
+import { WarcWriter } from '../store/warc/warc-writer.js';
+import type { UrlFilter } from '../url/filter/url-filter.js';
+
+/** What every component may be given: time, logs and events (CONVENTIONS §7). */
+export interface NodeDeps {
+  /** Default: the system clock. */
+  readonly clock: Clock;
+  /** Default: JSON lines in `<out>/logs/node.jsonl`. */
+  readonly log: Log;
+  /** Default: the `shoal:crawl:*` diagnostics channels. */
+  readonly events: CrawlEvents;
+}
+
+/** Components that replace the ones the configuration would build. */
+export interface NodeComponents {
+  readonly fetcher?: Fetcher;
+  readonly resolver?: Resolver;
+  readonly frontier?: Frontier;
+  readonly seen?: SeenSet;
+  readonly policy?: OrderingPolicy;
+  /** URL filters and scope rules; default: the chain of the `filter` and `scope` sections; null: none. */
+  readonly filter?: UrlFilter | null;
+  /** Crawl log, link graph, page metadata; default: the stores the `store` section asks for, in the crawl directory. */
+  readonly sinks?: CrawlSinks;
+  /** The WARC store; null writes no WARC files. Default: a writer in `<out>/warc`. */
+  readonly warc?: WarcWriter | null;
+}
+
+/** shoal's version, for the warcinfo records. */
+function shoalVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The hosts map from `network.hostsFile` and `network.resolve` (which wins); bad entries are a ConfigError. */
+function hostsMapOf(network: CrawlConfig['network']): HostsMap | undefined {
+  const fromFlags = HostsMap.fromEntries(network.resolve, 'network.resolve');
+  if (network.hostsFile === null) return fromFlags.size === 0 ? undefined : fromFlags;
+  let text: string;
+  try {
+    text = readFileSync(network.hostsFile, 'utf8');
+  } catch (err) {
+    throw new ConfigError([{ path: 'network.hostsFile', message: `cannot read ${network.hostsFile}: ${(err as Error).message}` }], {
+      cause: err, code: 'CONFIG_FILE_UNREADABLE',
+    });
+  }
+  const map = HostsMap.fromHostsFile(text, network.hostsFile);
+  for (const entry of network.resolve) {
+    const eq = entry.indexOf('=');
+    map.add(entry.slice(0, eq), entry.slice(eq + 1));
+  }
+  return map;
+}
+
+/** Whether a seen set can test without inserting (needed to stage fingerprints until a checkpoint). */
+function hasBatchTest(seen: SeenSet): seen is DurableSeenSet {
+  return typeof (seen as Partial<DurableSeenSet>).hasBatch === 'function';
+}
+
+/** A replacement seen set without `hasBatch` cannot stage: checkpoints then flush it as it is. */
+function stagingUnavailable(seen: SeenSet): StagedSeenSet {
+  throw new ConfigError([{ path: 'seen', message: `a persistent frontier needs a seen set with hasBatch() (got ${seen.spec.id}); use frontier.kind: memory` }]);
+}
+
+/**
+ * Builds a node from a validated configuration.
+ * @throws ConfigError for a missing `store.outDir`, bad seeds, an unreadable seeds or hosts file.
+ */
+export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, components: NodeComponents = {}): CrawlNode {
+  const outDir = config.store.outDir;
+  if (outDir === null) throw new ConfigError([{ path: 'store.outDir', message: 'the crawl directory is required (--out DIR)' }]);
+  const seeds = loadSeeds(config.seeds);
+  const layout = crawlDirLayout(outDir);
+  const clock = deps.clock ?? new SystemClock();
+  const ownLog = deps.log === undefined ? new JsonLog(layout.log, { node: config.nodeId, now: () => clock.wallMs() }) : null;
+  const log = deps.log ?? (ownLog as JsonLog);
+  const events = deps.events ?? diagnosticsEvents;
+  const isProxied = config.fetch.proxyUrl !== null;
+
+  const resolver = components.resolver ?? new CachingResolver({
+    hostsMap: hostsMapOf(config.network), isSystemAllowed: config.network.isSystemDnsAllowed, now: () => clock.nowMs(),
+  });
+  const f = config.fetch;
+  const fetcher = components.fetcher ?? new UndiciFetcher({
+    userAgent: f.userAgent, resolver, proxyUrl: f.proxyUrl,
+    addressPolicy: { allowLoopback: config.network.allowLoopback, allowPrivate: config.network.allowPrivate },
+    connectionsPerOrigin: config.politeness.maxConnectionsPerHost, keepAliveMs: f.keepAliveMs,
+    connectTimeoutMs: f.connectTimeoutMs, firstByteTimeoutMs: f.firstByteTimeoutMs, bodyTimeoutMs: f.bodyTimeoutMs,
+    totalTimeoutMs: f.totalTimeoutMs, maxBodyBytes: f.maxBodyBytes, maxDecodedBytes: f.maxDecodedBytes, now: () => clock.wallMs(),
+  });
+  const pol = config.politeness;
+  const politeness = {
+    minDelayMs: pol.minDelayMs, delayFactor: pol.k, maxConnectionsPerHost: pol.maxConnectionsPerHost,
+    maxConnectionsPerIp: pol.maxConnectionsPerIp, backoffBaseMs: pol.backoffBaseMs, backoffMaxMs: pol.backoffMaxMs,
+  };
+  const backQueueCount = backQueueCountFor(config.limits.concurrency);
+  const persistent = components.frontier === undefined && config.frontier.kind === 'persistent'
+    ? new PersistentFrontier({ ...politeness, backQueueCount, urlsPerHostInMemory: config.frontier.urlsPerHostInMemory })
+    : null;
+  const frontier = components.frontier ?? persistent ?? new MemoryFrontier({ ...politeness, backQueueCount });
+  const rules = politenessRules(politeness);
+  const durableSeen = components.seen ?? new LmdbSeenSet({ dir: layout.seen, cacheEntries: config.seen.cacheEntries });
+  // With a frontier on disk, the seen set takes a URL for good only at the checkpoint that makes its frontier entry durable.
+  const staged = persistent !== null && hasBatchTest(durableSeen) ? new StagedSeenSet(durableSeen) : null;
+  const seen: SeenSet = staged ?? durableSeen;
+  const policy = components.policy ?? new BreadthFirstPolicy();
+  const sinks = components.sinks ?? crawlDirSinks(layout.root, config.store);
+  const filter = components.filter !== undefined ? components.filter : urlFilterChain(config, seeds, new Date(clock.wallMs()).getUTCFullYear());
+
+  const warc = components.warc !== undefined ? components.warc : new WarcWriter({
+    dir: layout.warc, version: shoalVersion(), prefix: config.nodeId, maxFileBytes: config.store.warcMaxFileBytes,
+    compressionLevel: config.store.warcCompressionLevel, now: () => clock.wallMs(),
+    warcinfoFields: [['isPartOf', config.nodeId], ['robots', 'obey'], ['http-header-user-agent', f.userAgent]],
+  });
+  const warcFiles = new Set<string>();
+  const warcSink: WarcSink | null = warc === null ? null : {
+    write: async (record) => {
+      const result = await warc.write(record);
+      warcFiles.add(result.filename);
+      return result;
+    },
+  };
+
+  const stats = new CrawlStats();
+  const waker = new Waker(clock);
+  // Deferred: robots.txt records go through the processor, which needs admission, which needs robots.
+  let processor: PageProcessor | null = null;
+  const robots = new RobotsCache({
+    config: config.robots, userAgent: f.userAgent, maxCrawlDelayMs: pol.maxCrawlDelayMs, maxRetryAfterMs: pol.maxRetryAfterMs,
+    fetcher, clock, hopGapMs: (durationMs) => Math.max(rules.minDelayMs, rules.delayFactor * durationMs),
+    onRequest: (url, outcome, startedWallMs) => (processor as PageProcessor).robotsRequest(url, outcome, startedWallMs),
+  });
+  const admission = new Admission({
+    frontier, seen, policy, robots, resolver, isProxied, filter, clock, stats, waker,
+    onRobotsDenied: (c) => (processor as PageProcessor).decided({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
+  });
+  processor = new PageProcessor({
+    nodeId: config.nodeId, parse: config.parse, warc: warcSink, dedup: new DedupIndex(config.dedup.maxDigests), admission, policy,
+    frontier, sinks, events, stats, clock, log,
+  });
+  const gate = persistent === null ? null : new CompletionGate();
+  const loop = new FetchLoop({
+    frontier, robots, fetcher, processor, clock, waker, stats, maxAttempts: f.maxAttempts, maxRetryAfterMs: pol.maxRetryAfterMs,
+    maxPages: config.limits.maxPages, isProxied, gate,
+  });
+  const durability: Durability | null = persistent === null || gate === null ? null : {
+    open: () => persistent.open(layout.frontier),
+    close: () => persistent.close(),
+    checkpointer: new Checkpointer({
+      gate, seen: staged ?? stagingUnavailable(durableSeen), admission, warc, sinks, frontier: persistent,
+    }),
+    intervalMs: config.frontier.checkpointIntervalMs,
+  };
+  return new CrawlNode({
+    config, layout, seeds, clock, log, events, frontier, seen, fetcher, resolver, warc, warcFiles, admission, loop, stats, waker, sinks,
+    durability, onClosed: async () => { await ownLog?.close(); },
+  });
+}

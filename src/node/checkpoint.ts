@@ -1,0 +1,105 @@
+/**
+ * Checkpoints of a node with a crash-safe frontier (SPEC §8): the moment after which a `kill -9`
+ * loses nothing that came before. One checkpoint, in this order:
+ *
+ *  1. completions wait at the {@link CompletionGate}: no lease becomes final while stores are flushed;
+ *  2. the seen set seals what it staged, and the admissions under way finish, so every sealed URL
+ *     has reached the frontier;
+ *  3. the WARC files, then the link graph, the crawl log and the page metadata are fsynced (the order
+ *     of src/store/README.md): every page whose lease completed has its records on disk;
+ *  4. the frontier flushes: its adds and completions so far are durable; completions resume;
+ *  5. the sealed fingerprints go to the durable seen set, which flushes.
+ *
+ * After a crash the frontier comes back as at the last checkpoint: leases out then, or issued since,
+ * come back queued (their pages are fetched again: the refetch window), completions before it stay
+ * done, and the seen set holds no URL the frontier lost (staged-seen-set.ts).
+ */
+import type { Admission } from './admission.js';
+import type { CrawlSinks } from './ports.js';
+import type { StagedSeenSet } from './staged-seen-set.js';
+
+/** A frontier that keeps its state on disk. */
+export interface DurableFrontier {
+  /** Makes every add and completion so far durable. */
+  flush(): Promise<void>;
+}
+
+/** Holds lease completions while a checkpoint flushes the stores. */
+export class CompletionGate {
+  private closed: Promise<void> | null = null;
+
+  /** null when completions may go on; else a promise to wait for first. */
+  get wait(): Promise<void> | null {
+    return this.closed;
+  }
+
+  /** Closes the gate; the returned function opens it again. */
+  close(): () => void {
+    let open = (): void => {};
+    this.closed = new Promise((resolve) => { open = resolve; });
+    return () => {
+      this.closed = null;
+      open();
+    };
+  }
+}
+
+/** Flushes anything with a `flush()`. */
+interface Flushable {
+  flush(): Promise<unknown>;
+}
+
+/** What a checkpoint flushes. */
+export interface CheckpointParts {
+  readonly gate: CompletionGate;
+  readonly seen: StagedSeenSet;
+  readonly admission: Admission;
+  readonly warc: Flushable | null;
+  readonly sinks: CrawlSinks;
+  readonly frontier: DurableFrontier;
+}
+
+/** Runs checkpoints one at a time; see the file comment. */
+export class Checkpointer {
+  private running: Promise<void> | null = null;
+  private count = 0;
+
+  constructor(private readonly p: CheckpointParts) {}
+
+  /** Checkpoints completed. */
+  get checkpoints(): number {
+    return this.count;
+  }
+
+  /** Takes a checkpoint (or joins the one under way). */
+  checkpoint(): Promise<void> {
+    this.running ??= this.take().finally(() => { this.running = null; });
+    return this.running;
+  }
+
+  /** A checkpoint that starts after everything so far (after the one under way, if any): the last one of a run. */
+  async final(): Promise<void> {
+    await this.running?.catch(() => {
+      // That checkpoint's failure is reported by whoever started it; this one tries again.
+    });
+    await this.checkpoint();
+  }
+
+  private async take(): Promise<void> {
+    const p = this.p;
+    const open = p.gate.close();
+    try {
+      p.seen.seal();
+      await p.admission.settle();
+      await p.warc?.flush();
+      await p.sinks.linkGraph?.flush();
+      await p.sinks.crawlLog?.flush();
+      await p.sinks.pageMetadata?.flush();
+      await p.frontier.flush();
+    } finally {
+      open();
+    }
+    await p.seen.promote();
+    this.count++;
+  }
+}

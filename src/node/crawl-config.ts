@@ -1,0 +1,188 @@
+/**
+ * Configuration of one crawl (`shoal crawl`, `new Crawl(config)`): one zod schema, the single source
+ * of truth for every option, its default, unit and meaning. `shoal config --defaults --command crawl`
+ * prints it as a commented YAML file; environment variables are `SHOAL_CRAWL_` + the option path in
+ * upper snake case (`politeness.minDelayMs` is `SHOAL_CRAWL_POLITENESS_MIN_DELAY_MS`).
+ *
+ * Each component gets only its section (CONVENTIONS §7); `build-node.ts` hands them out.
+ */
+import { z } from 'zod';
+import { bytes, durationMs } from '../config/units.js';
+import { HostsMap } from '../dns/hosts-map.js';
+import { DEFAULT_BLOCKED_EXTENSIONS } from '../url/filter/extension-filter.js';
+import { DEFAULT_MAX_URL_LENGTH } from '../url/filter/length-filter.js';
+import { TRAP_DEFAULTS } from '../url/filter/trap-filter.js';
+
+const int = (min = 0) => z.number().int().min(min);
+/** A count, with what it counts as its unit. */
+const count = (unit: string, min = 0) => int(min).meta({ unit });
+const MiB = 1024 * 1024;
+
+/** Default user agent: the product token `shoalbot` is the name robots.txt groups match. */
+export const DEFAULT_USER_AGENT = 'shoalbot/1.0 (+https://example.org/bot)';
+
+/** A `--resolve` entry must read HOST=IP (HOST may be a wildcard); the hosts map says what is wrong. */
+function checkResolveEntry(entry: string, ctx: z.RefinementCtx): void {
+  const eq = entry.indexOf('=');
+  const problem = eq <= 0 ? `expected HOST=IP, got ${JSON.stringify(entry)}` : new HostsMap().add(entry.slice(0, eq), entry.slice(eq + 1));
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+}
+
+const seedsSchema = z.strictObject({
+  urls: z.array(z.string()).default([]).describe('seed URLs (--seed, repeatable)'),
+  file: z.string().nullable().default(null).describe('file of seed URLs, one per line; blank lines and # comments are skipped (--seeds-file)'),
+}).prefault({});
+
+const scopeSchema = z.strictObject({
+  hosts: z.array(z.string()).default([]).describe('hosts in scope, exactly (none of hosts, domains, suffixes, seedsOnly given: every host is)'),
+  domains: z.array(z.string()).default([]).describe('registrable domains in scope with all their hosts (example.co.uk)'),
+  suffixes: z.array(z.string()).default([]).describe('host suffixes in scope on a label boundary (.test, .edu)'),
+  seedsOnly: z.enum(['off', 'host', 'domain']).default('off')
+    .describe('keep the crawl on the seeds’ hosts (host) or their registrable domains (domain); off: no such rule'),
+  maxDepth: count('links').nullable().default(null).describe('most links followed from a seed (seeds are 0); null = no limit'),
+  maxPathDepth: count('levels').nullable().default(null).describe('most path levels (/a/b/c.html is 3); null = no limit'),
+}).prefault({});
+
+/** A trap-heuristic limit: null turns that rule off. */
+const trapLimit = (unit: string, fallback: number, doc: string, min = 0) => count(unit, min).nullable().default(fallback).describe(`${doc}; null = rule off`);
+
+const filterSchema = z.strictObject({
+  schemes: z.array(z.enum(['http', 'https'])).min(1).default(['http', 'https']).describe('URL schemes crawled'),
+  blockedHosts: z.array(z.string()).default([]).describe('hosts never crawled (exact names)'),
+  blockedDomains: z.array(z.string()).default([]).describe('domains never crawled, with every host below them'),
+  blockedExtensions: z.array(z.string()).default([...DEFAULT_BLOCKED_EXTENSIONS])
+    .describe('file extensions of the last path segment that never name an HTML page (images, media, archives, binaries, fonts, documents)'),
+  maxUrlLength: count('characters', 1).default(DEFAULT_MAX_URL_LENGTH).describe('longest URL crawled'),
+  include: z.array(z.string()).default([]).describe('regular expressions: when any is given, a URL must match one'),
+  exclude: z.array(z.string()).default([]).describe('regular expressions: a URL matching any is not crawled'),
+  isDynamicPathBlocked: z.boolean().default(false).describe('reject /cgi-bin/ and .cgi/.pl script paths'),
+  traps: z.strictObject({
+    maxQueryParams: trapLimit('parameters', TRAP_DEFAULTS.maxQueryParams, 'most query parameters (a query that grows with every link)'),
+    maxPathDepth: trapLimit('segments', TRAP_DEFAULTS.maxPathDepth, 'most path segments'),
+    maxSegmentRepeats: trapLimit('repeats', TRAP_DEFAULTS.maxSegmentRepeats, 'most times one segment may occur in a path (/a/a/a/)', 1),
+    maxSequenceRepeats: trapLimit('repeats', TRAP_DEFAULTS.maxSequenceRepeats, 'most consecutive repeats of a run of segments', 1),
+    calendarPastYears: trapLimit('years', TRAP_DEFAULTS.calendarPastYears, 'years before now a date-only URL (an endless calendar) may name'),
+    calendarFutureYears: trapLimit('years', TRAP_DEFAULTS.calendarFutureYears, 'years after now a date-only URL may name'),
+    sessionMarkers: z.array(z.string()).default([...TRAP_DEFAULTS.sessionMarkers])
+      .describe('path segments after which a token is a session id (/s/5c6422be/); [] = rule off'),
+  }).prefault({}),
+}).prefault({});
+
+const politenessSchema = z.strictObject({
+  minDelayMs: durationMs().default(1000).describe('smallest gap between the end of one fetch and the next request to the same host (--min-delay-ms)'),
+  k: z.number().min(0).max(1000).meta({ unit: 'factor' }).default(5)
+    .describe('k: the gap to a host is at least k × the duration of its last fetch (Mercator; favours fast servers)'),
+  maxConnectionsPerHost: count('connections', 1).max(64).default(1).describe('requests in flight to one host at most'),
+  maxConnectionsPerIp: count('connections', 1).max(1024).default(1).describe('requests in flight to one IP address at most, over all hosts on it'),
+  backoffBaseMs: durationMs().default(10_000)
+    .describe('first back-off of a struggling server (429, 5xx, timeout, reset) that sent no Retry-After; doubles on each failure'),
+  backoffMaxMs: durationMs().default(600_000).describe('longest exponential back-off of a host'),
+  maxCrawlDelayMs: durationMs().default(60_000).describe('robots.txt Crawl-delay values above this are read as this'),
+  maxRetryAfterMs: durationMs().default(600_000).describe('Retry-After values above this are read as this'),
+}).prefault({});
+
+const robotsSchema = z.strictObject({
+  maxAgeMs: durationMs().default(24 * 60 * 60 * 1000).describe('how long a fetched (or 4xx) robots.txt is used before it is fetched again (RFC 9309 §2.4)'),
+  retryMs: durationMs().default(15 * 60 * 1000)
+    .describe('wait before fetching again a robots.txt that failed (5xx, unreachable) without a Retry-After; the host is disallowed meanwhile'),
+  maxAttempts: count('attempts', 1).max(100).default(3)
+    .describe('consecutive failed robots.txt fetches after which the host’s queued URLs are given up (robots-unavailable)'),
+  maxBytes: bytes().default(512_000).describe('bytes of a robots.txt that are read (RFC 9309 §2.5 asks for at least 500 KiB)'),
+  maxRedirects: count('redirects').max(20).default(5).describe('redirects followed when fetching robots.txt (RFC 9309 §2.3.1.2)'),
+  cacheEntries: count('hosts', 1).default(100_000).describe('hosts whose robots.txt rules are kept in memory (least recently used dropped)'),
+}).prefault({});
+
+const fetchSchema = z.strictObject({
+  userAgent: z.string().min(1).regex(/^[^\r\n]+$/, 'one line').default(DEFAULT_USER_AGENT)
+    .describe('User-Agent header, with a contact URL; its product token is the name robots.txt groups match (--user-agent)'),
+  connectTimeoutMs: durationMs().default(10_000).describe('limit on TCP (and TLS) connection set-up'),
+  firstByteTimeoutMs: durationMs().default(30_000).describe('limit from sending the request to the complete response head'),
+  bodyTimeoutMs: durationMs().default(30_000).describe('limit on the silence between two chunks of a body'),
+  totalTimeoutMs: durationMs().default(120_000).describe('limit on one whole fetch'),
+  keepAliveMs: durationMs().default(4_000).describe('how long an idle connection to a host is kept open'),
+  maxBodyBytes: bytes().default(10 * MiB).describe('largest body as received (compressed); larger ones end as too-large'),
+  maxDecodedBytes: bytes().default(20 * MiB).describe('largest body after content decoding (stops gzip bombs)'),
+  proxyUrl: z.string().regex(/^https?:\/\/[^/]+\/?$/, 'expected http://host:port').nullable().default(null).describe('HTTP forward proxy, http://host:port (null = connect directly)'),
+  maxAttempts: count('attempts', 1).max(20).default(3)
+    .describe('attempts per URL when a fetch fails in a way that may pass (5xx, 429, timeout, reset, connection failure)'),
+}).prefault({});
+
+const networkSchema = z.strictObject({
+  resolve: z.array(z.string().superRefine(checkResolveEntry)).default([])
+    .describe('fixed answers HOST=IP that bypass DNS; HOST may be a wildcard like *.test (--resolve, repeatable)'),
+  hostsFile: z.string().nullable().default(null).describe('file of fixed answers in /etc/hosts format (IP name...), e.g. the test web’s hosts map'),
+  isSystemDnsAllowed: z.boolean().default(true).describe('whether names not in resolve/hostsFile are looked up in DNS (false: they fail with ENOHOSTSMAP)'),
+  allowLoopback: z.boolean().default(false).describe('allow fetching from loopback addresses 127.0.0.0/8 and ::1 (--allow-loopback)'),
+  allowPrivate: z.boolean().default(false).describe('allow fetching from private networks 10/8, 172.16/12, 192.168/16, fc00::/7 (--allow-private)'),
+}).prefault({});
+
+const limitsSchema = z.strictObject({
+  maxPages: count('pages').nullable().default(null)
+    .describe('page fetches started at most (robots.txt and retries of a started page not counted); null = until the frontier is empty (--max-pages)'),
+  concurrency: count('fetches', 1).max(4096).default(32).describe('fetch slots: fetches in flight at most (--concurrency)'),
+}).prefault({});
+
+const storeSchema = z.strictObject({
+  outDir: z.string().min(1).nullable().default(null)
+    .describe('the crawl directory: WARC files, CDXJ index, state (required; --out)'),
+  warcMaxFileBytes: bytes().default(1024 ** 3).describe('a WARC file is rotated once it has passed this size'),
+  warcCompressionLevel: count('level').max(9).default(6).describe('gzip level of WARC records, 0 (store) to 9'),
+  hasCrawlLog: z.boolean().default(true).describe('write crawl-log.jsonl: one JSON line per URL (status, outcome, size, duration, discovering URL, WARC record)'),
+  hasPageMetadata: z.boolean().default(true).describe('write pages.jsonl: one JSON line per page (digests, SimHash, language, title, link counts)'),
+  hasLinkGraph: z.boolean().default(true).describe('write the link graph with anchor texts in links/ (the simulator and eval read it)'),
+}).prefault({});
+
+const parseSchema = z.strictObject({
+  anchorContextTokens: count('words').max(1000).default(10).describe('words kept on each side of a link as its extended anchor text'),
+  maxLinks: count('links').default(10_000).describe('links read from one page at most'),
+  maxTextChars: count('characters').default(1_000_000).describe('visible text kept from one page at most (UTF-16 units)'),
+}).prefault({});
+
+const dedupSchema = z.strictObject({
+  maxDigests: count('digests').default(250_000)
+    .describe('content digests remembered for exact-duplicate detection (least recently seen dropped; 0 = off)'),
+}).prefault({});
+
+const frontierSchema = z.strictObject({
+  kind: z.enum(['persistent', 'memory']).default('persistent')
+    .describe('persistent: on disk in the crawl directory, survives kill -9 and grows past memory, a rerun resumes; memory: lost when the process ends'),
+  urlsPerHostInMemory: count('urls', 1).default(100).describe('persistent frontier: queued URLs each active host keeps in memory (the rest wait on disk)'),
+  checkpointIntervalMs: durationMs().default(2000)
+    .describe('persistent frontier: how often stores and frontier are made durable together; after a crash, pages fetched since are fetched again'),
+}).prefault({});
+
+const seenSchema = z.strictObject({
+  cacheEntries: count('fingerprints', 1024).default(1 << 20).describe('fingerprints of popular URLs cached in memory in front of the on-disk URL-seen set'),
+}).prefault({});
+
+/** The whole crawl configuration. */
+export const crawlConfigSchema = z.strictObject({
+  nodeId: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ., _ or -').default('shoal')
+    .describe('name of this node: prefix of its WARC files, label of its events and log lines'),
+  seeds: seedsSchema,
+  scope: scopeSchema,
+  filter: filterSchema,
+  politeness: politenessSchema,
+  robots: robotsSchema,
+  fetch: fetchSchema,
+  network: networkSchema,
+  limits: limitsSchema,
+  store: storeSchema,
+  parse: parseSchema,
+  dedup: dedupSchema,
+  frontier: frontierSchema,
+  seen: seenSchema,
+  progressIntervalMs: durationMs().default(1000).describe('how often a progress event is published on shoal:crawl:progress (0 = only at the end)'),
+}).superRefine((c, ctx) => {
+  if (c.politeness.backoffMaxMs < c.politeness.backoffBaseMs) {
+    ctx.addIssue({ code: 'custom', path: ['politeness', 'backoffMaxMs'], message: 'must be >= politeness.backoffBaseMs' });
+  }
+});
+
+/** A validated crawl configuration (every default filled in). */
+export type CrawlConfig = z.output<typeof crawlConfigSchema>;
+/** What may be passed in: any subset of the options; durations and sizes may carry units (`10s`, `2MiB`). */
+export type CrawlConfigInput = z.input<typeof crawlConfigSchema>;
+
+/** The prefix of the crawl's environment variables. */
+export const CRAWL_ENV_PREFIX = 'SHOAL_CRAWL_';

@@ -1,0 +1,204 @@
+/**
+ * One local crawler's lifecycle: lock the crawl directory, open the stores (a persistent frontier
+ * recovers what a crashed run left), queue the seeds, run the fetch slots, publish progress, take
+ * checkpoints, and on the way out (done, limit, Ctrl-C or failure) close the fetcher, take a last
+ * checkpoint and close every store, in that order, before the lock is released. The parts are built
+ * by `build-node.ts`; this class only sequences them (CONVENTIONS §5: no god object).
+ */
+import type { Admission } from './admission.js';
+import type { Checkpointer } from './checkpoint.js';
+import type { Clock } from './clock.js';
+import type { CrawlConfig } from './crawl-config.js';
+import { lockCrawlDir, type CrawlDirLayout } from './crawl-dir.js';
+import type { CrawlStats, CrawlSummary } from './crawl-stats.js';
+import { StopReason, type CrawlEvents } from './events.js';
+import type { FetchLoop } from './fetch-loop.js';
+import type { Log } from './log.js';
+import type { CrawlSinks } from './ports.js';
+import type { Seed } from './seeds.js';
+import type { Waker } from './waker.js';
+import type { Resolver } from '../dns/resolver.js';
+import type { Fetcher } from '../fetch/fetcher.js';
+import type { Frontier, FrontierStats } from '../frontier/frontier.js';
+import type { SeenSet } from '../seen/seen-set.js';
+import type { WarcWriter } from '../store/warc/warc-writer.js';
+
+/** The crash-safe part of a node: a frontier on disk and the checkpoints that keep it in step. */
+export interface Durability {
+  /** Opens (and recovers) the frontier's store. */
+  open(): Promise<void>;
+  /** Flushes and closes it. */
+  close(): Promise<void>;
+  readonly checkpointer: Checkpointer;
+  readonly intervalMs: number;
+}
+
+/** What {@link CrawlNode} runs; `build-node.ts` makes them. */
+export interface CrawlNodeParts {
+  readonly config: CrawlConfig;
+  readonly layout: CrawlDirLayout;
+  readonly seeds: readonly Seed[];
+  readonly clock: Clock;
+  readonly log: Log;
+  readonly events: CrawlEvents;
+  readonly frontier: Frontier;
+  readonly seen: SeenSet;
+  readonly fetcher: Fetcher;
+  readonly resolver: Resolver;
+  readonly warc: WarcWriter | null;
+  /** WARC files this run wrote to. */
+  readonly warcFiles: ReadonlySet<string>;
+  readonly admission: Admission;
+  readonly loop: FetchLoop;
+  readonly stats: CrawlStats;
+  readonly waker: Waker;
+  readonly sinks: CrawlSinks;
+  /** null with a memory frontier. */
+  readonly durability: Durability | null;
+  /** Resources the node created and must release last (its own log file). */
+  readonly onClosed: () => Promise<void>;
+}
+
+/** A built node; `run` may be called once. */
+export class CrawlNode {
+  private hasRun = false;
+
+  constructor(private readonly p: CrawlNodeParts) {}
+
+  /** Crawls until the frontier is empty, `maxPages` is reached or `signal` aborts; then closes everything. */
+  async run(signal: AbortSignal): Promise<CrawlSummary> {
+    if (this.hasRun) throw new Error('CrawlNode.run() may be called once');
+    this.hasRun = true;
+    const p = this.p;
+    const release = lockCrawlDir(p.layout);
+    const startMs = p.clock.nowMs();
+    const background = new AbortController();
+    // The fetch slots stop for the caller's signal, or for a failed checkpoint.
+    const stop = new AbortController();
+    const onAbort = (): void => stop.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    let failure: unknown = null;
+    let reason: StopReason = StopReason.interrupted;
+    let left: FrontierStats | null = null;
+    let endMs = startMs;
+    try {
+      await this.open();
+      void this.every(p.config.progressIntervalMs, startMs, background.signal, () => {
+        p.events.progress(p.stats.progress(p.config.nodeId, p.clock.nowMs() - startMs, p.frontier.stats(), null));
+      });
+      const d = p.durability;
+      if (d !== null) {
+        void this.every(d.intervalMs, startMs, background.signal, () => d.checkpointer.checkpoint().catch((err: unknown) => {
+          failure ??= err;
+          stop.abort(err);
+        }));
+      }
+      if (!stop.signal.aborted) {
+        p.stats.links.found += p.seeds.length;
+        await p.admission.admit(p.seeds.map((s) => ({ url: s.url, hostname: s.hostname, depth: 0, fromUrl: null })));
+      }
+      reason = await p.loop.run(p.config.limits.concurrency, stop.signal);
+      // Read before the frontier closes; the closing is not crawling time.
+      left = p.frontier.stats();
+      endMs = p.clock.nowMs();
+    } catch (err) {
+      failure ??= err;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      background.abort();
+      const closeFailure = await this.close();
+      failure ??= closeFailure;
+      release();
+    }
+    if (failure !== null || left === null) {
+      failure ??= new Error('the crawl ended without a result');
+      p.log.error('crawl-failed', { message: failure instanceof Error ? failure.message : String(failure) });
+      await p.onClosed().catch(() => {
+        // The run's own failure is the one to report.
+      });
+      throw failure;
+    }
+    const elapsedMs = endMs - startMs;
+    p.events.progress(p.stats.progress(p.config.nodeId, elapsedMs, left, reason));
+    const summary = this.summary(reason, elapsedMs, left);
+    p.log.info('crawl-finished', {
+      stopReason: reason, pages: summary.pages, urls: summary.urls, elapsedMs: Math.round(elapsedMs), frontierQueued: summary.frontierLeft.queued,
+    });
+    await p.onClosed();
+    return summary;
+  }
+
+  private async open(): Promise<void> {
+    const p = this.p;
+    await p.seen.start();
+    await p.durability?.open();
+    // The link graph first: the page metadata names its URL ids.
+    await p.sinks.linkGraph?.start();
+    await p.sinks.crawlLog?.start();
+    await p.sinks.pageMetadata?.start();
+    if (p.warc !== null) {
+      const r = await p.warc.start();
+      if (r.lastFile !== null) {
+        p.log.info('warc-resumed', { lastFile: r.lastFile, keptBytes: r.keptBytes, droppedBytes: r.droppedBytes, droppedIndexLines: r.droppedIndexLines, reindexed: r.reindexed });
+      }
+    }
+    const f = p.frontier.stats();
+    p.log.info('crawl-started', {
+      outDir: p.layout.root, seeds: p.seeds.length, seenBefore: p.seen.size, frontierQueued: f.queued, concurrency: p.config.limits.concurrency,
+    });
+  }
+
+  /** Closes everything, in order; returns the first failure (or null), having tried every step. */
+  private async close(): Promise<unknown> {
+    const p = this.p;
+    let first: unknown = null;
+    const step = async (what: string, fn: () => Promise<unknown> | void): Promise<void> => {
+      try {
+        await fn();
+      } catch (err) {
+        first ??= err;
+        p.log.error('close-failed', { what, message: err instanceof Error ? err.message : String(err) });
+      }
+    };
+    p.waker.close();
+    await step('fetcher', () => p.fetcher.close());
+    // The slots have stopped: a last checkpoint makes everything so far durable together.
+    await step('checkpoint', () => p.durability?.checkpointer.final());
+    await step('warc', () => p.warc?.close());
+    // The order of the store README: WARC, then the logs whose lines point into it, the link graph last
+    // (the page metadata's lines depend on its URL dictionary, which must still be open to be fsynced).
+    await step('crawl-log', () => p.sinks.crawlLog?.close());
+    await step('page-metadata', () => p.sinks.pageMetadata?.close());
+    await step('link-graph', () => p.sinks.linkGraph?.close());
+    await step('frontier', () => p.durability?.close());
+    await step('seen', () => p.seen.close());
+    await step('resolver', () => p.resolver.close());
+    return first;
+  }
+
+  /** Calls `fn` every `intervalMs` on the clock until `signal` aborts (never when the interval is 0). */
+  private async every(intervalMs: number, startMs: number, signal: AbortSignal, fn: () => unknown): Promise<void> {
+    if (intervalMs <= 0) return;
+    const clock = this.p.clock;
+    let next = startMs + intervalMs;
+    while (!signal.aborted) {
+      await clock.sleepUntil(next, signal);
+      if (signal.aborted) return;
+      await fn();
+      next = Math.max(next + intervalMs, clock.nowMs());
+    }
+  }
+
+  private summary(reason: StopReason, elapsedMs: number, f: FrontierStats): CrawlSummary {
+    const { stats, config, layout } = this.p;
+    const seconds = elapsedMs / 1000;
+    return {
+      node: config.nodeId, outDir: layout.root, stopReason: reason, elapsedMs, urls: stats.urls, pages: stats.pages,
+      pagesPerSecond: seconds > 0 ? stats.pages / seconds : 0, bytes: stats.bytes, bytesPerSecond: seconds > 0 ? stats.bytes / seconds : 0,
+      outcomes: Object.fromEntries(stats.outcomes), requests: stats.requests, robotsRequests: stats.robotsRequests, retries: stats.retries,
+      duplicates: stats.duplicates, revisits: stats.revisits, links: stats.linkCounts(), hosts: stats.hosts,
+      frontierLeft: { queued: f.queued, inFlight: f.inFlight }, seenUrls: this.p.seen.size, warcFiles: [...this.p.warcFiles].sort(),
+    };
+  }
+}

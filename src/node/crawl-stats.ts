@@ -1,0 +1,129 @@
+/**
+ * The node's counters: what progress events and the final summary report. Outcome kinds are the
+ * labels (CONVENTIONS §6). Plain numbers, updated synchronously by the stages.
+ */
+import type { FrontierStats } from '../frontier/frontier.js';
+import type { CrawlProgress, StopReason } from './events.js';
+import type { CrawlOutcomeKind } from './ports.js';
+
+/** What happened to discovered links on their way to the frontier. */
+export interface LinkCounts {
+  /** Links and redirect targets read from pages, plus seeds. */
+  readonly found: number;
+  /** Not an http(s) URL, or not a URL at all. */
+  readonly invalid: number;
+  /** Not followed: rel=nofollow, or on a meta-robots-nofollow page, or on an exact duplicate. */
+  readonly notFollowed: number;
+  /** Refused by the URL filter, by reason. */
+  readonly filtered: Readonly<Record<string, number>>;
+  /** Already seen (queued or fetched before). */
+  readonly seenBefore: number;
+  /** Disallowed by a robots.txt already known when they were found (never queued). */
+  readonly robotsDenied: number;
+  /** Added to the frontier. */
+  readonly queued: number;
+}
+
+/** The result of `Crawl.run()`. */
+export interface CrawlSummary {
+  readonly node: string;
+  readonly outDir: string;
+  readonly stopReason: StopReason;
+  readonly elapsedMs: number;
+  /** URLs whose crawl ended, whatever the outcome. */
+  readonly urls: number;
+  /** URLs that got an HTTP response (any status). */
+  readonly pages: number;
+  readonly pagesPerSecond: number;
+  /** Body bytes received (compressed), robots.txt included. */
+  readonly bytes: number;
+  readonly bytesPerSecond: number;
+  /** URLs by how their crawl ended. */
+  readonly outcomes: Readonly<Partial<Record<CrawlOutcomeKind, number>>>;
+  /** HTTP requests made: pages, retries and robots.txt. */
+  readonly requests: number;
+  /** Of which robots.txt (redirect hops included). */
+  readonly robotsRequests: number;
+  /** Attempts that failed in a way that may pass and were queued again. */
+  readonly retries: number;
+  /** Pages whose content repeated an earlier page exactly (links not followed). */
+  readonly duplicates: number;
+  /** Of which written as WARC revisit records (identical payload as received). */
+  readonly revisits: number;
+  readonly links: LinkCounts;
+  /** Hosts contacted. */
+  readonly hosts: number;
+  /** What the frontier still held when the crawl stopped. */
+  readonly frontierLeft: { readonly queued: number; readonly inFlight: number };
+  /** URLs in the URL-seen set (this run and earlier runs on the same directory). */
+  readonly seenUrls: number;
+  /** WARC files written to by this run. */
+  readonly warcFiles: readonly string[];
+}
+
+/** Mutable counters of one run. */
+export class CrawlStats {
+  urls = 0;
+  pages = 0;
+  bytes = 0;
+  requests = 0;
+  robotsRequests = 0;
+  retries = 0;
+  duplicates = 0;
+  revisits = 0;
+  readonly outcomes = new Map<CrawlOutcomeKind, number>();
+  readonly links = { found: 0, invalid: 0, notFollowed: 0, seenBefore: 0, robotsDenied: 0, queued: 0 };
+  readonly filtered = new Map<string, number>();
+  private readonly hostSet = new Set<string>();
+  private lastPages = 0;
+  private lastMs = 0;
+
+  /** A request went out to `host`. */
+  request(host: string, isRobots: boolean): void {
+    this.requests++;
+    if (isRobots) this.robotsRequests++;
+    this.hostSet.add(host);
+  }
+
+  /** A URL's crawl ended. */
+  outcome(kind: CrawlOutcomeKind, hasResponse: boolean): void {
+    this.urls++;
+    if (hasResponse) this.pages++;
+    this.outcomes.set(kind, (this.outcomes.get(kind) ?? 0) + 1);
+  }
+
+  filteredBy(reason: string): void {
+    this.filtered.set(reason, (this.filtered.get(reason) ?? 0) + 1);
+  }
+
+  get hosts(): number {
+    return this.hostSet.size;
+  }
+
+  /** Outcomes other than `ok`. */
+  errors(): Partial<Record<CrawlOutcomeKind, number>> {
+    const out: Partial<Record<CrawlOutcomeKind, number>> = {};
+    for (const [k, n] of this.outcomes) if (k !== 'ok') out[k] = n;
+    return out;
+  }
+
+  /** A progress event; `recentPagesPerSecond` covers the time since the previous call. */
+  progress(node: string, elapsedMs: number, frontier: FrontierStats, stopReason: StopReason | null): CrawlProgress {
+    const seconds = elapsedMs / 1000;
+    const span = (elapsedMs - this.lastMs) / 1000;
+    const recent = span > 0 ? (this.pages - this.lastPages) / span : 0;
+    this.lastPages = this.pages;
+    this.lastMs = elapsedMs;
+    return {
+      node, elapsedMs, urls: this.urls, pages: this.pages,
+      pagesPerSecond: seconds > 0 ? this.pages / seconds : 0, recentPagesPerSecond: recent,
+      bytes: this.bytes, bytesPerSecond: seconds > 0 ? this.bytes / seconds : 0,
+      frontier: { queued: frontier.queued, inFlight: frontier.inFlight, activeHosts: frontier.activeHosts },
+      hosts: this.hostSet.size, errors: this.errors(), stopReason,
+    };
+  }
+
+  linkCounts(): LinkCounts {
+    return { ...this.links, filtered: Object.fromEntries(this.filtered) };
+  }
+}

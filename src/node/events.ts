@@ -1,0 +1,84 @@
+/**
+ * The node's `node:diagnostics_channel` channels. The crawl publishes; the CLI's progress line, the
+ * dashboard, metrics and tests subscribe. The node does not know who listens (CONVENTIONS §7), and a
+ * channel without subscribers costs one boolean check.
+ */
+import { channel, type Channel } from 'node:diagnostics_channel';
+import type { CrawlOutcomeKind, FetchRecord } from './ports.js';
+
+/** Channel names. */
+export const CrawlChannel = {
+  /** {@link CrawlProgress}, every `progressIntervalMs` and once at the end. */
+  progress: 'shoal:crawl:progress',
+  /** {@link FetchRecord}, once per URL whose crawl ended (the crawl log's lines). */
+  fetch: 'shoal:crawl:fetch',
+} as const;
+export type CrawlChannel = (typeof CrawlChannel)[keyof typeof CrawlChannel];
+
+/** Why a crawl stopped. */
+export const StopReason = {
+  /** Nothing queued and nothing in flight. */
+  exhausted: 'exhausted',
+  /** `limits.maxPages` page fetches were started. */
+  maxPages: 'max-pages',
+  /** The caller's AbortSignal (Ctrl-C). */
+  interrupted: 'interrupted',
+} as const;
+export type StopReason = (typeof StopReason)[keyof typeof StopReason];
+
+/** Frontier figures in a progress event. */
+export interface FrontierProgress {
+  /** URLs waiting. */
+  readonly queued: number;
+  /** Fetches in flight. */
+  readonly inFlight: number;
+  /** Hosts holding a back queue. */
+  readonly activeHosts: number;
+}
+
+/** One progress event. */
+export interface CrawlProgress {
+  readonly node: string;
+  /** Since `run()` started, ms. */
+  readonly elapsedMs: number;
+  /** URLs whose crawl ended (any outcome, robots decisions included). */
+  readonly urls: number;
+  /** Pages fetched: URLs that got an HTTP response. */
+  readonly pages: number;
+  /** Pages per second since the start. */
+  readonly pagesPerSecond: number;
+  /** Pages per second over the last interval. */
+  readonly recentPagesPerSecond: number;
+  /** Body bytes received (compressed), robots.txt included. */
+  readonly bytes: number;
+  readonly bytesPerSecond: number;
+  readonly frontier: FrontierProgress;
+  /** Hosts contacted at least once. */
+  readonly hosts: number;
+  /** URLs that ended in anything but `ok`, by outcome kind. */
+  readonly errors: Readonly<Partial<Record<CrawlOutcomeKind, number>>>;
+  /** Set on the last event of a run. */
+  readonly stopReason: StopReason | null;
+}
+
+/** The channels, opened once. */
+export const channels: { readonly progress: Channel; readonly fetch: Channel } = {
+  progress: channel(CrawlChannel.progress),
+  fetch: channel(CrawlChannel.fetch),
+};
+
+/** Publishes on the crawl's channels. */
+export interface CrawlEvents {
+  progress(event: CrawlProgress): void;
+  fetch(record: FetchRecord): void;
+}
+
+/** The diagnostics-channel publisher (the default). */
+export const diagnosticsEvents: CrawlEvents = Object.freeze({
+  progress(event: CrawlProgress): void {
+    if (channels.progress.hasSubscribers) channels.progress.publish(event);
+  },
+  fetch(record: FetchRecord): void {
+    if (channels.fetch.hasSubscribers) channels.fetch.publish(record);
+  },
+});

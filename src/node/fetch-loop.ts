@@ -1,0 +1,252 @@
+/**
+ * The fetch slots: N async loops (N = `limits.concurrency`) that each take a lease from the frontier,
+ * wait exactly until the frontier says a host may be contacted (a shared timer, see waker.ts), make
+ * sure the host's robots.txt is known and allows the URL, fetch it, pass the outcome to the page
+ * processor, and hand the lease back with what politeness needs (the fetch duration, Retry-After,
+ * back-off, Crawl-delay, retry) before taking the next lease. A slot is busy from lease to the end
+ * of processing, so at most N pages are in the pipeline (backpressure by construction).
+ *
+ * The lease of a host's first URL also covers its robots.txt request: the URL then goes back to its
+ * place in the host's queue (`shouldRetry`), and comes out again once the politeness gap after the
+ * robots.txt request has passed, so the server never sees two requests closer than the gap.
+ *
+ * The crawl is over when the frontier is empty and no slot is busy (a busy slot may still add URLs),
+ * when `maxPages` page fetches have started, or when the signal aborts. Leases taken but not fetched
+ * when a run stops stay in flight: a persistent frontier puts them back on resume.
+ */
+import { setMaxListeners } from 'node:events';
+import { fromUrlOf, type NodeEntry } from './admission.js';
+import type { Clock } from './clock.js';
+import type { CompletionGate } from './checkpoint.js';
+import type { CrawlStats } from './crawl-stats.js';
+import { StopReason } from './events.js';
+import type { PageProcessor } from './page-processor.js';
+import type { RobotsCache } from './robots-cache.js';
+import { urlParts } from './url-parts.js';
+import type { Waker } from './waker.js';
+import { isRetryable, type FetchOutcome, type Fetcher } from '../fetch/fetcher.js';
+import type { CompletionReport, Frontier, Lease } from '../frontier/frontier.js';
+
+/** Collaborators and limits of {@link FetchLoop}. */
+export interface FetchLoopOptions {
+  readonly frontier: Frontier;
+  readonly robots: RobotsCache;
+  readonly fetcher: Fetcher;
+  readonly processor: PageProcessor;
+  readonly clock: Clock;
+  readonly waker: Waker;
+  readonly stats: CrawlStats;
+  /** Attempts per URL for failures that may pass. */
+  readonly maxAttempts: number;
+  readonly maxRetryAfterMs: number;
+  /** Page fetches started at most; null for no limit. */
+  readonly maxPages: number | null;
+  /** Whether requests go through a proxy (its address is then not the host's). */
+  readonly isProxied: boolean;
+  /** Where completions wait while a checkpoint flushes the stores; null without checkpoints. */
+  readonly gate: CompletionGate | null;
+}
+
+/** Whether an outcome shows the server struggling: the host backs off (frontier `shouldBackOff`). */
+function isStruggling(o: FetchOutcome): boolean {
+  if (o.kind === 'http-error') return o.response.status === 429 || o.response.status >= 500;
+  return o.kind === 'timeout' || o.kind === 'reset' || o.kind === 'connect-error';
+}
+
+/** The fetch slots of one run; see the file comment. */
+export class FetchLoop {
+  private busy = 0;
+  private startedPages = 0;
+  private reason: StopReason | null = null;
+  /**
+   * Times a URL went back to its queue to wait for robots.txt: the frontier counts those in
+   * `lease.attempt` too, and they are not requests for the URL. (Forgotten on a restart, where a URL
+   * waiting for robots.txt then gets fewer attempts, never more.)
+   */
+  private readonly robotsWaits = new Map<string, number>();
+  /** Aborts fetches in flight: the caller's signal, or a slot failing. */
+  private readonly controller = new AbortController();
+  private readonly signal = this.controller.signal;
+  private isRunning = false;
+
+  constructor(private readonly o: FetchLoopOptions) {}
+
+  /** Why the loop stopped, once it has. */
+  get stopReason(): StopReason | null {
+    return this.reason;
+  }
+
+  /** Page fetches started. */
+  get pagesStarted(): number {
+    return this.startedPages;
+  }
+
+  /**
+   * Runs `slots` fetch slots until the crawl is over (once per loop); rejects on the first bug or
+   * storage failure. Aborting `outer` stops the run and abandons the fetches in flight.
+   */
+  async run(slots: number, outer: AbortSignal): Promise<StopReason> {
+    if (this.isRunning) throw new Error('FetchLoop.run() called twice');
+    this.isRunning = true;
+    // Every fetch in flight listens on the signal: one listener per slot is expected, not a leak.
+    setMaxListeners(slots + 16, this.signal);
+    const onAbort = (): void => {
+      this.stop(StopReason.interrupted);
+      this.controller.abort(outer.reason);
+    };
+    if (outer.aborted) onAbort();
+    else outer.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.runSlots(slots);
+    } finally {
+      outer.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async runSlots(slots: number): Promise<StopReason> {
+    const loops = Array.from({ length: slots }, () => this.slot());
+    const results = await Promise.allSettled(loops);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    return this.reason ?? StopReason.exhausted;
+  }
+
+  /** Ends the run: slots take no new leases; fetches in flight finish (or abort with the signal). */
+  stop(reason: StopReason): void {
+    if (this.reason !== null) return;
+    this.reason = reason;
+    this.o.waker.notify();
+  }
+
+  private async slot(): Promise<void> {
+    const { frontier, clock, waker } = this.o;
+    try {
+      while (this.reason === null) {
+        const next = frontier.next(clock.nowMs());
+        if (next.kind === 'url') {
+          await this.handle(next.lease);
+        } else if (next.kind === 'empty' && this.busy === 0) {
+          this.stop(StopReason.exhausted);
+        } else {
+          await waker.wait(next.kind === 'wait' ? next.untilMs : Number.POSITIVE_INFINITY);
+        }
+      }
+    } catch (err) {
+      // One slot failing (storage, a bug) ends the run for all: fetches in flight are abandoned.
+      this.stop(StopReason.interrupted);
+      this.controller.abort(err);
+      throw err;
+    }
+  }
+
+  private async handle(lease: Lease): Promise<void> {
+    this.busy++;
+    try {
+      await this.fetchLeased(lease);
+    } finally {
+      this.busy--;
+      this.o.waker.notify();
+    }
+  }
+
+  private async fetchLeased(lease: Lease): Promise<void> {
+    const o = this.o;
+    const entry = lease.entry as NodeEntry;
+    const url = entry.url;
+    const parts = urlParts(url);
+    // Requests already made for the URL, in this run or (with a persistent frontier) an earlier one.
+    const priorAttempts = Math.max(0, lease.attempt - 1 - (this.robotsWaits.get(url) ?? 0));
+    const isNew = priorAttempts === 0;
+    if (isNew && this.isBudgetSpent()) return;
+
+    let crawlDelayMs = 0;
+    for (;;) {
+      const verdict = o.robots.verdict(parts.origin, o.clock.nowMs());
+      if (verdict.kind === 'fetching') {
+        await verdict.done;
+        continue;
+      }
+      if (verdict.kind === 'fetch') {
+        const report = await o.robots.fetch(parts.origin, this.signal);
+        if (report.isAborted) return;
+        const after = o.robots.verdict(parts.origin, o.clock.nowMs());
+        this.robotsWaits.set(url, (this.robotsWaits.get(url) ?? 0) + 1);
+        await this.complete(lease, {
+          fetchDurationMs: report.durationMs, shouldRetry: true,
+          ...(after.kind === 'rules' ? { crawlDelayMs: after.crawlDelayMs } : {}),
+          ...(after.kind === 'wait' ? { retryAfterMs: Math.max(0, after.untilMs - o.clock.nowMs()) } : {}),
+          ...(report.ip !== null && !o.isProxied ? { ip: report.ip } : {}),
+        });
+        return;
+      }
+      if (verdict.kind === 'wait') {
+        this.robotsWaits.set(url, (this.robotsWaits.get(url) ?? 0) + 1);
+        await this.complete(lease, { fetchDurationMs: 0, shouldRetry: true, retryAfterMs: Math.max(0, verdict.untilMs - o.clock.nowMs()) });
+        return;
+      }
+      if (verdict.kind === 'given-up') {
+        this.finishUrl(url);
+        o.processor.decided(entry, fromUrlOf(entry), verdict.reason, 0);
+        await this.complete(lease, { fetchDurationMs: 0 });
+        return;
+      }
+      if (!verdict.rules.isAllowed(parts.pathAndQuery)) {
+        this.finishUrl(url);
+        o.processor.decided(entry, fromUrlOf(entry), 'robots-denied', 0);
+        await this.complete(lease, { fetchDurationMs: 0, crawlDelayMs: verdict.crawlDelayMs });
+        return;
+      }
+      crawlDelayMs = verdict.crawlDelayMs;
+      break;
+    }
+
+    if (isNew) {
+      if (this.isBudgetSpent()) return;
+      this.startedPages++;
+      // The last page of the budget: no new lease after this one (retries waiting are dropped).
+      if (this.o.maxPages !== null && this.startedPages >= this.o.maxPages) this.stop(StopReason.maxPages);
+    }
+    const startedWallMs = o.clock.wallMs();
+    o.stats.request(parts.hostKey, false);
+    const from = fromUrlOf(entry);
+    const outcome = await o.fetcher.fetch(from === null ? { url } : { url, referer: from }, this.signal);
+    if (outcome.kind === 'aborted') return;
+    const attempts = priorAttempts + 1;
+    const shouldRetry = isRetryable(outcome) && attempts < o.maxAttempts;
+    const retryAfterMs = outcome.kind === 'http-error' && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, o.maxRetryAfterMs) : null;
+    const report: CompletionReport = {
+      fetchDurationMs: outcome.timings.totalMs, shouldRetry, shouldBackOff: isStruggling(outcome), crawlDelayMs,
+      ...(retryAfterMs === null ? {} : { retryAfterMs }),
+      ...(outcome.ip !== null && !o.isProxied ? { ip: outcome.ip } : {}),
+    };
+    if (shouldRetry) {
+      o.stats.retries++;
+      await this.complete(lease, report);
+      return;
+    }
+    this.finishUrl(url);
+    // The lease is completed once the page's records are written: a checkpoint never makes final a
+    // fetch whose WARC record is not in the file yet. (The host's gap starts a little later for it.)
+    await o.processor.process(entry, outcome, attempts, startedWallMs);
+    await this.complete(lease, report);
+  }
+
+  /** Whether no new page may be started; ends the run when so. */
+  private isBudgetSpent(): boolean {
+    const max = this.o.maxPages;
+    if (max === null || this.startedPages < max) return false;
+    this.stop(StopReason.maxPages);
+    return true;
+  }
+
+  private async complete(lease: Lease, report: CompletionReport): Promise<void> {
+    const wait = this.o.gate?.wait ?? null;
+    if (wait !== null) await wait;
+    this.o.frontier.complete(lease, report, this.o.clock.nowMs());
+    this.o.waker.notify();
+  }
+
+  private finishUrl(url: string): void {
+    this.robotsWaits.delete(url);
+  }
+}

@@ -1,0 +1,322 @@
+/**
+ * What happens to a URL after its last fetch (SPEC §2 items 9–11): the WARC records (request and
+ * response, or revisit for an exact duplicate, and a metadata record), then for HTML pages charset →
+ * decode → parse → language → SimHash and digests, the links normalized against the page's effective
+ * base and sent to admission (unless meta robots says nofollow, the link says rel=nofollow, or the
+ * page is an exact duplicate), a redirect's target sent to admission like a link; and one crawl-log
+ * record per URL, to the `shoal:crawl:fetch` channel and the optional stores.
+ */
+import { fromUrlOf, type Admission, type Candidate } from './admission.js';
+import type { Clock } from './clock.js';
+import type { CrawlConfig } from './crawl-config.js';
+import type { CrawlStats } from './crawl-stats.js';
+import type { DedupIndex } from './dedup-index.js';
+import type { CrawlEvents } from './events.js';
+import type { Log } from './log.js';
+import type { CrawlOutcomeKind, CrawlSinks, FetchRecord, GraphLink, PageRecord } from './ports.js';
+import { urlParts } from './url-parts.js';
+import { payloadDigest, textDigest } from '../dedup/content-digest.js';
+import { simhash } from '../dedup/simhash.js';
+import type { FetchOk, FetchOutcome, FetchRedirect } from '../fetch/fetcher.js';
+import type { Frontier, FrontierEntry } from '../frontier/frontier.js';
+import { canReprioritize } from '../frontier/frontier.js';
+import type { OrderingPolicy, OutLink } from '../order/policy.js';
+import { decodeHtml, detectCharset } from '../parse/charset.js';
+import { parseHtml, type ParsedPage } from '../parse/html-page.js';
+import { detectLanguage } from '../parse/language.js';
+import type { WarcWriteResult } from '../store/warc/warc-writer.js';
+import {
+  metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcField, type WarcRecord,
+} from '../store/warc/warc-record.js';
+import { normalizeUrl } from '../url/normalize.js';
+
+/** Where WARC records go (a `WarcWriter`). */
+export interface WarcSink {
+  write(record: WarcRecord): Promise<WarcWriteResult>;
+}
+
+/** Collaborators of {@link PageProcessor}. */
+export interface PageProcessorOptions {
+  readonly nodeId: string;
+  readonly parse: CrawlConfig['parse'];
+  readonly warc: WarcSink | null;
+  readonly dedup: DedupIndex;
+  readonly admission: Admission;
+  readonly policy: OrderingPolicy;
+  readonly frontier: Frontier;
+  readonly sinks: CrawlSinks;
+  readonly events: CrawlEvents;
+  readonly stats: CrawlStats;
+  readonly clock: Clock;
+  readonly log: Log;
+}
+
+/** Media types read as HTML (a missing type too: servers that send none mostly send HTML). */
+const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+
+/** Where a record went in the WARC files. */
+type WarcPointer = FetchRecord['warc'];
+
+/** What processing an outcome yields for its crawl-log record. */
+interface Captured {
+  readonly bytes: number;
+  readonly isDuplicate: boolean;
+  readonly redirectTo: string | null;
+  readonly warc: WarcPointer;
+  readonly digest: string | null;
+  readonly simhash: string | null;
+  readonly lang: string | null;
+}
+
+const NOTHING: Captured = Object.freeze({ bytes: 0, isDuplicate: false, redirectTo: null, warc: null, digest: null, simhash: null, lang: null });
+
+/** The detail of a failure for the crawl log: a code, a timeout phase, a size limit. */
+function reasonOf(o: FetchOutcome): string | null {
+  switch (o.kind) {
+    case 'dns-error': case 'connect-error': case 'reset': case 'protocol-error': return o.code;
+    case 'timeout': return o.phase;
+    case 'too-large': return `${o.limit} > ${o.limitBytes}`;
+    case 'address-denied': return o.reason;
+    case 'unsupported-encoding': return o.encoding;
+    default: return null;
+  }
+}
+
+/** Outcomes that carry an HTTP response. */
+function hasResponse(o: FetchOutcome): boolean {
+  return o.kind === 'ok' || o.kind === 'redirect' || o.kind === 'http-error' || o.kind === 'not-modified'
+    || o.kind === 'unsupported-encoding' || o.kind === 'too-large';
+}
+
+/** What a parsed HTML page yields. */
+interface Parsed {
+  readonly charset: string;
+  readonly page: ParsedPage;
+  readonly language: string;
+  readonly simhash: string;
+  readonly textDigest: string;
+  readonly canonical: string | null;
+  readonly links: readonly GraphLink[];
+  /** Host name (no port) of each link, as normalization returned it. */
+  readonly hostnames: readonly string[];
+}
+
+/** Handles each URL's final outcome; see the file comment. */
+export class PageProcessor {
+  constructor(private readonly o: PageProcessorOptions) {}
+
+  /** Records a URL the node decided about without fetching it (robots.txt). */
+  decided(entry: { readonly url: string; readonly host: string; readonly depth: number }, fromUrl: string | null, kind: CrawlOutcomeKind, attempts: number): void {
+    this.o.stats.outcome(kind, false);
+    this.emit({
+      timeMs: this.o.clock.wallMs(), url: entry.url, host: entry.host, depth: entry.depth, fromUrl, kind, status: null,
+      contentType: null, bytes: 0, durationMs: 0, ip: null, attempts, isDuplicate: false, redirectTo: null, node: this.o.nodeId,
+      warc: null, digest: null, simhash: null, lang: null, reason: null,
+    });
+  }
+
+  /** Writes a robots.txt request's records (no crawl-log line: robots.txt is not a page of the crawl). */
+  async robotsRequest(url: string, outcome: FetchOutcome, startedWallMs: number): Promise<void> {
+    this.o.stats.request(urlParts(url).hostKey, true);
+    if (outcome.kind === 'ok' || outcome.kind === 'http-error' || outcome.kind === 'redirect') {
+      this.o.stats.bytes += outcome.rawBody.length;
+      await this.writeExchange(url, outcome, outcome.rawBody, startedWallMs);
+    }
+  }
+
+  /** Handles the last fetch of a lease's URL (`outcome` is never `aborted`). */
+  async process(entry: FrontierEntry, outcome: Exclude<FetchOutcome, { kind: 'aborted' }>, attempts: number, startedWallMs: number): Promise<void> {
+    const o = this.o;
+    o.stats.outcome(outcome.kind, hasResponse(outcome));
+    let c: Captured = NOTHING;
+    if (outcome.kind === 'ok') {
+      c = await this.page(entry, outcome, startedWallMs);
+    } else if (outcome.kind === 'redirect') {
+      c = await this.redirect(entry, outcome, startedWallMs);
+    } else if (outcome.kind === 'http-error' || outcome.kind === 'unsupported-encoding') {
+      c = { ...NOTHING, bytes: outcome.rawBody.length, warc: await this.writeExchange(entry.url, outcome, outcome.rawBody, startedWallMs) };
+    } else if (outcome.kind === 'not-modified') {
+      c = { ...NOTHING, warc: await this.writeExchange(entry.url, outcome, Buffer.alloc(0), startedWallMs) };
+    }
+    o.stats.bytes += c.bytes;
+    const reason = reasonOf(outcome);
+    if (outcome.kind !== 'ok') {
+      o.log.warn('fetch-failed', { url: entry.url, kind: outcome.kind, status: outcome.kind === 'http-error' ? outcome.response.status : null, reason, attempts });
+    }
+    const head = 'response' in outcome ? outcome.response : null;
+    this.emit({
+      timeMs: startedWallMs, url: entry.url, host: entry.host, depth: entry.depth, fromUrl: fromUrlOf(entry), kind: outcome.kind,
+      status: head?.status ?? null, contentType: outcome.kind === 'ok' ? outcome.contentType : mediaType(head?.headers['content-type']),
+      bytes: c.bytes, durationMs: outcome.timings.totalMs, ip: outcome.ip, attempts, isDuplicate: c.isDuplicate, redirectTo: c.redirectTo,
+      node: o.nodeId, warc: c.warc, digest: c.digest, simhash: c.simhash, lang: c.lang, reason,
+    });
+  }
+
+  /** A 2xx page: WARC, dedup, parse, links. */
+  private async page(entry: FrontierEntry, outcome: FetchOk, startedWallMs: number): Promise<Captured> {
+    const o = this.o;
+    const url = entry.url;
+    const rawDigest = payloadDigest(outcome.rawBody);
+    const contentDigest = outcome.contentEncodings.length === 0 ? rawDigest : payloadDigest(outcome.body);
+    const first = o.dedup.find(contentDigest);
+    const isDuplicate = first !== undefined;
+    const isHtml = outcome.contentType === null || HTML_TYPES.has(outcome.contentType);
+    const parsed = isHtml && !isDuplicate ? this.parse(url, outcome) : null;
+
+    const request = this.requestOf(url, outcome, startedWallMs);
+    let response: WarcRecord;
+    if (first !== undefined && first.payloadDigest === rawDigest) {
+      o.stats.revisits++;
+      response = revisitRecord({
+        date: startedWallMs, targetUri: url, payloadDigest: rawDigest, refersTo: first.recordId, refersToTargetUri: first.url,
+        refersToDate: first.warcDate, httpHead: outcome.response.raw, ...this.ipOf(outcome), concurrentTo: [request.id],
+      });
+    } else {
+      response = responseRecord({
+        date: startedWallMs, targetUri: url, httpHead: outcome.response.raw, body: outcome.rawBody, payloadDigest: rawDigest,
+        ...this.ipOf(outcome), concurrentTo: [request.id],
+      });
+    }
+    if (first === undefined) o.dedup.remember(contentDigest, { url, payloadDigest: rawDigest, recordId: response.id, warcDate: response.date });
+    else o.stats.duplicates++;
+    const fields = this.metadataFields(entry, outcome, contentDigest, first?.url ?? null, parsed);
+    // Records are placed in the file in call order, now; the slot waits for them below.
+    const written = o.warc === null ? null : Promise.all([
+      o.warc.write(request), o.warc.write(response), o.warc.write(metadataRecord({ date: startedWallMs, targetUri: url, fields, concurrentTo: [response.id] })),
+    ]);
+    o.sinks.pageMetadata?.append(this.pageRecord(url, outcome, startedWallMs, rawDigest, contentDigest, first?.url ?? null, parsed));
+    if (parsed !== null) await this.follow(entry, parsed);
+    const at = written === null ? null : (await written)[1];
+    return {
+      bytes: outcome.rawBody.length, isDuplicate, redirectTo: null, warc: at === null ? null : { file: at.filename, offset: at.offset },
+      digest: rawDigest, simhash: parsed?.simhash ?? null, lang: parsed?.language ?? null,
+    };
+  }
+
+  /** A 3xx: WARC, and the target goes to admission like a link (the seen test decides). */
+  private async redirect(entry: FrontierEntry, outcome: FetchRedirect, startedWallMs: number): Promise<Captured> {
+    const o = this.o;
+    const written = this.writeExchange(entry.url, outcome, outcome.rawBody, startedWallMs);
+    const target = outcome.location === null ? null : normalizeUrl(outcome.location);
+    if (target !== null && target.kind !== 'ok') o.stats.links.invalid++;
+    let redirectTo: string | null = null;
+    if (target !== null && target.kind === 'ok') {
+      redirectTo = target.url;
+      o.stats.links.found++;
+      o.sinks.linkGraph?.append(entry.url, [{ url: target.url, kind: 'redirect', anchorText: '', before: '', after: '', isNofollow: false }]);
+      await o.admission.admit([{ url: target.url, hostname: target.host, depth: entry.depth + 1, fromUrl: entry.url }]);
+    }
+    return { ...NOTHING, bytes: outcome.rawBody.length, redirectTo, warc: await written };
+  }
+
+  private parse(url: string, outcome: FetchOk): Parsed {
+    const p = this.o.parse;
+    const charset = detectCharset(outcome.body, outcome.response.headers['content-type']);
+    const page = parseHtml(decodeHtml(outcome.body, charset.charset), url, {
+      anchorContextTokens: p.anchorContextTokens, maxLinks: p.maxLinks, maxTextChars: p.maxTextChars,
+    });
+    const language = detectLanguage(page.visibleText, page.lang);
+    const links: GraphLink[] = [];
+    const hostnames: string[] = [];
+    let invalid = 0;
+    for (const l of page.links) {
+      const n = normalizeUrl(l.href, page.effectiveBase);
+      if (n.kind !== 'ok') {
+        invalid++;
+        continue;
+      }
+      links.push({
+        url: n.url, kind: l.kind, anchorText: l.anchorText, before: l.extendedAnchorText.before, after: l.extendedAnchorText.after,
+        isNofollow: l.isNofollow || page.robots.isNofollow,
+      });
+      hostnames.push(n.host);
+    }
+    this.o.stats.links.found += page.links.length;
+    this.o.stats.links.invalid += invalid;
+    const canonical = page.canonical === null ? null : normalizeUrl(page.canonical, page.effectiveBase);
+    return {
+      charset: charset.charset, page, language: language.code, simhash: simhash(page.visibleText).toString(16).padStart(16, '0'),
+      textDigest: textDigest(page.visibleText), canonical: canonical?.kind === 'ok' ? canonical.url : null, links, hostnames,
+    };
+  }
+
+  /** Shows the page to the ordering policy, then sends its followable links to admission. */
+  private async follow(entry: FrontierEntry, parsed: Parsed): Promise<void> {
+    const o = this.o;
+    o.sinks.linkGraph?.append(entry.url, parsed.links);
+    const outLinks: OutLink[] = parsed.links.map((l) => (l.anchorText === '' ? { url: l.url } : { url: l.url, anchorText: l.anchorText }));
+    const changes = o.policy.observe({ url: entry.url, depth: entry.depth, links: outLinks, title: parsed.page.title, text: parsed.page.visibleText });
+    if (changes.length > 0 && canReprioritize(o.frontier)) for (const c of changes) o.frontier.reprioritize(c.url, c.priority);
+    const candidates: Candidate[] = [];
+    parsed.links.forEach((l, i) => {
+      if (l.isNofollow) o.stats.links.notFollowed++;
+      else candidates.push({ url: l.url, hostname: parsed.hostnames[i] as string, depth: entry.depth + 1, fromUrl: entry.url, anchorText: l.anchorText });
+    });
+    await o.admission.admit(candidates);
+  }
+
+  private metadataFields(entry: FrontierEntry, outcome: FetchOk, contentDigest: string, duplicateOf: string | null, parsed: Parsed | null): WarcField[] {
+    const fields: WarcField[] = [['fetchTimeMs', String(Math.round(outcome.timings.totalMs))], ['hopsFromSeed', String(entry.depth)]];
+    const from = fromUrlOf(entry);
+    if (from !== null) fields.push(['via', from]);
+    fields.push(['contentDigest', contentDigest]);
+    if (duplicateOf !== null) fields.push(['duplicateOf', duplicateOf]);
+    if (parsed !== null) {
+      fields.push(['charset', parsed.charset], ['language', parsed.language], ['simhash', parsed.simhash], ['textDigest', parsed.textDigest]);
+      if (parsed.page.robots.directives.length > 0) fields.push(['metaRobots', parsed.page.robots.directives.join(', ')]);
+      if (parsed.canonical !== null) fields.push(['canonical', parsed.canonical]);
+      fields.push(['outlinks', String(parsed.links.length)]);
+    }
+    return fields;
+  }
+
+  private pageRecord(url: string, outcome: FetchOk, timeMs: number, payload: string, content: string, duplicateOf: string | null, parsed: Parsed | null): PageRecord {
+    return {
+      url, timeMs, status: outcome.response.status, contentType: outcome.contentType, payloadDigest: payload, contentDigest: content,
+      duplicateOf, charset: parsed?.charset ?? null, language: parsed?.language ?? null, title: parsed?.page.title ?? null,
+      textDigest: parsed?.textDigest ?? null, simhash: parsed?.simhash ?? null, isNoindex: parsed?.page.robots.isNoindex ?? false,
+      isNofollow: parsed?.page.robots.isNofollow ?? false, canonical: parsed?.canonical ?? null, linkCounts: linkCountsOf(url, parsed),
+    };
+  }
+
+  /** Request and response records of an exchange that is not a page (error, redirect, robots.txt); where the response went. */
+  private async writeExchange(url: string, outcome: Extract<FetchOutcome, { request: Buffer; response: unknown }>, body: Buffer, startedWallMs: number): Promise<WarcPointer | null> {
+    const w = this.o.warc;
+    if (w === null) return null;
+    const request = this.requestOf(url, outcome, startedWallMs);
+    const response = responseRecord({
+      date: startedWallMs, targetUri: url, httpHead: outcome.response.raw, body, ...this.ipOf(outcome), concurrentTo: [request.id],
+    });
+    const [, at] = await Promise.all([w.write(request), w.write(response)]);
+    return { file: at.filename, offset: at.offset };
+  }
+
+  private requestOf(url: string, outcome: { readonly request: Buffer; readonly ip: string | null }, startedWallMs: number): WarcRecord {
+    return requestRecord({ date: startedWallMs, targetUri: url, httpHead: outcome.request, ...this.ipOf(outcome) });
+  }
+
+  private ipOf(outcome: { readonly ip: string | null }): { ipAddress?: string } {
+    return outcome.ip === null ? {} : { ipAddress: outcome.ip };
+  }
+
+  private emit(record: FetchRecord): void {
+    this.o.events.fetch(record);
+    this.o.sinks.crawlLog?.append(record);
+  }
+}
+
+function linkCountsOf(url: string, parsed: Parsed | null): PageRecord['linkCounts'] {
+  if (parsed === null) return { total: 0, unique: 0, nofollow: 0, sameHost: 0 };
+  const host = urlParts(url).hostKey;
+  let sameHost = 0;
+  for (const l of parsed.links) if (urlParts(l.url).hostKey === host) sameHost++;
+  let nofollow = 0;
+  for (const l of parsed.page.links) if (l.isNofollow) nofollow++;
+  return { total: parsed.page.links.length, unique: new Set(parsed.links.map((l) => l.url)).size, nofollow, sameHost };
+}
+
+function mediaType(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const t = (value.split(';', 1)[0] ?? '').trim().toLowerCase();
+  return t === '' ? null : t;
+}

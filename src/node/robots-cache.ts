@@ -1,0 +1,213 @@
+/**
+ * robots.txt per origin (SPEC §2 item 7): fetched once through the crawl's own fetcher, under the
+ * frontier lease of the first URL of the host (so the request counts against the host's and the IP's
+ * connection limits like any other), parsed by `robots/`, and kept with its expiry in a bounded map.
+ *
+ * What the fetch loop asks for a URL's origin ({@link RobotsCache.verdict}):
+ * - `fetch`: nothing (or nothing fresh) is known: fetch it now, under the lease in hand;
+ * - `fetching`: another slot is fetching it: wait for that;
+ * - `rules`: the rules for our product token and the Crawl-delay;
+ * - `wait`: the last fetch failed (5xx, 429, unreachable): RFC 9309 §2.3.1.4 disallows the whole host
+ *   until a retry succeeds, which may be tried at `untilMs`;
+ * - `given-up`: `maxAttempts` fetches in a row failed, or the host cannot be reached at all (its
+ *   name does not resolve, its address is refused): URLs of the host are dropped with that reason
+ *   until `maxAgeMs` has passed, as long as a file that was read would be kept.
+ *
+ * Redirects of robots.txt are followed here (up to `maxRedirects`), waiting the politeness gap
+ * between hops, since the fetcher never follows redirects itself.
+ */
+import type { Clock } from './clock.js';
+import type { CrawlConfig } from './crawl-config.js';
+import type { CrawlOutcomeKind } from './ports.js';
+import type { FetchOutcome, Fetcher } from '../fetch/fetcher.js';
+import { robotsFromFetch, RobotsPolicyKind, type RobotsFetchResult } from '../robots/fetch-policy.js';
+import { productToken } from '../robots/robots-txt.js';
+import type { RobotsRules } from '../robots/rules.js';
+import { normalizeUrl } from '../url/normalize.js';
+
+/** What to do about robots.txt before fetching a URL of an origin. */
+export type RobotsVerdict =
+  | { readonly kind: 'fetch' }
+  | { readonly kind: 'fetching'; readonly done: Promise<void> }
+  | { readonly kind: 'rules'; readonly rules: RobotsRules; readonly crawlDelayMs: number }
+  | { readonly kind: 'wait'; readonly untilMs: number }
+  | { readonly kind: 'given-up'; readonly reason: CrawlOutcomeKind };
+
+/** How a robots.txt fetch went, for the lease it was made under. */
+export interface RobotsFetchReport {
+  readonly isAborted: boolean;
+  /** Duration of the last request, ms (the frontier's k × duration gap). */
+  readonly durationMs: number;
+  readonly ip: string | null;
+}
+
+/** Options of {@link RobotsCache}. */
+export interface RobotsCacheOptions {
+  readonly config: CrawlConfig['robots'];
+  /** The full User-Agent; its product token selects the robots.txt group. */
+  readonly userAgent: string;
+  readonly maxCrawlDelayMs: number;
+  readonly maxRetryAfterMs: number;
+  readonly fetcher: Fetcher;
+  readonly clock: Clock;
+  /** Politeness gap to wait after a request that took `durationMs`, before the next hop of a redirect. */
+  readonly hopGapMs: (durationMs: number) => number;
+  /** Called with the outcome of every robots.txt request (WARC records, counters). */
+  readonly onRequest: (url: string, outcome: FetchOutcome, startedWallMs: number) => Promise<void>;
+}
+
+interface Entry {
+  /** Rules of the last successful fetch, while it is fresh; null while failing. */
+  rules: RobotsRules | null;
+  crawlDelayMs: number;
+  /** When the current answer ends: rules expire, a failed fetch may be retried, a given-up host is tried again. */
+  expiresAtMs: number;
+  /** Failed fetches in a row. */
+  failures: number;
+  givenUp: CrawlOutcomeKind | null;
+  fetching: Promise<void> | null;
+}
+
+/** Failures that no retry will fix: the URLs are dropped with this very outcome. */
+function hopelessKind(outcome: FetchOutcome): CrawlOutcomeKind | null {
+  if (outcome.kind === 'address-denied') return 'address-denied';
+  if (outcome.kind === 'dns-error' && !['ETIMEOUT', 'ESERVFAIL', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT'].includes(outcome.code)) return 'dns-error';
+  return null;
+}
+
+/** The robots.txt of every origin the crawl meets; see the file comment. */
+export class RobotsCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly token: string;
+
+  constructor(private readonly options: RobotsCacheOptions) {
+    this.token = productToken(options.userAgent);
+  }
+
+  /** Origins whose robots.txt is held. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** What to do before fetching a URL of `origin` at `nowMs`. */
+  verdict(origin: string, nowMs: number): RobotsVerdict {
+    const e = this.entries.get(origin);
+    if (e === undefined) return { kind: 'fetch' };
+    if (e.fetching !== null) return { kind: 'fetching', done: e.fetching };
+    if (nowMs >= e.expiresAtMs) return { kind: 'fetch' };
+    // Most recently used last, so that eviction drops the coldest origin.
+    this.entries.delete(origin);
+    this.entries.set(origin, e);
+    if (e.givenUp !== null) return { kind: 'given-up', reason: e.givenUp };
+    if (e.rules !== null) return { kind: 'rules', rules: e.rules, crawlDelayMs: e.crawlDelayMs };
+    return { kind: 'wait', untilMs: e.expiresAtMs };
+  }
+
+  /** The fresh rules of `origin`, if known (to drop disallowed links before they are queued). */
+  peekRules(origin: string, nowMs: number): RobotsRules | null {
+    const e = this.entries.get(origin);
+    return e !== undefined && e.rules !== null && e.fetching === null && nowMs < e.expiresAtMs ? e.rules : null;
+  }
+
+  /** Fetches the robots.txt of `origin` now (the caller holds a lease on the host). */
+  async fetch(origin: string, signal: AbortSignal): Promise<RobotsFetchReport> {
+    let entry = this.entries.get(origin);
+    if (entry === undefined) {
+      entry = { rules: null, crawlDelayMs: 0, expiresAtMs: 0, failures: 0, givenUp: null, fetching: null };
+      this.insert(origin, entry);
+    }
+    const e = entry;
+    if (e.givenUp !== null) {
+      // A given-up host gets a fresh series of attempts once its time is over.
+      e.givenUp = null;
+      e.failures = 0;
+    }
+    let finish = (): void => {};
+    e.fetching = new Promise((resolve) => { finish = resolve; });
+    try {
+      return await this.fetchInto(origin, e, signal);
+    } finally {
+      e.fetching = null;
+      finish();
+    }
+  }
+
+  private async fetchInto(origin: string, e: Entry, signal: AbortSignal): Promise<RobotsFetchReport> {
+    const o = this.options;
+    let url = `${origin}/robots.txt`;
+    let outcome: FetchOutcome;
+    let hops = 0;
+    for (;;) {
+      const startedWallMs = o.clock.wallMs();
+      outcome = await o.fetcher.fetch({ url }, signal);
+      if (outcome.kind === 'aborted') return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip };
+      await o.onRequest(url, outcome, startedWallMs);
+      if (outcome.kind !== 'redirect' || outcome.location === null || hops >= o.config.maxRedirects) break;
+      const next = normalizeUrl(outcome.location);
+      if (next.kind !== 'ok') break;
+      hops++;
+      url = next.url;
+      await o.clock.sleepUntil(o.clock.nowMs() + o.hopGapMs(outcome.timings.totalMs), signal);
+      if (signal.aborted) return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip };
+    }
+    this.settle(e, outcome, hops);
+    return { isAborted: false, durationMs: outcome.timings.totalMs, ip: outcome.ip };
+  }
+
+  /** Turns the last outcome into rules, a retry time or a given-up host. */
+  private settle(e: Entry, outcome: FetchOutcome, hops: number): void {
+    const o = this.options;
+    const now = o.clock.nowMs();
+    const policy = robotsFromFetch(this.fetchResult(outcome, hops), {
+      maxAgeMs: o.config.maxAgeMs, retryMs: o.config.retryMs, maxBytes: o.config.maxBytes,
+    });
+    const isUsable = policy.kind === RobotsPolicyKind.parsed || policy.kind === RobotsPolicyKind.clientError
+      || policy.kind === RobotsPolicyKind.tooManyRedirects;
+    if (isUsable) {
+      const rules = policy.forAgent(this.token);
+      e.rules = rules;
+      e.crawlDelayMs = Math.min(rules.crawlDelayMs ?? 0, o.maxCrawlDelayMs);
+      e.failures = 0;
+      e.expiresAtMs = now + policy.expiresInMs;
+      return;
+    }
+    e.rules = null;
+    e.failures++;
+    const hopeless = hopelessKind(outcome);
+    if (hopeless !== null || e.failures >= o.config.maxAttempts) {
+      // Given up like a file that was read: the next series of attempts comes with the next refresh.
+      e.givenUp = hopeless ?? 'robots-unavailable';
+      e.expiresAtMs = now + o.config.maxAgeMs;
+    } else {
+      e.expiresAtMs = now + policy.expiresInMs;
+    }
+  }
+
+  private fetchResult(outcome: FetchOutcome, hops: number): RobotsFetchResult {
+    const o = this.options;
+    switch (outcome.kind) {
+      case 'ok': return { kind: 'ok', status: outcome.response.status, body: outcome.body };
+      case 'http-error': {
+        const after = outcome.retryAfterMs;
+        return after === null
+          ? { kind: 'http-error', status: outcome.response.status }
+          : { kind: 'http-error', status: outcome.response.status, retryAfterMs: Math.min(after, o.maxRetryAfterMs) };
+      }
+      case 'redirect':
+        return hops >= o.config.maxRedirects && outcome.location !== null
+          ? { kind: 'too-many-redirects' }
+          : { kind: 'http-error', status: outcome.response.status };
+      default: return { kind: 'unreachable' };
+    }
+  }
+
+  private insert(origin: string, entry: Entry): void {
+    this.entries.set(origin, entry);
+    if (this.entries.size <= this.options.config.cacheEntries) return;
+    for (const [key, e] of this.entries) {
+      if (e.fetching !== null || key === origin) continue;
+      this.entries.delete(key);
+      break;
+    }
+  }
+}

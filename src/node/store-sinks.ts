@@ -1,0 +1,83 @@
+/**
+ * The stores of `src/store/` behind the node's sink shapes (ports.ts): the crawl log
+ * (`crawl-log.jsonl`), the page metadata (`pages.jsonl`, with URL ids of the link graph) and the link
+ * graph (`links/`), in the crawl directory. Each adapter maps one node record to one store record;
+ * the stores do their own validation, buffering, fsync and torn-tail repair.
+ */
+import { join } from 'node:path';
+import type { CrawlSinks, FetchRecord, GraphLink, LinkGraphSink, PageRecord, RecordSink } from './ports.js';
+import { CRAWL_LOG_FILE, CrawlLog } from '../store/crawl-log.js';
+import { LINK_GRAPH_DIR, LinkFlag, LinkGraphWriter, type LinkToWrite } from '../store/link-graph.js';
+import { PAGE_METADATA_FILE, PageMetadataLog } from '../store/page-metadata.js';
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** The crawl log: one line per URL whose crawl ended. */
+export function crawlLogSink(log: CrawlLog): RecordSink<FetchRecord> {
+  return {
+    start: async () => { await log.start(); },
+    append: (r) => log.append({
+      ts: iso(r.timeMs + r.durationMs), url: r.url, status: r.status ?? 0, outcome: r.kind, bytes: r.bytes, contentType: r.contentType,
+      durationMs: r.durationMs, ip: r.ip, discoveredFrom: r.fromUrl, depth: r.depth, node: r.node, attempt: r.attempts, warc: r.warc,
+      digest: r.digest, isDuplicate: r.isDuplicate, simhash: r.simhash, lang: r.lang === '' ? null : r.lang, reason: r.reason,
+    }),
+    flush: () => log.flush(),
+    close: () => log.close(),
+  };
+}
+
+/** Page metadata: one line per 2xx page. */
+export function pageMetadataSink(log: PageMetadataLog): RecordSink<PageRecord> {
+  return {
+    start: async () => { await log.start(); },
+    append: (p) => {
+      log.append({
+        ts: iso(p.timeMs), url: p.url, payloadDigest: p.payloadDigest, textDigest: p.textDigest, simhash: p.simhash,
+        lang: p.language === null || p.language === '' ? null : p.language, title: p.title, linkCounts: p.linkCounts,
+        isNoindex: p.isNoindex, isNofollow: p.isNofollow, canonical: p.canonical,
+      });
+    },
+    flush: () => log.flush(),
+    close: () => log.close(),
+  };
+}
+
+function flagsOf(l: GraphLink): number {
+  let flags = l.isNofollow ? LinkFlag.nofollow : 0;
+  if (l.kind === 'redirect') flags |= LinkFlag.redirect;
+  if (l.kind === 'frame') flags |= LinkFlag.frame;
+  return flags;
+}
+
+/** The link graph: every link of every parsed page, and every redirect, with anchor text and flags. */
+export function linkGraphSink(graph: LinkGraphWriter): LinkGraphSink {
+  return {
+    start: async () => { await graph.start(); },
+    append: (fromUrl, links) => {
+      graph.addLinks(fromUrl, links.map((l): LinkToWrite => ({ target: l.url, anchorText: l.anchorText, flags: flagsOf(l) })));
+    },
+    flush: () => graph.flush(),
+    close: () => graph.close(),
+  };
+}
+
+/** Which stores a crawl keeps. */
+export interface StoreChoice {
+  readonly hasCrawlLog: boolean;
+  readonly hasPageMetadata: boolean;
+  readonly hasLinkGraph: boolean;
+}
+
+/** The stores of a crawl directory, as sinks (the page metadata names link-graph URL ids when both are kept). */
+export function crawlDirSinks(root: string, choice: StoreChoice): CrawlSinks {
+  const graph = choice.hasLinkGraph ? new LinkGraphWriter({ dir: join(root, LINK_GRAPH_DIR) }) : null;
+  return {
+    ...(choice.hasCrawlLog ? { crawlLog: crawlLogSink(new CrawlLog({ path: join(root, CRAWL_LOG_FILE) })) } : {}),
+    ...(graph === null ? {} : { linkGraph: linkGraphSink(graph) }),
+    ...(choice.hasPageMetadata
+      ? { pageMetadata: pageMetadataSink(new PageMetadataLog({ path: join(root, PAGE_METADATA_FILE), ...(graph === null ? {} : { linkGraph: graph }) })) }
+      : {}),
+  };
+}

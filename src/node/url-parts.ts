@@ -1,0 +1,26 @@
+/**
+ * The parts of a normalized URL the node keys things by, cut with string operations (a normalized
+ * URL is always `scheme://[userinfo@]host[:port]/path[?query]`, see url/normalize.ts).
+ */
+
+/** Keys of one normalized URL. */
+export interface UrlParts {
+  /** `scheme://host[:port]`: the key of robots.txt rules (RFC 9309 §2.3: per scheme, host and port). */
+  readonly origin: string;
+  /** `host[:port]`, without userinfo: the frontier's politeness key. */
+  readonly hostKey: string;
+  /** Path and query, what robots.txt rules match. */
+  readonly pathAndQuery: string;
+}
+
+/** Splits a normalized absolute URL. */
+export function urlParts(url: string): UrlParts {
+  const schemeEnd = url.indexOf('://');
+  const start = schemeEnd + 3;
+  let end = url.indexOf('/', start);
+  if (end < 0) end = url.length;
+  const authority = url.slice(start, end);
+  const at = authority.lastIndexOf('@');
+  const hostKey = at < 0 ? authority : authority.slice(at + 1);
+  return { origin: `${url.slice(0, schemeEnd)}://${hostKey}`, hostKey, pathAndQuery: end < url.length ? url.slice(end) : '/' };
+}

@@ -1,0 +1,126 @@
+/**
+ * The node's schedule on a manual clock, against a scripted Web where every request takes 100 ms.
+ * Politeness: minDelayMs 1000, k = 5 (so 5 × 100 ms stays under the minimum), back-off 10 s doubling.
+ *
+ *   a.test  10.0.0.1  robots.txt: Disallow /private, Crawl-delay 2 s
+ *           /  -> /p1 /p2 /private/x        /p1: 503 Retry-After 30 s, then 200      /p2: 200
+ *   b.test  10.0.0.2  robots.txt 404        /  -> /moved    /moved: 301 -> /target    /target -> /
+ *   c.test  10.0.0.2  robots.txt 404        /  -> /r        /r: connection reset, always
+ *
+ * Expected requests (ms): both IPs start with a robots.txt at 0; c.test shares b.test's address, so
+ * its robots.txt waits for b's to end (100). Each host then waits max(1000, 5 × 100, Crawl-delay)
+ * after its last request ends: a.test 2000 ms (Crawl-delay), the others 1000 ms. a/p1's 503 holds
+ * a.test for Retry-After (30 s); c/r's resets back off 10 s, then 20 s, and give up after 3 attempts.
+ *
+ *      0 a/robots.txt   0 b/robots.txt   100 c/robots.txt   1100 b/   1200 c/   2100 a/   2200 b/moved
+ *   2300 c/r   3300 b/target   4200 a/p1 (503)   12400 c/r   32500 c/r   34300 a/p1   36400 a/p2
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { ManualClock } from '../../../src/node/clock.js';
+import { Crawl } from '../../../src/node/crawl.js';
+import type { CrawlEvents, CrawlProgress } from '../../../src/node/events.js';
+import { silentLog } from '../../../src/node/log.js';
+import type { FetchRecord } from '../../../src/node/ports.js';
+import { MemorySeenSet } from '../../../src/seen/memory-seen-set.js';
+import { drive, FakeFetcher, FakeResolver, page, type Reply } from './fake-web.js';
+
+const root = mkdtempSync(join(tmpdir(), 'shoal-node-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let dirs = 0;
+
+function route(url: string, attempt: number): Reply {
+  switch (url) {
+    case 'http://a.test/robots.txt': return { status: 200, headers: { 'Content-Type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private\nCrawl-delay: 2\n' };
+    case 'http://a.test/': return page('/p1', '/p2', '/private/x', '/p1');
+    case 'http://a.test/p1': return attempt === 1 ? { status: 503, headers: { 'Retry-After': '30' } } : page();
+    case 'http://a.test/p2': return page();
+    case 'http://b.test/': return page('/moved');
+    case 'http://b.test/moved': return { status: 301, headers: { Location: '/target' } };
+    case 'http://b.test/target': return page('http://b.test/');
+    case 'http://c.test/': return page('/r');
+    case 'http://c.test/r': return { reset: true };
+    default: return { status: 404 };
+  }
+}
+
+interface Setup {
+  readonly clock: ManualClock;
+  readonly fetcher: FakeFetcher;
+  readonly crawl: Crawl;
+  readonly records: FetchRecord[];
+  readonly progress: CrawlProgress[];
+}
+
+function setup(limits: { maxPages?: number } = {}): Setup {
+  const clock = new ManualClock();
+  const fetcher = new FakeFetcher(clock, route, 100);
+  const records: FetchRecord[] = [];
+  const progress: CrawlProgress[] = [];
+  const events: CrawlEvents = { fetch: (r) => records.push(r), progress: (p) => progress.push(p) };
+  const crawl = new Crawl({
+    seeds: { urls: ['http://a.test/', 'http://b.test/', 'http://c.test/'] }, store: { outDir: join(root, `d${++dirs}`) },
+    politeness: { minDelayMs: 1000, k: 5, backoffBaseMs: 10_000 }, fetch: { maxAttempts: 3 }, limits: { concurrency: 4, maxPages: limits.maxPages ?? null },
+    frontier: { kind: 'memory' }, progressIntervalMs: 0,
+  }, {
+    deps: { clock, log: silentLog, events },
+    components: {
+      fetcher, resolver: new FakeResolver({ 'a.test': '10.0.0.1', 'b.test': '10.0.0.2', 'c.test': '10.0.0.2' }), seen: new MemorySeenSet(), warc: null, sinks: {},
+    },
+  });
+  return { clock, fetcher, crawl, records, progress };
+}
+
+const short = (url: string): string => url.replace(/^http:\/\/([a-z])\.test/, '$1');
+
+describe('the fetch slots on a manual clock', () => {
+  test('request times follow min delay, k × duration, Crawl-delay, Retry-After, back-off and the per-IP limit', async () => {
+    const { clock, fetcher, crawl, records, progress } = setup();
+    const summary = await drive(clock, crawl.run());
+    assert.deepEqual(fetcher.received.map((r) => `${r.atMs} ${short(r.url)}`), [
+      '0 a/robots.txt', '0 b/robots.txt', '100 c/robots.txt', '1100 b/', '1200 c/', '2100 a/', '2200 b/moved', '2300 c/r', '3300 b/target',
+      '4200 a/p1', '12400 c/r', '32500 c/r', '34300 a/p1', '36400 a/p2',
+    ]);
+    for (const [host, n] of fetcher.maxPerHost) assert.equal(n, 1, host);
+    assert.equal(summary.stopReason, 'exhausted');
+    assert.deepEqual(summary.outcomes, { ok: 6, redirect: 1, reset: 1, 'robots-denied': 1 });
+    assert.equal(summary.pages, 7);
+    assert.equal(summary.retries, 3);
+    assert.equal(summary.requests, 14);
+    assert.equal(summary.robotsRequests, 3);
+    assert.equal(summary.elapsedMs, 36_500);
+    assert.deepEqual(summary.frontierLeft, { queued: 0, inFlight: 0 });
+    const byUrl = new Map(records.map((r) => [short(r.url), r]));
+    assert.deepEqual([byUrl.get('a/p1')?.attempts, byUrl.get('c/r')?.attempts, byUrl.get('c/r')?.kind], [2, 3, 'reset']);
+    assert.equal(byUrl.get('a/private/x')?.kind, 'robots-denied');
+    assert.equal(byUrl.get('a/private/x')?.attempts, 0);
+    assert.equal(byUrl.get('b/moved')?.redirectTo, 'http://b.test/target');
+    assert.equal(byUrl.get('b/target')?.fromUrl, 'http://b.test/moved');
+    assert.equal(byUrl.get('b/target')?.depth, 2);
+    assert.equal(progress.at(-1)?.stopReason, 'exhausted');
+  });
+
+  test('stops after maxPages page fetches have started (robots.txt not counted)', async () => {
+    const { clock, fetcher, crawl } = setup({ maxPages: 2 });
+    const summary = await drive(clock, crawl.run());
+    assert.deepEqual(fetcher.received.map((r) => `${r.atMs} ${short(r.url)}`), ['0 a/robots.txt', '0 b/robots.txt', '100 c/robots.txt', '1100 b/', '1200 c/']);
+    assert.equal(summary.stopReason, 'max-pages');
+    assert.equal(summary.pages, 2);
+    assert.ok(summary.frontierLeft.queued > 0);
+  });
+
+  test('an abort stops at once: the fetch in flight is abandoned, nothing else starts', async () => {
+    const { clock, fetcher, crawl } = setup();
+    const controller = new AbortController();
+    void clock.sleepUntil(2150).then(() => controller.abort());
+    const summary = await drive(clock, crawl.run(controller.signal));
+    assert.equal(summary.stopReason, 'interrupted');
+    assert.equal(fetcher.received.at(-1)?.url, 'http://a.test/');
+    assert.equal(fetcher.pending, 0);
+    assert.equal(summary.outcomes.ok, 2, 'b/ and c/ finished; a/ was abandoned');
+    assert.equal(summary.elapsedMs, 2150);
+  });
+});
