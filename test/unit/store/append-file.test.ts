@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ShoalError } from '../../../src/core/errors.js';
 import { AppendFile, type AppendFileOptions } from '../../../src/store/append-file.js';
 import { isJsonObjectLine } from '../../../src/store/json-lines.js';
 import { readLines } from '../../../src/store/read-lines.js';
+import { scratchDirs, killWhileRunning } from '../../helpers/scratch.js';
 
-const root = mkdtempSync(join(tmpdir(), 'shoal-append-'));
 // The every-offset tests repair (truncate and fsync) hundreds of files: cheap on a RAM disk.
-const ramRoot = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/shoal-append-') : root;
-after(() => {
-  rmSync(root, { recursive: true, force: true });
-  rmSync(ramRoot, { recursive: true, force: true });
-});
+const { root, ramRoot } = scratchDirs('shoal-append-');
 let files = 0;
 /** A path in a new, empty directory. */
 function fresh(base = root): string {
@@ -191,22 +185,3 @@ describe('AppendFile', () => {
   });
 });
 
-/**
- * Runs `script` in a child, kills it with SIGKILL once it reports (a line with a number on stdout)
- * at least `killAfter` records flushed, and resolves to the last count it reported.
- */
-function killWhileRunning(script: string, args: readonly string[], killAfter: number): Promise<{ flushed: number }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  let flushed = 0;
-  proc.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    const reported = out.split('\n').filter((l) => l !== '').map(Number);
-    flushed = Math.max(flushed, ...reported);
-    if (flushed >= killAfter) proc.kill('SIGKILL');
-  });
-  return new Promise((resolve, reject) => proc.on('close', (_code, signal) => {
-    if (signal === 'SIGKILL') resolve({ flushed });
-    else reject(new Error(`child ended with ${signal ?? 'no signal'}: ${out}`));
-  }));
-}

@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ShoalError } from '../../../src/core/errors.js';
 import type { FetchOutcomeKind } from '../../../src/fetch/fetcher.js';
 import {
   CRAWL_LOG_FILE, CrawlLog, CrawlOutcome, crawlOutcomeOf, readCrawlLog, type CrawlLogEntry, type CrawlLogInput,
 } from '../../../src/store/crawl-log.js';
 import { simhashHex } from '../../../src/store/json-lines.js';
+import { scratchDirs, killWhileRunning } from '../../helpers/scratch.js';
 
-const root = mkdtempSync(join(tmpdir(), 'shoal-crawl-log-'));
 // The every-offset test repairs (truncates and fsyncs) a file per byte: cheap on a RAM disk.
-const ramRoot = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/shoal-crawl-log-') : root;
-after(() => {
-  rmSync(root, { recursive: true, force: true });
-  rmSync(ramRoot, { recursive: true, force: true });
-});
+const { root, ramRoot } = scratchDirs('shoal-crawl-log-');
 let dirs = 0;
 function freshPath(base = root): string {
   const dir = join(base, `c${++dirs}`);
@@ -206,21 +200,3 @@ describe('CrawlLog', () => {
   });
 });
 
-/**
- * Runs `script` in a child, kills it with SIGKILL once it reports (a number per line on stdout) at
- * least `killAfter` entries flushed, and resolves to the last count it reported.
- */
-function killWhileRunning(script: string, args: readonly string[], killAfter: number): Promise<{ flushed: number }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  let flushed = 0;
-  proc.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    flushed = Math.max(flushed, ...out.split('\n').filter((l) => l !== '').map(Number));
-    if (flushed >= killAfter) proc.kill('SIGKILL');
-  });
-  return new Promise((resolve, reject) => proc.on('close', (_code, signal) => {
-    if (signal === 'SIGKILL') resolve({ flushed });
-    else reject(new Error(`child ended with ${signal ?? 'no signal'}: ${out}`));
-  }));
-}

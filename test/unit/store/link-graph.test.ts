@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ShoalError } from '../../../src/core/errors.js';
 import { csrFromEdges } from '../../../src/eval/csr.js';
 import {
@@ -11,14 +9,10 @@ import {
   decodeLinkRecord, linkRecordCheck,
 } from '../../../src/store/link-graph.js';
 import { readLinkGraph, type LinkGraph } from '../../../src/store/link-graph-reader.js';
+import { scratchDirs, killWhileRunning } from '../../helpers/scratch.js';
 
-const root = mkdtempSync(join(tmpdir(), 'shoal-links-'));
 // The every-offset tests repair (truncate and fsync) three files per byte: cheap on a RAM disk.
-const ramRoot = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/shoal-links-') : root;
-after(() => {
-  rmSync(root, { recursive: true, force: true });
-  rmSync(ramRoot, { recursive: true, force: true });
-});
+const { root, ramRoot } = scratchDirs('shoal-links-');
 let dirs = 0;
 const freshDir = (base = root): string => join(base, `g${++dirs}`, 'links');
 
@@ -294,21 +288,3 @@ describe('LinkGraphWriter and readLinkGraph', () => {
   });
 });
 
-/**
- * Runs `script` in a child, kills it with SIGKILL once it reports (a number per line on stdout) at
- * least `killAfter` links flushed, and resolves to the last count it reported.
- */
-function killWhileRunning(script: string, args: readonly string[], killAfter: number): Promise<{ flushed: number }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  let flushed = 0;
-  proc.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    flushed = Math.max(flushed, ...out.split('\n').filter((l) => l !== '').map(Number));
-    if (flushed >= killAfter) proc.kill('SIGKILL');
-  });
-  return new Promise((resolve, reject) => proc.on('close', (_code, signal) => {
-    if (signal === 'SIGKILL') resolve({ flushed });
-    else reject(new Error(`child ended with ${signal ?? 'no signal'}: ${out}`));
-  }));
-}

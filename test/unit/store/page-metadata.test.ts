@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ShoalError } from '../../../src/core/errors.js';
 import { payloadDigest, textDigest } from '../../../src/dedup/content-digest.js';
 import { simhash } from '../../../src/dedup/simhash.js';
@@ -13,14 +12,10 @@ import { readLines } from '../../../src/store/read-lines.js';
 import {
   PAGE_METADATA_FILE, PageMetadataLog, readPageMetadata, type PageMetadata, type PageMetadataInput,
 } from '../../../src/store/page-metadata.js';
+import { scratchDirs } from '../../helpers/scratch.js';
 
-const root = mkdtempSync(join(tmpdir(), 'shoal-pages-'));
 // The every-offset test repairs (truncates and fsyncs) a file per byte: cheap on a RAM disk.
-const ramRoot = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/shoal-pages-') : root;
-after(() => {
-  rmSync(root, { recursive: true, force: true });
-  rmSync(ramRoot, { recursive: true, force: true });
-});
+const { root, ramRoot } = scratchDirs('shoal-pages-');
 let dirs = 0;
 function freshDir(base = root): string {
   const dir = join(base, `p${++dirs}`);

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { WARCParser } from 'warcio';
 import { ShoalError } from '../../../src/core/errors.js';
@@ -11,15 +10,11 @@ import { INDEX_FILE, gzipMember, readGzipMember, repairWarcTail, WarcWriter, typ
 import {
   encodeRecord, IDENTICAL_PAYLOAD_PROFILE, metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcRecord,
 } from '../../../src/store/warc/warc-record.js';
+import { scratchDirs } from '../../helpers/scratch.js';
 
 const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);
-const root = mkdtempSync(join(tmpdir(), 'shoal-warc-'));
 // Every repair that cuts fsyncs; the every-offset test does a thousand of them, cheap on a RAM disk.
-const ramRoot = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/shoal-warc-') : root;
-after(() => {
-  rmSync(root, { recursive: true, force: true });
-  rmSync(ramRoot, { recursive: true, force: true });
-});
+const { root, ramRoot } = scratchDirs('shoal-warc-');
 let dirs = 0;
 const freshDir = (): string => join(root, `d${++dirs}`);
 
