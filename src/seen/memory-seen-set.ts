@@ -100,15 +100,8 @@ export class MemorySeenSet implements SeenSet {
       return true;
     }
     const s = this.slots;
-    const wrap = 2 * this.mask + 1;
-    let i = (mixWords(hi, lo) & this.mask) << 1;
-    for (;;) {
-      const h = s[i]!;
-      const l = s[i + 1]!;
-      if (h === hi && l === lo) return false;
-      if ((h | l) === 0) break;
-      i = (i + 2) & wrap;
-    }
+    const i = this.probe(hi, lo);
+    if ((s[i]! | s[i + 1]!) !== 0) return false;
     s[i] = hi;
     s[i + 1] = lo;
     if (++this.used > this.growAt) this.grow();
@@ -118,14 +111,22 @@ export class MemorySeenSet implements SeenSet {
   /** Whether the fingerprint given as unsigned 32-bit words is in the set. */
   hasWords(hi: number, lo: number): boolean {
     if ((hi | lo) === 0) return this.hasZero;
+    const i = this.probe(hi, lo);
+    return (this.slots[i]! | this.slots[i + 1]!) !== 0;
+  }
+
+  /**
+   * Linear probing for a non-zero fingerprint: the index of its slot, or of the empty slot where it
+   * would go (a table is never full: it grows past {@link MAX_LOAD}).
+   */
+  private probe(hi: number, lo: number): number {
     const s = this.slots;
     const wrap = 2 * this.mask + 1;
     let i = (mixWords(hi, lo) & this.mask) << 1;
     for (;;) {
       const h = s[i]!;
       const l = s[i + 1]!;
-      if (h === hi && l === lo) return true;
-      if ((h | l) === 0) return false;
+      if ((h === hi && l === lo) || (h | l) === 0) return i;
       i = (i + 2) & wrap;
     }
   }
