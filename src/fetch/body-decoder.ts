@@ -9,11 +9,21 @@
  * when the cap is passed or the stream is corrupt.
  */
 import type { Transform } from 'node:stream';
-import { constants as zc, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import {
+  brotliDecompressSync, constants as zc, createBrotliDecompress, createGunzip, createInflate, createInflateRaw, gunzipSync, inflateRawSync,
+  inflateSync,
+} from 'node:zlib';
 
 /** Codings we undo; more than a few stacked codings is an attack, not a server. */
 const SUPPORTED_CODINGS: ReadonlySet<string> = new Set(['gzip', 'deflate', 'br']);
 const MAX_CODINGS = 3;
+/**
+ * Bodies up to this many bytes as received are decoded in one call when they end; larger ones are
+ * decoded as they arrive. One call per body costs a fraction of a stream's per-chunk callbacks (a
+ * crawl spends most of its decoding time there otherwise), and the cap bounds it: its output stops
+ * at the limit like the stream's.
+ */
+const ONE_CALL_MAX_RAW_BYTES = 1024 * 1024;
 
 /**
  * The content codings of a `Content-Encoding` value, in the order they were applied, lower-cased,
@@ -41,13 +51,44 @@ function isZlibHeader(first: Buffer): boolean {
 }
 
 /**
- * Undoes content codings as bytes arrive, keeping at most `maxBytes` of output (and of every
- * intermediate stage, so stacked codings cannot balloon either). Over the limit it keeps the first
- * `maxBytes`, stops, and calls `onOver`; a corrupt stream calls `onError`. The codings must pass
- * {@link canDecode}. `isLenient` keeps what a cut-off stream held instead of failing on it (for
- * bodies cut at a cap).
+ * The whole of `data` decoded in one call per coding, or null when that is not the whole story: a
+ * stage's output passed `maxBytes`, or the data is corrupt (the caller then decodes it as a stream,
+ * which knows how much to keep and what to report).
+ */
+function decodeInOneCall(codings: readonly string[], data: Buffer, maxBytes: number, isLenient: boolean): Buffer | null {
+  let out = data;
+  try {
+    for (let i = codings.length - 1; i >= 0 && out.length > 0; i--) { // the last coding applied is undone first
+      const coding = codings[i] as string;
+      if (coding === 'br') {
+        out = brotliDecompressSync(out, { maxOutputLength: maxBytes, ...(isLenient ? { finishFlush: zc.BROTLI_OPERATION_FLUSH } : {}) });
+        continue;
+      }
+      const options = { maxOutputLength: maxBytes, ...(isLenient ? { finishFlush: zc.Z_SYNC_FLUSH } : {}) };
+      if (coding === 'gzip') out = gunzipSync(out, options);
+      else out = isZlibHeader(out) ? inflateSync(out, options) : inflateRawSync(out, options);
+    }
+  } catch {
+    return null;
+  }
+  return out;
+}
+
+/**
+ * Undoes content codings, keeping at most `maxBytes` of output (and of every intermediate stage, so
+ * stacked codings cannot balloon either). Over the limit it keeps the first `maxBytes`, stops, and
+ * calls `onOver`; a corrupt stream calls `onError`. The codings must pass {@link canDecode}.
+ * `isLenient` keeps what a cut-off stream held instead of failing on it (for bodies cut at a cap).
+ *
+ * A body is held as received and decoded in one call when it ends, unless it grows past
+ * {@link ONE_CALL_MAX_RAW_BYTES}: from there it is decoded as bytes arrive, so that a large bomb is
+ * stopped while it downloads. When the one call meets the limit or a corrupt stream, the held bytes
+ * go through the stream instead, which then reports as it would have.
  */
 export class BodyDecoder {
+  /** Bytes held for one call; null once decoding as a stream. */
+  private held: Buffer[] | null = [];
+  private heldBytes = 0;
   private readonly stages: (Transform | null)[];
   private readonly stageBytes: number[];
   private readonly out: Buffer[] = [];
@@ -65,16 +106,38 @@ export class BodyDecoder {
 
   /** Feeds the next chunk of the body as received. */
   write(chunk: Buffer): void {
-    this.feed(0, chunk);
+    if (this.held === null) {
+      this.feed(0, chunk);
+      return;
+    }
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
+    if (this.heldBytes > ONE_CALL_MAX_RAW_BYTES) this.stream();
   }
 
   /** Ends the input; resolves with the output (the first `maxBytes` when over the limit). */
   finish(): Promise<Buffer> {
+    if (this.held !== null && !this.isStopped) {
+      const data = this.held.length === 1 ? this.held[0] as Buffer : Buffer.concat(this.held);
+      const out = data.length === 0 ? data : decodeInOneCall(this.codings, data, this.maxBytes, this.isLenient);
+      if (out !== null) {
+        this.held = null;
+        return Promise.resolve(out);
+      }
+      this.stream();
+    }
     return new Promise((resolve) => {
       this.finished = resolve;
       if (this.isStopped) this.settle();
       else this.end(0);
     });
+  }
+
+  /** Goes on as a stream, starting with the bytes held so far. */
+  private stream(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const chunk of held) this.feed(0, chunk);
   }
 
   /** Stops decoding; a pending {@link finish} resolves with what was decoded so far. */

@@ -7,7 +7,7 @@
  * IP, to that address: the check applies to the address actually connected to, so a name that
  * resolves differently later (DNS rebinding) cannot slip past it. Our dispatch handler reads the
  * response head from the raw header pairs (response-head.ts), counts raw bytes against
- * `maxBodyBytes`, undoes the content codings itself with node:zlib streams (body-decoder.ts),
+ * `maxBodyBytes`, undoes the content codings itself with node:zlib (body-decoder.ts),
  * counting decoded bytes against `maxDecodedBytes` (undici's own size limit counts compressed
  * bytes, which lets a gzip bomb through), and turns every error into an outcome. Redirects are
  * returned, never followed.
