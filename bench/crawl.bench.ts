@@ -113,6 +113,7 @@ async function main(): Promise<void> {
       politeness: { minDelayMs: 0 }, store: { outDir: out }, limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES }, progressIntervalMs: 2000,
     });
     const cpu0 = process.cpuUsage();
+    const elu0 = performance.eventLoopUtilization();
     let summary: CrawlSummary;
     try {
       summary = await crawl.run();
@@ -120,6 +121,7 @@ async function main(): Promise<void> {
       channel(CrawlChannel.progress).unsubscribe(onProgress);
     }
     const cpu = process.cpuUsage(cpu0);
+    const mainThreadBusy = performance.eventLoopUtilization(elu0).utilization;
     const memory = process.memoryUsage();
     const after = await ask<Stats>(child, 'stats', 'stats');
     const seconds = summary.elapsedMs / 1000;
@@ -127,7 +129,7 @@ async function main(): Promise<void> {
     const result = {
       pages: summary.pages, urls: summary.urls, requests: summary.requests, seconds,
       pagesPerSecond: summary.pagesPerSecond, megabytesPerSecond: summary.bytes / 1e6 / seconds,
-      cpuMsPerPage, cpuUserMsPerPage: cpu.user / 1000 / summary.pages, cpuSystemMsPerPage: cpu.system / 1000 / summary.pages,
+      cpuMsPerPage, mainThreadBusy, cpuUserMsPerPage: cpu.user / 1000 / summary.pages, cpuSystemMsPerPage: cpu.system / 1000 / summary.pages,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       endHeapMb: memory.heapUsed / 2 ** 20, endExternalMb: memory.external / 2 ** 20, frontierLeft: summary.frontierLeft.queued,
       serverCpuMsPerRequest: (after.cpuUs - before.cpuUs) / 1000 / (after.requests - before.requests),
@@ -139,7 +141,8 @@ async function main(): Promise<void> {
       `crawl: ${int(result.pages)} pages (${int(result.urls)} URLs, ${int(result.requests)} requests, ${int(result.hosts)} hosts) in ${f1(seconds)} s, concurrency ${CONCURRENCY}`,
       `  pages/s            ${int(result.pagesPerSecond)}`,
       `  MB/s               ${f1(result.megabytesPerSecond)} (body bytes as received)`,
-      `  CPU ms per page    ${result.cpuMsPerPage.toFixed(3)} (user ${result.cpuUserMsPerPage.toFixed(3)}, system ${result.cpuSystemMsPerPage.toFixed(3)})`,
+      `  CPU ms per page    ${result.cpuMsPerPage.toFixed(3)} (user ${result.cpuUserMsPerPage.toFixed(3)}, system ${result.cpuSystemMsPerPage.toFixed(3)}; all threads of the crawler)`,
+      `  crawl thread busy  ${(result.mainThreadBusy * 100).toFixed(0)} % of the time (event-loop utilization; the rest waits on sockets, disk and parse workers)`,
       `  peak RSS           ${int(result.peakRssMb)} MB (at the end: JS heap ${int(result.endHeapMb)} MB, external ${int(result.endExternalMb)} MB; ${int(result.frontierLeft)} URLs left in the frontier)`,
       `  server             ${result.serverCpuMsPerRequest.toFixed(3)} CPU ms per request, peak RSS ${int(result.serverPeakRssMb)} MB`,
       `  crawl directory    ${f1(result.crawlDirMb)} MB; ${int(result.duplicates)} exact duplicates (${int(result.revisits)} revisits)`,

@@ -11,6 +11,7 @@
  * parse, links back to admission; crawl log, link graph, page metadata).
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Admission } from './admission.js';
 import { SystemClock, type Clock } from './clock.js';
 import type { CrawlConfig } from './crawl-config.js';
@@ -22,6 +23,7 @@ import { DedupIndex } from './dedup-index.js';
 import { diagnosticsEvents, type CrawlEvents } from './events.js';
 import { FetchLoop } from './fetch-loop.js';
 import { JsonLog, type Log } from './log.js';
+import { InlinePageAnalyzer, WorkerPageAnalyzer, type PageAnalyzer } from './page-analyzer.js';
 import { PageProcessor, type WarcSink } from './page-processor.js';
 import { urlFilterChain } from './filter-chain.js';
 import type { CrawlSinks } from './ports.js';
@@ -70,6 +72,8 @@ export interface NodeComponents {
   readonly sinks?: CrawlSinks;
   /** The WARC store; null writes no WARC files. Default: a writer in `<out>/warc`. */
   readonly warc?: WarcWriter | null;
+  /** Where pages are analysed; default: `parse.workers` worker threads. */
+  readonly analyzer?: PageAnalyzer;
 }
 
 /** shoal's version, for the warcinfo records. */
@@ -100,6 +104,14 @@ function hostsMapOf(network: CrawlConfig['network']): HostsMap | undefined {
     map.add(entry.slice(0, eq), entry.slice(eq + 1));
   }
   return map;
+}
+
+/** The page analyzer of the `parse` section: worker threads, or the crawl's own thread for `workers: 0`. */
+function analyzerOf(parse: CrawlConfig['parse']): PageAnalyzer {
+  const workers = parse.workers ?? Math.max(1, availableParallelism() - 1);
+  const options = { anchorContextTokens: parse.anchorContextTokens, maxLinks: parse.maxLinks, maxTextChars: parse.maxTextChars };
+  if (workers === 0) return new InlinePageAnalyzer(options);
+  return new WorkerPageAnalyzer({ ...options, workers, maxWorkerHeapMb: Math.max(16, Math.round(parse.maxWorkerHeapBytes / 2 ** 20)) });
 }
 
 /** Whether a seen set can test without inserting (needed to stage fingerprints until a checkpoint). */
@@ -184,8 +196,9 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
     frontier, seen, policy, robots, resolver, isProxied, filter, clock, stats, waker,
     onRobotsDenied: (c) => (processor as PageProcessor).decided({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
   });
+  const analyzer = components.analyzer ?? analyzerOf(config.parse);
   processor = new PageProcessor({
-    nodeId: config.nodeId, parse: config.parse, warc: warcSink, dedup: new DedupIndex(config.dedup.maxDigests), admission, policy,
+    nodeId: config.nodeId, analyzer, warc: warcSink, dedup: new DedupIndex(config.dedup.maxDigests), admission, policy,
     frontier, sinks, events, stats, clock, log,
   });
   const gate = persistent === null ? null : new CompletionGate();
@@ -202,7 +215,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
     intervalMs: config.frontier.checkpointIntervalMs,
   };
   return new CrawlNode({
-    config, layout, seeds, clock, log, events, frontier, seen, fetcher, resolver, warc, warcFiles, admission, loop, stats, waker, sinks,
+    config, layout, seeds, clock, log, events, frontier, seen, fetcher, analyzer, resolver, warc, warcFiles, admission, loop, stats, waker, sinks,
     durability, onClosed: async () => { await ownLog?.close(); },
   });
 }

@@ -136,6 +136,10 @@ const parseSchema = z.strictObject({
   anchorContextTokens: count('words').max(1000).default(10).describe('words kept on each side of a link as its extended anchor text'),
   maxLinks: count('links').default(10_000).describe('links read from one page at most'),
   maxTextChars: count('characters').default(1_000_000).describe('visible text kept from one page at most (UTF-16 units)'),
+  workers: count('threads').max(64).nullable().default(null)
+    .describe('worker threads that parse pages (charset, HTML, language, SimHash, links); 0 = in the crawl thread; null = one less than the CPU count, at least 1'),
+  maxWorkerHeapBytes: bytes().default(512 * 1024 ** 2)
+    .describe('heap limit of each parse worker: a page that needs more costs that worker (replaced, the page kept unparsed), not the crawl'),
 }).prefault({});
 
 const dedupSchema = z.strictObject({

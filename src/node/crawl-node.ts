@@ -14,6 +14,7 @@ import type { CrawlStats, CrawlSummary } from './crawl-stats.js';
 import { StopReason, type CrawlEvents } from './events.js';
 import type { FetchLoop } from './fetch-loop.js';
 import type { Log } from './log.js';
+import type { PageAnalyzer } from './page-analyzer.js';
 import type { CrawlSinks } from './ports.js';
 import type { Seed } from './seeds.js';
 import type { Waker } from './waker.js';
@@ -44,6 +45,8 @@ export interface CrawlNodeParts {
   readonly frontier: Frontier;
   readonly seen: SeenSet;
   readonly fetcher: Fetcher;
+  /** Where pages are analysed; closed once no slot runs. */
+  readonly analyzer: PageAnalyzer;
   readonly resolver: Resolver;
   readonly warc: WarcWriter | null;
   /** WARC files this run wrote to. */
@@ -163,6 +166,7 @@ export class CrawlNode {
     };
     p.waker.close();
     await step('fetcher', () => p.fetcher.close());
+    await step('analyzer', () => p.analyzer.close());
     // The slots have stopped: a last checkpoint makes everything so far durable together.
     await step('checkpoint', () => p.durability?.checkpointer.final());
     await step('warc', () => p.warc?.close());
@@ -197,7 +201,7 @@ export class CrawlNode {
       node: config.nodeId, outDir: layout.root, stopReason: reason, elapsedMs, urls: stats.urls, pages: stats.pages,
       pagesPerSecond: seconds > 0 ? stats.pages / seconds : 0, bytes: stats.bytes, bytesPerSecond: seconds > 0 ? stats.bytes / seconds : 0,
       outcomes: Object.fromEntries(stats.outcomes), requests: stats.requests, robotsRequests: stats.robotsRequests, retries: stats.retries,
-      duplicates: stats.duplicates, revisits: stats.revisits, links: stats.linkCounts(), hosts: stats.hosts,
+      duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), hosts: stats.hosts,
       frontierLeft: { queued: f.queued, inFlight: f.inFlight }, seenUrls: this.p.seen.size, warcFiles: [...this.p.warcFiles].sort(),
     };
   }

@@ -50,6 +50,8 @@ export interface CrawlSummary {
   readonly duplicates: number;
   /** Of which written as WARC revisit records (identical payload as received). */
   readonly revisits: number;
+  /** HTML pages whose analysis failed (kept in the WARC files without parse results or links; see logs/node.jsonl). */
+  readonly analysisFailures: number;
   readonly links: LinkCounts;
   /** Hosts contacted. */
   readonly hosts: number;
@@ -71,6 +73,7 @@ export class CrawlStats {
   retries = 0;
   duplicates = 0;
   revisits = 0;
+  analysisFailures = 0;
   readonly outcomes = new Map<CrawlOutcomeKind, number>();
   readonly links = { found: 0, invalid: 0, notFollowed: 0, seenBefore: 0, robotsDenied: 0, queued: 0 };
   readonly filtered = new Map<string, number>();

@@ -1,29 +1,27 @@
 /**
  * What happens to a URL after its last fetch (SPEC §2 items 9–11): the WARC records (request and
- * response, or revisit for an exact duplicate, and a metadata record), then for HTML pages charset →
- * decode → parse → language → SimHash and digests, the links normalized against the page's effective
- * base and sent to admission (unless meta robots says nofollow, the link says rel=nofollow, or the
- * page is an exact duplicate), a redirect's target sent to admission like a link; and one crawl-log
- * record per URL, to the `shoal:crawl:fetch` channel and the optional stores.
+ * response, or revisit for an exact duplicate, and a metadata record), then for HTML pages the
+ * analysis (`page-analysis.ts`, in a parse worker: charset → decode → parse → language → SimHash and
+ * text digest, links normalized against the page's effective base), the links sent to admission
+ * (unless meta robots says nofollow, the link says rel=nofollow, or the page is an exact duplicate),
+ * a redirect's target sent to admission like a link; and one crawl-log record per URL, to the
+ * `shoal:crawl:fetch` channel and the optional stores.
  */
 import { fromUrlOf, type Admission, type Candidate } from './admission.js';
 import type { Clock } from './clock.js';
-import type { CrawlConfig } from './crawl-config.js';
 import type { CrawlStats } from './crawl-stats.js';
 import type { DedupIndex } from './dedup-index.js';
 import type { CrawlEvents } from './events.js';
 import type { Log } from './log.js';
-import type { CrawlOutcomeKind, CrawlSinks, FetchRecord, GraphLink, PageRecord } from './ports.js';
+import type { CrawlOutcomeKind, CrawlSinks, FetchRecord, PageRecord } from './ports.js';
 import { urlParts } from './url-parts.js';
-import { payloadDigest, textDigest } from '../dedup/content-digest.js';
-import { simhash } from '../dedup/simhash.js';
+import type { PageAnalysis } from './page-analysis.js';
+import { AnalysisError, type PageAnalyzer } from './page-analyzer.js';
+import { payloadDigest } from '../dedup/content-digest.js';
 import type { FetchOk, FetchOutcome, FetchRedirect } from '../fetch/fetcher.js';
 import type { Frontier, FrontierEntry } from '../frontier/frontier.js';
 import { canReprioritize } from '../frontier/frontier.js';
 import type { OrderingPolicy, OutLink } from '../order/policy.js';
-import { decodeHtml, detectCharset } from '../parse/charset.js';
-import { parseHtml, type ParsedPage } from '../parse/html-page.js';
-import { detectLanguage } from '../parse/language.js';
 import type { WarcWriteResult } from '../store/warc/warc-writer.js';
 import {
   metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcField, type WarcRecord,
@@ -38,7 +36,8 @@ export interface WarcSink {
 /** Collaborators of {@link PageProcessor}. */
 export interface PageProcessorOptions {
   readonly nodeId: string;
-  readonly parse: CrawlConfig['parse'];
+  /** Where HTML pages are analysed (worker threads or this thread). */
+  readonly analyzer: PageAnalyzer;
   readonly warc: WarcSink | null;
   readonly dedup: DedupIndex;
   readonly admission: Admission;
@@ -86,19 +85,6 @@ function reasonOf(o: FetchOutcome): string | null {
 function hasResponse(o: FetchOutcome): boolean {
   return o.kind === 'ok' || o.kind === 'redirect' || o.kind === 'http-error' || o.kind === 'not-modified'
     || o.kind === 'unsupported-encoding' || o.kind === 'too-large';
-}
-
-/** What a parsed HTML page yields. */
-interface Parsed {
-  readonly charset: string;
-  readonly page: ParsedPage;
-  readonly language: string;
-  readonly simhash: string;
-  readonly textDigest: string;
-  readonly canonical: string | null;
-  readonly links: readonly GraphLink[];
-  /** Host name (no port) of each link, as normalization returned it. */
-  readonly hostnames: readonly string[];
 }
 
 /** Handles each URL's final outcome; see the file comment. */
@@ -152,18 +138,16 @@ export class PageProcessor {
     });
   }
 
-  /** A 2xx page: WARC, dedup, parse, links. */
+  /** A 2xx page: WARC, dedup, analysis, links. */
   private async page(entry: FrontierEntry, outcome: FetchOk, startedWallMs: number): Promise<Captured> {
     const o = this.o;
     const url = entry.url;
     const rawDigest = payloadDigest(outcome.rawBody);
     const contentDigest = outcome.contentEncodings.length === 0 ? rawDigest : payloadDigest(outcome.body);
+    const request = this.requestOf(url, outcome, startedWallMs);
+    // Looked up and remembered in one step, before any await: of two equal pages in flight, one is the original.
     const first = o.dedup.find(contentDigest);
     const isDuplicate = first !== undefined;
-    const isHtml = outcome.contentType === null || HTML_TYPES.has(outcome.contentType);
-    const parsed = isHtml && !isDuplicate ? this.parse(url, outcome) : null;
-
-    const request = this.requestOf(url, outcome, startedWallMs);
     let response: WarcRecord;
     if (first !== undefined && first.payloadDigest === rawDigest) {
       o.stats.revisits++;
@@ -179,6 +163,8 @@ export class PageProcessor {
     }
     if (first === undefined) o.dedup.remember(contentDigest, { url, payloadDigest: rawDigest, recordId: response.id, warcDate: response.date });
     else o.stats.duplicates++;
+    const isHtml = outcome.contentType === null || HTML_TYPES.has(outcome.contentType);
+    const parsed = isHtml && !isDuplicate ? await this.analyze(url, outcome) : null;
     const fields = this.metadataFields(entry, outcome, contentDigest, first?.url ?? null, parsed);
     // Records are placed in the file in call order, now; the slot waits for them below.
     const written = o.warc === null ? null : Promise.all([
@@ -209,43 +195,28 @@ export class PageProcessor {
     return { ...NOTHING, bytes: outcome.rawBody.length, redirectTo, warc: await written };
   }
 
-  private parse(url: string, outcome: FetchOk): Parsed {
-    const p = this.o.parse;
-    const charset = detectCharset(outcome.body, outcome.response.headers['content-type']);
-    const page = parseHtml(decodeHtml(outcome.body, charset.charset), url, {
-      anchorContextTokens: p.anchorContextTokens, maxLinks: p.maxLinks, maxTextChars: p.maxTextChars,
-    });
-    const language = detectLanguage(page.visibleText, page.lang);
-    const links: GraphLink[] = [];
-    const hostnames: string[] = [];
-    let invalid = 0;
-    for (const l of page.links) {
-      const n = normalizeUrl(l.href, page.effectiveBase);
-      if (n.kind !== 'ok') {
-        invalid++;
-        continue;
-      }
-      links.push({
-        url: n.url, kind: l.kind, anchorText: l.anchorText, before: l.extendedAnchorText.before, after: l.extendedAnchorText.after,
-        isNofollow: l.isNofollow || page.robots.isNofollow,
-      });
-      hostnames.push(n.host);
+  /** The page's analysis, or null when it could not be analysed (logged; the records are kept without it). */
+  private async analyze(url: string, outcome: FetchOk): Promise<PageAnalysis | null> {
+    const o = this.o;
+    try {
+      const parsed = await o.analyzer.analyze({ url, body: outcome.body, contentType: outcome.response.headers['content-type'] });
+      o.stats.links.found += parsed.found;
+      o.stats.links.invalid += parsed.invalid;
+      return parsed;
+    } catch (err) {
+      if (!(err instanceof AnalysisError) || err.isFatal) throw err;
+      o.stats.analysisFailures++;
+      o.log.warn('analysis-failed', { url, message: err.message });
+      return null;
     }
-    this.o.stats.links.found += page.links.length;
-    this.o.stats.links.invalid += invalid;
-    const canonical = page.canonical === null ? null : normalizeUrl(page.canonical, page.effectiveBase);
-    return {
-      charset: charset.charset, page, language: language.code, simhash: simhash(page.visibleText).toString(16).padStart(16, '0'),
-      textDigest: textDigest(page.visibleText), canonical: canonical?.kind === 'ok' ? canonical.url : null, links, hostnames,
-    };
   }
 
   /** Shows the page to the ordering policy, then sends its followable links to admission. */
-  private async follow(entry: FrontierEntry, parsed: Parsed): Promise<void> {
+  private async follow(entry: FrontierEntry, parsed: PageAnalysis): Promise<void> {
     const o = this.o;
     o.sinks.linkGraph?.append(entry.url, parsed.links);
     const outLinks: OutLink[] = parsed.links.map((l) => (l.anchorText === '' ? { url: l.url } : { url: l.url, anchorText: l.anchorText }));
-    const changes = o.policy.observe({ url: entry.url, depth: entry.depth, links: outLinks, title: parsed.page.title, text: parsed.page.visibleText });
+    const changes = o.policy.observe({ url: entry.url, depth: entry.depth, links: outLinks, title: parsed.title, text: parsed.visibleText });
     if (changes.length > 0 && canReprioritize(o.frontier)) for (const c of changes) o.frontier.reprioritize(c.url, c.priority);
     const candidates: Candidate[] = [];
     parsed.links.forEach((l, i) => {
@@ -255,7 +226,7 @@ export class PageProcessor {
     await o.admission.admit(candidates);
   }
 
-  private metadataFields(entry: FrontierEntry, outcome: FetchOk, contentDigest: string, duplicateOf: string | null, parsed: Parsed | null): WarcField[] {
+  private metadataFields(entry: FrontierEntry, outcome: FetchOk, contentDigest: string, duplicateOf: string | null, parsed: PageAnalysis | null): WarcField[] {
     const fields: WarcField[] = [['fetchTimeMs', String(Math.round(outcome.timings.totalMs))], ['hopsFromSeed', String(entry.depth)]];
     const from = fromUrlOf(entry);
     if (from !== null) fields.push(['via', from]);
@@ -263,19 +234,19 @@ export class PageProcessor {
     if (duplicateOf !== null) fields.push(['duplicateOf', duplicateOf]);
     if (parsed !== null) {
       fields.push(['charset', parsed.charset], ['language', parsed.language], ['simhash', parsed.simhash], ['textDigest', parsed.textDigest]);
-      if (parsed.page.robots.directives.length > 0) fields.push(['metaRobots', parsed.page.robots.directives.join(', ')]);
+      if (parsed.robotsDirectives.length > 0) fields.push(['metaRobots', parsed.robotsDirectives.join(', ')]);
       if (parsed.canonical !== null) fields.push(['canonical', parsed.canonical]);
       fields.push(['outlinks', String(parsed.links.length)]);
     }
     return fields;
   }
 
-  private pageRecord(url: string, outcome: FetchOk, timeMs: number, payload: string, content: string, duplicateOf: string | null, parsed: Parsed | null): PageRecord {
+  private pageRecord(url: string, outcome: FetchOk, timeMs: number, payload: string, content: string, duplicateOf: string | null, parsed: PageAnalysis | null): PageRecord {
     return {
       url, timeMs, status: outcome.response.status, contentType: outcome.contentType, payloadDigest: payload, contentDigest: content,
-      duplicateOf, charset: parsed?.charset ?? null, language: parsed?.language ?? null, title: parsed?.page.title ?? null,
-      textDigest: parsed?.textDigest ?? null, simhash: parsed?.simhash ?? null, isNoindex: parsed?.page.robots.isNoindex ?? false,
-      isNofollow: parsed?.page.robots.isNofollow ?? false, canonical: parsed?.canonical ?? null, linkCounts: linkCountsOf(url, parsed),
+      duplicateOf, charset: parsed?.charset ?? null, language: parsed?.language ?? null, title: parsed?.title ?? null,
+      textDigest: parsed?.textDigest ?? null, simhash: parsed?.simhash ?? null, isNoindex: parsed?.isNoindex ?? false,
+      isNofollow: parsed?.isNofollow ?? false, canonical: parsed?.canonical ?? null, linkCounts: linkCountsOf(url, parsed),
     };
   }
 
@@ -305,14 +276,12 @@ export class PageProcessor {
   }
 }
 
-function linkCountsOf(url: string, parsed: Parsed | null): PageRecord['linkCounts'] {
+function linkCountsOf(url: string, parsed: PageAnalysis | null): PageRecord['linkCounts'] {
   if (parsed === null) return { total: 0, unique: 0, nofollow: 0, sameHost: 0 };
   const host = urlParts(url).hostKey;
   let sameHost = 0;
   for (const l of parsed.links) if (urlParts(l.url).hostKey === host) sameHost++;
-  let nofollow = 0;
-  for (const l of parsed.page.links) if (l.isNofollow) nofollow++;
-  return { total: parsed.page.links.length, unique: new Set(parsed.links.map((l) => l.url)).size, nofollow, sameHost };
+  return { total: parsed.found, unique: new Set(parsed.links.map((l) => l.url)).size, nofollow: parsed.nofollow, sameHost };
 }
 
 function mediaType(value: string | undefined): string | null {

@@ -65,6 +65,7 @@ function setup(limits: { maxPages?: number } = {}): Setup {
     seeds: { urls: ['http://a.test/', 'http://b.test/', 'http://c.test/'] }, store: { outDir: join(root, `d${++dirs}`) },
     politeness: { minDelayMs: 1000, k: 5, backoffBaseMs: 10_000 }, fetch: { maxAttempts: 3 }, limits: { concurrency: 4, maxPages: limits.maxPages ?? null },
     frontier: { kind: 'memory' }, progressIntervalMs: 0,
+    parse: { workers: 0 }, // the manual clock drives the work: every step must be on this thread
   }, {
     deps: { clock, log: silentLog, events },
     components: {

@@ -1,0 +1,210 @@
+/**
+ * Where pages are analysed ({@link analyzePage}: charset, parse, language, SimHash, links): in
+ * worker threads, so that the node's own thread keeps to the network, the frontier and the stores,
+ * or in the node's thread (`parse.workers: 0`).
+ *
+ * {@link WorkerPageAnalyzer} runs N workers (`analysis-worker.ts`) and gives each page to the worker
+ * with the fewest pages in hand. A page's body is copied once into a buffer of its own and moved
+ * (transferred, not copied again) to the worker; the analysis comes back by structured clone. A
+ * worker holds the process open only while it has pages in hand.
+ *
+ * Failures lose nothing and stop nothing: an exception inside an analysis rejects that page's
+ * promise only; a worker that dies (out of memory on a hostile page: each worker has a heap limit)
+ * rejects the pages it held with an {@link AnalysisError} and is replaced by a new one. The node
+ * then keeps the page's records without a parse (see the page processor).
+ */
+import { Worker } from 'node:worker_threads';
+import { analyzePage, type PageAnalysis, type PageAnalysisInput, type PageAnalysisOptions } from './page-analysis.js';
+
+/** Analyses pages; {@link close} ends it (idempotent). */
+export interface PageAnalyzer {
+  /** The analysis of one page; rejects with an {@link AnalysisError} when the page could not be analysed. */
+  analyze(input: PageAnalysisInput): Promise<PageAnalysis>;
+  close(): Promise<void>;
+  /** How many worker threads analyse pages (0: the caller's thread). */
+  readonly workers: number;
+}
+
+/**
+ * A page that could not be analysed: the analysis threw, or its worker died (`isFatal` false: the
+ * next page may well succeed); or no worker can start at all (`isFatal` true: an installation
+ * problem that stops the crawl).
+ */
+export class AnalysisError extends Error {
+  readonly isFatal: boolean;
+  constructor(message: string, options?: { cause?: unknown; isFatal?: boolean }) {
+    super(message, options);
+    this.name = 'AnalysisError';
+    this.isFatal = options?.isFatal ?? false;
+  }
+}
+
+/** Analyses pages in the caller's thread. */
+export class InlinePageAnalyzer implements PageAnalyzer {
+  readonly workers = 0;
+
+  constructor(private readonly options: PageAnalysisOptions) {}
+
+  analyze(input: PageAnalysisInput): Promise<PageAnalysis> {
+    try {
+      return Promise.resolve(analyzePage(input, this.options));
+    } catch (err) {
+      return Promise.reject(new AnalysisError(`analysing ${input.url} failed: ${(err as Error).message}`, { cause: err }));
+    }
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** A page on its way to a worker. */
+export interface AnalysisRequest {
+  readonly id: number;
+  readonly url: string;
+  readonly body: Uint8Array;
+  readonly contentType: string | undefined;
+}
+
+/** A worker's answer, or its word that it has loaded its modules. */
+export type AnalysisReply =
+  | { readonly id: number; readonly kind: 'ok'; readonly analysis: PageAnalysis }
+  | { readonly id: number; readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'ready' };
+
+/** What a worker is started with. */
+export interface AnalysisWorkerData {
+  readonly options: PageAnalysisOptions;
+}
+
+interface Pending {
+  readonly url: string;
+  readonly resolve: (a: PageAnalysis) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  readonly pending: Map<number, Pending>;
+  /** Whether the current worker has loaded its modules. */
+  isReady: boolean;
+}
+
+/** Options of {@link WorkerPageAnalyzer}. */
+export interface WorkerPageAnalyzerOptions extends PageAnalysisOptions {
+  /** Worker threads, at least 1. */
+  readonly workers: number;
+  /** Old-generation heap limit of each worker, MB: a page that needs more kills its worker, not the node. Default 512. */
+  readonly maxWorkerHeapMb?: number;
+}
+
+/**
+ * The worker's entry: `analysis-worker.js` beside this file. Under tsx (sources run directly) the
+ * entry is TypeScript, which a worker thread cannot load by itself on Node 20: the worker then
+ * registers tsx's loader first.
+ */
+function spawnWorker(workerData: AnalysisWorkerData, maxOldGenerationSizeMb: number): Worker {
+  const isSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(isSource ? './analysis-worker.ts' : './analysis-worker.js', import.meta.url);
+  const resourceLimits = { maxOldGenerationSizeMb };
+  if (!isSource) return new Worker(entry, { workerData, resourceLimits });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code = `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(entry.href)}))`;
+  return new Worker(code, { eval: true, workerData, resourceLimits });
+}
+
+/** Analyses pages in worker threads; see the file comment. */
+export class WorkerPageAnalyzer implements PageAnalyzer {
+  readonly workers: number;
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+  private isClosed = false;
+  private readonly workerData: AnalysisWorkerData;
+  private readonly maxHeapMb: number;
+  /** Why no worker can start; every analysis then rejects with it. */
+  private broken: AnalysisError | null = null;
+  /** Workers that died and were replaced (for tests and diagnostics). */
+  replaced = 0;
+
+  constructor(options: WorkerPageAnalyzerOptions) {
+    if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError(`workers must be a positive integer, got ${options.workers}`);
+    this.workers = options.workers;
+    this.maxHeapMb = options.maxWorkerHeapMb ?? 512;
+    this.workerData = { options: { anchorContextTokens: options.anchorContextTokens, maxLinks: options.maxLinks, maxTextChars: options.maxTextChars } };
+    for (let i = 0; i < options.workers; i++) this.slots.push(this.start());
+  }
+
+  analyze(input: PageAnalysisInput): Promise<PageAnalysis> {
+    if (this.broken !== null) return Promise.reject(this.broken);
+    if (this.isClosed) return Promise.reject(new AnalysisError('the page analyzer is closed'));
+    let slot = this.slots[0] as Slot;
+    for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
+    const id = this.nextId++;
+    // A buffer of its own, moved to the worker: the caller keeps its body (the WARC record needs it).
+    const body = new Uint8Array(input.body.byteLength);
+    body.set(input.body);
+    const request: AnalysisRequest = { id, url: input.url, body, contentType: input.contentType };
+    return new Promise((resolve, reject) => {
+      if (slot.pending.size === 0) slot.worker.ref();
+      slot.pending.set(id, { url: input.url, resolve, reject });
+      slot.worker.postMessage(request, [body.buffer]);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    const err = new AnalysisError('the page analyzer was closed');
+    await Promise.all(this.slots.map(async (s) => {
+      for (const p of s.pending.values()) p.reject(err);
+      s.pending.clear();
+      await s.worker.terminate();
+    }));
+  }
+
+  private start(): Slot {
+    const slot: Slot = { worker: spawnWorker(this.workerData, this.maxHeapMb), pending: new Map(), isReady: false };
+    this.attach(slot);
+    return slot;
+  }
+
+  private attach(slot: Slot): void {
+    const w = slot.worker;
+    w.unref();
+    w.on('message', (reply: AnalysisReply) => {
+      if (reply.kind === 'ready') {
+        slot.isReady = true;
+        return;
+      }
+      const p = slot.pending.get(reply.id);
+      if (p === undefined) return;
+      slot.pending.delete(reply.id);
+      if (slot.pending.size === 0) w.unref();
+      if (reply.kind === 'ok') p.resolve(reply.analysis);
+      else p.reject(new AnalysisError(`analysing ${p.url} failed: ${reply.message}`));
+    });
+    let failure: Error | null = null;
+    w.on('error', (err) => {
+      failure = err;
+    });
+    w.on('exit', (code) => {
+      if (slot.worker !== w) return;
+      const why = failure === null ? `exited with code ${code}` : `failed: ${failure.message}`;
+      const lost = [...slot.pending.values()];
+      slot.pending.clear();
+      if (!slot.isReady) {
+        // It never loaded its modules: a new one would fail the same way.
+        this.broken ??= new AnalysisError(`no analysis worker can start: it ${why}`, { cause: failure ?? undefined, isFatal: true });
+        for (const p of lost) p.reject(this.broken);
+        return;
+      }
+      if (!this.isClosed) {
+        this.replaced++;
+        slot.worker = spawnWorker(this.workerData, this.maxHeapMb);
+        slot.isReady = false;
+        this.attach(slot);
+      }
+      for (const p of lost) p.reject(new AnalysisError(`the analysis worker holding ${p.url} ${why}`, { cause: failure ?? undefined }));
+    });
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The page analyzers: worker threads give the same analysis as the crawl's own thread; a page whose
+ * worker dies is rejected alone and the worker is replaced; a pool whose workers cannot start
+ * fails every page with a fatal error; close() rejects what is pending.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { analyzePage, type PageAnalysisOptions } from '../../../src/node/page-analysis.js';
+import { AnalysisError, InlinePageAnalyzer, WorkerPageAnalyzer } from '../../../src/node/page-analyzer.js';
+
+const OPTIONS: PageAnalysisOptions = { anchorContextTokens: 10, maxLinks: 10_000, maxTextChars: 1_000_000 };
+
+function html(i: number): string {
+  return `<!doctype html><html lang="en"><head><title>Page ${i} of the shoal test</title>
+<base href="/section-${i % 3}/"><link rel="canonical" href="index.html?b=2&amp;a=1">
+<meta name="robots" content="${i % 4 === 0 ? 'nofollow, noarchive' : 'index'}"></head>
+<body><p>The crawler reads page ${i} and follows <a href="next-${i}.html">the next page</a> and
+<a href="http://Other.Example:80/x/../y?z=1#frag" rel="nofollow">another host</a>, then
+<a href="javascript:void(0)">nothing</a> and <a href="http://[bad">a broken one</a>.</p>
+<p>${'Politeness matters to every host on the web. '.repeat(i % 5 + 1)}</p></body></html>`;
+}
+
+const pages = Array.from({ length: 40 }, (_, i) => ({ url: `http://site-${i % 7}.example/dir/page-${i}.html`, body: Buffer.from(html(i)), contentType: 'text/html; charset=utf-8' }));
+
+const pools: WorkerPageAnalyzer[] = [];
+after(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+test('worker threads and the crawl thread give the same analysis', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 2 });
+  pools.push(pool);
+  const inline = new InlinePageAnalyzer(OPTIONS);
+  const fromWorkers = await Promise.all(pages.map((p) => pool.analyze(p)));
+  for (let i = 0; i < pages.length; i++) {
+    const expected = analyzePage(pages[i] as (typeof pages)[number], OPTIONS);
+    assert.deepEqual(fromWorkers[i], expected, `page ${i}`);
+    assert.deepEqual(await inline.analyze(pages[i] as (typeof pages)[number]), expected);
+  }
+  const first = fromWorkers[1];
+  assert.ok(first !== undefined);
+  assert.equal(first.title, 'Page 1 of the shoal test');
+  assert.equal(first.canonical, 'http://site-1.example/section-1/index.html?b=2&a=1');
+  assert.deepEqual(first.links.map((l) => [l.url, l.isNofollow]), [
+    ['http://site-1.example/section-1/next-1.html', false], ['http://other.example/y?z=1', true],
+  ]);
+  assert.deepEqual([first.found, first.invalid, first.nofollow], [3, 1, 1]);
+  assert.equal(fromWorkers[0]?.links.every((l) => l.isNofollow), true, 'a nofollow page makes all its links nofollow');
+  assert.equal(first.language, 'en');
+  assert.match(first.simhash, /^[0-9a-f]{16}$/);
+});
+
+test('the caller keeps its body: the worker gets a copy', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
+  pools.push(pool);
+  const page = pages[3] as (typeof pages)[number];
+  const before = Buffer.from(page.body);
+  await pool.analyze(page);
+  assert.ok(page.body.equals(before));
+  assert.equal(page.body.length, before.length);
+});
+
+test('a page that kills its worker is rejected alone; the worker is replaced and the next pages succeed', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, maxLinks: 100_000_000, workers: 1, maxWorkerHeapMb: 160 });
+  pools.push(pool);
+  // Two million links (a 34 MB page) take far more than a 160 MB heap holds.
+  const huge = { url: 'http://huge.example/', body: Buffer.from(`<html><body>${'<a href=/p>p</a> '.repeat(2_000_000)}</body></html>`), contentType: 'text/html' };
+  await assert.rejects(pool.analyze(huge), (err: unknown) => err instanceof AnalysisError && !err.isFatal && /huge\.example/.test(err.message));
+  assert.equal(pool.replaced, 1);
+  const after = await pool.analyze(pages[5] as (typeof pages)[number]);
+  assert.equal(after.title, 'Page 5 of the shoal test');
+});
+
+test('workers that cannot start fail every page with a fatal error', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1, maxWorkerHeapMb: 1 });
+  pools.push(pool);
+  const err = await pool.analyze(pages[0] as (typeof pages)[number]).then(() => null, (e: unknown) => e);
+  assert.ok(err instanceof AnalysisError, String(err));
+  assert.equal(err.isFatal, true);
+  assert.equal(pool.replaced, 0);
+  await assert.rejects(pool.analyze(pages[1] as (typeof pages)[number]), (e: unknown) => e instanceof AnalysisError && e.isFatal);
+});
+
+test('close() rejects pending pages, is idempotent, and later pages are refused', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
+  const pending = pool.analyze(pages[2] as (typeof pages)[number]);
+  const closing = pool.close();
+  await assert.rejects(pending, AnalysisError);
+  await closing;
+  await pool.close();
+  await assert.rejects(pool.analyze(pages[2] as (typeof pages)[number]), AnalysisError);
+});
+
+test('worker counts below 1 are refused', () => {
+  assert.throws(() => new WorkerPageAnalyzer({ ...OPTIONS, workers: 0 }), RangeError);
+});
