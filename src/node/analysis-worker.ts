@@ -1,20 +1,48 @@
 /**
  * The entry of an analysis worker thread (see page-analyzer.ts): answers each page it is sent with
- * {@link analyzePage} or with the message of the exception that stopped it. Says `ready` once its
- * modules are loaded, so that the pool can tell a worker that cannot start from one that died later.
+ * {@link analyzePage} (as JSON: see page-analyzer.ts) and each batch of WARC records with their gzip
+ * members, or with the message of the exception that stopped it. Says `ready` once its modules are
+ * loaded, so that the pool can tell a worker that cannot start from one that died later.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzePage } from './page-analysis.js';
 import type { AnalysisReply, AnalysisRequest, AnalysisWorkerData } from './page-analyzer.js';
+import { gzipMember } from '../store/warc/gzip-members.js';
 
 const port = parentPort;
 if (port === null) throw new Error('analysis-worker.ts runs as a worker thread');
 const { options } = workerData as AnalysisWorkerData;
 
+/** One gzip member per record of `data`, one after the other. */
+function gzipped(request: Extract<AnalysisRequest, { kind: 'gzip' }>): Extract<AnalysisReply, { kind: 'gzipped' }> {
+  const all = Buffer.from(request.data.buffer, request.data.byteOffset, request.data.byteLength);
+  const pieces: Buffer[] = [];
+  const lengths: number[] = [];
+  let from = 0;
+  for (const length of request.lengths) {
+    const member = gzipMember([all.subarray(from, from + length)], request.level);
+    from += length;
+    pieces.push(...member.pieces);
+    lengths.push(member.length);
+  }
+  let total = 0;
+  for (const p of pieces) total += p.length;
+  // Not Buffer.concat: a small result would come from Node's shared pool, which cannot be transferred.
+  const out = Buffer.allocUnsafeSlow(total);
+  let at = 0;
+  for (const p of pieces) at += p.copy(out, at);
+  return { id: request.id, kind: 'gzipped', data: new Uint8Array(out.buffer, out.byteOffset, out.byteLength), lengths };
+}
+
 port.on('message', (request: AnalysisRequest) => {
   let reply: AnalysisReply;
   try {
-    reply = { id: request.id, kind: 'ok', analysis: analyzePage(request, options) };
+    if (request.kind === 'gzip') {
+      const r = gzipped(request);
+      port.postMessage(r, [r.data.buffer as ArrayBuffer]);
+      return;
+    }
+    reply = { id: request.id, kind: 'analysis', json: JSON.stringify(analyzePage(request, options)) };
   } catch (err) {
     reply = { id: request.id, kind: 'error', message: err instanceof Error ? err.message : String(err) };
   }

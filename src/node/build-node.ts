@@ -169,9 +169,12 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const sinks = components.sinks ?? crawlDirSinks(layout.root, config.store);
   const filter = components.filter !== undefined ? components.filter : urlFilterChain(config, seeds, new Date(clock.wallMs()).getUTCFullYear());
 
+  const analyzer = components.analyzer ?? analyzerOf(config.parse);
   const warc = components.warc !== undefined ? components.warc : new WarcWriter({
     dir: layout.warc, version: shoalVersion(), prefix: config.nodeId, maxFileBytes: config.store.warcMaxFileBytes,
     compressionLevel: config.store.warcCompressionLevel, now: () => clock.wallMs(),
+    // The parse workers compress WARC records too, when there are any.
+    ...(analyzer instanceof WorkerPageAnalyzer ? { compress: analyzer.compress } : {}),
     warcinfoFields: [['isPartOf', config.nodeId], ['robots', 'obey'], ['http-header-user-agent', f.userAgent]],
   });
   const warcFiles = new Set<string>();
@@ -196,7 +199,6 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
     frontier, seen, policy, robots, resolver, isProxied, filter, clock, stats, waker,
     onRobotsDenied: (c) => (processor as PageProcessor).decided({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
   });
-  const analyzer = components.analyzer ?? analyzerOf(config.parse);
   processor = new PageProcessor({
     nodeId: config.nodeId, analyzer, warc: warcSink, dedup: new DedupIndex(config.dedup.maxDigests), admission, policy,
     frontier, sinks, events, stats, clock, log,

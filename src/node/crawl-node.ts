@@ -166,10 +166,11 @@ export class CrawlNode {
     };
     p.waker.close();
     await step('fetcher', () => p.fetcher.close());
-    await step('analyzer', () => p.analyzer.close());
     // The slots have stopped: a last checkpoint makes everything so far durable together.
     await step('checkpoint', () => p.durability?.checkpointer.final());
     await step('warc', () => p.warc?.close());
+    // After the WARC store: records still being compressed by the workers finish first.
+    await step('analyzer', () => p.analyzer.close());
     // The order of the store README: WARC, then the logs whose lines point into it, the link graph last
     // (the page metadata's lines depend on its URL dictionary, which must still be open to be fsynced).
     await step('crawl-log', () => p.sinks.crawlLog?.close());

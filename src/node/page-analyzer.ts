@@ -1,12 +1,15 @@
 /**
  * Where pages are analysed ({@link analyzePage}: charset, parse, language, SimHash, links): in
  * worker threads, so that the node's own thread keeps to the network, the frontier and the stores,
- * or in the node's thread (`parse.workers: 0`).
+ * or in the node's thread (`parse.workers: 0`). The same workers also compress WARC records
+ * ({@link WorkerPageAnalyzer.compress}, a `WarcCompressor`).
  *
  * {@link WorkerPageAnalyzer} runs N workers (`analysis-worker.ts`) and gives each page to the worker
  * with the fewest pages in hand. A page's body is copied once into a buffer of its own and moved
- * (transferred, not copied again) to the worker; the analysis comes back by structured clone. A
- * worker holds the process open only while it has pages in hand.
+ * (transferred, not copied again) to the worker; the analysis comes back as one JSON string. (A
+ * structured clone of a page's hundred link objects costs the receiving thread about five times what
+ * `JSON.parse` of the same data does, and the crawl's thread is the one that must not wait.) A worker
+ * holds the process open only while it has pages in hand.
  *
  * Failures lose nothing and stop nothing: an exception inside an analysis rejects that page's
  * promise only; a worker that dies (out of memory on a hostile page: each worker has a heap limit)
@@ -14,6 +17,7 @@
  * then keeps the page's records without a parse (see the page processor).
  */
 import { Worker } from 'node:worker_threads';
+import type { GzipMember } from '../store/warc/gzip-members.js';
 import { analyzePage, type PageAnalysis, type PageAnalysisInput, type PageAnalysisOptions } from './page-analysis.js';
 
 /** Analyses pages; {@link close} ends it (idempotent). */
@@ -58,17 +62,17 @@ export class InlinePageAnalyzer implements PageAnalyzer {
   }
 }
 
-/** A page on its way to a worker. */
-export interface AnalysisRequest {
-  readonly id: number;
-  readonly url: string;
-  readonly body: Uint8Array;
-  readonly contentType: string | undefined;
-}
+/** A task on its way to a worker: a page to analyse, or WARC records to compress. */
+export type AnalysisRequest =
+  | { readonly kind: 'analyze'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly contentType: string | undefined }
+  /** Records one after the other in `data`, `lengths[i]` bytes each. */
+  | { readonly kind: 'gzip'; readonly id: number; readonly data: Uint8Array; readonly lengths: readonly number[]; readonly level: number };
 
 /** A worker's answer, or its word that it has loaded its modules. */
 export type AnalysisReply =
-  | { readonly id: number; readonly kind: 'ok'; readonly analysis: PageAnalysis }
+  | { readonly id: number; readonly kind: 'analysis'; readonly json: string }
+  /** One gzip member per record, one after the other in `data`. */
+  | { readonly id: number; readonly kind: 'gzipped'; readonly data: Uint8Array; readonly lengths: readonly number[] }
   | { readonly id: number; readonly kind: 'error'; readonly message: string }
   | { readonly kind: 'ready' };
 
@@ -78,8 +82,9 @@ export interface AnalysisWorkerData {
 }
 
 interface Pending {
-  readonly url: string;
-  readonly resolve: (a: PageAnalysis) => void;
+  /** What the task is about, for error messages (a page's URL). */
+  readonly about: string;
+  readonly resolve: (reply: Exclude<AnalysisReply, { kind: 'error' | 'ready' }>) => void;
   readonly reject: (err: unknown) => void;
 }
 
@@ -113,7 +118,7 @@ function spawnWorker(workerData: AnalysisWorkerData, maxOldGenerationSizeMb: num
   return new Worker(code, { eval: true, workerData, resourceLimits });
 }
 
-/** Analyses pages in worker threads; see the file comment. */
+/** Analyses pages and compresses WARC records in worker threads; see the file comment. */
 export class WorkerPageAnalyzer implements PageAnalyzer {
   readonly workers: number;
   private readonly slots: Slot[] = [];
@@ -121,7 +126,7 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
   private isClosed = false;
   private readonly workerData: AnalysisWorkerData;
   private readonly maxHeapMb: number;
-  /** Why no worker can start; every analysis then rejects with it. */
+  /** Why no worker can start; every task then rejects with it. */
   private broken: AnalysisError | null = null;
   /** Workers that died and were replaced (for tests and diagnostics). */
   replaced = 0;
@@ -134,22 +139,45 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     for (let i = 0; i < options.workers; i++) this.slots.push(this.start());
   }
 
-  analyze(input: PageAnalysisInput): Promise<PageAnalysis> {
-    if (this.broken !== null) return Promise.reject(this.broken);
-    if (this.isClosed) return Promise.reject(new AnalysisError('the page analyzer is closed'));
-    let slot = this.slots[0] as Slot;
-    for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
-    const id = this.nextId++;
+  async analyze(input: PageAnalysisInput): Promise<PageAnalysis> {
     // A buffer of its own, moved to the worker: the caller keeps its body (the WARC record needs it).
     const body = new Uint8Array(input.body.byteLength);
     body.set(input.body);
-    const request: AnalysisRequest = { id, url: input.url, body, contentType: input.contentType };
-    return new Promise((resolve, reject) => {
-      if (slot.pending.size === 0) slot.worker.ref();
-      slot.pending.set(id, { url: input.url, resolve, reject });
-      slot.worker.postMessage(request, [body.buffer]);
-    });
+    const reply = await this.run(input.url, (id) => ({ kind: 'analyze', id, url: input.url, body, contentType: input.contentType }), body);
+    if (reply.kind !== 'analysis') throw new AnalysisError(`analysing ${input.url}: the worker answered ${reply.kind}`);
+    return JSON.parse(reply.json) as PageAnalysis;
   }
+
+  /**
+   * One gzip member per record (a `WarcCompressor`): the records travel to a worker in one buffer and
+   * their members come back in one buffer.
+   */
+  readonly compress = async (records: readonly (readonly Buffer[])[], level: number): Promise<readonly GzipMember[]> => {
+    let total = 0;
+    const lengths = records.map((pieces) => {
+      let n = 0;
+      for (const p of pieces) n += p.length;
+      total += n;
+      return n;
+    });
+    const data = new Uint8Array(total);
+    let at = 0;
+    for (const pieces of records) {
+      for (const p of pieces) {
+        data.set(p, at);
+        at += p.length;
+      }
+    }
+    const reply = await this.run(`${records.length} WARC records`, (id) => ({ kind: 'gzip', id, data, lengths, level }), data);
+    if (reply.kind !== 'gzipped' || reply.lengths.length !== records.length) throw new AnalysisError('compressing WARC records: the worker answered wrongly');
+    const out = Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength);
+    let from = 0;
+    return reply.lengths.map((length) => {
+      const member = out.subarray(from, from + length);
+      from += length;
+      return { pieces: [member], length };
+    });
+  };
 
   async close(): Promise<void> {
     if (this.isClosed) return;
@@ -160,6 +188,20 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
       s.pending.clear();
       await s.worker.terminate();
     }));
+  }
+
+  /** Sends a task to the worker with the fewest in hand; `moved` is transferred, not copied. */
+  private run(about: string, request: (id: number) => AnalysisRequest, moved: Uint8Array): Promise<Exclude<AnalysisReply, { kind: 'error' | 'ready' }>> {
+    if (this.broken !== null) return Promise.reject(this.broken);
+    if (this.isClosed) return Promise.reject(new AnalysisError('the page analyzer is closed'));
+    let slot = this.slots[0] as Slot;
+    for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (slot.pending.size === 0) slot.worker.ref();
+      slot.pending.set(id, { about, resolve, reject });
+      slot.worker.postMessage(request(id), [moved.buffer as ArrayBuffer]);
+    });
   }
 
   private start(): Slot {
@@ -180,8 +222,8 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
       if (p === undefined) return;
       slot.pending.delete(reply.id);
       if (slot.pending.size === 0) w.unref();
-      if (reply.kind === 'ok') p.resolve(reply.analysis);
-      else p.reject(new AnalysisError(`analysing ${p.url} failed: ${reply.message}`));
+      if (reply.kind === 'error') p.reject(new AnalysisError(`${p.about}: ${reply.message}`));
+      else p.resolve(reply);
     });
     let failure: Error | null = null;
     w.on('error', (err) => {
@@ -204,7 +246,7 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
         slot.isReady = false;
         this.attach(slot);
       }
-      for (const p of lost) p.reject(new AnalysisError(`the analysis worker holding ${p.url} ${why}`, { cause: failure ?? undefined }));
+      for (const p of lost) p.reject(new AnalysisError(`the analysis worker holding ${p.about} ${why}`, { cause: failure ?? undefined }));
     });
   }
 }

@@ -5,25 +5,34 @@
  * record, and a record is never split. Response and revisit records are also indexed in
  * `<dir>/index.cdxj` (see `cdxj.ts`).
  *
- * Crash safety: `write` assigns each record its file and offset at once, then appends go through
- * one queue and one file handle in that order; `flush` fsyncs and reports the durable length. After
- * a `kill -9`, {@link WarcWriter.start} cuts a torn last member ({@link repairWarcTail}), drops index
- * lines that point at what was cut, and indexes the records that reached the WARC but not the index.
+ * Order: records land in the file in the order `write` was called. `write` fixes a record's file at
+ * once (its WARC-Warcinfo-ID names it) and its place in line; the record is compressed, either in the
+ * calling thread ({@link gzipMember}, in `gzip-members.ts`) or by a {@link WarcCompressor} (the
+ * node's worker threads), and takes its offset when every record before it has taken theirs. Rotation
+ * counts the records still being compressed at their uncompressed size, so a file is rotated once the
+ * bytes written and being written reach `maxFileBytes` (never later than with in-thread compression).
  *
- * Compression runs in the main thread ({@link gzipMember}, in `gzip-members.ts`). A worker pool would
- * take its place: members would then be compressed in parallel and offsets assigned when they are
- * appended, in order.
+ * Crash safety: appends go through one queue and one file handle in that order; `flush` fsyncs and
+ * reports the durable length of everything written before it was called. After a `kill -9`,
+ * {@link WarcWriter.start} cuts a torn last member ({@link repairWarcTail}), drops index lines that
+ * point at what was cut, and indexes the records that reached the WARC but not the index.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ShoalError } from '../../core/errors.js';
 import { cdxjEntry, cdxjEntryFromStored, cdxjLine, reconcileCdxj } from './cdxj.js';
-import { gzipMember, repairWarcTail, scanMembers, type StoredMember } from './gzip-members.js';
+import { gzipMember, repairWarcTail, scanMembers, type GzipMember, type StoredMember } from './gzip-members.js';
 import { encodeRecord, parseWarcHead, warcinfoRecord, WarcType, type WarcField, type WarcRecord } from './warc-record.js';
 
 /** The gzip-member functions moved to `gzip-members.ts`; re-exported here for existing importers. */
 export { gzipMember, readGzipMember, repairWarcTail } from './gzip-members.js';
+
+/**
+ * Compresses records elsewhere (worker threads): one gzip member per record of the batch, in order.
+ * A rejection is not fatal: the writer then compresses that batch itself.
+ */
+export type WarcCompressor = (records: readonly (readonly Buffer[])[], level: number) => Promise<readonly GzipMember[]>;
 
 /** Options of {@link WarcWriter}. */
 export interface WarcWriterOptions {
@@ -43,6 +52,8 @@ export interface WarcWriterOptions {
   readonly isIndexed?: boolean;
   /** Clock in ms (file names, warcinfo dates). Default Date.now. */
   readonly now?: () => number;
+  /** Where records are compressed; default: in the calling thread, as `write` is called. */
+  readonly compress?: WarcCompressor;
 }
 
 /** Where a record went: what the index and crash recovery need. */
@@ -93,6 +104,8 @@ interface OpenFile {
   readonly path: string;
   /** Bytes assigned so far (written or queued). */
   size: number;
+  /** Uncompressed bytes of the records placed in the file but still being compressed. */
+  pendingBytes: number;
   readonly warcinfoId: string;
   /** Whether a record other than the warcinfo has been assigned to the file. */
   hasRecords: boolean;
@@ -111,6 +124,27 @@ type Op =
   | { readonly kind: 'retire'; readonly file: OpenFile }
   | { readonly kind: 'sync'; readonly file: OpenFile | null; readonly result: WarcFlushResult; readonly done: Deferred<WarcFlushResult> }
   | { readonly kind: 'shutdown'; readonly done: Deferred<void> };
+
+/** A record in line for its offset: placed in a file, compressed or being compressed. */
+interface Placed {
+  readonly kind: 'record';
+  readonly file: OpenFile;
+  readonly record: WarcRecord;
+  readonly rawBytes: number;
+  member: GzipMember | null;
+  readonly resolve: (r: WarcWriteResult) => void;
+}
+
+/** Queue operations that must wait for the records written before them (rotation, flush, shutdown). */
+interface Barrier {
+  readonly kind: 'barrier';
+  /** The operations, built when every record before the barrier has its offset. */
+  readonly ops: () => Op[];
+  /** Rejected if the writer fails before the barrier is reached. */
+  readonly done: Deferred<never> | null;
+}
+
+type Step = Placed | Barrier;
 
 function fileStamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\D/g, '').slice(0, 14);
@@ -150,6 +184,10 @@ export class WarcWriter {
   private nextSerial = 1;
   private index: FileHandle | null = null;
   private readonly queue: Op[] = [];
+  /** Records waiting for their offset, and the operations that must follow them, in call order. */
+  private readonly steps: Step[] = [];
+  /** Records of this turn of the event loop, for the compressor. */
+  private batch: { placed: Placed; pieces: readonly Buffer[] }[] | null = null;
   /** Rejections of the writes still in the queue, in order (so a failure can reach them). */
   private readonly pendingRejects: Array<(err: unknown) => void> = [];
   private isPumping = false;
@@ -234,7 +272,7 @@ export class WarcWriter {
     const head = first === null ? null : parseWarcHead(first.data);
     const id = head?.fields.get('warc-record-id');
     if (first === null || head?.fields.get('warc-type') !== WarcType.warcinfo || id === undefined) return false;
-    this.current = { name, path, size: keptBytes, warcinfoId: id, hasRecords: keptBytes > first.length, handle: null };
+    this.current = { name, path, size: keptBytes, pendingBytes: 0, warcinfoId: id, hasRecords: keptBytes > first.length, handle: null };
     return true;
   }
 
@@ -266,38 +304,93 @@ export class WarcWriter {
 
   /**
    * Queues `record` for writing and resolves once its bytes are in the file (not yet fsynced; see
-   * {@link flush}). The file and offset are fixed when this is called, so records land in call order.
-   * Compresses synchronously in the calling thread.
+   * {@link flush}). Records land in call order; the file is fixed now, the offset once every record
+   * before this one has its own (see the file comment).
    */
   write(record: WarcRecord): Promise<WarcWriteResult> {
     if (this.failure !== null) return Promise.reject(this.failure);
     if (this.state !== 'started') return Promise.reject(new Error(`WarcWriter.write() on a writer that is ${this.state === 'new' ? 'not started' : 'closed'}`));
     if (record.type === WarcType.warcinfo) return Promise.reject(new RangeError('the writer writes warcinfo records itself'));
     let file = this.current;
-    if (file === null || (file.hasRecords && file.size >= this.maxFileBytes)) file = this.rotate();
-    const member = gzipMember(encodeRecord(record, file.warcinfoId), this.level);
-    const result: WarcWriteResult = { filename: file.name, offset: file.size, length: member.length, recordId: record.id };
-    file.size += member.length;
+    if (file === null || (file.hasRecords && file.size + file.pendingBytes >= this.maxFileBytes)) file = this.rotate();
+    const pieces = encodeRecord(record, file.warcinfoId);
+    let rawBytes = 0;
+    for (const p of pieces) rawBytes += p.length;
+    file.pendingBytes += rawBytes;
     file.hasRecords = true;
-    const written = new Promise<WarcWriteResult>((resolve, reject) => {
-      this.enqueue({ kind: 'append', file, pieces: member.pieces, done: () => resolve(result) });
+    return new Promise<WarcWriteResult>((resolve, reject) => {
       this.pendingRejects.push(reject);
+      const placed: Placed = { kind: 'record', file, record, rawBytes, member: null, resolve };
+      this.steps.push(placed);
+      if (this.options.compress === undefined) {
+        placed.member = gzipMember(pieces, this.level);
+        this.advance();
+      } else {
+        this.toCompress(placed, pieces);
+      }
     });
-    if (this.isIndexed) {
-      const entry = cdxjEntry(record, result);
-      if (entry !== null) this.enqueue({ kind: 'index', line: Buffer.from(`${cdxjLine(entry)}\n`, 'utf8') });
-    }
-    return written;
   }
 
-  /** Waits for every queued record, fsyncs the WARC file and the index, and reports the durable length. */
+  /** Adds a record to the batch sent to the compressor at the end of this turn of the event loop. */
+  private toCompress(placed: Placed, pieces: readonly Buffer[]): void {
+    if (this.batch === null) {
+      const batch: { placed: Placed; pieces: readonly Buffer[] }[] = [];
+      this.batch = batch;
+      queueMicrotask(() => {
+        this.batch = null;
+        void this.compressBatch(batch);
+      });
+    }
+    this.batch.push({ placed, pieces });
+  }
+
+  private async compressBatch(batch: readonly { placed: Placed; pieces: readonly Buffer[] }[]): Promise<void> {
+    let members: readonly GzipMember[] | null = null;
+    try {
+      members = await (this.options.compress as WarcCompressor)(batch.map((b) => b.pieces), this.level);
+      if (members.length !== batch.length) members = null;
+    } catch {
+      members = null; // compressed here instead
+    }
+    batch.forEach((b, i) => {
+      b.placed.member = members?.[i] ?? gzipMember(b.pieces, this.level);
+    });
+    this.advance();
+  }
+
+  /** Gives offsets to the records at the head of the line that are compressed, and queues them. */
+  private advance(): void {
+    while (this.steps.length > 0 && this.failure === null) {
+      const step = this.steps[0] as Step;
+      if (step.kind === 'barrier') {
+        for (const op of step.ops()) this.enqueue(op);
+      } else {
+        const member = step.member;
+        if (member === null) return;
+        const file = step.file;
+        const result: WarcWriteResult = { filename: file.name, offset: file.size, length: member.length, recordId: step.record.id };
+        file.size += member.length;
+        file.pendingBytes -= step.rawBytes;
+        this.enqueue({ kind: 'append', file, pieces: member.pieces, done: () => step.resolve(result) });
+        if (this.isIndexed) {
+          const entry = cdxjEntry(step.record, result);
+          if (entry !== null) this.enqueue({ kind: 'index', line: Buffer.from(`${cdxjLine(entry)}\n`, 'utf8') });
+        }
+      }
+      this.steps.shift();
+    }
+  }
+
+  /** Waits for every record written before this call, fsyncs the WARC file and the index, and reports the durable length. */
   flush(): Promise<WarcFlushResult> {
     if (this.failure !== null) return Promise.reject(this.failure);
     if (this.state !== 'started') return Promise.reject(new Error('WarcWriter.flush() on a writer that is not open'));
     // The file is captured now: a write after this call may rotate before the sync runs.
     const file = this.current;
-    const result: WarcFlushResult = { filename: file?.name ?? null, durableBytes: file?.size ?? 0 };
-    return new Promise((resolve, reject) => this.enqueue({ kind: 'sync', file, result, done: { resolve, reject } }));
+    return new Promise((resolve, reject) => {
+      const done: Deferred<WarcFlushResult> = { resolve, reject };
+      this.barrier(() => [{ kind: 'sync', file, result: { filename: file?.name ?? null, durableBytes: file?.size ?? 0 }, done }], done);
+    });
   }
 
   /** Writes what is queued, fsyncs and closes the files. Idempotent; rejects if the writer had failed. */
@@ -307,13 +400,24 @@ export class WarcWriter {
     this.state = 'closed';
     if (!wasStarted) this.closing = Promise.resolve();
     else if (this.failure !== null) this.closing = Promise.reject(this.failure);
-    else this.closing = new Promise((resolve, reject) => this.enqueue({ kind: 'shutdown', done: { resolve, reject } }));
+    else {
+      this.closing = new Promise((resolve, reject) => {
+        const done: Deferred<void> = { resolve, reject };
+        this.barrier(() => [{ kind: 'shutdown', done }], done);
+      });
+    }
     return this.closing;
+  }
+
+  /** Queues `ops` after every record written so far. */
+  private barrier(ops: () => Op[], done: Deferred<never> | null): void {
+    this.steps.push({ kind: 'barrier', ops, done });
+    this.advance();
   }
 
   /** Plans a new file: the old one is fsynced and closed, the new one starts with its warcinfo. */
   private rotate(): OpenFile {
-    if (this.current !== null) this.enqueue({ kind: 'retire', file: this.current });
+    const old = this.current;
     const ms = this.now();
     const name = `${this.prefix}-${fileStamp(ms)}-${String(this.nextSerial++).padStart(5, '0')}.warc.gz`;
     const info = warcinfoRecord({
@@ -321,9 +425,13 @@ export class WarcWriter {
       fields: [['software', `shoal/${this.options.version}`], ...FORMAT_FIELDS, ...(this.options.warcinfoFields ?? [])],
     });
     const member = gzipMember(encodeRecord(info), this.level);
-    const file: OpenFile = { name, path: join(this.options.dir, name), size: member.length, warcinfoId: info.id, hasRecords: false, handle: null };
-    this.enqueue({ kind: 'open', file });
-    this.enqueue({ kind: 'append', file, pieces: member.pieces, done: null });
+    const file: OpenFile = {
+      name, path: join(this.options.dir, name), size: member.length, pendingBytes: 0, warcinfoId: info.id, hasRecords: false, handle: null,
+    };
+    this.barrier(() => [
+      ...(old === null ? [] : [{ kind: 'retire', file: old } as const]),
+      { kind: 'open', file }, { kind: 'append', file, pieces: member.pieces, done: null },
+    ], null);
     this.current = file;
     return file;
   }
@@ -426,6 +534,7 @@ export class WarcWriter {
     for (const op of this.queue.splice(0)) {
       if (op.kind === 'sync' || op.kind === 'shutdown') op.done.reject(failure);
     }
+    for (const step of this.steps.splice(0)) if (step.kind === 'barrier') step.done?.reject(failure);
     void this.closeHandles(false).catch(() => {
       // The writer has already failed with the first error; a second one while releasing adds nothing.
     });

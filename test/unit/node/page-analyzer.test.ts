@@ -5,8 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { analyzePage, type PageAnalysisOptions } from '../../../src/node/page-analysis.js';
 import { AnalysisError, InlinePageAnalyzer, WorkerPageAnalyzer } from '../../../src/node/page-analyzer.js';
+import { readGzipMember } from '../../../src/store/warc/gzip-members.js';
 
 const OPTIONS: PageAnalysisOptions = { anchorContextTokens: 10, maxLinks: 10_000, maxTextChars: 1_000_000 };
 
@@ -89,6 +91,25 @@ test('close() rejects pending pages, is idempotent, and later pages are refused'
   await closing;
   await pool.close();
   await assert.rejects(pool.analyze(pages[2] as (typeof pages)[number]), AnalysisError);
+});
+
+test('the workers compress WARC records: one valid gzip member per record, in order', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 2 });
+  pools.push(pool);
+  const records = pages.slice(0, 12).map((p, i) => [Buffer.from(`WARC/1.1\r\nWARC-Record-ID: <urn:uuid:${i}>\r\n\r\n`), p.body, Buffer.from('\r\n\r\n')]);
+  records.push([], [Buffer.alloc(0)], [Buffer.alloc(300_000, 7)]);
+  const [a, b] = await Promise.all([pool.compress(records, 6), pool.compress(records.slice(0, 3), 1)]);
+  assert.ok(a !== undefined && b !== undefined);
+  assert.equal(a.length, records.length);
+  a.forEach((member, i) => {
+    const bytes = Buffer.concat(member.pieces);
+    assert.equal(bytes.length, member.length);
+    const read = readGzipMember(bytes);
+    assert.equal(read.kind, 'ok', `record ${i}`);
+    assert.ok(gunzipSync(bytes).equals(Buffer.concat(records[i] as Buffer[])), `record ${i} round trip`);
+  });
+  assert.equal(b.length, 3);
+  assert.ok(gunzipSync(Buffer.concat(b[2]?.pieces ?? [])).equals(Buffer.concat(records[2] as Buffer[])));
 });
 
 test('worker counts below 1 are refused', () => {

@@ -6,7 +6,9 @@ import zlib from 'node:zlib';
 import { WARCParser } from 'warcio';
 import { ShoalError } from '../../../src/core/errors.js';
 import { payloadDigest } from '../../../src/dedup/content-digest.js';
-import { INDEX_FILE, gzipMember, readGzipMember, repairWarcTail, WarcWriter, type WarcWriteResult } from '../../../src/store/warc/warc-writer.js';
+import {
+  INDEX_FILE, gzipMember, readGzipMember, repairWarcTail, WarcWriter, type WarcCompressor, type WarcWriteResult,
+} from '../../../src/store/warc/warc-writer.js';
 import {
   encodeRecord, IDENTICAL_PAYLOAD_PROFILE, metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcRecord,
 } from '../../../src/store/warc/warc-record.js';
@@ -401,5 +403,94 @@ describe('WarcWriter resume', () => {
     await w3.write(page(3));
     await w3.close();
     assert.deepEqual(warcFiles(dir), ['shoal-20240501120000-00001.warc.gz', 'shoal-20240501120000-00002.warc.gz', 'shoal-20240501130000-00003.warc.gz']);
+  });
+
+  describe('with a compressor elsewhere (worker threads)', () => {
+    /** A compressor whose batches finish in a shuffled order, some of them failing (the writer then compresses itself). */
+    function shuffledCompressor(failEvery: number): { compress: WarcCompressor; batches: number[] } {
+      const batches: number[] = [];
+      let n = 0;
+      const compress: WarcCompressor = async (records, level) => {
+        const k = ++n;
+        batches.push(records.length);
+        await new Promise((resolve) => setTimeout(resolve, (k * 7919) % 13));
+        if (k % failEvery === 0) throw new Error('worker died');
+        return records.map((pieces) => gzipMember(pieces, level));
+      };
+      return { compress, batches };
+    }
+
+    it('lands records in call order with the offsets it reported, rotating and flushing in line', async () => {
+      const dir = freshDir();
+      const { compress, batches } = shuffledCompressor(5);
+      const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0, maxFileBytes: 20_000, compress });
+      await w.start();
+      const written: Promise<WarcWriteResult>[] = [];
+      const flushes: Promise<{ filename: string | null; durableBytes: number }>[] = [];
+      const flushedAfter: number[] = [];
+      for (let i = 0; i < 120; i++) {
+        written.push(w.write(page(i, i % 9 === 0 ? 6000 : 300)));
+        if (i % 10 === 9) {
+          flushes.push(w.flush());
+          flushedAfter.push(i);
+        }
+        if (i % 4 === 3) await new Promise((resolve) => setImmediate(resolve)); // several records per batch, several batches in flight
+      }
+      const results = await Promise.all(written);
+      const flushed = await Promise.all(flushes);
+      await w.close();
+      assert.ok(batches.length > 10 && batches.some((b) => b > 1), `batches ${batches.join(',')}`);
+
+      const files = warcFiles(dir);
+      assert.ok(files.length >= 3, `rotated into ${files.length} files`);
+      // Read every file back: the records in call order, each at the offset and length its write reported.
+      const seen: { file: string; offset: number; length: number; uri: string }[] = [];
+      for (const f of files) {
+        const records = await readAll(join(dir, f));
+        assert.equal(records[0]?.type, 'warcinfo');
+        for (const r of records.slice(1)) seen.push({ file: f, offset: r.offset, length: r.length, uri: r.headers.get('warc-target-uri') ?? '' });
+      }
+      assert.deepEqual(seen.map((r) => r.uri), results.map((_, i) => `http://site.test/p/${i}`));
+      results.forEach((r, i) => {
+        const at = seen[i];
+        assert.deepEqual({ file: r.filename, offset: r.offset, length: r.length }, { file: at?.file, offset: at?.offset, length: at?.length }, `record ${i}`);
+      });
+      // A file is rotated once it has reached the limit (counting records still compressing at their raw size).
+      for (const f of files.slice(0, -1)) assert.ok(statSync(join(dir, f)).size < 20_000 + 7000, `${f} is ${statSync(join(dir, f)).size} bytes`);
+      // Each flush covers exactly the records written before it: its durable length ends just after the last of them.
+      flushed.forEach((fl, k) => {
+        const last = results[flushedAfter[k] as number] as WarcWriteResult;
+        if (fl.filename === last.filename) assert.equal(fl.durableBytes, last.offset + last.length, `flush ${k}`);
+      });
+      // The index lists every response at its place.
+      const index = readFileSync(join(dir, INDEX_FILE), 'utf8').split('\n').filter((l) => l !== '');
+      assert.equal(index.length, results.length);
+    });
+
+    it('a compressor that always fails costs nothing but time: the writer compresses itself', async () => {
+      const dir = freshDir();
+      const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0, compress: () => Promise.reject(new Error('no workers')) });
+      await w.start();
+      const results = await Promise.all([w.write(page(1)), w.write(page(2)), w.write(page(3))]);
+      await w.close();
+      const records = await readAll(join(dir, warcFiles(dir)[0] ?? ''));
+      assert.deepEqual(records.slice(1).map((r) => r.offset), results.map((r) => r.offset));
+    });
+
+    it('close waits for records still being compressed', async () => {
+      const dir = freshDir();
+      const slow: WarcCompressor = async (records, level) => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return records.map((pieces) => gzipMember(pieces, level));
+      };
+      const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0, compress: slow });
+      await w.start();
+      const pending = [w.write(page(1)), w.write(page(2))];
+      await w.close();
+      const results = await Promise.all(pending);
+      const records = await readAll(join(dir, warcFiles(dir)[0] ?? ''));
+      assert.equal(records.length, 3);
+      assert.equal(results[1]?.offset, records[2]?.offset);
+    });
   });
 });
