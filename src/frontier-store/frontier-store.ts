@@ -7,7 +7,7 @@
  *
  * | table         | key                   | value                        | holds                                        |
  * |---------------|-----------------------|------------------------------|----------------------------------------------|
- * | `urls`        | host·0·priority·seq   | [url, depth, ip, attempt]    | every URL held, queued or in flight          |
+ * | `urls`        | host·0·priority·seq   | [url, depth, ip, attempt, fromUrl, isSitemap] | every URL held, queued or in flight |
  * | `fingerprint` | URL fingerprint       | URL key                      | which URLs are held (the duplicate test)     |
  * | `done`        | URL key               | URL fingerprint              | completions since the last flush: tombstones |
  * | `leases`      | URL key               | leasedAtMs                   | leases out                                   |
@@ -153,7 +153,7 @@ export class FrontierStore {
 
   /** Writes a URL record; with `fingerprint`, also marks the URL held under this key. */
   putUrl(key: Buffer, entry: FrontierEntry, attempt: number, fingerprint?: Buffer): void {
-    const value: UrlValue = [entry.url, entry.depth, entry.ip ?? null, attempt];
+    const value: UrlValue = [entry.url, entry.depth, entry.ip ?? null, attempt, entry.fromUrl ?? null, entry.isSitemap === true];
     this.pending.put(this.t.urls, key, value);
     if (fingerprint !== undefined) this.pending.put(this.t.fingerprints, fingerprint, key);
     const keys = this.pendingUrlKeys.get(entry.host);
@@ -350,8 +350,10 @@ export class FrontierStore {
 
 function storedUrl(key: Buffer, value: UrlValue): StoredUrl {
   const { host, priority, seq } = decodeUrlKey(key);
-  const [url, depth, ip, attempt] = value;
-  const entry: FrontierEntry = ip === null ? { url, host, depth, priority } : { url, host, depth, priority, ip };
+  const [url, depth, ip, attempt, fromUrl, isSitemap] = value;
+  const entry: FrontierEntry = {
+    url, host, depth, priority, ...(ip === null ? {} : { ip }), ...(typeof fromUrl === 'string' ? { fromUrl } : {}), ...(isSitemap === true ? { isSitemap } : {}),
+  };
   return { key, entry, seq, attempt };
 }
 

@@ -10,8 +10,11 @@ import { hostBytesOf, hostEnd, hostIndexKey, hostOfUrlKey, hostStart, rankOfUrlK
 /** One named database: binary keys, values as its encoding gives them. */
 export type Table = Database<unknown, Buffer>;
 
-/** The value stored under a URL key. */
-export type UrlValue = [url: string, depth: number, ip: string | null, attempt: number];
+/**
+ * The value stored under a URL key. The last two were added later: values written before them have
+ * four elements and read as `fromUrl` null and not a sitemap.
+ */
+export type UrlValue = [url: string, depth: number, ip: string | null, attempt: number, fromUrl?: string | null, isSitemap?: boolean];
 
 /** The value of tables whose keys say everything. */
 export const EMPTY = Buffer.alloc(0);

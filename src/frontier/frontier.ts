@@ -51,6 +51,10 @@ export interface FrontierEntry {
   readonly priority: number;
   /** The host's IP address when already resolved (DNS cache hit); enables the per-IP limit early. */
   readonly ip?: string;
+  /** The page (or robots.txt, or sitemap) the URL was found on. Carried for the caller, kept by a persistent frontier; the frontier ignores it. */
+  readonly fromUrl?: string | null;
+  /** Whether the URL names a sitemap (its URLs become seeds) rather than a page. Carried like `fromUrl`. */
+  readonly isSitemap?: boolean;
 }
 
 /** Permission to fetch one URL now; hand it back to `complete` exactly once. */

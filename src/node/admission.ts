@@ -23,8 +23,8 @@ import { urlFingerprintInto } from '../url/fingerprint.js';
 
 /**
  * A frontier entry as the node queues it: with the page it was found on, for the crawl log's
- * "discovering URL" and the `Referer` header. The memory frontier hands the entry object back in
- * its lease; a frontier that stores entries elsewhere may drop the field (it is then null).
+ * "discovering URL" and the `Referer` header (both frontiers keep it; a frontier of another kind
+ * may drop it, and it is then null).
  */
 export interface NodeEntry extends FrontierEntry {
   readonly fromUrl: string | null;
@@ -45,6 +45,11 @@ export interface Candidate {
   readonly depth: number;
   readonly fromUrl: string | null;
   readonly anchorText?: string;
+  /**
+   * A sitemap to read (its URLs become seeds), not a page. Sitemaps come from the user or from
+   * robots.txt, not from links: the URL filter does not judge them (the URLs they list meet it).
+   */
+  readonly isSitemap?: boolean;
 }
 
 /** Collaborators of {@link Admission}. */
@@ -100,7 +105,7 @@ export class Admission {
     const stats = o.stats;
     const passed: Candidate[] = [];
     for (const c of candidates) {
-      if (o.filter !== null) {
+      if (o.filter !== null && c.isSitemap !== true) {
         const verdict = o.filter.check({ url: c.url, host: c.hostname, depth: c.depth });
         if (!verdict.isAccepted) {
           stats.filteredBy(verdict.reason);
@@ -146,9 +151,10 @@ export class Admission {
         ? { url: c.url, depth: c.depth, ...(c.fromUrl === null ? {} : { fromUrl: c.fromUrl }) }
         : { url: c.url, depth: c.depth, anchorText: c.anchorText, ...(c.fromUrl === null ? {} : { fromUrl: c.fromUrl }) });
       const ip = this.ips.get(c.hostname);
-      const entry: NodeEntry = ip === undefined
-        ? { url: c.url, host: urlParts(c.url).hostKey, depth: c.depth, priority, fromUrl: c.fromUrl }
-        : { url: c.url, host: urlParts(c.url).hostKey, depth: c.depth, priority, ip, fromUrl: c.fromUrl };
+      const entry: NodeEntry = {
+        url: c.url, host: urlParts(c.url).hostKey, depth: c.depth, priority, fromUrl: c.fromUrl,
+        ...(ip === undefined ? {} : { ip }), ...(c.isSitemap === true ? { isSitemap: true } : {}),
+      };
       if (o.frontier.add(entry, addAt)) added++;
     }
     stats.links.queued += added;

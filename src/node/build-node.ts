@@ -48,6 +48,7 @@ import { LmdbSeenSet } from '../seen/lmdb-seen-set.js';
 import type { SeenSet } from '../seen/seen-set.js';
 import { WarcWriter } from '../store/warc/warc-writer.js';
 import type { UrlFilter } from '../url/filter/url-filter.js';
+import { normalizeUrl } from '../url/normalize.js';
 
 /** What every component may be given: time, logs and events (CONVENTIONS §7). */
 export interface NodeDeps {
@@ -194,13 +195,26 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
     config: config.robots, userAgent: f.userAgent, maxCrawlDelayMs: pol.maxCrawlDelayMs, maxRetryAfterMs: pol.maxRetryAfterMs,
     fetcher, clock, hopGapMs: (durationMs) => Math.max(rules.minDelayMs, rules.delayFactor * durationMs),
     onRequest: (url, outcome, startedWallMs) => (processor as PageProcessor).robotsRequest(url, outcome, startedWallMs),
+    ...(config.seeds.robotsSitemaps ? { onSitemaps: (robotsUrl: string, urls: readonly string[]) => void announcedSitemaps(robotsUrl, urls) } : {}),
   });
   const admission = new Admission({
     frontier, seen, policy, robots, resolver, isProxied, filter, clock, stats, waker,
     onRobotsDenied: (c) => (processor as PageProcessor).decided({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
   });
+  /** The sitemaps a robots.txt announces, read like `seeds.sitemaps` (the URL-seen set takes each once). */
+  const announcedSitemaps = async (robotsUrl: string, urls: readonly string[]): Promise<void> => {
+    const candidates = urls.flatMap((u) => {
+      const n = normalizeUrl(u);
+      return n.kind === 'ok' ? [{ url: n.url, hostname: n.host, depth: 0, fromUrl: robotsUrl, isSitemap: true }] : [];
+    });
+    try {
+      await admission.admit(candidates);
+    } catch (err) {
+      log.error('sitemap-admission-failed', { robotsUrl, message: err instanceof Error ? err.message : String(err) });
+    }
+  };
   processor = new PageProcessor({
-    nodeId: config.nodeId, analyzer, warc: warcSink, dedup: new DedupIndex(config.dedup.maxDigests), admission, policy,
+    nodeId: config.nodeId, analyzer, warc: warcSink, sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap }, dedup: new DedupIndex(config.dedup.maxDigests), admission, policy,
     frontier, sinks, events, stats, clock, log,
   });
   const gate = persistent === null ? null : new CompletionGate();

@@ -31,6 +31,10 @@ function checkResolveEntry(entry: string, ctx: z.RefinementCtx): void {
 const seedsSchema = z.strictObject({
   urls: z.array(z.string()).default([]).describe('seed URLs (--seed, repeatable)'),
   file: z.string().nullable().default(null).describe('file of seed URLs, one per line; blank lines and # comments are skipped (--seeds-file)'),
+  sitemaps: z.array(z.string()).default([]).describe('sitemap URLs (sitemaps.org: XML, index, text, gzip) whose pages are seeds (--sitemap, repeatable)'),
+  robotsSitemaps: z.boolean().default(false).describe('read the sitemaps that robots.txt files announce (Sitemap: lines) and take their pages as seeds'),
+  maxSitemapDepth: count('levels').max(10).default(3).describe('sitemap index levels followed below a sitemap given or announced'),
+  maxUrlsPerSitemap: count('urls', 1).default(50_000).describe('URLs read from one sitemap document at most (the protocol allows 50,000)'),
 }).prefault({});
 
 const scopeSchema = z.strictObject({

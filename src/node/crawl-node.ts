@@ -99,7 +99,7 @@ export class CrawlNode {
       }
       if (!stop.signal.aborted) {
         p.stats.links.found += p.seeds.length;
-        await p.admission.admit(p.seeds.map((s) => ({ url: s.url, hostname: s.hostname, depth: 0, fromUrl: null })));
+        await p.admission.admit(p.seeds.map((s) => ({ url: s.url, hostname: s.hostname, depth: 0, fromUrl: null, ...(s.isSitemap === true ? { isSitemap: true } : {}) })));
       }
       reason = await p.loop.run(p.config.limits.concurrency, stop.signal);
       // Read before the frontier closes; the closing is not crawling time.
@@ -202,7 +202,7 @@ export class CrawlNode {
       node: config.nodeId, outDir: layout.root, stopReason: reason, elapsedMs, urls: stats.urls, pages: stats.pages,
       pagesPerSecond: seconds > 0 ? stats.pages / seconds : 0, bytes: stats.bytes, bytesPerSecond: seconds > 0 ? stats.bytes / seconds : 0,
       outcomes: Object.fromEntries(stats.outcomes), requests: stats.requests, robotsRequests: stats.robotsRequests, retries: stats.retries,
-      duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), hosts: stats.hosts,
+      duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), sitemaps: { ...stats.sitemaps }, hosts: stats.hosts,
       frontierLeft: { queued: f.queued, inFlight: f.inFlight }, seenUrls: this.p.seen.size, warcFiles: [...this.p.warcFiles].sort(),
     };
   }

@@ -53,6 +53,8 @@ export interface CrawlSummary {
   /** HTML pages whose analysis failed (kept in the WARC files without parse results or links; see logs/node.jsonl). */
   readonly analysisFailures: number;
   readonly links: LinkCounts;
+  /** Sitemap documents read (ok or not), the page URLs they listed, the child sitemaps they named, and the documents that were no sitemap. */
+  readonly sitemaps: { readonly documents: number; readonly urls: number; readonly children: number; readonly problems: number };
   /** Hosts contacted. */
   readonly hosts: number;
   /** What the frontier still held when the crawl stopped. */
@@ -74,6 +76,7 @@ export class CrawlStats {
   duplicates = 0;
   revisits = 0;
   analysisFailures = 0;
+  readonly sitemaps = { documents: 0, urls: 0, children: 0, problems: 0 };
   readonly outcomes = new Map<CrawlOutcomeKind, number>();
   readonly links = { found: 0, invalid: 0, notFollowed: 0, seenBefore: 0, robotsDenied: 0, queued: 0 };
   readonly filtered = new Map<string, number>();

@@ -26,6 +26,7 @@ import type { WarcWriteResult } from '../store/warc/warc-writer.js';
 import {
   metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcField, type WarcRecord,
 } from '../store/warc/warc-record.js';
+import { parseSitemap, type SitemapParse } from '../sitemap/sitemap-parser.js';
 import { normalizeUrl } from '../url/normalize.js';
 
 /** Where WARC records go (a `WarcWriter`). */
@@ -38,6 +39,8 @@ export interface PageProcessorOptions {
   readonly nodeId: string;
   /** Where HTML pages are analysed (worker threads or this thread). */
   readonly analyzer: PageAnalyzer;
+  /** Sitemap limits: index levels followed, URLs read per document. */
+  readonly sitemaps: { readonly maxDepth: number; readonly maxUrls: number };
   readonly warc: WarcSink | null;
   readonly dedup: DedupIndex;
   readonly admission: Admission;
@@ -115,7 +118,9 @@ export class PageProcessor {
     const o = this.o;
     o.stats.outcome(outcome.kind, hasResponse(outcome));
     let c: Captured = NOTHING;
-    if (outcome.kind === 'ok') {
+    if (outcome.kind === 'ok' && entry.isSitemap === true) {
+      c = await this.sitemap(entry, outcome, startedWallMs);
+    } else if (outcome.kind === 'ok') {
       c = await this.page(entry, outcome, startedWallMs);
     } else if (outcome.kind === 'redirect') {
       c = await this.redirect(entry, outcome, startedWallMs);
@@ -190,9 +195,49 @@ export class PageProcessor {
       redirectTo = target.url;
       o.stats.links.found++;
       o.sinks.linkGraph?.append(entry.url, [{ url: target.url, kind: 'redirect', anchorText: '', before: '', after: '', isNofollow: false }]);
-      await o.admission.admit([{ url: target.url, hostname: target.host, depth: entry.depth + 1, fromUrl: entry.url }]);
+      // A sitemap that moved is still a sitemap, at the same index level.
+      await o.admission.admit([entry.isSitemap === true
+        ? { url: target.url, hostname: target.host, depth: entry.depth, fromUrl: entry.url, isSitemap: true }
+        : { url: target.url, hostname: target.host, depth: entry.depth + 1, fromUrl: entry.url }]);
     }
     return { ...NOTHING, bytes: outcome.rawBody.length, redirectTo, warc: await written };
+  }
+
+  /**
+   * A sitemap document: WARC records, then its page URLs go to admission as seeds (depth 0, found on
+   * the sitemap), or an index's child sitemaps one level down (up to `sitemaps.maxDepth`). Listed URLs
+   * meet the URL filter and scope like any link: the sitemaps protocol's location rule is not applied.
+   */
+  private async sitemap(entry: FrontierEntry, outcome: FetchOk, startedWallMs: number): Promise<Captured> {
+    const o = this.o;
+    const written = this.writeExchange(entry.url, outcome, outcome.rawBody, startedWallMs);
+    const parsed = await parseSitemap(outcome.body, { url: entry.url, source: { kind: 'user' } }, { maxUrls: o.sitemaps.maxUrls, locationRule: 'off' });
+    o.stats.sitemaps.documents++;
+    this.logSitemap(entry, parsed);
+    const candidates: Candidate[] = [];
+    if (parsed.kind === 'urlset' || parsed.kind === 'text') {
+      for (const u of parsed.urls) candidates.push({ url: u.url, hostname: hostnameOf(u.url), depth: 0, fromUrl: entry.url });
+      o.stats.sitemaps.urls += candidates.length;
+    } else if (parsed.kind === 'index' && entry.depth < o.sitemaps.maxDepth) {
+      for (const ref of parsed.sitemaps) candidates.push({ url: ref.url, hostname: hostnameOf(ref.url), depth: entry.depth + 1, fromUrl: entry.url, isSitemap: true });
+      o.stats.sitemaps.children += candidates.length;
+    } else if (parsed.kind === 'problem') {
+      o.stats.sitemaps.problems++;
+    }
+    o.stats.links.found += candidates.length;
+    for (let i = 0; i < candidates.length; i += SITEMAP_BATCH) await o.admission.admit(candidates.slice(i, i + SITEMAP_BATCH));
+    return { ...NOTHING, bytes: outcome.rawBody.length, warc: await written, digest: payloadDigest(outcome.rawBody) };
+  }
+
+  private logSitemap(entry: FrontierEntry, parsed: SitemapParse): void {
+    const d = parsed.dropped;
+    const common = {
+      url: entry.url, level: entry.depth, entries: parsed.entryCount, isGzip: parsed.isGzip,
+      droppedInvalid: d.invalid, droppedDuplicate: d.duplicate, droppedOverCap: d.overCap,
+    };
+    if (parsed.kind === 'problem') this.o.log.warn('sitemap-problem', { ...common, problem: parsed.problem, message: parsed.message });
+    else if (parsed.kind === 'index' && entry.depth >= this.o.sitemaps.maxDepth) this.o.log.warn('sitemap-too-deep', { ...common, children: parsed.sitemaps.length });
+    else this.o.log.info('sitemap', { ...common, kind: parsed.kind, count: parsed.kind === 'index' ? parsed.sitemaps.length : parsed.urls.length });
   }
 
   /** The page's analysis, or null when it could not be analysed (logged; the records are kept without it). */
@@ -282,6 +327,15 @@ function linkCountsOf(url: string, parsed: PageAnalysis | null): PageRecord['lin
   let sameHost = 0;
   for (const l of parsed.links) if (urlParts(l.url).hostKey === host) sameHost++;
   return { total: parsed.found, unique: new Set(parsed.links.map((l) => l.url)).size, nofollow: parsed.nofollow, sameHost };
+}
+
+/** Sitemap URLs admitted at a time (one URL-seen batch each). */
+const SITEMAP_BATCH = 2000;
+
+/** The host name (no port) of a normalized URL, as normalization returns it. */
+function hostnameOf(url: string): string {
+  const n = normalizeUrl(url);
+  return n.kind === 'ok' ? n.host : urlParts(url).hostKey;
 }
 
 function mediaType(value: string | undefined): string | null {

@@ -54,6 +54,8 @@ export interface RobotsCacheOptions {
   readonly hopGapMs: (durationMs: number) => number;
   /** Called with the outcome of every robots.txt request (WARC records, counters). */
   readonly onRequest: (url: string, outcome: FetchOutcome, startedWallMs: number) => Promise<void>;
+  /** Called with the `Sitemap:` URLs of each robots.txt read (again at each refresh), when it announces any. */
+  readonly onSitemaps?: (robotsUrl: string, sitemaps: readonly string[]) => void;
 }
 
 interface Entry {
@@ -150,12 +152,12 @@ export class RobotsCache {
       await o.clock.sleepUntil(o.clock.nowMs() + o.hopGapMs(outcome.timings.totalMs), signal);
       if (signal.aborted) return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip };
     }
-    this.settle(e, outcome, hops);
+    this.settle(origin, e, outcome, hops);
     return { isAborted: false, durationMs: outcome.timings.totalMs, ip: outcome.ip };
   }
 
   /** Turns the last outcome into rules, a retry time or a given-up host. */
-  private settle(e: Entry, outcome: FetchOutcome, hops: number): void {
+  private settle(origin: string, e: Entry, outcome: FetchOutcome, hops: number): void {
     const o = this.options;
     const now = o.clock.nowMs();
     const policy = robotsFromFetch(this.fetchResult(outcome, hops), {
@@ -164,6 +166,7 @@ export class RobotsCache {
     const isUsable = policy.kind === RobotsPolicyKind.parsed || policy.kind === RobotsPolicyKind.clientError
       || policy.kind === RobotsPolicyKind.tooManyRedirects;
     if (isUsable) {
+      if (policy.sitemaps.length > 0) o.onSitemaps?.(`${origin}/robots.txt`, policy.sitemaps);
       const rules = policy.forAgent(this.token);
       e.rules = rules;
       e.crawlDelayMs = Math.min(rules.crawlDelayMs ?? 0, o.maxCrawlDelayMs);

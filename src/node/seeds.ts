@@ -1,6 +1,7 @@
 /**
- * Seed URLs (SPEC §2 item 1) from the configuration and a seeds file, normalized like every other
- * URL. A seed that is not an http(s) URL is a configuration error, reported with where it came from.
+ * Seed URLs (SPEC §2 item 1) from the configuration, a seeds file and sitemaps, normalized like every
+ * other URL. A seed that is not an http(s) URL is a configuration error, reported with where it came
+ * from. A sitemap seed is read when fetched, and the pages it lists are seeds in their turn.
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
@@ -11,6 +12,8 @@ import type { CrawlConfig } from './crawl-config.js';
 export interface Seed {
   readonly url: string;
   readonly hostname: string;
+  /** A sitemap (from `seeds.sitemaps`), not a page. */
+  readonly isSitemap?: boolean;
 }
 
 /** The lines of a seeds file that name URLs: blank lines and `#` comments skipped, ends trimmed. */
@@ -19,12 +22,15 @@ export function parseSeedsFile(text: string): string[] {
 }
 
 /**
- * Every seed of the configuration, normalized, without repeats, in order (flags first, then file).
- * @throws ConfigError listing every bad seed, an unreadable file, or no seeds at all.
+ * Every seed of the configuration, normalized, without repeats, in order (sitemaps, then flags, then
+ * the file).
+ * @throws ConfigError listing every bad seed, an unreadable file, or no seeds and no sitemaps at all.
  */
-export function loadSeeds(config: CrawlConfig['seeds']): Seed[] {
+export function loadSeeds(config: Pick<CrawlConfig['seeds'], 'urls' | 'file'> & { readonly sitemaps?: readonly string[] }): Seed[] {
   const issues: ConfigIssue[] = [];
-  const raw: { text: string; path: string }[] = config.urls.map((text, i) => ({ text, path: `seeds.urls.${i}` }));
+  // Sitemaps first: a URL given both as a page and as a sitemap is read as a sitemap (the URL-seen set takes a URL once).
+  const raw: { text: string; path: string; isSitemap?: boolean }[] = (config.sitemaps ?? []).map((text, i) => ({ text, path: `seeds.sitemaps.${i}`, isSitemap: true }));
+  config.urls.forEach((text, i) => raw.push({ text, path: `seeds.urls.${i}` }));
   if (config.file !== null) {
     let text: string;
     try {
@@ -38,7 +44,7 @@ export function loadSeeds(config: CrawlConfig['seeds']): Seed[] {
   }
   const seen = new Set<string>();
   const seeds: Seed[] = [];
-  for (const { text, path } of raw) {
+  for (const { text, path, isSitemap } of raw) {
     const n = normalizeUrl(text);
     if (n.kind !== 'ok') {
       issues.push({ path, message: `not an http(s) URL (${n.reason}): ${JSON.stringify(text)}` });
@@ -46,9 +52,9 @@ export function loadSeeds(config: CrawlConfig['seeds']): Seed[] {
     }
     if (seen.has(n.url)) continue;
     seen.add(n.url);
-    seeds.push({ url: n.url, hostname: n.host });
+    seeds.push(isSitemap === true ? { url: n.url, hostname: n.host, isSitemap } : { url: n.url, hostname: n.host });
   }
   if (issues.length > 0) throw new ConfigError(issues);
-  if (seeds.length === 0) throw new ConfigError([{ path: 'seeds', message: 'no seed URLs: give --seed URL or --seeds-file FILE' }]);
+  if (seeds.length === 0) throw new ConfigError([{ path: 'seeds', message: 'no seed URLs: give --seed URL, --seeds-file FILE or --sitemap URL' }]);
   return seeds;
 }

@@ -17,6 +17,7 @@ import type { CliIo } from '../main.js';
 interface CrawlFlags {
   seed: string[];
   seedsFile?: string;
+  sitemap: string[];
   out?: string;
   resolve: string[];
   allowLoopback?: boolean;
@@ -50,6 +51,7 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
   };
   if (flags.seed.length > 0) setPath(tree, 'seeds.urls', flags.seed);
   if (flags.seedsFile !== undefined) setPath(tree, 'seeds.file', flags.seedsFile);
+  if (flags.sitemap.length > 0) setPath(tree, 'seeds.sitemaps', flags.sitemap);
   if (flags.out !== undefined) setPath(tree, 'store.outDir', flags.out);
   if (flags.resolve.length > 0) setPath(tree, 'network.resolve', flags.resolve);
   if (flags.allowLoopback === true) setPath(tree, 'network.allowLoopback', true);
@@ -95,6 +97,9 @@ export function summaryText(s: CrawlSummary): string {
     `  duplicates  ${fmt(s.duplicates)} exact (${fmt(s.revisits)} written as revisit records)`,
     `  links       ${fmt(l.found)} found, ${fmt(l.queued)} queued, ${fmt(l.seenBefore)} seen before, ${fmt(l.robotsDenied)} disallowed,`
       + ` ${fmt(l.notFollowed)} nofollow, ${fmt(l.invalid)} invalid`,
+    ...(s.sitemaps.documents === 0 ? [] : [
+      `  sitemaps    ${fmt(s.sitemaps.documents)} read: ${fmt(s.sitemaps.urls)} page URLs, ${fmt(s.sitemaps.children)} child sitemaps, ${fmt(s.sitemaps.problems)} not sitemaps`,
+    ]),
     `  frontier    ${fmt(s.frontierLeft.queued)} queued, ${fmt(s.frontierLeft.inFlight)} in flight; ${fmt(s.seenUrls)} URLs seen in all`,
     `  output      ${s.outDir} (${s.warcFiles.length === 0 ? 'no new WARC records' : s.warcFiles.join(', ')})`,
   ];
@@ -106,6 +111,7 @@ export function registerCrawlCommand(program: Command, io: CliIo, setCode: (code
     .description('crawl the Web from seed URLs, politely, into a crawl directory (WARC, CDXJ index, state)')
     .option('--seed <url>', 'seed URL (repeatable)', collect, [])
     .option('--seeds-file <file>', 'file of seed URLs, one per line')
+    .option('--sitemap <url>', 'sitemap whose pages are seeds (repeatable; seeds.robotsSitemaps also reads those robots.txt announces)', collect, [])
     .option('--out <dir>', 'the crawl directory (a rerun on the same directory does not fetch a page again)')
     .option('--resolve <host=ip>', "fixed address for a host, bypassing DNS; HOST may be a wildcard like '*.test' (repeatable)", collect, [])
     .option('--allow-loopback', 'allow fetching from loopback addresses (the test web)')

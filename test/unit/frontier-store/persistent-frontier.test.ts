@@ -236,10 +236,13 @@ describe('PersistentFrontier: memory', () => {
 });
 
 describe('PersistentFrontier: reopen', () => {
-  test('close and reopen: every URL is still there and leaves in the same order', async () => {
+  test('close and reopen: every URL is still there, with where it was found and whether it is a sitemap, and leaves in the same order', async () => {
     const options = { backQueueCount: 4, urlsPerHostInMemory: 3, maxPendingWrites: 10, minDelayMs: 20 };
     const rng = new Rng(3, 34, 1);
-    const entries = Array.from({ length: 300 }, (_, i) => entry(`http://h${rng.int(12)}.test/${i}`, { priority: rng.int(3), depth: i % 4, ...(i % 5 === 0 ? { ip: '10.1.1.1' } : {}) }));
+    const entries = Array.from({ length: 300 }, (_, i) => entry(`http://h${rng.int(12)}.test/${i}`, {
+      priority: rng.int(3), depth: i % 4, ...(i % 5 === 0 ? { ip: '10.1.1.1' } : {}), ...(i % 3 === 0 ? { fromUrl: `http://from.test/${i}` } : {}),
+      ...(i % 7 === 0 ? { isSitemap: true } : {}),
+    }));
     const straight = await withDir(async (dir) => {
       const frontier = await opened(dir, options);
       for (const e of entries) frontier.add(e, 0);

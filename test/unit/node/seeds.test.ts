@@ -33,5 +33,19 @@ describe('seeds', () => {
     });
     assert.throws(() => loadSeeds({ urls: [], file: join(dir, 'missing.txt') }), (err: unknown) => err instanceof ConfigError && err.code === 'CONFIG_FILE_UNREADABLE');
     assert.throws(() => loadSeeds({ urls: [], file: null }), /no seed URLs/);
+    assert.throws(() => loadSeeds({ urls: [], file: null, sitemaps: ['ftp://x.test/s.xml'] }), (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.deepEqual(err.issues.map((i) => i.path), ['seeds.sitemaps.0']);
+      return true;
+    });
+  });
+
+  test('sitemaps are seeds of their own kind, first; a URL given both ways is a sitemap; a sitemap alone is enough', () => {
+    assert.deepEqual(loadSeeds({ urls: ['http://a.test/sitemap.xml', 'http://a.test/'], file: null, sitemaps: ['HTTP://a.test/sitemap.xml', 'http://b.test/s.xml.gz', 'http://b.test/s.xml.gz'] }), [
+      { url: 'http://a.test/sitemap.xml', hostname: 'a.test', isSitemap: true },
+      { url: 'http://b.test/s.xml.gz', hostname: 'b.test', isSitemap: true },
+      { url: 'http://a.test/', hostname: 'a.test' },
+    ]);
+    assert.deepEqual(loadSeeds({ urls: [], file: null, sitemaps: ['http://c.test/map.txt'] }), [{ url: 'http://c.test/map.txt', hostname: 'c.test', isSitemap: true }]);
   });
 });
