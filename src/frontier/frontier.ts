@@ -94,6 +94,12 @@ export interface CompletionReport {
   readonly crawlDelayMs?: number;
   /** The address the host resolved to; from then on the host shares its IP's connection limit. */
   readonly ip?: string;
+  /**
+   * True when no request was sent under the lease (robots.txt or a budget decided against the URL):
+   * the host's next-contact time and failure count stay as they were, so its next URL may go at once.
+   * Cannot be combined with `shouldBackOff` or `retryAfterMs`.
+   */
+  readonly isWithoutRequest?: boolean;
 }
 
 /** Counters and gauges for metrics and the dashboard. */
@@ -245,6 +251,7 @@ export function checkReport(report: CompletionReport): void {
     if (value === undefined && key !== 'fetchDurationMs') continue;
     if (!(Number.isFinite(value) && (value as number) >= 0)) throw new RangeError(`frontier: ${key} must be a finite number >= 0, got ${value}`);
   }
+  if (report.isWithoutRequest === true && asksForBackoff(report)) throw new RangeError('frontier: a completion without a request cannot back its host off');
 }
 
 function stripUndefined<T extends object>(options: T): Partial<T> {

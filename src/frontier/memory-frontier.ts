@@ -283,11 +283,13 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
     host.inFlight--;
     group.inFlight--;
 
-    const backOff = asksForBackoff(report);
-    host.failures = backOff ? host.failures + 1 : 0;
-    if (backOff) this.backoffCount++;
-    // max(): with several connections per host, an earlier completion may already have set a later time.
-    host.readyAtMs = Math.max(host.readyAtMs, nextContactMs(nowMs, report, host.failures, this.rules));
+    if (report.isWithoutRequest !== true) {
+      const backOff = asksForBackoff(report);
+      host.failures = backOff ? host.failures + 1 : 0;
+      if (backOff) this.backoffCount++;
+      // max(): with several connections per host, an earlier completion may already have set a later time.
+      host.readyAtMs = Math.max(host.readyAtMs, nextContactMs(nowMs, report, host.failures, this.rules));
+    }
     if (report.ip !== undefined && report.ip !== host.group.ip) this.regroup(host, report.ip);
 
     if (report.shouldRetry === true) {

@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os';
 import { Admission } from './admission.js';
 import { SystemClock, type Clock } from './clock.js';
 import type { CrawlConfig } from './crawl-config.js';
+import { CrawlBudget } from './crawl-budget.js';
 import { crawlDirLayout } from './crawl-dir.js';
 import { Checkpointer, CompletionGate } from './checkpoint.js';
 import { CrawlNode, type Durability } from './crawl-node.js';
@@ -47,7 +48,7 @@ import type { OrderingPolicy } from '../order/policy.js';
 import { LmdbSeenSet } from '../seen/lmdb-seen-set.js';
 import type { SeenSet } from '../seen/seen-set.js';
 import { WarcWriter } from '../store/warc/warc-writer.js';
-import type { UrlFilter } from '../url/filter/url-filter.js';
+import { composeFilters, type UrlFilter } from '../url/filter/url-filter.js';
 import { normalizeUrl } from '../url/normalize.js';
 
 /** What every component may be given: time, logs and events (CONVENTIONS §7). */
@@ -168,7 +169,10 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const seen: SeenSet = staged ?? durableSeen;
   const policy = components.policy ?? new BreadthFirstPolicy();
   const sinks = components.sinks ?? crawlDirSinks(layout.root, config.store);
-  const filter = components.filter !== undefined ? components.filter : urlFilterChain(config, seeds, new Date(clock.wallMs()).getUTCFullYear());
+  const budget = CrawlBudget.open(layout.budget, { maxPagesPerHost: config.scope.maxPagesPerHost, maxBytes: config.limits.maxBytes });
+  const chain = components.filter !== undefined ? components.filter : urlFilterChain(config, seeds, new Date(clock.wallMs()).getUTCFullYear());
+  // Links of a host whose budget is spent are not queued (the fetch loop checks again before each fetch).
+  const filter = budget === null ? chain : composeFilters(chain === null ? [budget.counters] : [chain, budget.counters]);
 
   const analyzer = components.analyzer ?? analyzerOf(config.parse);
   const warc = components.warc !== undefined ? components.warc : new WarcWriter({
@@ -220,13 +224,13 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const gate = persistent === null ? null : new CompletionGate();
   const loop = new FetchLoop({
     frontier, robots, fetcher, processor, clock, waker, stats, maxAttempts: f.maxAttempts, maxRetryAfterMs: pol.maxRetryAfterMs,
-    maxPages: config.limits.maxPages, isProxied, gate,
+    maxPages: config.limits.maxPages, isProxied, gate, budget: budget?.counters ?? null,
   });
   const durability: Durability | null = persistent === null || gate === null ? null : {
     open: () => persistent.open(layout.frontier),
     close: () => persistent.close(),
     checkpointer: new Checkpointer({
-      gate, seen: staged ?? stagingUnavailable(durableSeen), admission, warc, sinks, frontier: persistent,
+      gate, seen: staged ?? stagingUnavailable(durableSeen), admission, warc, sinks, frontier: persistent, budget,
     }),
     intervalMs: config.frontier.checkpointIntervalMs,
   };

@@ -7,7 +7,8 @@
  *     has reached the frontier;
  *  3. the WARC files, then the link graph, the crawl log and the page metadata are fsynced (the order
  *     of src/store/README.md): every page whose lease completed has its records on disk;
- *  4. the frontier flushes: its adds and completions so far are durable; completions resume;
+ *  4. the frontier flushes: its adds and completions so far are durable, then the crawl budget's
+ *     counts are written (crawl-budget.ts); completions resume;
  *  5. the sealed fingerprints go to the durable seen set, which flushes.
  *
  * After a crash the frontier comes back as at the last checkpoint: leases out then, or issued since,
@@ -57,6 +58,8 @@ export interface CheckpointParts {
   readonly warc: Flushable | null;
   readonly sinks: CrawlSinks;
   readonly frontier: DurableFrontier;
+  /** The crawl budget's counts, written once the frontier is durable; null without a budget. */
+  readonly budget: { persist(): Promise<void> } | null;
 }
 
 /** Runs checkpoints one at a time; see the file comment. */
@@ -96,6 +99,7 @@ export class Checkpointer {
       await p.sinks.crawlLog?.flush();
       await p.sinks.pageMetadata?.flush();
       await p.frontier.flush();
+      await p.budget?.persist();
     } finally {
       open();
     }

@@ -45,6 +45,8 @@ const scopeSchema = z.strictObject({
     .describe('keep the crawl on the seeds’ hosts (host) or their registrable domains (domain); off: no such rule'),
   maxDepth: count('links').nullable().default(null).describe('most links followed from a seed (seeds are 0); null = no limit'),
   maxPathDepth: count('levels').nullable().default(null).describe('most path levels (/a/b/c.html is 3); null = no limit'),
+  maxPagesPerHost: count('pages', 1).nullable().default(null)
+    .describe('pages fetched per host at most (every response counts, kept across runs); the rest end as over-budget; null = no limit'),
 }).prefault({});
 
 /** A trap-heuristic limit: null turns that rule off. */
@@ -121,6 +123,8 @@ const networkSchema = z.strictObject({
 }).prefault({});
 
 const limitsSchema = z.strictObject({
+  maxBytes: bytes().nullable().default(null)
+    .describe('body bytes downloaded at most (as received, kept across runs): the crawl stops once they are reached; null = no limit'),
   maxPages: count('pages').nullable().default(null)
     .describe('page fetches started at most (robots.txt and retries of a started page not counted); null = until the frontier is empty (--max-pages)'),
   concurrency: count('fetches', 1).max(4096).default(32).describe('fetch slots: fetches in flight at most (--concurrency)'),

@@ -21,6 +21,8 @@ export const StopReason = {
   exhausted: 'exhausted',
   /** `limits.maxPages` page fetches were started. */
   maxPages: 'max-pages',
+  /** `limits.maxBytes` body bytes were downloaded. */
+  maxBytes: 'max-bytes',
   /** The caller's AbortSignal (Ctrl-C). */
   interrupted: 'interrupted',
 } as const;

@@ -17,6 +17,7 @@
 import { setMaxListeners } from 'node:events';
 import { fromUrlOf, type NodeEntry } from './admission.js';
 import type { Clock } from './clock.js';
+import { hostnameOfKey } from './crawl-budget.js';
 import type { CompletionGate } from './checkpoint.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { StopReason } from './events.js';
@@ -26,6 +27,7 @@ import { urlParts } from './url-parts.js';
 import type { Waker } from './waker.js';
 import { isRetryable, type FetchOutcome, type Fetcher } from '../fetch/fetcher.js';
 import type { CompletionReport, Frontier, Lease } from '../frontier/frontier.js';
+import type { ScopeCounters } from '../url/scope.js';
 
 /** Collaborators and limits of {@link FetchLoop}. */
 export interface FetchLoopOptions {
@@ -45,6 +47,8 @@ export interface FetchLoopOptions {
   readonly isProxied: boolean;
   /** Where completions wait while a checkpoint flushes the stores; null without checkpoints. */
   readonly gate: CompletionGate | null;
+  /** The counted budgets (pages per host, bytes); null without any. */
+  readonly budget: ScopeCounters | null;
 }
 
 /** Whether an outcome shows the server struggling: the host backs off (frontier `shouldBackOff`). */
@@ -187,19 +191,26 @@ export class FetchLoop {
       if (verdict.kind === 'given-up') {
         this.finishUrl(url);
         o.processor.decided(entry, fromUrlOf(entry), verdict.reason, 0);
-        await this.complete(lease, { fetchDurationMs: 0 });
+        await this.complete(lease, { fetchDurationMs: 0, isWithoutRequest: true });
         return;
       }
       if (!verdict.rules.isAllowed(parts.pathAndQuery)) {
         this.finishUrl(url);
         o.processor.decided(entry, fromUrlOf(entry), 'robots-denied', 0);
-        await this.complete(lease, { fetchDurationMs: 0, crawlDelayMs: verdict.crawlDelayMs });
+        await this.complete(lease, { fetchDurationMs: 0, isWithoutRequest: true });
         return;
       }
       crawlDelayMs = verdict.crawlDelayMs;
       break;
     }
 
+    const budget = o.budget?.check({ url, host: hostnameOfKey(entry.host), depth: entry.depth });
+    if (budget !== undefined && !budget.isAccepted) {
+      this.finishUrl(url);
+      o.processor.decided(entry, fromUrlOf(entry), 'over-budget', priorAttempts, budget.reason);
+      await this.complete(lease, { fetchDurationMs: 0, isWithoutRequest: true });
+      return;
+    }
     if (isNew) {
       if (this.isBudgetSpent()) return;
       this.startedPages++;
@@ -211,6 +222,7 @@ export class FetchLoop {
     const from = fromUrlOf(entry);
     const outcome = await o.fetcher.fetch(from === null ? { url } : { url, referer: from }, this.signal);
     if (outcome.kind === 'aborted') return;
+    this.count(entry.host, outcome);
     const attempts = priorAttempts + 1;
     const shouldRetry = isRetryable(outcome) && attempts < o.maxAttempts;
     const retryAfterMs = outcome.kind === 'http-error' && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, o.maxRetryAfterMs) : null;
@@ -229,6 +241,14 @@ export class FetchLoop {
     // fetch whose WARC record is not in the file yet. (The host's gap starts a little later for it.)
     await o.processor.process(entry, outcome, attempts, startedWallMs);
     await this.complete(lease, report);
+  }
+
+  /** Counts a response against the crawl budget; stops the run once its bytes are spent. */
+  private count(host: string, outcome: FetchOutcome): void {
+    const budget = this.o.budget;
+    if (budget === null || !('response' in outcome) || outcome.response === null) return;
+    budget.recordPage(hostnameOfKey(host), 'rawBody' in outcome ? outcome.rawBody.length : 0);
+    if (budget.isExhausted) this.stop(StopReason.maxBytes);
   }
 
   /** Whether no new page may be started; ends the run when so. */

@@ -94,13 +94,13 @@ function hasResponse(o: FetchOutcome): boolean {
 export class PageProcessor {
   constructor(private readonly o: PageProcessorOptions) {}
 
-  /** Records a URL the node decided about without fetching it (robots.txt). */
-  decided(entry: { readonly url: string; readonly host: string; readonly depth: number }, fromUrl: string | null, kind: CrawlOutcomeKind, attempts: number): void {
+  /** Records a URL the node decided about without fetching it (robots.txt, a budget). */
+  decided(entry: { readonly url: string; readonly host: string; readonly depth: number }, fromUrl: string | null, kind: CrawlOutcomeKind, attempts: number, reason: string | null = null): void {
     this.o.stats.outcome(kind, false);
     this.emit({
       timeMs: this.o.clock.wallMs(), url: entry.url, host: entry.host, depth: entry.depth, fromUrl, kind, status: null,
       contentType: null, bytes: 0, durationMs: 0, ip: null, attempts, isDuplicate: false, redirectTo: null, node: this.o.nodeId,
-      warc: null, digest: null, simhash: null, lang: null, reason: null,
+      warc: null, digest: null, simhash: null, lang: null, reason,
     });
   }
 

@@ -17,7 +17,9 @@ export type CrawlOutcomeKind =
   /** robots.txt disallows the URL for our user agent. */
   | 'robots-denied'
   /** The host's robots.txt could not be fetched after `robots.maxAttempts` tries (RFC 9309: disallow). */
-  | 'robots-unavailable';
+  | 'robots-unavailable'
+  /** A budget (`scope.maxPagesPerHost`, `limits.maxBytes`) was spent before the URL's turn: nothing was sent. */
+  | 'over-budget';
 
 /** The final result of one URL: one crawl-log line (SPEC §2 item 11). */
 export interface FetchRecord {

@@ -43,6 +43,8 @@ export const CrawlOutcome = {
   robotsDenied: 'robots-denied',
   /** The host's robots.txt could not be fetched, which means disallow all (RFC 9309 §2.3.1.4): nothing was sent. */
   robotsUnavailable: 'robots-unavailable',
+  /** A crawl budget (pages per host, bytes) was spent before the URL's turn: nothing was sent. */
+  overBudget: 'over-budget',
 } as const;
 export type CrawlOutcome = (typeof CrawlOutcome)[keyof typeof CrawlOutcome];
 

@@ -82,6 +82,7 @@ export function progressLine(p: CrawlProgress): string {
 const STOPPED: Readonly<Record<CrawlSummary['stopReason'], string>> = {
   exhausted: 'done: the frontier is empty',
   'max-pages': 'done: --max-pages reached',
+  'max-bytes': 'done: limits.maxBytes reached',
   interrupted: 'interrupted: stopped cleanly, stores flushed',
 };
 

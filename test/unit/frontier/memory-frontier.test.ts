@@ -169,6 +169,19 @@ describe('MemoryFrontier: politeness delay', () => {
     assert.equal(frontier.stats().dormantHosts, 0, 'remembered politeness is dropped once it has passed');
   });
 
+  test('a completion without a request leaves the host where its last request put it', () => {
+    const frontier = new MemoryFrontier();
+    for (const i of [1, 2, 3, 4]) frontier.add(entry(`http://a.test/${i}`), 0);
+    frontier.complete(take(frontier, 0), ok(100), 100); // a real request: next contact at 1100
+    const second = take(frontier, 1100);
+    frontier.complete(second, { fetchDurationMs: 0, isWithoutRequest: true }, 1150); // e.g. robots.txt said no
+    const third = take(frontier, 1150);
+    assert.equal(third.entry.url, 'http://a.test/3', 'the next URL goes at once');
+    assert.throws(() => frontier.complete(third, { fetchDurationMs: 0, isWithoutRequest: true, shouldBackOff: true }, 1150), RangeError);
+    frontier.complete(third, ok(100), 1200);
+    assert.equal(waitUntil(frontier.next(1200)), 2200, 'a real request sets the gap again');
+  });
+
   test('wait returns the exact earliest time any host may be contacted', () => {
     // a: completes at 100 after 100 ms      -> 100 + max(1000, 500)        = 1100
     // b: completes at 50 after 400 ms       -> 50 + max(1000, 2000)        = 2050

@@ -73,7 +73,7 @@ describe('CrawlLog', () => {
     const kinds: FetchOutcomeKind[] = ['ok', 'not-modified', 'redirect', 'http-error', 'dns-error', 'address-denied', 'connect-error',
       'timeout', 'reset', 'too-large', 'unsupported-encoding', 'protocol-error', 'aborted'];
     assert.deepEqual(kinds.map(crawlOutcomeOf), kinds);
-    assert.deepEqual(new Set(Object.values(CrawlOutcome)), new Set([...kinds, 'robots-denied', 'robots-unavailable']));
+    assert.deepEqual(new Set(Object.values(CrawlOutcome)), new Set([...kinds, 'robots-denied', 'robots-unavailable', 'over-budget']));
     const log = new CrawlLog({ path: freshPath() });
     await log.start();
     for (const outcome of Object.values(CrawlOutcome)) log.append({ ...MINIMAL, outcome });
