@@ -256,13 +256,21 @@ export interface Fetcher {
 
 /** DNS failures that may pass (a server that did not answer), unlike a name that does not exist. */
 const TRANSIENT_DNS_CODES: ReadonlySet<string> = new Set(['ETIMEOUT', 'ESERVFAIL', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT']);
+/** TLS certificate verdicts: the same certificate gets the same verdict on the next attempt. */
+const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_REVOKED', 'CERT_UNTRUSTED', 'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE', 'CERT_CHAIN_TOO_LONG', 'INVALID_CA', 'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE', 'ERR_TLS_CERT_ALTNAME_INVALID',
+  'HOSTNAME_MISMATCH',
+]);
 
 /**
  * Whether trying the same request again later may give a better outcome: server errors (5xx), 429
  * Too Many Requests and 408 Request Timeout (both say "later", unlike other 4xx, which say the
  * request itself is wrong), timeouts, resets, connection failures and DNS failures of a server
- * rather than of the name. Redirects, other 4xx, refused addresses, size and encoding problems
- * and protocol errors repeat identically, and an aborted call was the caller's decision.
+ * rather than of the name. Redirects, other 4xx, refused addresses, TLS certificates refused, size
+ * and encoding problems and protocol errors repeat identically, and an aborted call was the
+ * caller's decision.
  */
 export function isRetryable(outcome: FetchOutcome): boolean {
   switch (outcome.kind) {
@@ -270,7 +278,8 @@ export function isRetryable(outcome: FetchOutcome): boolean {
       const s = outcome.response.status;
       return s >= 500 || s === 429 || s === 408;
     }
-    case 'timeout': case 'reset': case 'connect-error': return true;
+    case 'timeout': case 'reset': return true;
+    case 'connect-error': return !CERTIFICATE_CODES.has(outcome.code);
     case 'dns-error': return TRANSIENT_DNS_CODES.has(outcome.code);
     default: return false;
   }

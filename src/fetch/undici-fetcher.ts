@@ -12,14 +12,21 @@
  * bytes, which lets a gzip bomb through), and turns every error into an outcome. Redirects are
  * returned, never followed.
  *
+ * HTTPS: the connector replaces only `hostname` (the address dialled) and sets `servername` to the
+ * name, which Node sends as SNI and checks the certificate against (an IP-literal URL: no SNI, the
+ * IP is checked). Trust: Node's roots plus `caCertificates`. A failed check is a `connect-error` with
+ * the TLS code (`CERT_HAS_EXPIRED`, ...). Through a proxy the same TLS runs inside a CONNECT tunnel.
+ *
  * The request bytes for the WARC request record are the exact header string undici writes, taken
  * from its `undici:client:sendHeaders` diagnostics channel (published synchronously right after our
  * handler learns its request got a socket, which is how the two are matched); the same message
  * names the socket, which gives the IP connected to and whether the connection is new.
  */
+import { X509Certificate } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { Agent, Pool, ProxyAgent, buildConnector, type Dispatcher } from 'undici';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { Resolver } from '../dns/resolver.js';
@@ -45,6 +52,12 @@ export interface UndiciFetcherOptions {
    * address guard do not apply to proxied requests, and outcomes record the proxy's IP. Default none.
    */
   readonly proxyUrl?: string | null;
+  /**
+   * Extra CAs trusted for https (also in a proxy's tunnel), PEM, added to Node's bundled roots
+   * (`tls.rootCertificates`); `NODE_EXTRA_CA_CERTS` then no longer applies (list those here too).
+   * Unreadable PEM is a {@link ConfigError}. Default none: Node's default store.
+   */
+  readonly caCertificates?: string | readonly string[];
   /** Connections kept per origin. Default 1. */
   readonly connectionsPerOrigin?: number;
   /** How long an idle connection is kept, in ms (less if the server says so). Default 4,000. */
@@ -392,6 +405,24 @@ function positive(issues: ConfigIssue[], path: string, value: number | undefined
   return v;
 }
 
+/** One TLS context for Node's roots plus `ca`, built once (not ~150 roots parsed per connection); unreadable PEM, which Node skips, is an issue. */
+function secureContextOf(issues: ConfigIssue[], ca: string | readonly string[] | undefined): SecureContext | undefined {
+  const extra: string[] = [];
+  for (const [i, text] of (typeof ca === 'string' ? [ca] : ca ?? []).entries()) {
+    const path = typeof ca === 'string' ? 'caCertificates' : `caCertificates[${i}]`;
+    const blocks = String(text).match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0) issues.push({ path, message: 'no PEM certificate (-----BEGIN CERTIFICATE-----) in it' });
+    for (const [n, pem] of blocks.entries()) {
+      try {
+        extra.push(new X509Certificate(pem).toString());
+      } catch (err) {
+        issues.push({ path, message: `certificate ${n + 1} cannot be read: ${(err as Error).message}` });
+      }
+    }
+  }
+  return extra.length === 0 ? undefined : createSecureContext({ ca: [...rootCertificates, ...extra] });
+}
+
 /** The resolved limits of an {@link UndiciFetcher}. */
 interface Limits {
   readonly connectTimeoutMs: number;
@@ -442,13 +473,15 @@ export class UndiciFetcher implements Fetcher {
         issues.push({ path: 'proxyUrl', message: `not an http(s) URL: ${JSON.stringify(o.proxyUrl)}` });
       }
     }
+    // No secureContext: tls.connect builds Node's default one.
+    const tls: buildConnector.BuildOptions = { timeout: this.limits.connectTimeoutMs, secureContext: secureContextOf(issues, o.caCertificates) };
     if (issues.length > 0) throw new ConfigError(issues);
     this.env = {
       limits: this.limits, isProxied: proxy !== null,
       socketInfo: (socket) => this.sockets.get(socket), forget: (call) => this.calls.delete(call),
     };
     this.baseHeaders = { 'user-agent': o.userAgent, accept: o.accept ?? DEFAULT_ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
-    const base = buildConnector({ timeout: this.limits.connectTimeoutMs });
+    const base = buildConnector(tls);
     const pool = {
       connections, pipelining: 1, keepAliveTimeout: keepAliveMs, keepAliveMaxTimeout: keepAliveMs,
       headersTimeout: this.limits.firstByteTimeoutMs, bodyTimeout: this.limits.bodyTimeoutMs,
@@ -459,8 +492,9 @@ export class UndiciFetcher implements Fetcher {
       const proxyOrigin = proxy.origin;
       // ProxyAgent builds the pool to the proxy through `factory` (one per target origin, for
       // absolute-form requests): give it our limits and a connector that records the socket.
+      // requestTls: the TLS to an https target inside a CONNECT tunnel; proxyTls: to an https proxy.
       this.dispatcher = new ProxyAgent({
-        uri: proxy.href, proxyTunnel: false, ...pool,
+        uri: proxy.href, proxyTunnel: false, ...pool, requestTls: tls, proxyTls: tls,
         factory: (origin, opts) => new Pool(origin, {
           ...pool,
           connect: new URL(String(origin)).origin === proxyOrigin
@@ -541,8 +575,8 @@ export class UndiciFetcher implements Fetcher {
         callback(new ConnectFailure({ kind: 'address-denied', host, ip: answer.ip, reason: verdict.reason, dnsMs }), null);
         return;
       }
-      // `host` stays the name, so TLS sends it as SNI and checks the certificate against it.
-      this.connectTimed(base, { ...opts, hostname: answer.ip }, callback, answer.ip, dnsMs);
+      // Dial the checked address; TLS still uses the name, for SNI and the certificate check.
+      this.connectTimed(base, { ...opts, hostname: answer.ip, servername: opts.servername ?? (isIP(host) === 0 ? host : undefined) }, callback, answer.ip, dnsMs);
     }, (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
       callback(new ConnectFailure({ kind: 'dns-error', host, code: 'EDNS', message, dnsMs: performance.now() - started }, { cause: err }), null);

@@ -108,6 +108,18 @@ function hostsMapOf(network: CrawlConfig['network']): HostsMap | undefined {
   return map;
 }
 
+/** The PEM text of `fetch.caFile`, or undefined for none; an unreadable file is a ConfigError. */
+function caCertificatesOf(caFile: string | null): string | undefined {
+  if (caFile === null) return undefined;
+  try {
+    return readFileSync(caFile, 'utf8');
+  } catch (err) {
+    throw new ConfigError([{ path: 'fetch.caFile', message: `cannot read ${caFile}: ${(err as Error).message}` }], {
+      cause: err, code: 'CONFIG_FILE_UNREADABLE',
+    });
+  }
+}
+
 /** The page analyzer of the `parse` section: worker threads, or the crawl's own thread for `workers: 0`. */
 function analyzerOf(parse: CrawlConfig['parse']): PageAnalyzer {
   const workers = parse.workers ?? Math.max(1, availableParallelism() - 1);
@@ -146,7 +158,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   });
   const f = config.fetch;
   const fetcher = components.fetcher ?? new UndiciFetcher({
-    userAgent: f.userAgent, resolver, proxyUrl: f.proxyUrl,
+    userAgent: f.userAgent, resolver, proxyUrl: f.proxyUrl, caCertificates: caCertificatesOf(f.caFile),
     addressPolicy: { allowLoopback: config.network.allowLoopback, allowPrivate: config.network.allowPrivate },
     connectionsPerOrigin: config.politeness.maxConnectionsPerHost, keepAliveMs: f.keepAliveMs,
     connectTimeoutMs: f.connectTimeoutMs, firstByteTimeoutMs: f.firstByteTimeoutMs, bodyTimeoutMs: f.bodyTimeoutMs,

@@ -109,6 +109,7 @@ const fetchSchema = z.strictObject({
   maxBodyBytes: bytes().default(10 * MiB).describe('largest body as received (compressed); larger ones end as too-large'),
   maxDecodedBytes: bytes().default(20 * MiB).describe('largest body after content decoding (stops gzip bombs)'),
   proxyUrl: z.string().regex(/^https?:\/\/[^/]+\/?$/, 'expected http://host:port').nullable().default(null).describe('HTTP forward proxy, http://host:port (null = connect directly)'),
+  caFile: z.string().nullable().default(null).describe('PEM file of extra certificate authorities trusted for https (added to the system ones)'),
   maxAttempts: count('attempts', 1).max(20).default(3)
     .describe('attempts per URL when a fetch fails in a way that may pass (5xx, 429, timeout, reset, connection failure)'),
 }).prefault({});

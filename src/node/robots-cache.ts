@@ -19,7 +19,7 @@
 import type { Clock } from './clock.js';
 import type { CrawlConfig } from './crawl-config.js';
 import type { CrawlOutcomeKind } from './ports.js';
-import type { FetchOutcome, Fetcher } from '../fetch/fetcher.js';
+import { isRetryable, type FetchOutcome, type Fetcher } from '../fetch/fetcher.js';
 import { robotsFromFetch, RobotsPolicyKind, type RobotsFetchResult } from '../robots/fetch-policy.js';
 import { productToken } from '../robots/robots-txt.js';
 import type { RobotsRules } from '../robots/rules.js';
@@ -73,6 +73,7 @@ interface Entry {
 /** Failures that no retry will fix: the URLs are dropped with this very outcome. */
 function hopelessKind(outcome: FetchOutcome): CrawlOutcomeKind | null {
   if (outcome.kind === 'address-denied') return 'address-denied';
+  if (outcome.kind === 'connect-error' && !isRetryable(outcome)) return 'connect-error'; // a TLS certificate refused
   if (outcome.kind === 'dns-error' && !['ETIMEOUT', 'ESERVFAIL', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT'].includes(outcome.code)) return 'dns-error';
   return null;
 }

@@ -44,6 +44,14 @@ describe('isRetryable', () => {
     }
   });
 
+  it('does not retry a connection refused for its TLS certificate (the same certificate fails again)', () => {
+    const connect = samples['connectError'] as Extract<FetchOutcome, { kind: 'connect-error' }>;
+    for (const code of ['CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT']) {
+      assert.equal(isRetryable({ ...connect, code }), false, code);
+    }
+    assert.equal(isRetryable({ ...connect, code: 'ECONNREFUSED' }), true);
+  });
+
   it('does not retry what would repeat identically, nor a call the caller abandoned', () => {
     for (const k of ['ok', 'notModified', 'redirect', 'dnsNotFound', 'denied', 'tooLarge', 'encoding', 'protocol', 'aborted']) {
       assert.equal(isRetryable(samples[k] as FetchOutcome), false, k);
