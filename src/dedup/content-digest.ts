@@ -12,7 +12,7 @@
  *   UTF-8 with a BOM by another, re-indented markup, composed vs decomposed accents) are the same
  *   content. Anything a reader would see as different (words, case, punctuation) still differs.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** RFC 4648 §6 alphabet. */
 const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -23,6 +23,31 @@ const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
  * body is thus dropped too).
  */
 const WHITESPACE_RUN = /\s+/gu;
+/** The white space of {@link WHITESPACE_RUN} in Latin-1 but U+0020 and U+000A. */
+const LATIN1_SPACES: readonly string[] = ['\t', '\v', '\f', '\r', '\u00a0'];
+/** The rest of it, all beyond Latin-1: a class of two-byte characters only fails at once on a one-byte string. */
+const WIDE_SPACE = /[\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+/** Two white space characters in a row, once the others are known absent. */
+const SPACE_PAIR = /[ \n][ \n]/;
+
+/**
+ * Whether every run of white space in `text` is a single U+0020 or U+000A, as in the visible text of
+ * a parsed page (spaces collapsed, a line feed at each block boundary). Native searches only: a
+ * memchr per Latin-1 space and two regex scans cost a third of a loop over the characters.
+ */
+function hasOnlySingleBreaks(text: string): boolean {
+  for (const s of LATIN1_SPACES) if (text.includes(s)) return false;
+  return !WIDE_SPACE.test(text) && !SPACE_PAIR.test(text);
+}
+
+/**
+ * `text` with every run of white space replaced by one U+0020 and none at either end. A text whose
+ * runs are all single spaces and line feeds only needs its line feeds replaced: the regex replace
+ * rebuilt the string around every one of its spaces, half of textDigest's time.
+ */
+function collapseWhiteSpace(text: string): string {
+  return (hasOnlySingleBreaks(text) ? text.replaceAll('\n', ' ') : text.replace(WHITESPACE_RUN, ' ')).trim();
+}
 
 /**
  * RFC 4648 base32 of `bytes`, upper case, without padding (for 20-byte SHA-1 digests no padding
@@ -52,7 +77,7 @@ function base32(bytes: Uint8Array): string {
  * @returns for example `sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ` for an empty body.
  */
 export function payloadDigest(body: Uint8Array): string {
-  return 'sha1:' + base32(createHash('sha1').update(body).digest());
+  return 'sha1:' + base32(hash('sha1', body, 'buffer'));
 }
 
 /**
@@ -61,7 +86,7 @@ export function payloadDigest(body: Uint8Array): string {
  * kept: pages that differ there say something different.
  */
 export function normalizeText(text: string): string {
-  return text.normalize('NFC').replace(WHITESPACE_RUN, ' ').trim();
+  return collapseWhiteSpace(text.normalize('NFC'));
 }
 
 /**
@@ -70,5 +95,5 @@ export function normalizeText(text: string): string {
  * in white space, in their encoding on the wire or in Unicode normalization get the same digest.
  */
 export function textDigest(text: string): string {
-  return 'sha256:' + createHash('sha256').update(normalizeText(text), 'utf8').digest('hex');
+  return 'sha256:' + hash('sha256', normalizeText(text), 'hex');
 }

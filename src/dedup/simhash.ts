@@ -24,14 +24,20 @@
  * threshold k = 3 therefore misses such copies; {@link NEAR_DUPLICATE_MAX_DISTANCE} is chosen from
  * measurements instead (see there).
  *
- * Implementation: one pass over the UTF-16 code units, no regex and no per-token string for ASCII
- * words. h is 64 bits as two 32-bit lanes of `Math.imul` arithmetic (no BigInt in the loop): each
- * token gets two differently seeded FNV-1a lanes, each finalized by murmur3's fmix32; a shingle's low
- * word is fmix32 of its three tokens' a-lanes weighted by distinct odd constants, its high word the
- * same over the b-lanes. The votes V are counted bit-sliced, in 8-bit counters packed four to a
- * 32-bit word and flushed to an `Int32Array(64)` every 255 shingles, instead of 64 additions per
- * shingle. Measured: bits of h are set with frequency 0.49–0.51 and pairwise uncorrelated to within
- * 0.01, and unrelated texts follow Binomial(64, ½) as the formula expects.
+ * Implementation: one pass over the UTF-16 code units, no regex and no per-token string (but for
+ * the rare letters whose lowercase needs the string method: İ, Σ, letters beyond the BMP). h is 64
+ * bits as two 32-bit lanes of `Math.imul` arithmetic (no BigInt in the loop): each token gets two
+ * differently seeded FNV-1a lanes, each finalized by murmur3's fmix32; a shingle's low word is
+ * fmix32 of its three tokens' a-lanes weighted by distinct odd constants, its high word the same
+ * over the b-lanes. The votes V are counted bit-sliced, in 8-bit counters packed four to a 32-bit
+ * word and flushed to an `Int32Array(64)` every 255 shingles, instead of 64 additions per shingle.
+ * Measured: bits of h are set with frequency 0.49–0.51 and pairwise uncorrelated to within 0.01,
+ * and unrelated texts follow Binomial(64, ½) as the formula expects.
+ *
+ * The values are recorded in WARC metadata and compared across crawls: any change here must keep
+ * every fingerprint bit for bit (test/unit/dedup/simhash-reference.test.ts holds a plain reference).
+ * Lane values are kept as signed 32-bit integers (the same bits as unsigned): V8 then keeps them in
+ * integer registers, where unsigned values above 2³¹ made it compute in doubles (13% of the time).
  */
 
 /**
@@ -68,16 +74,30 @@ for (let c = 97; c <= 122; c++) {
 
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 /**
- * Whether each BMP code point is a letter or digit, filled 256 code points at a time on first use:
- * a text in one script touches a handful of blocks, and a regex test per character would cost more
- * than the rest of the fingerprint.
+ * Whether each BMP code point is a letter or digit, and its lowercase form, filled 256 code points
+ * at a time on first use: a text in one script touches a handful of blocks, and a regex test per
+ * character would cost more than the rest of the fingerprint.
  */
 const bmpWord = new Uint8Array(65536);
+/**
+ * The lowercase of a BMP letter or digit when `toLowerCase` maps it to one code unit whatever
+ * surrounds it, else 0: then the token is lowercased by the string method (İ becomes two code
+ * units; Σ depends on its neighbours, the final-sigma rule, the only context the locale-free
+ * mapping has).
+ */
+const bmpLower = new Uint16Array(65536);
 const bmpBlockReady = new Uint8Array(256);
+const CAPITAL_SIGMA = 0x3a3;
 
 function fillBlock(block: number): void {
   const base = block << 8;
-  for (let c = base; c < base + 256; c++) bmpWord[c] = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 0;
+  for (let c = base; c < base + 256; c++) {
+    const ch = String.fromCharCode(c);
+    const isWord = WORD_CHAR.test(ch);
+    const lower = ch.toLowerCase();
+    bmpWord[c] = isWord ? 1 : 0;
+    bmpLower[c] = isWord && lower.length === 1 && c !== CAPITAL_SIGMA ? lower.charCodeAt(0) : 0;
+  }
   bmpBlockReady[block] = 1;
 }
 
@@ -102,7 +122,7 @@ function nonAsciiWordUnits(text: string, i: number, c: number): number {
  * Token lanes: FNV-1a (offset basis and prime) on lane a, the same loop with another basis and odd
  * multiplier on lane b, so that the two 32-bit lanes are different functions of the token.
  */
-const FNV_BASIS = 0x811c9dc5;
+const FNV_BASIS = 0x811c9dc5 | 0; // signed, as every lane value here (see the file comment)
 const FNV_PRIME = 0x01000193;
 const LANE_B_BASIS = 0x6a09e667;
 const LANE_B_PRIME = 0x2127599b;
@@ -117,50 +137,68 @@ const SEED_HI = 0xa54ff53a;
 const SEED_UNIGRAM_LO = 0x510e527f;
 const SEED_UNIGRAM_HI = 0x9b05688c;
 
-/** Murmur3's finalizer: every input bit flips each output bit with probability about 1/2. */
+/** Murmur3's finalizer: every input bit flips each output bit with probability about 1/2. Signed result. */
 function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
+  return h ^ (h >>> 16);
 }
 
 // ---- voting -----------------------------------------------------------------------------------
-
-/** SPREAD[n]: the 4 bits of nibble n as four bytes 0/1, bit m in byte m. */
-const SPREAD = new Int32Array(16);
-for (let n = 0; n < 16; n++) SPREAD[n] = (n & 1) | ((n >> 1) & 1) << 8 | ((n >> 2) & 1) << 16 | ((n >> 3) & 1) << 24;
 
 /**
  * Scratch state of one fingerprint. Module-level because `simhashWords` runs to completion without
  * yielding (JavaScript is single-threaded, and each worker thread has its own module instance);
  * it saves two allocations per page.
  */
-const packed = new Int32Array(16); // packed[k]: 8-bit counts of bits 4k .. 4k+3 (k < 8: low word)
+const packed = new Int32Array(16); // byte m of packed[k]: count of bit 8m + k of the low word (k < 8), of bit 8m + k − 8 of the high word (k ≥ 8)
 const votes = new Int32Array(64); // V[j] of the formula, j = 0 .. 31 in the low word
 let pending = 0; // shingles counted in `packed` but not yet in `votes`
 
+/** Bit 0 of every byte of a 32-bit word. */
+const ONES = 0x01010101;
+
+/**
+ * Counts the 64 bits of one feature's hash: bits k, k + 8, k + 16 and k + 24 of a word are added to
+ * the four byte counters of packed[k] at once, by a shift and a mask (a table of nibbles cost twice
+ * as much).
+ */
 function vote(lo: number, hi: number): void {
-  for (let k = 0; k < 8; k++) {
-    packed[k] = (packed[k] as number) + (SPREAD[(lo >>> (4 * k)) & 15] as number);
-    packed[k + 8] = (packed[k + 8] as number) + (SPREAD[(hi >>> (4 * k)) & 15] as number);
-  }
+  packed[0] = (packed[0] as number) + (lo & ONES);
+  packed[1] = (packed[1] as number) + ((lo >>> 1) & ONES);
+  packed[2] = (packed[2] as number) + ((lo >>> 2) & ONES);
+  packed[3] = (packed[3] as number) + ((lo >>> 3) & ONES);
+  packed[4] = (packed[4] as number) + ((lo >>> 4) & ONES);
+  packed[5] = (packed[5] as number) + ((lo >>> 5) & ONES);
+  packed[6] = (packed[6] as number) + ((lo >>> 6) & ONES);
+  packed[7] = (packed[7] as number) + ((lo >>> 7) & ONES);
+  packed[8] = (packed[8] as number) + (hi & ONES);
+  packed[9] = (packed[9] as number) + ((hi >>> 1) & ONES);
+  packed[10] = (packed[10] as number) + ((hi >>> 2) & ONES);
+  packed[11] = (packed[11] as number) + ((hi >>> 3) & ONES);
+  packed[12] = (packed[12] as number) + ((hi >>> 4) & ONES);
+  packed[13] = (packed[13] as number) + ((hi >>> 5) & ONES);
+  packed[14] = (packed[14] as number) + ((hi >>> 6) & ONES);
+  packed[15] = (packed[15] as number) + ((hi >>> 7) & ONES);
   // A byte counter overflows past 255.
   if (++pending === 255) flush();
 }
 
 function flush(): void {
-  for (let k = 0; k < 16; k++) {
-    const p = packed[k] as number;
-    const j = 4 * k;
-    // +1 per set bit, −1 per clear bit: 2·ones − shingles.
-    votes[j] = (votes[j] as number) + 2 * (p & 255) - pending;
-    votes[j + 1] = (votes[j + 1] as number) + 2 * ((p >>> 8) & 255) - pending;
-    votes[j + 2] = (votes[j + 2] as number) + 2 * ((p >>> 16) & 255) - pending;
-    votes[j + 3] = (votes[j + 3] as number) + 2 * (p >>> 24) - pending;
-    packed[k] = 0;
+  for (let k = 0; k < 8; k++) {
+    for (let half = 0; half < 64; half += 32) {
+      const p = packed[k + (half >> 2)] as number;
+      const j = half + k;
+      // +1 per set bit, −1 per clear bit: 2·ones − shingles.
+      votes[j] = (votes[j] as number) + 2 * (p & 255) - pending;
+      votes[j + 8] = (votes[j + 8] as number) + 2 * ((p >>> 8) & 255) - pending;
+      votes[j + 16] = (votes[j + 16] as number) + 2 * ((p >>> 16) & 255) - pending;
+      votes[j + 24] = (votes[j + 24] as number) + 2 * (p >>> 24) - pending;
+    }
   }
+  packed.fill(0);
   pending = 0;
 }
 
@@ -193,7 +231,7 @@ export function simhashWords(text: string, out: Uint32Array, offset = 0): void {
     let start = -1;
     let ha = FNV_BASIS;
     let hb = LANE_B_BASIS;
-    let isAscii = true;
+    let isMapped = true;
     for (; i < n; i++) {
       const c = text.charCodeAt(i);
       if (c < 128) {
@@ -212,15 +250,21 @@ export function simhashWords(text: string, out: Uint32Array, offset = 0): void {
           continue;
         }
         if (start < 0) start = i;
-        isAscii = false;
+        const l = units === 1 ? (bmpLower[c] as number) : 0;
+        if (l === 0) {
+          isMapped = false;
+        } else {
+          ha = Math.imul(ha ^ l, FNV_PRIME);
+          hb = Math.imul(hb ^ l, LANE_B_PRIME);
+        }
         i += units - 1;
       }
     }
     if (start < 0) break;
     let length = i - start;
-    if (!isAscii) {
-      // Only tokens with a non-ASCII letter get here: lowercase them exactly as the string method
-      // does (full case mapping, final sigma, İ → i̇), then hash the result.
+    if (!isMapped) {
+      // Only tokens with a letter beyond the table get here (a pair of surrogates, İ, Σ): lowercase
+      // them exactly as the string method does (full case mapping, final sigma, İ → i̇), then hash.
       const lower = text.slice(start, i).toLowerCase();
       length = lower.length;
       ha = FNV_BASIS;

@@ -30,7 +30,7 @@
  */
 import { Parser } from 'htmlparser2';
 import { metaRobotsOf, parseRobotsDirectives, type MetaRobots } from './meta-robots.js';
-import { TextFlow, type ExtendedAnchorText } from './text-flow.js';
+import { TextFlow, collapse, type ExtendedAnchorText } from './text-flow.js';
 
 /** Re-exported: the meta robots vocabulary (declared in meta-robots.ts) is part of this module's API. */
 export { metaRobotsOf, parseRobotsDirectives, type MetaRobots } from './meta-robots.js';
@@ -128,23 +128,42 @@ export const DEFAULT_MAX_TEXT_CHARS = 1_000_000;
 /** Anchor and title text kept at most (an unclosed element can swallow the rest of a page). */
 const MAX_SHORT_TEXT_CHARS = 2048;
 
-const SPACE_RUN = /\s+/g;
 const NOT_SPACE = /\S/;
 /** Leading or trailing C0 controls and spaces: what the URL parser strips from an href. */
 const URL_EDGES = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 const EMPTY: readonly string[] = Object.freeze([]);
 
 /** Elements whose contents are not visible text (noscript is apart: its links and their text count). */
-const HIDDEN = new Set(['script', 'style', 'template', 'iframe', 'noembed', 'noframes', 'textarea']);
+const HIDDEN = ['script', 'style', 'template', 'iframe', 'noembed', 'noframes', 'textarea'];
 /** Elements that may stay in the head; any other one ends it, as in the HTML tree builder. */
-const HEAD_ELEMENTS = new Set(['html', 'head', 'title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template', 'basefont', 'bgsound']);
+const HEAD_ELEMENTS = ['html', 'head', 'title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template', 'basefont', 'bgsound'];
 /** Elements that start a new line of text (and so split words). */
-const BLOCKS = new Set([
+const BLOCKS = [
   'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'center', 'dd', 'details', 'dialog', 'div',
   'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
   'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main', 'menu', 'nav', 'ol', 'option', 'p', 'pre', 'section',
   'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
-]);
+];
+/** Elements with a case of their own in the tag handlers below. */
+const HANDLED = ['a', 'img', 'area', 'frame', 'iframe', 'link', 'meta', 'base', 'html', 'head', 'title', 'noscript', 'svg', 'math', 'template'];
+
+/** Bits of {@link TAG_FLAGS}. */
+const IS_HIDDEN = 1;
+const IS_HEAD_ELEMENT = 2;
+const IS_BLOCK = 4;
+const IS_HANDLED = 8;
+/** What the handlers need to know of an element, in one lookup per tag (four set lookups cost more). */
+const TAG_FLAGS: ReadonlyMap<string, number> = (() => {
+  const flags = new Map<string, number>();
+  const mark = (names: readonly string[], bit: number): void => {
+    for (const name of names) flags.set(name, (flags.get(name) ?? 0) | bit);
+  };
+  mark(HIDDEN, IS_HIDDEN);
+  mark(HEAD_ELEMENTS, IS_HEAD_ELEMENT);
+  mark(BLOCKS, IS_BLOCK);
+  mark(HANDLED, IS_HANDLED);
+  return flags;
+})();
 const LINK_RELS = new Set(['alternate', 'next', 'prev']);
 const NOFOLLOW_RELS = new Set(['nofollow', 'ugc', 'sponsored']);
 
@@ -160,15 +179,30 @@ interface LinkDraft {
   tokenIndex: number;
 }
 
-/** Collapses white space and trims. */
-function collapse(text: string): string {
-  return text.replace(SPACE_RUN, ' ').trim();
+/** `href` without leading and trailing C0 controls and spaces (most have none: no regex then). */
+function trimUrl(href: string): string {
+  return href.length > 0 && href.charCodeAt(0) > 0x20 && href.charCodeAt(href.length - 1) > 0x20 ? href : href.replace(URL_EDGES, '');
 }
 
-/** The scheme of an href as a browser reads it (tabs and newlines inside are ignored), lowercase, or ''. */
-function schemeOf(href: string): string {
-  const m = /^([a-zA-Z][a-zA-Z0-9+.\-\t\n\r]*):/.exec(href);
-  return m === null ? '' : (m[1] as string).replace(/[\t\n\r]/g, '').toLowerCase();
+/** Whether code unit `c` may stand in a scheme as a browser reads it (tabs and newlines are ignored there). */
+function isSchemeChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2e || c === 0x2d
+    || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/**
+ * The scheme of an href as a browser reads it (tabs and newlines inside are ignored), lowercase, or
+ * '': what `/^([a-zA-Z][a-zA-Z0-9+.\-\t\n\r]*):/` captures, without the regex. Only schemes that
+ * may be skipped are made into strings (the first letter says): '' for the others, `http` and
+ * `https` among them.
+ */
+function skippableSchemeOf(href: string): string {
+  const first = href.charCodeAt(0) | 0x20;
+  if (first !== 0x6a /* j */ && first !== 0x6d /* m */ && first !== 0x74 /* t */ && first !== 0x64 /* d */) return '';
+  let i = 1;
+  while (i < href.length && isSchemeChar(href.charCodeAt(i))) i++;
+  if (href.charCodeAt(i) !== 0x3a) return '';
+  return href.slice(0, i).replace(/[\t\n\r]/g, '').toLowerCase();
 }
 
 const SKIPPED_SCHEMES: ReadonlyMap<string, LinkSkipReason> = new Map([
@@ -180,7 +214,7 @@ const SKIPPED_SCHEMES: ReadonlyMap<string, LinkSkipReason> = new Map([
 function skipReasonOf(href: string): LinkSkipReason | null {
   if (href === '') return LinkSkipReason.empty;
   if (href.charCodeAt(0) === 35) return LinkSkipReason.fragment;
-  return SKIPPED_SCHEMES.get(schemeOf(href)) ?? null;
+  return SKIPPED_SCHEMES.get(skippableSchemeOf(href)) ?? null;
 }
 
 /** The target of a meta refresh `content` (`5; url='x'`), or null. */
@@ -242,58 +276,30 @@ class PageCollector {
   /** Open `<a>` elements (htmlparser2's count) and the link being collected, with its depth. */
   private anchorDepth = 0;
   private anchor: { link: LinkDraft | null; depth: number; text: string; before: string } | null = null;
-  parser: Parser | null = null;
+  private parser: Parser | null = null;
 
   constructor(n: number, private readonly maxLinks: number, maxChars: number, private readonly robotsNames: ReadonlySet<string>) {
     this.flow = new TextFlow(n, maxChars);
   }
 
+  /** htmlparser2 hands over its parser first: the collector is the handler object itself. */
+  onparserinit(parser: Parser): void {
+    this.parser = parser;
+  }
+
   onopentag(name: string, attrs: Record<string, string>): void {
-    if (this.isInHead && !HEAD_ELEMENTS.has(name)) this.isInHead = false;
-    if (BLOCKS.has(name)) this.flow.block();
-    switch (name) {
-      case 'a': this.openAnchor(attrs); break;
-      case 'img':
-        if (this.anchor !== null && attrs.alt !== undefined) this.anchor.text += ` ${attrs.alt} `;
-        break;
-      case 'area': this.voidLink(HtmlLinkKind.area, attrs.href, attrs.alt ?? '', relTokens(attrs.rel)); break;
-      case 'frame': case 'iframe': this.voidLink(HtmlLinkKind.frame, attrs.src, '', EMPTY); break;
-      case 'link': this.linkElement(attrs); break;
-      case 'meta': this.meta(attrs); break;
-      case 'base':
-        if (this.baseHref === null && attrs.href !== undefined) this.baseHref = attrs.href;
-        break;
-      case 'html':
-        if (this.lang === '' && attrs.lang !== undefined) this.lang = attrs.lang.trim();
-        break;
-      case 'head': this.isInHead = true; break;
-      case 'title': this.titleDepth++; break;
-      case 'noscript': this.noscriptDepth++; break;
-      case 'svg': case 'math': this.foreignDepth++; break;
-      default: break;
-    }
-    if (HIDDEN.has(name)) this.hiddenDepth++;
-    if (name === 'template') this.templateDepth++;
+    const flags = TAG_FLAGS.get(name) ?? 0;
+    if (this.isInHead && (flags & IS_HEAD_ELEMENT) === 0) this.isInHead = false;
+    if ((flags & IS_BLOCK) !== 0) this.flow.block();
+    if ((flags & IS_HANDLED) !== 0) this.openHandled(name, attrs);
+    if ((flags & IS_HIDDEN) !== 0) this.hiddenDepth++;
   }
 
   onclosetag(name: string): void {
-    if (HIDDEN.has(name)) this.hiddenDepth = Math.max(0, this.hiddenDepth - 1);
-    switch (name) {
-      case 'a':
-        this.anchorDepth = Math.max(0, this.anchorDepth - 1);
-        if (this.anchor !== null && this.anchorDepth < this.anchor.depth) this.closeAnchor();
-        break;
-      case 'head': this.isInHead = false; break;
-      case 'title':
-        this.titleDepth = Math.max(0, this.titleDepth - 1);
-        if (this.title !== '') this.isTitleDone = true;
-        break;
-      case 'template': this.templateDepth = Math.max(0, this.templateDepth - 1); break;
-      case 'noscript': this.noscriptDepth = Math.max(0, this.noscriptDepth - 1); break;
-      case 'svg': case 'math': this.foreignDepth = Math.max(0, this.foreignDepth - 1); break;
-      default: break;
-    }
-    if (BLOCKS.has(name)) this.flow.block();
+    const flags = TAG_FLAGS.get(name) ?? 0;
+    if ((flags & IS_HIDDEN) !== 0) this.hiddenDepth = Math.max(0, this.hiddenDepth - 1);
+    if ((flags & IS_HANDLED) !== 0) this.closeHandled(name);
+    if ((flags & IS_BLOCK) !== 0) this.flow.block();
   }
 
   ontext(data: string): void {
@@ -316,6 +322,49 @@ class PageCollector {
     if (this.anchor !== null) this.closeAnchor();
   }
 
+  private openHandled(name: string, attrs: Record<string, string>): void {
+    switch (name) {
+      case 'a': this.openAnchor(attrs); break;
+      case 'img':
+        if (this.anchor !== null && attrs.alt !== undefined) this.anchor.text += ` ${attrs.alt} `;
+        break;
+      case 'area': this.voidLink(HtmlLinkKind.area, attrs.href, attrs.alt ?? '', relTokens(attrs.rel)); break;
+      case 'frame': case 'iframe': this.voidLink(HtmlLinkKind.frame, attrs.src, '', EMPTY); break;
+      case 'link': this.linkElement(attrs); break;
+      case 'meta': this.meta(attrs); break;
+      case 'base':
+        if (this.baseHref === null && attrs.href !== undefined) this.baseHref = attrs.href;
+        break;
+      case 'html':
+        if (this.lang === '' && attrs.lang !== undefined) this.lang = attrs.lang.trim();
+        break;
+      case 'head': this.isInHead = true; break;
+      case 'title': this.titleDepth++; break;
+      case 'noscript': this.noscriptDepth++; break;
+      case 'svg': case 'math': this.foreignDepth++; break;
+      case 'template': this.templateDepth++; break;
+      default: break;
+    }
+  }
+
+  private closeHandled(name: string): void {
+    switch (name) {
+      case 'a':
+        this.anchorDepth = Math.max(0, this.anchorDepth - 1);
+        if (this.anchor !== null && this.anchorDepth < this.anchor.depth) this.closeAnchor();
+        break;
+      case 'head': this.isInHead = false; break;
+      case 'title':
+        this.titleDepth = Math.max(0, this.titleDepth - 1);
+        if (this.title !== '') this.isTitleDone = true;
+        break;
+      case 'template': this.templateDepth = Math.max(0, this.templateDepth - 1); break;
+      case 'noscript': this.noscriptDepth = Math.max(0, this.noscriptDepth - 1); break;
+      case 'svg': case 'math': this.foreignDepth = Math.max(0, this.foreignDepth - 1); break;
+      default: break;
+    }
+  }
+
   private offset(): number {
     return this.parser?.startIndex ?? 0;
   }
@@ -323,7 +372,7 @@ class PageCollector {
   /** A new link draft, or null when skipped (counted). */
   private draft(kind: HtmlLinkKind, rawHref: string | undefined, rel: readonly string[]): LinkDraft | null {
     if (rawHref === undefined || this.templateDepth > 0) return null;
-    const href = rawHref.replace(URL_EDGES, '');
+    const href = trimUrl(rawHref);
     const reason = skipReasonOf(href);
     if (reason !== null) {
       this.skipped[reason]++;
@@ -376,7 +425,7 @@ class PageCollector {
     const rel = relTokens(attrs.rel);
     if (rel.length === 0 || attrs.href === undefined) return;
     if (rel.includes('canonical')) {
-      if (this.canonical === null) this.canonical = attrs.href.replace(URL_EDGES, '');
+      if (this.canonical === null) this.canonical = trimUrl(attrs.href);
       return;
     }
     if (rel.includes('stylesheet') || !rel.some((r) => LINK_RELS.has(r))) return;
@@ -401,26 +450,27 @@ class PageCollector {
   }
 }
 
+/** A count option: a whole number of at least 0, or `fallback` when not given. */
+function countOption(v: number | undefined, fallback: number): number {
+  return v === undefined || Number.isNaN(v) ? fallback : Math.max(0, Math.floor(v));
+}
+
+/** No meta names besides `robots` (the default): one set for every page. */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /**
  * Parses one decoded HTML page in a single streaming pass. `pageUrl` is the URL the page was
  * fetched from (after redirects); it is only used to compute `effectiveBase`. Forgiving of broken
  * HTML (unclosed and misnested tags, unquoted attributes, stray `<`): it never throws.
  */
 export function parseHtml(html: string, pageUrl: string, options: ParseHtmlOptions = {}): ParsedPage {
-  const count = (v: number | undefined, fallback: number): number =>
-    (v === undefined || Number.isNaN(v) ? fallback : Math.max(0, Math.floor(v)));
-  const n = count(options.anchorContextTokens, DEFAULT_ANCHOR_CONTEXT_TOKENS);
-  const maxLinks = count(options.maxLinks, DEFAULT_MAX_LINKS);
-  const maxChars = count(options.maxTextChars, DEFAULT_MAX_TEXT_CHARS);
-  const names = new Set((options.robotsMetaNames ?? []).map((s) => s.trim().toLowerCase()));
+  const n = countOption(options.anchorContextTokens, DEFAULT_ANCHOR_CONTEXT_TOKENS);
+  const maxLinks = countOption(options.maxLinks, DEFAULT_MAX_LINKS);
+  const maxChars = countOption(options.maxTextChars, DEFAULT_MAX_TEXT_CHARS);
+  const names = options.robotsMetaNames === undefined || options.robotsMetaNames.length === 0
+    ? NO_NAMES : new Set(options.robotsMetaNames.map((s) => s.trim().toLowerCase()));
   const c = new PageCollector(n, maxLinks, maxChars, names);
-  const parser = new Parser({
-    onopentag: (name, attrs) => c.onopentag(name, attrs),
-    onclosetag: (name) => c.onclosetag(name),
-    ontext: (data) => c.ontext(data),
-  }, { decodeEntities: true });
-  c.parser = parser;
-  parser.end(html);
+  new Parser(c, { decodeEntities: true }).end(html);
   c.end();
   const visibleText = c.flow.finish();
   const links: readonly ExtractedLink[] = c.links;

@@ -21,12 +21,25 @@ export function parseRobotsDirectives(content: string): string[] {
   return content.toLowerCase().split(/[\s,]+/).filter((t) => t !== '');
 }
 
+/** Directives a page has, mostly: up to this many are made unique without a Set (quadratic, so only a few). */
+const FEW = 16;
+
 /** The meta robots summary of a set of directive tokens (`none` means noindex and nofollow). */
 export function metaRobotsOf(directives: Iterable<string>): MetaRobots {
-  const all = [...new Set(directives)];
+  const all = Array.isArray(directives) && directives.length <= FEW ? unique(directives as readonly string[]) : [...new Set(directives)];
   const has = (d: string): boolean => all.includes(d);
   return {
     isNoindex: has('noindex') || has('none'), isNofollow: has('nofollow') || has('none'),
     isNoarchive: has('noarchive'), isNosnippet: has('nosnippet'), directives: all,
   };
+}
+
+/** The distinct tokens of `tokens` in order of first appearance, as a Set keeps them. */
+function unique(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as string;
+    if (!out.includes(t)) out.push(t);
+  }
+  return out;
 }

@@ -5,7 +5,9 @@
  *
  * The "after" window needs text that comes after the anchor: a link waits in a FIFO queue until N
  * more tokens have gone by (or the document ends), so the parse stays a single pass. Only the
- * tokens a window may still need are kept.
+ * tokens a window may still need are kept: the last N, in a ring. A token is kept as where it is
+ * (the text chunk, start, end), not as a string of its own: most tokens never fall in a window, and
+ * a window's tokens that stand one space apart in the same chunk come out as one slice of it.
  *
  * Apart from html-page.ts, which drives it from the htmlparser2 callbacks, because it is a
  * self-contained state machine (tokenizer, text builder, link queue) and together they were past
@@ -53,6 +55,42 @@ function classify(c: number): number {
   return k;
 }
 
+/** Whether UTF-16 code unit `c` is white space as `/\s/` has it. */
+function isWhiteSpace(c: number): boolean {
+  let k = CHAR_CLASS[c] as number;
+  if (k === UNKNOWN) k = classify(c);
+  return k === SPACE;
+}
+
+/** Whether `text` has no white space but single U+0020 between other characters. */
+function isCollapsed(text: string): boolean {
+  let wasSpace = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) {
+      if (wasSpace) return false;
+      wasSpace = true;
+    } else if (isWhiteSpace(c)) {
+      return false;
+    } else {
+      wasSpace = false;
+    }
+  }
+  return !wasSpace || text.length === 0;
+}
+
+/**
+ * `text` with its runs of white space collapsed to one space and none at either end (anchor texts
+ * and titles). A text already so, as most are, is returned as it is: the regex replace rebuilt it
+ * around every space.
+ */
+export function collapse(text: string): string {
+  return isCollapsed(text) ? text : text.replace(SPACE_RUN, ' ').trim();
+}
+
+/** Pending links settled before the queue drops them (a page has fewer links than this, mostly). */
+const PENDING_COMPACT_AT = 1024;
+
 /**
  * The visible text flow: the text itself (collapsed, capped) and its word tokens, with the
  * windows of extended anchor text. Keeps only the tokens still needed by a window.
@@ -66,9 +104,15 @@ export class TextFlow {
   private owed = 0;
   /** A word at the end of the last chunk, which the next chunk may continue. */
   private partial = '';
-  /** Tokens from global index `bufStart` on. */
-  private buf: string[] = [];
-  private bufStart = 0;
+  /**
+   * The last `mask + 1` (at least N) tokens: token t is `ringText[t & mask]` from `ringStart` to
+   * `ringEnd` (at the same index). Pending links need tokens from their `afterStart` on, and a
+   * link still waits only while fewer than N tokens have followed it: so the ring holds them.
+   */
+  private readonly ringText: string[];
+  private readonly ringStart: number[];
+  private readonly ringEnd: number[];
+  private readonly mask: number;
   /** Word tokens so far (the whole text, also past the cut): the global index of the next token. */
   count = 0;
   /** Links waiting for their after window, in order of `afterStart`. */
@@ -76,12 +120,72 @@ export class TextFlow {
   private pendingHead = 0;
 
   /** `n`: tokens on each side of a link; `maxChars`: visible text kept at most, in UTF-16 units. */
-  constructor(private readonly n: number, private readonly maxChars: number) {}
+  constructor(private readonly n: number, private readonly maxChars: number) {
+    let size = 1;
+    while (size < n) size *= 2;
+    this.mask = size - 1;
+    this.ringText = new Array<string>(size).fill('');
+    this.ringStart = new Array<number>(size).fill(0);
+    this.ringEnd = new Array<number>(size).fill(0);
+  }
 
-  /** A chunk of visible text (entities decoded); a word may run on into the next chunk. */
+  /**
+   * A chunk of visible text (entities decoded); a word may run on into the next chunk. One pass
+   * over the characters with a class table (a regular expression per word cost three times the
+   * parser's own time) finds the words and whether the white space needs collapsing.
+   */
   text(data: string): void {
-    const needsCollapse = this.tokenize(data);
-    if (!this.isTruncated) this.appendVisible(data, needsCollapse);
+    let needsCollapse = false;
+    let isAllSpace = true;
+    let wasSpace = false;
+    let start = -1;
+    const len = data.length;
+    for (let i = 0; i < len; i++) {
+      const c = data.charCodeAt(i);
+      let k = CHAR_CLASS[c] as number;
+      if (k === UNKNOWN) k = classify(c);
+      if (k === WORD_CLASS) {
+        if (start < 0) start = i;
+        wasSpace = false;
+        continue;
+      }
+      if (k === SURROGATE) {
+        // A letter beyond the BMP (CJK extensions, mathematical letters) is two code units.
+        const cp = data.codePointAt(i) as number;
+        if (cp > 0xffff && WORD_CHAR.test(String.fromCodePoint(cp))) {
+          if (start < 0) start = i;
+          i++;
+          wasSpace = false;
+          continue;
+        }
+        k = OTHER;
+      }
+      if (start >= 0) {
+        this.word(data, start, i);
+        start = -1;
+        isAllSpace = false;
+      } else if (i === 0) {
+        this.flushWord();
+      }
+      if (k === SPACE) {
+        if (wasSpace || c !== 32) needsCollapse = true;
+        wasSpace = true;
+      } else {
+        wasSpace = false;
+        isAllSpace = false;
+      }
+    }
+    if (start >= 0) {
+      this.partial += data.slice(start);
+      isAllSpace = false;
+    }
+    if (this.isTruncated) return;
+    if (isAllSpace) {
+      // Empty or only white space: collapses to one space, owed to what comes next.
+      if (this.owed === 0) this.owed = 1;
+      return;
+    }
+    this.appendVisible(needsCollapse ? data.replace(SPACE_RUN, ' ') : data);
   }
 
   /** A block boundary: the current word ends and the text continues on a new line. */
@@ -95,15 +199,13 @@ export class TextFlow {
     if (this.partial !== '') {
       const w = this.partial;
       this.partial = '';
-      this.emit(w);
+      this.emit(w, 0, w.length);
     }
   }
 
   /** The last N tokens, joined. */
   before(): string {
-    if (this.n === 0) return '';
-    const from = Math.max(this.bufStart, this.count - this.n) - this.bufStart;
-    return this.buf.slice(from, this.count - this.bufStart).join(' ');
+    return this.n === 0 ? '' : this.window(Math.max(0, this.count - this.n), this.count);
   }
 
   /** Queues `link` for the N tokens from here on. */
@@ -121,90 +223,72 @@ export class TextFlow {
 
   private settle(): void {
     const p = this.pending[this.pendingHead++] as PendingLink;
-    const from = p.afterStart - this.bufStart;
-    p.link.extendedAnchorText = { before: p.before, after: this.buf.slice(from, from + this.n).join(' ') };
-  }
-
-  private emit(word: string): void {
-    this.buf.push(word);
-    this.count++;
-    const { pending } = this;
-    while (this.pendingHead < pending.length && this.count >= (pending[this.pendingHead] as PendingLink).afterStart + this.n) {
-      this.settle();
-    }
-    if (this.buf.length > 4096) this.compact();
-  }
-
-  private compact(): void {
-    const next = this.pending[this.pendingHead];
-    const keepFrom = Math.min(next === undefined ? Infinity : next.afterStart, this.count - this.n);
-    if (keepFrom - this.bufStart < 2048) return;
-    this.buf = this.buf.slice(keepFrom - this.bufStart);
-    this.bufStart = keepFrom;
-    if (this.pendingHead > 1024) {
+    p.link.extendedAnchorText = { before: p.before, after: this.window(p.afterStart, Math.min(p.afterStart + this.n, this.count)) };
+    if (this.pendingHead >= PENDING_COMPACT_AT && this.pendingHead * 2 >= this.pending.length) {
       this.pending.splice(0, this.pendingHead);
       this.pendingHead = 0;
     }
   }
 
   /**
-   * Emits the words of `data` (a word cut by the chunk's end waits in `partial`) and tells whether
-   * its white space needs collapsing. One pass over the characters with a class table: a regular
-   * expression per word cost three times the parser's own time.
+   * Tokens `from` (inclusive) to `to` (exclusive), joined by single spaces; all in the ring. Tokens
+   * of one chunk separated by exactly one space are taken as one slice: the same text either way
+   * (and `===` compares strings by their text, so two equal chunks are as good as one). Like the
+   * anchor texts and hrefs, the windows may be slices of the page's string.
    */
-  private tokenize(data: string): boolean {
-    let needsCollapse = false;
-    let wasSpace = false;
-    let start = -1;
-    const len = data.length;
-    for (let i = 0; i < len; i++) {
-      const c = data.charCodeAt(i);
-      let k = CHAR_CLASS[c] as number;
-      if (k === UNKNOWN) k = classify(c);
-      if (k === SURROGATE) {
-        // A letter beyond the BMP (CJK extensions, mathematical letters) is two code units.
-        const cp = data.codePointAt(i) as number;
-        if (cp > 0xffff && WORD_CHAR.test(String.fromCodePoint(cp))) {
-          if (start < 0) start = i;
-          i++;
-          wasSpace = false;
-          continue;
-        }
-        k = OTHER;
-      }
-      if (k === WORD_CLASS) {
-        if (start < 0) start = i;
-        wasSpace = false;
+  private window(from: number, to: number): string {
+    if (from >= to) return '';
+    const { ringText, ringStart, ringEnd, mask } = this;
+    let text = ringText[from & mask] as string;
+    let start = ringStart[from & mask] as number;
+    let end = ringEnd[from & mask] as number;
+    let out = '';
+    for (let t = from + 1; t < to; t++) {
+      const k = t & mask;
+      const s = ringStart[k] as number;
+      const next = ringText[k] as string;
+      if (s === end + 1 && text.charCodeAt(end) === 32 && next === text) {
+        end = ringEnd[k] as number;
         continue;
       }
-      if (start >= 0) {
-        this.emit(this.partial + data.slice(start, i));
-        this.partial = '';
-        start = -1;
-      } else if (i === 0) {
-        this.flushWord();
-      }
-      if (k === SPACE) {
-        if (wasSpace || c !== 32) needsCollapse = true;
-        wasSpace = true;
-      } else {
-        wasSpace = false;
-      }
+      // A slice is never empty, so `out` is '' only before the first one.
+      out = out === '' ? text.slice(start, end) : out + ' ' + text.slice(start, end);
+      text = next;
+      start = s;
+      end = ringEnd[k] as number;
     }
-    if (start >= 0) this.partial += data.slice(start);
-    return needsCollapse;
+    return out === '' ? text.slice(start, end) : out + ' ' + text.slice(start, end);
   }
 
-  private appendVisible(data: string, needsCollapse: boolean): void {
-    const collapsed = needsCollapse ? data.replace(SPACE_RUN, ' ') : data;
-    if (collapsed === ' ' || collapsed === '') {
-      if (this.owed === 0) this.owed = 1;
-      return;
+  /** A word of `data` (from `start` to `end`), the partial word before it prepended. */
+  private word(data: string, start: number, end: number): void {
+    if (this.partial === '') {
+      this.emit(data, start, end);
+    } else {
+      const w = this.partial + data.slice(start, end);
+      this.partial = '';
+      this.emit(w, 0, w.length);
     }
+  }
+
+  private emit(text: string, start: number, end: number): void {
+    const k = this.count & this.mask;
+    this.ringText[k] = text;
+    this.ringStart[k] = start;
+    this.ringEnd[k] = end;
+    this.count++;
+    const { pending } = this;
+    while (this.pendingHead < pending.length && this.count >= (pending[this.pendingHead] as PendingLink).afterStart + this.n) {
+      this.settle();
+    }
+  }
+
+  /** Appends a chunk whose white space is collapsed (and which is not all white space). */
+  private appendVisible(collapsed: string): void {
     const startsWithSpace = collapsed.charCodeAt(0) === 32;
     const endsWithSpace = collapsed.charCodeAt(collapsed.length - 1) === 32;
     if (startsWithSpace && this.owed === 0) this.owed = 1;
-    let piece = collapsed.slice(startsWithSpace ? 1 : 0, endsWithSpace ? -1 : undefined);
+    let piece = startsWithSpace || endsWithSpace ? collapsed.slice(startsWithSpace ? 1 : 0, endsWithSpace ? -1 : undefined) : collapsed;
     if (this.length > 0 && this.owed > 0) piece = (this.owed === 2 ? '\n' : ' ') + piece;
     this.owed = endsWithSpace ? 1 : 0;
     if (this.length + piece.length > this.maxChars) {
