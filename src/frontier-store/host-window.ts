@@ -22,9 +22,16 @@ export interface WindowItem extends HeapSlot {
   attempt: number;
 }
 
-/** A new window item, in no heap yet. */
+/**
+ * A new window item, in no heap yet. The key is copied into a buffer of its own: keys come as small
+ * slices of Node's shared 8 KiB buffer pool (or of lmdb-js's read buffers), and a window item that
+ * lives for minutes would keep a whole block alive (about 56 MiB of pinned blocks for 19,000 items
+ * were measured with a 1M-URL frontier).
+ */
 export function windowItem(key: Buffer, entry: FrontierEntry, seq: number, attempt: number): WindowItem {
-  return { key, entry, seq, attempt, heapIndex: NOT_IN_HEAP };
+  const own = Buffer.allocUnsafeSlow(key.length);
+  key.copy(own);
+  return { key: own, entry, seq, attempt, heapIndex: NOT_IN_HEAP };
 }
 
 /** One resident host: its in-memory URLs, where disk takes over, and its leases out. */
