@@ -16,7 +16,7 @@ import type { FetchLoop } from './fetch-loop.js';
 import type { Log } from './log.js';
 import type { PageAnalyzer } from './page-analyzer.js';
 import type { CrawlSinks } from './ports.js';
-import type { Seed } from './seeds.js';
+import { readSeedsFile, type Seed, type Seeds } from './seeds.js';
 import type { Waker } from './waker.js';
 import type { Resolver } from '../dns/resolver.js';
 import type { Fetcher } from '../fetch/fetcher.js';
@@ -38,7 +38,7 @@ export interface Durability {
 export interface CrawlNodeParts {
   readonly config: CrawlConfig;
   readonly layout: CrawlDirLayout;
-  readonly seeds: readonly Seed[];
+  readonly seeds: Seeds;
   readonly clock: Clock;
   readonly log: Log;
   readonly events: CrawlEvents;
@@ -61,6 +61,9 @@ export interface CrawlNodeParts {
   /** Resources the node created and must release last (its own log file). */
   readonly onClosed: () => Promise<void>;
 }
+
+/** Seeds of a seeds file queued at a time. */
+const SEED_BATCH = 10_000;
 
 /** A built node; `run` may be called once. */
 export class CrawlNode {
@@ -97,11 +100,14 @@ export class CrawlNode {
           stop.abort(err);
         }));
       }
-      if (!stop.signal.aborted) {
-        p.stats.links.found += p.seeds.length;
-        await p.admission.admit(p.seeds.map((s) => ({ url: s.url, hostname: s.hostname, depth: 0, fromUrl: null, ...(s.isSitemap === true ? { isSitemap: true } : {}) })));
-      }
+      // The seeds file is queued while the slots already crawl (and progress and checkpoints run).
+      const release = p.loop.hold();
+      const seeding = (stop.signal.aborted ? Promise.resolve() : this.queueSeeds(stop.signal)).finally(release).catch((err: unknown) => {
+        failure ??= err;
+        stop.abort(err);
+      });
       reason = await p.loop.run(p.config.limits.concurrency, stop.signal);
+      await seeding;
       // Read before the frontier closes; the closing is not crawling time.
       left = p.frontier.stats();
       endMs = p.clock.nowMs();
@@ -132,6 +138,26 @@ export class CrawlNode {
     return summary;
   }
 
+  /**
+   * Queues the seeds: the listed ones, then the seeds file in batches (each batch one URL-seen
+   * test), yielding to the event loop between batches. Seeds already seen (a resumed crawl, a repeat)
+   * are dropped there.
+   */
+  private async queueSeeds(signal: AbortSignal): Promise<void> {
+    const p = this.p;
+    const admit = async (seeds: readonly Seed[]): Promise<void> => {
+      p.stats.links.found += seeds.length;
+      await p.admission.admit(seeds.map((s) => ({ url: s.url, hostname: s.hostname, depth: 0, fromUrl: null, ...(s.isSitemap === true ? { isSitemap: true } : {}) })));
+    };
+    await admit(p.seeds.listed);
+    if (p.seeds.file === null) return;
+    for await (const batch of readSeedsFile(p.seeds.file.path, SEED_BATCH)) {
+      if (signal.aborted || p.loop.stopReason !== null) return; // stopped (a limit, Ctrl-C): the rest is not needed
+      await admit(batch);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   private async open(): Promise<void> {
     const p = this.p;
     await p.seen.start();
@@ -148,7 +174,7 @@ export class CrawlNode {
     }
     const f = p.frontier.stats();
     p.log.info('crawl-started', {
-      outDir: p.layout.root, seeds: p.seeds.length, seenBefore: p.seen.size, frontierQueued: f.queued, concurrency: p.config.limits.concurrency,
+      outDir: p.layout.root, seeds: p.seeds.count, seenBefore: p.seen.size, frontierQueued: f.queued, concurrency: p.config.limits.concurrency,
     });
   }
 

@@ -10,7 +10,8 @@
  * place in the host's queue (`shouldRetry`), and comes out again once the politeness gap after the
  * robots.txt request has passed, so the server never sees two requests closer than the gap.
  *
- * The crawl is over when the frontier is empty and no slot is busy (a busy slot may still add URLs),
+ * The crawl is over when the frontier is empty, no slot is busy (a busy slot may still add URLs) and
+ * nobody holds the run open ({@link FetchLoop.hold}: the node while it queues a seeds file),
  * when `maxPages` page fetches have started, or when the signal aborts. Leases taken but not fetched
  * when a run stops stay in flight: a persistent frontier puts them back on resume.
  */
@@ -72,8 +73,22 @@ export class FetchLoop {
   private readonly controller = new AbortController();
   private readonly signal = this.controller.signal;
   private isRunning = false;
+  /** Holds on exhaustion: while any is taken, an empty frontier means "more is coming" (seeds being queued). */
+  private holds = 0;
 
   constructor(private readonly o: FetchLoopOptions) {}
+
+  /** Keeps the run from ending on an empty frontier until the returned function is called (once). */
+  hold(): () => void {
+    this.holds++;
+    let isReleased = false;
+    return () => {
+      if (isReleased) return;
+      isReleased = true;
+      this.holds--;
+      this.o.waker.notify();
+    };
+  }
 
   /** Why the loop stopped, once it has. */
   get stopReason(): StopReason | null {
@@ -129,7 +144,7 @@ export class FetchLoop {
         const next = frontier.next(clock.nowMs());
         if (next.kind === 'url') {
           await this.handle(next.lease);
-        } else if (next.kind === 'empty' && this.busy === 0) {
+        } else if (next.kind === 'empty' && this.busy === 0 && this.holds === 0) {
           this.stop(StopReason.exhausted);
         } else {
           await waker.wait(next.kind === 'wait' ? next.untilMs : Number.POSITIVE_INFINITY);

@@ -8,7 +8,7 @@
  * `src/url/filter/` and `src/url/scope.ts`.
  */
 import type { CrawlConfig } from './crawl-config.js';
-import type { Seed } from './seeds.js';
+import type { Seeds } from './seeds.js';
 import { ConfigError } from '../core/errors.js';
 import { DynamicPathFilter } from '../url/filter/dynamic-path-filter.js';
 import { ExtensionFilter } from '../url/filter/extension-filter.js';
@@ -36,12 +36,12 @@ function under<T>(path: string, build: () => T, names: Readonly<Record<string, s
 }
 
 /** The scope of the configuration, as `scopeFilter` takes it. */
-function scopeOf(scope: CrawlConfig['scope'], seeds: readonly Seed[]): CrawlScope {
+function scopeOf(scope: CrawlConfig['scope'], seeds: Pick<Seeds, 'hostUrls'>): CrawlScope {
   return {
     ...(scope.hosts.length > 0 ? { hosts: scope.hosts } : {}),
     ...(scope.domains.length > 0 ? { domains: scope.domains } : {}),
     ...(scope.suffixes.length > 0 ? { suffixes: scope.suffixes } : {}),
-    ...(scope.seedsOnly === 'off' ? {} : { seeds: { urls: seeds.map((s) => s.url), match: scope.seedsOnly } }),
+    ...(scope.seedsOnly === 'off' ? {} : { seeds: { urls: seeds.hostUrls, match: scope.seedsOnly } }),
     maxDepth: off(scope.maxDepth), maxPathDepth: off(scope.maxPathDepth),
   };
 }
@@ -50,7 +50,7 @@ function scopeOf(scope: CrawlConfig['scope'], seeds: readonly Seed[]): CrawlScop
  * The chain for `config`; `currentYear` centres the calendar-trap window (filters never read the clock).
  * @throws ConfigError naming the options of every filter that cannot be built (a bad regular expression, ...).
  */
-export function urlFilterChain(config: CrawlConfig, seeds: readonly Seed[], currentYear: number): UrlFilter {
+export function urlFilterChain(config: CrawlConfig, seeds: Pick<Seeds, 'hostUrls'>, currentYear: number): UrlFilter {
   const f = config.filter;
   const t = f.traps;
   const filters: UrlFilter[] = [

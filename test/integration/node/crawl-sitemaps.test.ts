@@ -1,5 +1,6 @@
 /**
- * Sitemap seeds in a crawl of the test web, judged by its exported truth (which hosts serve a
+ * Seeds from a seeds file and from sitemaps in a crawl of the test web. A seeds file larger than one
+ * batch is queued while the crawl runs: every URL it names is crawled once. Sitemap seeds judged by its exported truth (which hosts serve a
  * sitemap, which announce it in robots.txt, and that a sitemap lists a host's ok pages):
  *
  * - sitemaps given by the user: with `scope.maxDepth: 0` no link is followed, so the pages crawled
@@ -9,7 +10,7 @@
  * - a sitemap URL that is not a sitemap (an HTML page) is logged and the crawl goes on.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -116,5 +117,21 @@ describe('sitemap seeds', () => {
       assert.deepEqual(fromHost.map((e) => e.url), [], `${h.name}: only its seed (maxDepth 0)`);
     }
     assert.ok(summary.sitemaps.urls > 0);
+  });
+});
+
+describe('a seeds file', () => {
+  test('larger than one batch, with repeats and comments: every URL it names crawled once, nothing else', async () => {
+    const urls = truth.hosts.flatMap(listed);
+    const lines: string[] = ['# every ok page of the web, twenty times over'];
+    for (let r = 0; r < 20; r++) for (const u of urls) lines.push(r % 2 === 0 ? u : `  ${u.replace(/^http:\/\/([^/]+)/, (_m, host: string) => `HTTP://${host.toUpperCase()}`)}#frag  `);
+    assert.ok(lines.length > 10_000, `${lines.length} lines: more than one batch`);
+    const file = join(root, 'seeds.txt');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { summary, log } = await crawl('seeds-file', { seeds: { file }, scope: { maxDepth: 0 } });
+    assert.equal(summary.stopReason, 'exhausted');
+    const crawled = log.map((e) => e.url);
+    assert.equal(new Set(crawled).size, crawled.length, 'each URL once');
+    assert.deepEqual(new Set(crawled), new Set(urls));
   });
 });
