@@ -1,0 +1,398 @@
+/**
+ * `npm run bench:frontier` (node --import tsx bench/frontier-rss.bench.ts [--quick]): the crawler's
+ * memory while its frontier holds a million URLs. Target: peak RSS <= 300 MB on a 2-core machine.
+ * Prints figures; fails (exit code 1) only if the frontier never held 1,000,000 URLs.
+ *
+ * Three processes, so that the figures are the crawler's alone:
+ *  - the test web (this file with `--serve-web`): the `large` preset (10,000 hosts, 1,049,308 pages
+ *    with seed 1) without slow hosts. It writes every page URL, in a fixed shuffled order, to a seeds
+ *    file (about 96 MB);
+ *  - the crawler (this file with `--crawl`): `new Crawl({ seeds: { file } })` with the default
+ *    frontier (persistent, LMDB) and URL-seen set (LMDB), min delay 0, concurrency 64, stopping
+ *    after 20,000 pages (3,000 with `--quick`). Everything the crawler does counts: reading and
+ *    normalizing the seeds, queueing them, crawling, closing the stores;
+ *  - this process, which starts both and prints what the crawler reports.
+ *
+ * The crawler reports its peak RSS (getrusage), the frontier size from `shoal:crawl:progress` (it
+ * must reach 1,000,000 URLs, or the run fails), and at a few moments a breakdown of its memory:
+ * /proc/self/status (RssAnon: heaps and malloc; RssFile: mapped files, among them LMDB's maps),
+ * process.memoryUsage() (the crawl thread's V8 heap; the parse worker's heap is in RssAnon only), and
+ * the resident bytes of /proc/self/smaps by mapping (the frontier's and the seen set's LMDB files,
+ * code, anonymous). Also the time to read and queue the seeds, the longest event-loop stall, and
+ * pages/s once crawling. The moments: `start` (Node and tsx only), `baseline` (the crawler's modules
+ * loaded, nothing built), `seeds-queued` (the first progress event that sees the frontier hold
+ * 1,000,000 URLs: the seeds file is queued in batches while the crawl already runs), `mid` and `late`
+ * (half and 90 % of the pages), `closed` (the run's last progress event, after every store closed).
+ * Memory figures are in MiB (2^20 bytes); the target is checked in MB (10^6 bytes), as stated.
+ * Last line: `BENCH_FRONTIER_JSON {...}`.
+ */
+import { channel } from 'node:diagnostics_channel';
+import { once } from 'node:events';
+import { fork, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { CrawlProgress } from '../src/node/events.js';
+import { WEB_PRESETS } from '../src/web/presets.js';
+import type { WebConfigInput } from '../src/web/config.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const args = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false }, 'serve-web': { type: 'boolean', default: false }, crawl: { type: 'boolean', default: false },
+    'hosts-file': { type: 'string' }, 'seeds-file': { type: 'string' },
+  },
+  allowPositionals: false,
+});
+const isQuick = args.values.quick;
+
+const WEB: WebConfigInput = { ...WEB_PRESETS.large, latency: { slowHostRate: 0 } };
+const CONCURRENCY = 64;
+const MAX_PAGES = isQuick ? 3_000 : 20_000;
+const MIN_FRONTIER = 1_000_000;
+const TARGET_RSS_MB = 300;
+const MiB = 2 ** 20;
+/** Channel names (src/node/events.ts), spelled out so that no process but the crawler loads the crawler's modules. */
+const PROGRESS = 'shoal:crawl:progress';
+
+interface WebReady {
+  readonly type: 'ready';
+  readonly hostsFile: string;
+  readonly seedsFile: string;
+  readonly seedUrls: number;
+  readonly hosts: number;
+  readonly buildMs: number;
+}
+
+/** Resident memory at one moment, MiB. */
+interface MemorySample {
+  readonly label: string;
+  /** Since the crawl was started, ms. */
+  readonly atMs: number;
+  readonly frontier: number;
+  readonly pages: number;
+  readonly vmRss: number;
+  readonly vmHwm: number;
+  readonly rssAnon: number;
+  readonly rssFile: number;
+  readonly rssShmem: number;
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+  /** Resident MiB of /proc/self/smaps by mapping kind, and how many mappings of the frontier's data file there are (named moments only). */
+  readonly maps: Readonly<Record<MapKind, number>> | null;
+}
+type MapKind = 'frontierMdb' | 'seenMdb' | 'otherFiles' | 'anon' | 'frontierMaps';
+
+interface CrawlResult {
+  readonly type: 'result';
+  readonly samples: readonly MemorySample[];
+  readonly peakRssMb: number;
+  readonly frontierMax: number;
+  readonly frontierAtSeedsQueued: number;
+  readonly frontierLeft: number;
+  readonly loadSeedsMs: number | null;
+  readonly queueSeedsMs: number | null;
+  readonly crawlMs: number;
+  readonly crawlPages: number;
+  readonly runMs: number;
+  readonly pages: number;
+  /** URLs in the URL-seen set at the end: the seeds and the new URLs the crawl found. */
+  readonly seenUrls: number;
+  readonly stopReason: string;
+  readonly longestStallMs: number;
+  readonly diskMb: { readonly frontier: number; readonly seen: number };
+}
+
+/** The child: serve the test web; write every page URL, shuffled, to a seeds file. */
+async function serveWeb(): Promise<void> {
+  const { startTestWeb } = await import('../src/web/start.js');
+  const t0 = performance.now();
+  const web = await startTestWeb(WEB);
+  const n = web.model.pageCount;
+  // A fixed shuffle (xorshift32, Fisher-Yates): a seed list in no particular order, not host by host.
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let x = 0x9e3779b9;
+  for (let i = n - 1; i > 0; i--) {
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    const j = (x >>> 0) % (i + 1);
+    const t = order[i] as number;
+    order[i] = order[j] as number;
+    order[j] = t;
+  }
+  const seedsFile = join(mkdtempSync(join(tmpdir(), 'shoal-bench-frontier-seeds-')), 'seeds.txt');
+  process.once('exit', () => rmSync(dirname(seedsFile), { recursive: true, force: true }));
+  const out = createWriteStream(seedsFile);
+  for (let i = 0; i < n; i += 10_000) {
+    const lines: string[] = [];
+    for (let k = i; k < Math.min(n, i + 10_000); k++) lines.push(web.url(order[k] as number));
+    if (!out.write(`${lines.join('\n')}\n`)) await once(out, 'drain');
+  }
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  const ready: WebReady = { type: 'ready', hostsFile: web.hostsFile, seedsFile, seedUrls: n, hosts: web.model.hosts.length, buildMs: performance.now() - t0 };
+  process.send?.(ready);
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (msg: { type?: string }) => {
+    if (msg.type === 'stop') void web.close().then(() => process.exit(0));
+  });
+}
+
+/** /proc/self/status fields in MiB (0 where the system has none). */
+function procStatus(): { vmRss: number; vmHwm: number; rssAnon: number; rssFile: number; rssShmem: number } {
+  let text = '';
+  try {
+    text = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    // Not Linux: only getrusage and process.memoryUsage() are reported.
+  }
+  const field = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) / 1024;
+  return { vmRss: field('VmRSS'), vmHwm: field('VmHWM'), rssAnon: field('RssAnon'), rssFile: field('RssFile'), rssShmem: field('RssShmem') };
+}
+
+/** Resident MiB by mapping: the two LMDB environments, other files (code), anonymous (heaps, malloc, stacks). */
+function residentByMapping(crawlDir: string): Record<MapKind, number> | null {
+  let text: string;
+  try {
+    text = readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return null;
+  }
+  const kb: Record<MapKind, number> = { frontierMdb: 0, seenMdb: 0, otherFiles: 0, anon: 0, frontierMaps: 0 };
+  let frontierMaps = 0;
+  let kind: MapKind = 'anon';
+  for (const line of text.split('\n')) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header !== null) {
+      const path = header[1] ?? '';
+      if (path === '' || path.startsWith('[')) kind = 'anon';
+      else if (path.startsWith(join(crawlDir, 'state', 'frontier'))) {
+        kind = 'frontierMdb';
+        if (path.endsWith('data.mdb')) frontierMaps++;
+      }
+      else if (path.startsWith(join(crawlDir, 'state', 'seen'))) kind = 'seenMdb';
+      else kind = 'otherFiles';
+    } else if (line.startsWith('Rss:')) {
+      kb[kind] += Number(/(\d+)/.exec(line)?.[1] ?? 0);
+    }
+  }
+  for (const k of Object.keys(kb) as MapKind[]) kb[k] /= 1024;
+  return { ...kb, frontierMaps };
+}
+
+function sample(label: string, atMs: number, frontier: number, pages: number, mapsOf: string | null): MemorySample {
+  const m = process.memoryUsage();
+  return {
+    label, atMs, frontier, pages, ...procStatus(),
+    heapUsed: m.heapUsed / MiB, heapTotal: m.heapTotal / MiB, external: m.external / MiB, arrayBuffers: m.arrayBuffers / MiB,
+    maps: mapsOf === null ? null : residentByMapping(mapsOf),
+  };
+}
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    total += e.isDirectory() ? dirBytes(p) : statSync(p).size;
+  }
+  return total;
+}
+
+/** The wall time of the node's `crawl-started` log line: the seeds are read and normalized, the stores open. */
+function crawlStartedAt(crawlDir: string): number | null {
+  try {
+    for (const line of readFileSync(join(crawlDir, 'logs', 'node.jsonl'), 'utf8').split('\n')) {
+      if (line.includes('"crawl-started"')) return Date.parse((JSON.parse(line) as { time: string }).time);
+    }
+  } catch {
+    // No log: the figure is left out.
+  }
+  return null;
+}
+
+/** The crawler child: one crawl over the seeds file, memory sampled on the progress channel. */
+async function runCrawler(hostsFile: string, seedsFile: string): Promise<void> {
+  const out = mkdtempSync(join(tmpdir(), 'shoal-bench-frontier-'));
+  const samples: MemorySample[] = [sample('start', 0, 0, 0, out)];
+  const { Crawl } = await import('../src/node/crawl.js');
+  samples.push(sample('baseline', 0, 0, 0, out));
+  const stalls = monitorEventLoopDelay({ resolution: 20 });
+  stalls.enable();
+  const t0 = performance.now();
+  const wall0 = Date.now();
+  const since = (): number => performance.now() - t0;
+  let frontierMax = 0;
+  let frontierAtSeedsQueued = 0;
+  let seedsQueuedAt: number | null = null;
+  /** When the page count last went up before the crawl stopped (the last fetches may take a while to end). */
+  let lastGain = { atMs: 0, pages: 0 };
+  const named = new Set<string>();
+  const take = (label: string, frontier: number, pages: number): void => {
+    named.add(label);
+    samples.push(sample(label, since(), frontier, pages, out));
+  };
+  const onProgress = (m: unknown): void => {
+    const p = m as CrawlProgress;
+    const queued = p.frontier.queued + p.frontier.inFlight;
+    frontierMax = Math.max(frontierMax, queued);
+    if (p.stopReason !== null) {
+      take('closed', queued, p.pages);
+      return;
+    }
+    if (queued >= 1_000_000 && !named.has('seeds-queued')) {
+      seedsQueuedAt ??= since();
+      frontierAtSeedsQueued = queued;
+      take('seeds-queued', queued, p.pages);
+    } else if (!named.has('mid') && p.pages >= MAX_PAGES / 2) take('mid', queued, p.pages);
+    else if (!named.has('late') && p.pages >= MAX_PAGES * 0.9) take('late', queued, p.pages);
+    else samples.push(sample('', since(), queued, p.pages, null));
+    if (seedsQueuedAt !== null && p.pages > lastGain.pages) lastGain = { atMs: since(), pages: p.pages };
+    const s = samples[samples.length - 1] as MemorySample;
+    process.stderr.write(`  ${f1(s.atMs / 1000)} s: frontier ${int(queued)}, ${int(p.pages)} pages (${int(p.recentPagesPerSecond)}/s); `
+      + `RSS ${int(s.vmRss)} (anon ${int(s.rssAnon)}, file ${int(s.rssFile)}), heap ${int(s.heapUsed)}, peak ${int(s.vmHwm)}\n`);
+  };
+  channel(PROGRESS).subscribe(onProgress);
+  const crawl = new Crawl({
+    nodeId: 'bench', seeds: { file: seedsFile },
+    network: { hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
+    politeness: { minDelayMs: 0 }, limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES }, store: { outDir: out },
+    progressIntervalMs: 1000,
+  });
+  let result: CrawlResult;
+  try {
+    const summary = await crawl.run();
+    const runMs = since();
+    stalls.disable();
+    const started = crawlStartedAt(out);
+    const loadSeedsMs = started === null ? null : started - wall0;
+    result = {
+      type: 'result', samples, peakRssMb: process.resourceUsage().maxRSS / 1024, frontierMax, frontierAtSeedsQueued,
+      frontierLeft: summary.frontierLeft.queued, loadSeedsMs,
+      queueSeedsMs: seedsQueuedAt === null || loadSeedsMs === null ? null : seedsQueuedAt - loadSeedsMs,
+      crawlMs: lastGain.atMs - (seedsQueuedAt ?? 0), crawlPages: lastGain.pages, runMs, pages: summary.pages, seenUrls: summary.seenUrls, stopReason: summary.stopReason,
+      longestStallMs: stalls.max / 1e6, diskMb: { frontier: dirBytes(join(out, 'state', 'frontier')) / MiB, seen: dirBytes(join(out, 'state', 'seen')) / MiB },
+    };
+  } finally {
+    channel(PROGRESS).unsubscribe(onProgress);
+    rmSync(out, { recursive: true, force: true });
+  }
+  // Sent once the crawl directory is gone: the parent stops waiting for this process when it has the result.
+  await new Promise<void>((resolve) => (process.send === undefined ? resolve() : process.send(result, undefined, undefined, () => resolve())));
+}
+
+const f1 = (n: number): string => n.toFixed(1);
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+const pad = (s: string, n: number): string => s.padStart(n);
+
+function waitFor<T>(child: ChildProcess, type: string, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (msg: { type?: string }): void => {
+      if (msg.type !== type) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(msg as T);
+    };
+    const onExit = (code: number | null): void => reject(new Error(`${what} exited (${code}) before sending "${type}"`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+function memoryTable(samples: readonly MemorySample[]): string {
+  const head = `  ${'moment'.padEnd(13)}${pad('at s', 7)}${pad('frontier', 11)}${pad('VmRSS', 7)}${pad('VmHWM', 7)}${pad('anon', 6)}${pad('file', 6)}${pad('shmem', 6)}`
+    + ` |${pad('heapUsed', 9)}${pad('heapTot', 8)}${pad('extern', 7)}${pad('arrBuf', 7)} |${pad('front.mdb', 10)}${pad('maps', 5)}${pad('seen.mdb', 9)}${pad('code', 6)}${pad('anon', 6)}`;
+  const rows = samples.filter((s) => s.label !== '').map((s) => {
+    const m = s.maps;
+    return `  ${s.label.padEnd(13)}${pad(f1(s.atMs / 1000), 7)}${pad(int(s.frontier), 11)}${pad(int(s.vmRss), 7)}${pad(int(s.vmHwm), 7)}`
+      + `${pad(int(s.rssAnon), 6)}${pad(int(s.rssFile), 6)}${pad(int(s.rssShmem), 6)} |${pad(int(s.heapUsed), 9)}${pad(int(s.heapTotal), 8)}`
+      + `${pad(int(s.external), 7)}${pad(int(s.arrayBuffers), 7)} |`
+      + (m === null ? '   (no smaps)' : `${pad(int(m.frontierMdb), 10)}${pad(int(m.frontierMaps), 5)}${pad(int(m.seenMdb), 9)}${pad(int(m.otherFiles), 6)}${pad(int(m.anon), 6)}`);
+  });
+  return [head, ...rows].join('\n');
+}
+
+async function main(): Promise<number> {
+  const load0 = loadavg()[0] ?? 0;
+  const children: ChildProcess[] = [];
+  const killAll = (): void => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
+  const execArgv = ['--import', 'tsx'];
+  const web = fork(SELF, ['--serve-web'], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  children.push(web);
+  let seedsDir: string | null = null;
+  try {
+    const ready = await waitFor<WebReady>(web, 'ready', 'test web child');
+    seedsDir = dirname(ready.seedsFile);
+    const seedsMb = statSync(ready.seedsFile).size / 1e6;
+    process.stdout.write(`test web: ${int(ready.hosts)} hosts, ${int(ready.seedUrls)} page URLs in the seeds file (${f1(seedsMb)} MB), `
+      + `built in ${int(ready.buildMs)} ms (child pid ${web.pid})\n`);
+    const crawler = fork(SELF, ['--crawl', '--hosts-file', ready.hostsFile, '--seeds-file', ready.seedsFile,
+      ...(isQuick ? ['--quick'] : [])], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    children.push(crawler);
+    process.stdout.write(`crawler: pid ${crawler.pid}, concurrency ${CONCURRENCY}, stops after ${int(MAX_PAGES)} pages; progress (MiB):\n`);
+    const r = await waitFor<CrawlResult>(crawler, 'result', 'crawler child');
+    if (crawler.exitCode === null) await once(crawler, 'exit');
+    const isFrontierFull = r.frontierMax >= MIN_FRONTIER;
+    const isWithinTarget = (r.peakRssMb * MiB) / 1e6 <= TARGET_RSS_MB;
+    const pagesPerSecond = r.crawlMs > 0 ? r.crawlPages / (r.crawlMs / 1000) : 0;
+    const seedsPerSecond = r.queueSeedsMs === null || r.queueSeedsMs <= 0 ? null : ready.seedUrls / (r.queueSeedsMs / 1000);
+    const peakAnon = Math.max(...r.samples.map((s) => s.rssAnon));
+    const peakFile = Math.max(...r.samples.map((s) => s.rssFile));
+    const ms = (v: number | null): string => (v === null ? 'n/a' : `${f1(v / 1000)} s`);
+    process.stdout.write([
+      '',
+      `frontier: max ${int(r.frontierMax)} URLs held (${int(r.frontierAtSeedsQueued)} when it first held 1M, ${int(r.frontierLeft)} left); `
+        + `>= ${int(MIN_FRONTIER)}: ${isFrontierFull ? 'yes' : 'NO'}`,
+      `  seeds read, normalized, stores opened   ${ms(r.loadSeedsMs)}`,
+      `  seeds queued to 1M URLs (while crawling) ${ms(r.queueSeedsMs)}${seedsPerSecond === null ? '' : ` (${int(seedsPerSecond)} URLs/s)`}`,
+      `  longest event-loop stall                ${ms(r.longestStallMs)}`,
+      `  crawl                                   ${int(r.crawlPages)} pages in ${ms(r.crawlMs)} after the seeds were queued: ${int(pagesPerSecond)} pages/s`,
+      `  whole run                               ${ms(r.runMs)}, ${int(r.pages)} pages, stop: ${r.stopReason}; ${int(r.seenUrls)} URLs seen (${int(r.seenUrls - ready.seedUrls)} beyond the seeds)`,
+      `  peak RSS                                ${int(r.peakRssMb)} MiB = ${int((r.peakRssMb * MiB) / 1e6)} MB (target <= ${TARGET_RSS_MB} MB: ${isWithinTarget ? 'met' : 'MISSED'}); `
+        + `highest sampled anon ${int(peakAnon)}, file ${int(peakFile)}`,
+      `  on disk                                 frontier ${int(r.diskMb.frontier)} MiB, seen set ${int(r.diskMb.seen)} MiB`,
+      '',
+      'crawler memory, MiB (VmHWM: peak so far; anon/file/shmem: RssAnon/RssFile/RssShmem; heap*: the crawl thread\'s V8 heap;',
+      'front.mdb/seen.mdb/code/anon: resident bytes of /proc/self/smaps by mapping; maps: mappings of the frontier\'s data.mdb, each counted):',
+      memoryTable(r.samples),
+      '',
+    ].join('\n'));
+    const json = {
+      isQuick, seedUrls: ready.seedUrls, seedsFileMb: seedsMb, hosts: ready.hosts, concurrency: CONCURRENCY, maxPages: MAX_PAGES,
+      peakRssMb: r.peakRssMb, targetRssMb: TARGET_RSS_MB, isWithinTarget, frontierMax: r.frontierMax, isFrontierFull,
+      frontierAtSeedsQueued: r.frontierAtSeedsQueued, frontierLeft: r.frontierLeft, loadSeedsMs: r.loadSeedsMs, queueSeedsMs: r.queueSeedsMs,
+      seedsPerSecond, longestStallMs: r.longestStallMs, crawlPages: r.crawlPages, crawlMs: r.crawlMs, pagesPerSecond, runMs: r.runMs,
+      pages: r.pages, seenUrls: r.seenUrls, stopReason: r.stopReason, diskMb: r.diskMb, peakSampledAnonMb: peakAnon, peakSampledFileMb: peakFile,
+      moments: Object.fromEntries(r.samples.filter((s) => s.label !== '').map(({ label, ...rest }) => [label, rest])),
+      machine: { loadAvg1mStart: load0, loadAvg1mEnd: loadavg()[0] ?? 0 },
+    };
+    process.stdout.write(`BENCH_FRONTIER_JSON ${JSON.stringify(json)}\n`);
+    if (!isFrontierFull) process.stderr.write(`the frontier never held ${int(MIN_FRONTIER)} URLs: this run does not measure the target\n`);
+    return isFrontierFull ? 0 : 1;
+  } finally {
+    if (web.exitCode === null && web.signalCode === null) {
+      web.send({ type: 'stop' });
+      await Promise.race([once(web, 'exit'), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    }
+    killAll();
+    if (seedsDir !== null) rmSync(seedsDir, { recursive: true, force: true });
+  }
+}
+
+if (args.values['serve-web']) {
+  await serveWeb();
+} else if (args.values.crawl) {
+  const hostsFile = args.values['hosts-file'];
+  const seedsFile = args.values['seeds-file'];
+  if (hostsFile === undefined || seedsFile === undefined) throw new Error('--crawl needs --hosts-file and --seeds-file');
+  await runCrawler(hostsFile, seedsFile);
+  process.exit(0);
+} else {
+  process.exitCode = await main();
+}
