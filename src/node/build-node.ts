@@ -108,6 +108,21 @@ function hostsMapOf(network: CrawlConfig['network']): HostsMap | undefined {
   return map;
 }
 
+/**
+ * Builds the fetcher; its configuration errors name the crawl's options (`fetch.caFile` for a
+ * certificate that cannot be read, `fetch.<option>` for the rest), not the fetcher's own.
+ */
+function asFetchConfig<T>(caFile: string | null, build: () => T): T {
+  try {
+    return build();
+  } catch (err) {
+    if (!(err instanceof ConfigError) || err.code !== 'CONFIG_INVALID') throw err;
+    throw new ConfigError(err.issues.map((i) => (i.path.startsWith('caCertificates')
+      ? { path: 'fetch.caFile', message: `${caFile ?? ''}: ${i.message}` }
+      : { path: `fetch.${i.path}`, message: i.message })), { cause: err });
+  }
+}
+
 /** The PEM text of `fetch.caFile`, or undefined for none; an unreadable file is a ConfigError. */
 function caCertificatesOf(caFile: string | null): string | undefined {
   if (caFile === null) return undefined;
@@ -157,13 +172,13 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
     hostsMap: hostsMapOf(config.network), isSystemAllowed: config.network.isSystemDnsAllowed, now: () => clock.nowMs(),
   });
   const f = config.fetch;
-  const fetcher = components.fetcher ?? new UndiciFetcher({
+  const fetcher = components.fetcher ?? asFetchConfig(f.caFile, () => new UndiciFetcher({
     userAgent: f.userAgent, resolver, proxyUrl: f.proxyUrl, caCertificates: caCertificatesOf(f.caFile),
     addressPolicy: { allowLoopback: config.network.allowLoopback, allowPrivate: config.network.allowPrivate },
     connectionsPerOrigin: config.politeness.maxConnectionsPerHost, keepAliveMs: f.keepAliveMs,
     connectTimeoutMs: f.connectTimeoutMs, firstByteTimeoutMs: f.firstByteTimeoutMs, bodyTimeoutMs: f.bodyTimeoutMs,
     totalTimeoutMs: f.totalTimeoutMs, maxBodyBytes: f.maxBodyBytes, maxDecodedBytes: f.maxDecodedBytes, now: () => clock.wallMs(),
-  });
+  }));
   const pol = config.politeness;
   const politeness = {
     minDelayMs: pol.minDelayMs, delayFactor: pol.k, maxConnectionsPerHost: pol.maxConnectionsPerHost,

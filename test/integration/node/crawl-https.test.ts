@@ -14,7 +14,7 @@
  * WARC response record whose target URI is the https URL.
  */
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -148,6 +148,16 @@ describe('a crawl of an https site', () => {
     const entries: CrawlLogEntry[] = [];
     for await (const e of readCrawlLog(join(out, 'crawl-log.jsonl'))) entries.push(e);
     assert.deepEqual(entries.map((e) => e.outcome).sort(), ['connect-error', 'connect-error']);
+  });
+
+  test('a caFile that holds no readable certificate is a configuration error naming fetch.caFile', async () => {
+    const bad = join(dir, 'not-a-ca.pem');
+    writeFileSync(bad, 'this is not PEM\n');
+    await assert.rejects(new Crawl({
+      nodeId: 'https-bad-pem', seeds: { urls: [`${origin}/`] }, store: { outDir: join(dir, 'bad-pem') }, fetch: { caFile: bad },
+      network: { resolve: ['secure.test=127.0.0.1'], allowLoopback: true, isSystemDnsAllowed: false },
+    }).run(), (err: unknown) => err instanceof ConfigError && err.issues.length === 1 && err.issues[0]?.path === 'fetch.caFile'
+      && (err.issues[0]?.message.includes(bad) ?? false));
   });
 
   test('an unreadable caFile is a configuration error naming fetch.caFile', async () => {
