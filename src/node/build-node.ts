@@ -21,6 +21,7 @@ import { Checkpointer, CompletionGate } from './checkpoint.js';
 import { CrawlNode, type Durability } from './crawl-node.js';
 import { CrawlStats } from './crawl-stats.js';
 import { DedupIndex } from './dedup-index.js';
+import { LmdbDedupStore } from './dedup-store.js';
 import { diagnosticsEvents, type CrawlEvents } from './events.js';
 import { FetchLoop } from './fetch-loop.js';
 import { JsonLog, type Log } from './log.js';
@@ -244,8 +245,11 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
       log.error('sitemap-admission-failed', { robotsUrl, message: err instanceof Error ? err.message : String(err) });
     }
   };
+  // With a persistent frontier the crawl resumes, and first captures outlive a run (dedup-store.ts).
+  const dedupStore = persistent === null ? null : new LmdbDedupStore(layout.dedup);
+  const dedup = new DedupIndex(config.dedup.maxDigests, dedupStore);
   processor = new PageProcessor({
-    nodeId: config.nodeId, analyzer, warc: warcSink, sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap }, dedup: new DedupIndex(config.dedup.maxDigests), admission, policy,
+    nodeId: config.nodeId, analyzer, warc: warcSink, sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap }, dedup, admission, policy,
     frontier, sinks, events, stats, clock, log,
   });
   const gate = persistent === null ? null : new CompletionGate();
@@ -254,10 +258,19 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
     maxPages: config.limits.maxPages, isProxied, gate, budget: budget?.counters ?? null,
   });
   const durability: Durability | null = persistent === null || gate === null ? null : {
-    open: () => persistent.open(layout.frontier),
-    close: () => persistent.close(),
+    open: async () => {
+      await persistent.open(layout.frontier);
+      await dedupStore?.open();
+    },
+    close: async () => {
+      try {
+        await persistent.close();
+      } finally {
+        await dedupStore?.close();
+      }
+    },
     checkpointer: new Checkpointer({
-      gate, seen: staged ?? stagingUnavailable(durableSeen), admission, warc, sinks, frontier: persistent, budget,
+      gate, seen: staged ?? stagingUnavailable(durableSeen), admission, warc, sinks, frontier: persistent, budget, dedup,
     }),
     intervalMs: config.frontier.checkpointIntervalMs,
   };

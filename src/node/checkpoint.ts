@@ -9,7 +9,9 @@
  *     of src/store/README.md): every page whose lease completed has its records on disk;
  *  4. the frontier flushes: its adds and completions so far are durable, then the crawl budget's
  *     counts are written (crawl-budget.ts); completions resume;
- *  5. the sealed fingerprints go to the durable seen set, which flushes.
+ *  5. the sealed fingerprints go to the durable seen set, which flushes, and the first captures of
+ *     content digests confirmed before step 1 (their WARC records were fsynced in step 3) to the
+ *     duplicate index on disk.
  *
  * After a crash the frontier comes back as at the last checkpoint: leases out then, or issued since,
  * come back queued (their pages are fetched again: the refetch window), completions before it stay
@@ -60,6 +62,8 @@ export interface CheckpointParts {
   readonly frontier: DurableFrontier;
   /** The crawl budget's counts, written once the frontier is durable; null without a budget. */
   readonly budget: { persist(): Promise<void> } | null;
+  /** First captures of content digests, stored once their WARC records are durable. */
+  readonly dedup: { seal(): void; promote(): Promise<void> } | null;
 }
 
 /** Runs checkpoints one at a time; see the file comment. */
@@ -93,6 +97,7 @@ export class Checkpointer {
     const open = p.gate.close();
     try {
       p.seen.seal();
+      p.dedup?.seal();
       await p.admission.settle();
       await p.warc?.flush();
       await p.sinks.linkGraph?.flush();
@@ -104,6 +109,7 @@ export class Checkpointer {
       open();
     }
     await p.seen.promote();
+    await p.dedup?.promote();
     this.count++;
   }
 }

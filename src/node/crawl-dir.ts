@@ -5,6 +5,7 @@
  *     <out>/warc/            WARC files (<node>-<time>-<serial>.warc.gz) and index.cdxj
  *     <out>/state/seen/      the URL-seen set (LMDB)
  *     <out>/state/frontier/  the persistent frontier (LMDB)
+ *     <out>/state/dedup/     first captures of content digests (LMDB), for revisits across runs
  *     <out>/state/lock       pid of the process crawling into the directory
  *     <out>/state/budget.json  pages per host and bytes counted so far (only with a budget set)
  *     <out>/crawl-log.jsonl, pages.jsonl, links/   the crawl log, page metadata, link graph (src/store/)
@@ -21,6 +22,7 @@ export interface CrawlDirLayout {
   readonly state: string;
   readonly seen: string;
   readonly frontier: string;
+  readonly dedup: string;
   readonly lock: string;
   readonly budget: string;
   readonly log: string;
@@ -30,7 +32,7 @@ export interface CrawlDirLayout {
 export function crawlDirLayout(root: string): CrawlDirLayout {
   const state = join(root, 'state');
   return {
-    root, warc: join(root, 'warc'), state, seen: join(state, 'seen'), frontier: join(state, 'frontier'), lock: join(state, 'lock'), budget: join(state, 'budget.json'),
+    root, warc: join(root, 'warc'), state, seen: join(state, 'seen'), frontier: join(state, 'frontier'), dedup: join(state, 'dedup'), lock: join(state, 'lock'), budget: join(state, 'budget.json'),
     log: join(root, 'logs', 'node.jsonl'),
   };
 }

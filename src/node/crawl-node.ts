@@ -26,7 +26,7 @@ import type { WarcWriter } from '../store/warc/warc-writer.js';
 
 /** The crash-safe part of a node: a frontier on disk and the checkpoints that keep it in step. */
 export interface Durability {
-  /** Opens (and recovers) the frontier's store. */
+  /** Opens (and recovers) the frontier's store, and the duplicate index. */
   open(): Promise<void>;
   /** Flushes and closes it. */
   close(): Promise<void>;

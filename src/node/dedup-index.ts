@@ -11,6 +11,11 @@
  *
  * Bounded: the least recently matched digests are forgotten past `maxDigests` (a forgotten original
  * makes a later copy a full response again, never a wrong revisit).
+ *
+ * Across runs (with a persistent frontier): a capture whose response record has reached the WARC file
+ * is {@link DedupIndex.confirm}ed; a checkpoint seals what was confirmed before it and, once the WARC
+ * files are fsynced, writes it to a {@link DedupStore} (dedup-store.ts), which `find` consults for
+ * digests not in memory. A revisit therefore only ever points at a durable record.
  */
 
 /** Where a content digest was first captured. */
@@ -23,24 +28,57 @@ export interface FirstCapture {
   readonly warcDate: string;
 }
 
+/** Where first captures outlive a run. */
+export interface DedupStore {
+  get(contentDigest: string): FirstCapture | undefined;
+  /** Stores captures durably. */
+  putAll(captures: readonly (readonly [string, FirstCapture])[]): Promise<void>;
+}
+
 /** Content digests seen in this crawl. */
 export class DedupIndex {
   private readonly byDigest = new Map<string, FirstCapture>();
+  /** Confirmed since the last seal, and sealed (for the next promote). */
+  private confirmed: [string, FirstCapture][] = [];
+  private sealed: [string, FirstCapture][] = [];
 
-  constructor(private readonly maxDigests: number) {}
+  constructor(private readonly maxDigests: number, private readonly store: DedupStore | null = null) {}
 
   get size(): number {
     return this.byDigest.size;
   }
 
-  /** The first capture of `contentDigest`, if remembered. */
+  /** The first capture of `contentDigest`, if remembered (in memory, else in the store). */
   find(contentDigest: string): FirstCapture | undefined {
     const hit = this.byDigest.get(contentDigest);
     if (hit !== undefined) {
       this.byDigest.delete(contentDigest);
       this.byDigest.set(contentDigest, hit);
+      return hit;
     }
-    return hit;
+    if (this.maxDigests === 0) return undefined;
+    const stored = this.store?.get(contentDigest);
+    if (stored !== undefined) this.remember(contentDigest, stored);
+    return stored;
+  }
+
+  /** The response record of a remembered capture is in the WARC file: the next checkpoint may store it. */
+  confirm(contentDigest: string, capture: FirstCapture): void {
+    if (this.store !== null && this.maxDigests > 0) this.confirmed.push([contentDigest, capture]);
+  }
+
+  /** Checkpoint, first step: what was confirmed so far is what the next {@link promote} stores. */
+  seal(): void {
+    this.sealed = this.sealed.length === 0 ? this.confirmed : this.sealed.concat(this.confirmed);
+    this.confirmed = [];
+  }
+
+  /** Checkpoint, after the WARC files are fsynced: stores the sealed captures. */
+  async promote(): Promise<void> {
+    const batch = this.sealed;
+    if (this.store === null || batch.length === 0) return;
+    await this.store.putAll(batch);
+    this.sealed = this.sealed === batch ? [] : this.sealed.slice(batch.length);
   }
 
   /** Remembers the first capture of `contentDigest`. */

@@ -166,7 +166,8 @@ export class PageProcessor {
         ...this.ipOf(outcome), concurrentTo: [request.id],
       });
     }
-    if (first === undefined) o.dedup.remember(contentDigest, { url, payloadDigest: rawDigest, recordId: response.id, warcDate: response.date });
+    const capture = first === undefined ? { url, payloadDigest: rawDigest, recordId: response.id, warcDate: response.date } : null;
+    if (capture !== null) o.dedup.remember(contentDigest, capture);
     else o.stats.duplicates++;
     const isHtml = outcome.contentType === null || HTML_TYPES.has(outcome.contentType);
     const parsed = isHtml && !isDuplicate ? await this.analyze(url, outcome) : null;
@@ -178,6 +179,8 @@ export class PageProcessor {
     o.sinks.pageMetadata?.append(this.pageRecord(url, outcome, startedWallMs, rawDigest, contentDigest, first?.url ?? null, parsed));
     if (parsed !== null) await this.follow(entry, parsed);
     const at = written === null ? null : (await written)[1];
+    // Its response record is in the WARC file now: the capture may outlive the run (dedup-index.ts).
+    if (capture !== null && at !== null) o.dedup.confirm(contentDigest, capture);
     return {
       bytes: outcome.rawBody.length, isDuplicate, redirectTo: null, warc: at === null ? null : { file: at.filename, offset: at.offset },
       digest: rawDigest, simhash: parsed?.simhash ?? null, lang: parsed?.language ?? null,

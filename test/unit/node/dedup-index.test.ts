@@ -1,7 +1,11 @@
 /** Exact duplicates within a crawl: first capture per content digest, bounded. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DedupIndex } from '../../../src/node/dedup-index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DedupIndex, type DedupStore, type FirstCapture } from '../../../src/node/dedup-index.js';
+import { LmdbDedupStore } from '../../../src/node/dedup-store.js';
 import { urlParts } from '../../../src/node/url-parts.js';
 
 const capture = (url: string) => ({ url, payloadDigest: `sha1:${url}`, recordId: `<urn:uuid:${url}>`, warcDate: '2024-01-01T00:00:00.000Z' });
@@ -22,6 +26,69 @@ describe('DedupIndex', () => {
     const index = new DedupIndex(0);
     index.remember('d', capture('a'));
     assert.equal(index.find('d'), undefined);
+  });
+});
+
+describe('DedupIndex across runs', () => {
+  /** A store in memory that records what it was given. */
+  function memoryStore(): DedupStore & { readonly puts: string[][] } {
+    const m = new Map<string, FirstCapture>();
+    const puts: string[][] = [];
+    return {
+      puts,
+      get: (d) => m.get(d),
+      putAll: (captures) => {
+        puts.push(captures.map(([d]) => d));
+        for (const [d, c] of captures) if (!m.has(d)) m.set(d, c);
+        return Promise.resolve();
+      },
+    };
+  }
+
+  test('only confirmed captures sealed before a checkpoint are stored, at its promote', async () => {
+    const store = memoryStore();
+    const index = new DedupIndex(10, store);
+    index.remember('d1', capture('a'));
+    index.remember('d2', capture('b'));
+    index.confirm('d1', capture('a')); // its response record was written; d2's not yet
+    index.seal();
+    index.confirm('d2', capture('b')); // confirmed after the seal: the next checkpoint's
+    await index.promote();
+    assert.deepEqual(store.puts, [['d1']]);
+    index.seal();
+    await index.promote();
+    assert.deepEqual(store.puts, [['d1'], ['d2']]);
+    await index.promote();
+    assert.equal(store.puts.length, 2, 'nothing sealed, nothing written');
+  });
+
+  test('a digest not in memory is looked up in the store (a later run), and kept in memory', () => {
+    const store = memoryStore();
+    void store.putAll([['old', capture('http://x.test/first')]]);
+    const index = new DedupIndex(10, store);
+    assert.equal(index.find('old')?.url, 'http://x.test/first');
+    assert.equal(index.size, 1);
+    assert.equal(index.find('never'), undefined);
+  });
+
+  test('LmdbDedupStore keeps the first capture of a digest across close and open', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shoal-dedup-'));
+    try {
+      const a = new LmdbDedupStore(join(dir, 'dedup'));
+      await a.open();
+      await a.putAll([['d1', capture('a')], ['d2', capture('b')]]);
+      await a.putAll([['d1', capture('not-the-first')]]);
+      await a.close();
+      const b = new LmdbDedupStore(join(dir, 'dedup'));
+      await b.open();
+      assert.deepEqual(b.get('d1'), capture('a'));
+      assert.deepEqual(b.get('d2'), capture('b'));
+      assert.equal(b.get('d3'), undefined);
+      assert.equal(b.size, 2);
+      await b.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
