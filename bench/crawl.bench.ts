@@ -9,12 +9,13 @@
  * URL-seen set, exact-duplicate detection and the parser; it stops after a number of pages.
  *
  * Prints pages/s, MB/s (body bytes as received), the crawler's CPU ms per page (user + system, this
- * process only), the crawler's peak RSS (getrusage), the server's CPU per page, and a final line
- * `BENCH_CRAWL_JSON {...}` for scripts.
+ * process only; also split between the crawl thread and the others, from /proc/self/task), how busy
+ * the crawl thread's event loop was, the crawler's peak RSS (getrusage), the server's CPU per page,
+ * and a final line `BENCH_CRAWL_JSON {...}` for scripts.
  */
 import { channel } from 'node:diagnostics_channel';
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +89,20 @@ function dirBytes(dir: string): number {
   return total;
 }
 
+/** CPU time of this process's threads so far, ms: the crawl thread (the process's own id) and all the others (parse workers, V8's GC helpers, libuv's pool). */
+function threadCpuMs(): { crawlThread: number; others: number } {
+  let crawlThread = 0;
+  let others = 0;
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ms = (Number(f[11]) + Number(f[12])) * (1000 / 100); // utime + stime, in clock ticks of 1/100 s
+    if (Number(tid) === process.pid) crawlThread += ms;
+    else others += ms;
+  }
+  return { crawlThread, others };
+}
+
 const f1 = (n: number): string => n.toFixed(1);
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 
@@ -102,8 +117,11 @@ async function main(): Promise<void> {
     const ready = await ask<Ready>(child, '', 'ready');
     process.stdout.write(`test web: ${int(1000)} hosts, seeds ${ready.seeds.length}, built in ${int(ready.buildMs)} ms (child pid ${child.pid})\n`);
     const before = await ask<Stats>(child, 'stats', 'stats');
+    // Sampled at every progress event: the parse workers' threads are gone once the crawl has closed.
+    let threads = { crawlThread: 0, others: 0, pages: 0 };
     const onProgress = (m: unknown): void => {
       const p = m as CrawlProgress;
+      if (p.stopReason === null) threads = { ...threadCpuMs(), pages: p.pages };
       process.stderr.write(`  ${int(p.elapsedMs / 1000)} s: ${int(p.pages)} pages, ${int(p.recentPagesPerSecond)}/s, frontier ${int(p.frontier.queued)}, hosts ${int(p.hosts)}\n`);
     };
     channel(CrawlChannel.progress).subscribe(onProgress);
@@ -112,6 +130,7 @@ async function main(): Promise<void> {
       network: { hostsFile: ready.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
       politeness: { minDelayMs: 0 }, store: { outDir: out }, limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES }, progressIntervalMs: 2000,
     });
+    const threads0 = threadCpuMs();
     const cpu0 = process.cpuUsage();
     const elu0 = performance.eventLoopUtilization();
     let summary: CrawlSummary;
@@ -129,7 +148,10 @@ async function main(): Promise<void> {
     const result = {
       pages: summary.pages, urls: summary.urls, requests: summary.requests, seconds,
       pagesPerSecond: summary.pagesPerSecond, megabytesPerSecond: summary.bytes / 1e6 / seconds,
-      cpuMsPerPage, mainThreadBusy, cpuUserMsPerPage: cpu.user / 1000 / summary.pages, cpuSystemMsPerPage: cpu.system / 1000 / summary.pages,
+      cpuMsPerPage, mainThreadBusy,
+      crawlThreadCpuMsPerPage: threads.pages > 0 ? (threads.crawlThread - threads0.crawlThread) / threads.pages : null,
+      otherThreadsCpuMsPerPage: threads.pages > 0 ? (threads.others - threads0.others) / threads.pages : null,
+      cpuUserMsPerPage: cpu.user / 1000 / summary.pages, cpuSystemMsPerPage: cpu.system / 1000 / summary.pages,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       endHeapMb: memory.heapUsed / 2 ** 20, endExternalMb: memory.external / 2 ** 20, frontierLeft: summary.frontierLeft.queued,
       serverCpuMsPerRequest: (after.cpuUs - before.cpuUs) / 1000 / (after.requests - before.requests),
@@ -143,6 +165,7 @@ async function main(): Promise<void> {
       `  MB/s               ${f1(result.megabytesPerSecond)} (body bytes as received)`,
       `  CPU ms per page    ${result.cpuMsPerPage.toFixed(3)} (user ${result.cpuUserMsPerPage.toFixed(3)}, system ${result.cpuSystemMsPerPage.toFixed(3)}; all threads of the crawler)`,
       `  crawl thread busy  ${(result.mainThreadBusy * 100).toFixed(0)} % of the time (event-loop utilization; the rest waits on sockets, disk and parse workers)`,
+      `  CPU by thread      crawl thread ${result.crawlThreadCpuMsPerPage?.toFixed(3) ?? '?'} ms per page, other threads ${result.otherThreadsCpuMsPerPage?.toFixed(3) ?? '?'} (parse workers, GC helpers, I/O pool; until the last progress event)`,
       `  peak RSS           ${int(result.peakRssMb)} MB (at the end: JS heap ${int(result.endHeapMb)} MB, external ${int(result.endExternalMb)} MB; ${int(result.frontierLeft)} URLs left in the frontier)`,
       `  server             ${result.serverCpuMsPerRequest.toFixed(3)} CPU ms per request, peak RSS ${int(result.serverPeakRssMb)} MB`,
       `  crawl directory    ${f1(result.crawlDirMb)} MB; ${int(result.duplicates)} exact duplicates (${int(result.revisits)} revisits)`,
