@@ -1,12 +1,12 @@
 /**
  * The entry of an analysis worker thread (see page-analyzer.ts): answers each page it is sent with
- * {@link analyzePage} (as JSON: see page-analyzer.ts) and each batch of WARC records with their gzip
- * members, or with the message of the exception that stopped it. Says `ready` once its modules are
+ * {@link analyzePage} (as JSON: see page-analyzer.ts), each sitemap with its parse (JSON too), each
+ * batch of WARC records with their gzip members, or with the message of the exception that stopped it. Says `ready` once its modules are
  * loaded, so that the pool can tell a worker that cannot start from one that died later.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzePage } from './page-analysis.js';
-import type { AnalysisReply, AnalysisRequest, AnalysisWorkerData } from './page-analyzer.js';
+import { readSitemap, type AnalysisReply, type AnalysisRequest, type AnalysisWorkerData } from './page-analyzer.js';
 import { gzipMember } from '../store/warc/gzip-members.js';
 
 const port = parentPort;
@@ -34,8 +34,22 @@ function gzipped(request: Extract<AnalysisRequest, { kind: 'gzip' }>): Extract<A
   return { id: request.id, kind: 'gzipped', data: new Uint8Array(out.buffer, out.byteOffset, out.byteLength), lengths };
 }
 
+/** A sitemap's answer (the parser is asynchronous: it feeds the document in chunks). */
+async function sitemapReply(request: Extract<AnalysisRequest, { kind: 'sitemap' }>): Promise<AnalysisReply> {
+  try {
+    const parsed = await readSitemap({ url: request.url, body: request.body, maxUrls: request.maxUrls });
+    return { id: request.id, kind: 'sitemap', json: JSON.stringify(parsed) };
+  } catch (err) {
+    return { id: request.id, kind: 'error', message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 port.on('message', (request: AnalysisRequest) => {
   let reply: AnalysisReply;
+  if (request.kind === 'sitemap') {
+    void sitemapReply(request).then((r) => port.postMessage(r));
+    return;
+  }
   try {
     if (request.kind === 'gzip') {
       const r = gzipped(request);

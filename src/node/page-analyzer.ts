@@ -1,8 +1,9 @@
 /**
  * Where pages are analysed ({@link analyzePage}: charset, parse, language, SimHash, links): in
  * worker threads, so that the node's own thread keeps to the network, the frontier and the stores,
- * or in the node's thread (`parse.workers: 0`). The same workers also compress WARC records
- * ({@link WorkerPageAnalyzer.compress}, a `WarcCompressor`).
+ * or in the node's thread (`parse.workers: 0`). The same workers also read sitemap documents
+ * ({@link PageAnalyzer.parseSitemap}: a 50 MB sitemap would hold the crawl thread for a while) and
+ * compress WARC records ({@link WorkerPageAnalyzer.compress}, a `WarcCompressor`).
  *
  * {@link WorkerPageAnalyzer} runs N workers (`analysis-worker.ts`) and gives each page to the worker
  * with the fewest pages in hand. A page's body is copied once into a buffer of its own and moved
@@ -17,6 +18,7 @@
  * then keeps the page's records without a parse (see the page processor).
  */
 import { Worker } from 'node:worker_threads';
+import { parseSitemap, type SitemapParse } from '../sitemap/sitemap-parser.js';
 import type { GzipMember } from '../store/warc/gzip-members.js';
 import { analyzePage, type PageAnalysis, type PageAnalysisInput, type PageAnalysisOptions } from './page-analysis.js';
 
@@ -24,9 +26,25 @@ import { analyzePage, type PageAnalysis, type PageAnalysisInput, type PageAnalys
 export interface PageAnalyzer {
   /** The analysis of one page; rejects with an {@link AnalysisError} when the page could not be analysed. */
   analyze(input: PageAnalysisInput): Promise<PageAnalysis>;
+  /** A sitemap document read (`sitemap/sitemap-parser.ts`, location rule off: the crawl's scope judges its URLs); rejects like `analyze`. */
+  parseSitemap(input: SitemapInput): Promise<SitemapParse>;
   close(): Promise<void>;
   /** How many worker threads analyse pages (0: the caller's thread). */
   readonly workers: number;
+}
+
+/** A sitemap document to read. */
+export interface SitemapInput {
+  readonly url: string;
+  /** The body after content decoding (a gzip file inside is the parser's to undo). */
+  readonly body: Uint8Array;
+  /** URLs (or child sitemaps) read at most. */
+  readonly maxUrls: number;
+}
+
+/** The sitemap parser as the node runs it. */
+export function readSitemap(input: SitemapInput): Promise<SitemapParse> {
+  return parseSitemap(input.body, { url: input.url, source: { kind: 'user' } }, { maxUrls: input.maxUrls, locationRule: 'off' });
 }
 
 /**
@@ -57,6 +75,14 @@ export class InlinePageAnalyzer implements PageAnalyzer {
     }
   }
 
+  async parseSitemap(input: SitemapInput): Promise<SitemapParse> {
+    try {
+      return await readSitemap(input);
+    } catch (err) {
+      throw new AnalysisError(`reading the sitemap ${input.url} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }
@@ -65,12 +91,14 @@ export class InlinePageAnalyzer implements PageAnalyzer {
 /** A task on its way to a worker: a page to analyse, or WARC records to compress. */
 export type AnalysisRequest =
   | { readonly kind: 'analyze'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly contentType: string | undefined }
+  | { readonly kind: 'sitemap'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly maxUrls: number }
   /** Records one after the other in `data`, `lengths[i]` bytes each. */
   | { readonly kind: 'gzip'; readonly id: number; readonly data: Uint8Array; readonly lengths: readonly number[]; readonly level: number };
 
 /** A worker's answer, or its word that it has loaded its modules. */
 export type AnalysisReply =
   | { readonly id: number; readonly kind: 'analysis'; readonly json: string }
+  | { readonly id: number; readonly kind: 'sitemap'; readonly json: string }
   /** One gzip member per record, one after the other in `data`. */
   | { readonly id: number; readonly kind: 'gzipped'; readonly data: Uint8Array; readonly lengths: readonly number[] }
   | { readonly id: number; readonly kind: 'error'; readonly message: string }
@@ -148,6 +176,14 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     const reply = await this.run(input.url, (id) => ({ kind: 'analyze', id, url: input.url, body, contentType: input.contentType }), body);
     if (reply.kind !== 'analysis') throw new AnalysisError(`analysing ${input.url}: the worker answered ${reply.kind}`);
     return JSON.parse(reply.json) as PageAnalysis;
+  }
+
+  async parseSitemap(input: SitemapInput): Promise<SitemapParse> {
+    const body = new Uint8Array(input.body.byteLength);
+    body.set(input.body);
+    const reply = await this.run(input.url, (id) => ({ kind: 'sitemap', id, url: input.url, body, maxUrls: input.maxUrls }), body);
+    if (reply.kind !== 'sitemap') throw new AnalysisError(`reading the sitemap ${input.url}: the worker answered ${reply.kind}`);
+    return JSON.parse(reply.json) as SitemapParse;
   }
 
   /**

@@ -26,7 +26,7 @@ import type { WarcWriteResult } from '../store/warc/warc-writer.js';
 import {
   metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcField, type WarcRecord,
 } from '../store/warc/warc-record.js';
-import { parseSitemap, type SitemapParse } from '../sitemap/sitemap-parser.js';
+import type { SitemapParse } from '../sitemap/sitemap-parser.js';
 import { normalizeUrl } from '../url/normalize.js';
 
 /** Where WARC records go (a `WarcWriter`). */
@@ -214,7 +214,16 @@ export class PageProcessor {
   private async sitemap(entry: FrontierEntry, outcome: FetchOk, startedWallMs: number): Promise<Captured> {
     const o = this.o;
     const written = this.writeExchange(entry.url, outcome, outcome.rawBody, startedWallMs);
-    const parsed = await parseSitemap(outcome.body, { url: entry.url, source: { kind: 'user' } }, { maxUrls: o.sitemaps.maxUrls, locationRule: 'off' });
+    let parsed: SitemapParse;
+    try {
+      parsed = await o.analyzer.parseSitemap({ url: entry.url, body: outcome.body, maxUrls: o.sitemaps.maxUrls });
+    } catch (err) {
+      if (!(err instanceof AnalysisError) || err.isFatal) throw err;
+      o.stats.sitemaps.documents++;
+      o.stats.sitemaps.problems++;
+      o.log.warn('sitemap-failed', { url: entry.url, message: err.message });
+      return { ...NOTHING, bytes: outcome.rawBody.length, warc: await written, digest: payloadDigest(outcome.rawBody) };
+    }
     o.stats.sitemaps.documents++;
     this.logSitemap(entry, parsed);
     const candidates: Candidate[] = [];

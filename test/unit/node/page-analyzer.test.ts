@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { analyzePage, type PageAnalysisOptions } from '../../../src/node/page-analysis.js';
 import { AnalysisError, InlinePageAnalyzer, WorkerPageAnalyzer } from '../../../src/node/page-analyzer.js';
 import { readGzipMember } from '../../../src/store/warc/gzip-members.js';
@@ -110,6 +110,26 @@ test('the workers compress WARC records: one valid gzip member per record, in or
   });
   assert.equal(b.length, 3);
   assert.ok(gunzipSync(Buffer.concat(b[2]?.pieces ?? [])).equals(Buffer.concat(records[2] as Buffer[])));
+});
+
+test('sitemaps are read the same in the workers as in the crawl thread, gzip included', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
+  pools.push(pool);
+  const inline = new InlinePageAnalyzer(OPTIONS);
+  const xml = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${
+    Array.from({ length: 30 }, (_, i) => `<url><loc>http://other.example/p${i}?b=1&amp;a=2</loc><lastmod>2024-0${1 + (i % 9)}-01</lastmod></url>`).join('')}</urlset>`;
+  const url = 'http://site.example/maps/sitemap.xml';
+  for (const body of [Buffer.from(xml), gzipSync(xml)]) {
+    const fromWorker = await pool.parseSitemap({ url, body, maxUrls: 20 });
+    assert.deepEqual(fromWorker, await inline.parseSitemap({ url, body, maxUrls: 20 }));
+    assert.equal(fromWorker.kind, 'urlset');
+    if (fromWorker.kind !== 'urlset') return;
+    assert.equal(fromWorker.urls.length, 20, 'maxUrls holds');
+    assert.equal(fromWorker.urls[0]?.url, 'http://other.example/p0?b=1&a=2', 'another host: the location rule is off');
+    assert.equal(fromWorker.urls[0]?.lastmodMs, Date.UTC(2024, 0, 1));
+  }
+  const html = await pool.parseSitemap({ url, body: Buffer.from('<html><body>Not found</body></html>'), maxUrls: 10 });
+  assert.equal(html.kind, 'problem');
 });
 
 test('worker counts below 1 are refused', () => {
