@@ -15,7 +15,7 @@
  */
 import { channel } from 'node:diagnostics_channel';
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import type { CrawlSummary } from '../src/node/crawl-stats.js';
 import { CrawlChannel, type CrawlProgress } from '../src/node/events.js';
 import type { WebConfigInput } from '../src/web/config.js';
 import { startTestWeb } from '../src/web/start.js';
+import { dirBytes } from './lib/dir-bytes.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const isQuick = process.argv.includes('--quick');
@@ -78,15 +79,6 @@ function ask<T>(child: ChildProcess, type: string, answer: string): Promise<T> {
     child.once('exit', (code) => reject(new Error(`test web child exited (${code})`)));
     if (type !== '') child.send({ type });
   });
-}
-
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    total += e.isDirectory() ? dirBytes(p) : statSync(p).size;
-  }
-  return total;
 }
 
 /** CPU time of this process's threads so far, ms: the crawl thread (the process's own id) and all the others (parse workers, V8's GC helpers, libuv's pool). */

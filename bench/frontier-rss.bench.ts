@@ -29,7 +29,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { fork, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -38,6 +38,7 @@ import { parseArgs } from 'node:util';
 import type { CrawlProgress } from '../src/node/events.js';
 import { WEB_PRESETS } from '../src/web/presets.js';
 import type { WebConfigInput } from '../src/web/config.js';
+import { dirBytes } from './lib/dir-bytes.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const args = parseArgs({
@@ -191,15 +192,6 @@ function sample(label: string, atMs: number, frontier: number, pages: number, ma
     heapUsed: m.heapUsed / MiB, heapTotal: m.heapTotal / MiB, external: m.external / MiB, arrayBuffers: m.arrayBuffers / MiB,
     maps: mapsOf === null ? null : residentByMapping(mapsOf),
   };
-}
-
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    total += e.isDirectory() ? dirBytes(p) : statSync(p).size;
-  }
-  return total;
 }
 
 /** The wall time of the node's `crawl-started` log line: the seeds are read and normalized, the stores open. */
