@@ -1,8 +1,9 @@
 /**
  * The entry of an analysis worker thread (see page-analyzer.ts): answers each page it is sent with
  * {@link analyzePage} (as JSON: see page-analyzer.ts), each sitemap with its parse (JSON too), each
- * batch of WARC records with their gzip members, or with the message of the exception that stopped it. Says `ready` once its modules are
- * loaded, so that the pool can tell a worker that cannot start from one that died later.
+ * batch of WARC records with their gzip members, or with the message of the exception that stopped
+ * it. Says `ready` once its modules are loaded, so that the pool can tell a worker that cannot
+ * start from one that died later.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzePage } from './page-analysis.js';
