@@ -160,13 +160,14 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
       firstPage,
       pageCount: source?.pageCount ?? pageCount,
       mirrorOf,
-      trap: source?.trap ?? trap,
+      // A mirror serves its original's pages and robots.txt: it takes the original's values, null ones too.
+      trap: source !== null ? source.trap : trap,
       robots: source?.robots ?? robots,
       robotsBlocksTrap: source?.robotsBlocksTrap ?? (trap !== null && hasRules && rng.chance(config.traps.robotsDisallowRate)),
       disallowed: source?.disallowed ?? disallowed,
       allowed: source?.allowed ?? allowed,
-      crawlDelaySeconds: source?.crawlDelaySeconds
-        ?? (robots === RobotsKind.rules && rng.chance(config.robots.crawlDelayRate) ? config.robots.crawlDelaySeconds : null),
+      crawlDelaySeconds: source !== null ? source.crawlDelaySeconds
+        : (robots === RobotsKind.rules && rng.chance(config.robots.crawlDelayRate) ? config.robots.crawlDelaySeconds : null),
       sitemap: source?.sitemap ?? sitemap,
       gzip: rng.chance(config.encoding.gzipRate),
       brotli: rng.chance(config.encoding.brotliRate),

@@ -39,6 +39,19 @@ describe('host table', () => {
     assert.ok(sizes[0]! > 5 * sizes[50]!);
   });
 
+  it('a mirror host takes everything its robots.txt and pages say from its original, null values too', () => {
+    const m = new WebModel({ seed: 5, hosts: 200, pages: 4000, duplicates: { mirrorHostRate: 0.3 }, traps: { hostRate: 0.3 }, robots: { crawlDelayRate: 0.5 } });
+    const mirrors = m.hosts.filter((h) => h.mirrorOf >= 0);
+    assert.ok(mirrors.length > 20);
+    let withoutTrap = 0;
+    for (const h of mirrors) {
+      const o = m.hosts[h.mirrorOf]!;
+      assert.deepEqual([h.robots, h.trap, h.crawlDelaySeconds, h.disallowed, h.sitemap], [o.robots, o.trap, o.crawlDelaySeconds, o.disallowed, o.sitemap], h.name);
+      if (o.trap === null || o.crawlDelaySeconds === null) withoutTrap++;
+    }
+    assert.ok(withoutTrap > 0, 'originals without a trap or a Crawl-delay are among them');
+  });
+
   it('keeps the address pool inside 127.0.0.0/8', () => {
     const cfg = parseWebConfig({ server: { addressBase: '127.0.1.250', addressCount: 10 } });
     assert.deepEqual(addressPool(cfg).slice(4, 7), ['127.0.1.254', '127.0.1.255', '127.0.2.0']);
