@@ -39,6 +39,7 @@
  * Lane values are kept as signed 32-bit integers (the same bits as unsigned): V8 then keeps them in
  * integer registers, where unsigned values above 2³¹ made it compute in doubles (13% of the time).
  */
+import { fmix32 } from '../core/hash.js';
 
 /**
  * Default largest Hamming distance (of 64 bits) at which {@link isNearDuplicate} calls two
@@ -136,15 +137,6 @@ const SEED_LO = 0x3c6ef372;
 const SEED_HI = 0xa54ff53a;
 const SEED_UNIGRAM_LO = 0x510e527f;
 const SEED_UNIGRAM_HI = 0x9b05688c;
-
-/** Murmur3's finalizer: every input bit flips each output bit with probability about 1/2. Signed result. */
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
 
 // ---- voting -----------------------------------------------------------------------------------
 

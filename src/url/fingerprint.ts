@@ -23,6 +23,7 @@
  * as {@link bytesFingerprintInto} on those bytes. Fixed seeds: fingerprints are the same on every run
  * and machine, so they can be stored and exchanged between nodes.
  */
+import { fmix32 } from '../core/hash.js';
 
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
@@ -105,14 +106,6 @@ function laneB(b: number, a: number, w: number): number {
   b ^= k;
   b = (((b << 13) | (b >>> 19)) + a) | 0;
   return (Math.imul(b, 5) + 0x0bcaa747) | 0;
-}
-
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
 }
 
 function finish(a: number, b: number, length: number, out: Uint32Array, index: number): void {

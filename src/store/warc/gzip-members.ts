@@ -14,8 +14,9 @@
  * Kept apart from `warc-writer.ts` because none of this needs the writer's queue or files: it is the
  * byte format, used by the writer on the way out and by crash recovery on the way back in.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync } from 'node:fs';
 import zlib from 'node:zlib';
+import { readAt } from '../tail-repair.js';
 
 /** gzip header: magic, deflate, no flags, no mtime, no extra flags, OS unknown (RFC 1952 §2.3). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
@@ -119,17 +120,6 @@ export interface StoredMember {
 }
 
 const SCAN_WINDOW_BYTES = 4 * 1024 * 1024;
-
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, position + got);
-    if (n === 0) return buf.subarray(0, got);
-    got += n;
-  }
-  return buf;
-}
 
 /**
  * The complete, valid members of an open file from `from` (a member boundary) up to `to`, in order;
