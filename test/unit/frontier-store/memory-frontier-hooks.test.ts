@@ -6,22 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryFrontier } from '../../../src/frontier/memory-frontier.js';
-import type { FrontierEntry, Lease, NextResult } from '../../../src/frontier/frontier.js';
-
-function entry(url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry {
-  return { url, host: new URL(url).host, depth: 0, priority: 0, ...extra };
-}
-
-function take(frontier: MemoryFrontier, nowMs: number): Lease {
-  const result = frontier.next(nowMs);
-  if (result.kind !== 'url') assert.fail(`expected a lease at ${nowMs}, got ${JSON.stringify(result)}`);
-  return result.lease;
-}
-
-function waitUntil(result: NextResult): number {
-  if (result.kind !== 'wait') assert.fail(`expected wait, got ${JSON.stringify(result)}`);
-  return result.untilMs;
-}
+import { entry, take, waitUntil } from '../../helpers/frontier.js';
 
 describe('MemoryFrontier.addAt', () => {
   test('the given seq decides the order among equal priorities; the attempt is carried to the lease', () => {

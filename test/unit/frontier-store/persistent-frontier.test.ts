@@ -14,6 +14,7 @@ import type { CompletionReport, Frontier, FrontierEntry, Lease, NextResult } fro
 import { canReprioritize } from '../../../src/frontier/frontier.js';
 import { PersistentFrontier, type PersistentFrontierOptions } from '../../../src/frontier-store/persistent-frontier.js';
 import { Rng } from '../../../src/web/prng.js';
+import { entry, take } from '../../helpers/frontier.js';
 
 /** Runs `fn` with a fresh directory under the OS temp dir, removed afterwards. */
 async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
@@ -29,16 +30,6 @@ async function opened(dir: string, options: PersistentFrontierOptions = {}): Pro
   const frontier = new PersistentFrontier({ resumeDelayMs: 0, ...options });
   await frontier.open(dir);
   return frontier;
-}
-
-function entry(url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry {
-  return { url, host: new URL(url).host, depth: 0, priority: 0, ...extra };
-}
-
-function take(frontier: Frontier, nowMs: number): Lease {
-  const result = frontier.next(nowMs);
-  if (result.kind !== 'url') assert.fail(`expected a lease at ${nowMs}, got ${JSON.stringify(result)}`);
-  return result.lease;
 }
 
 /** Leases and completes (0 ms fetches) until `empty`, jumping the clock to each `wait`. URLs as `url#attempt`. */

@@ -10,21 +10,7 @@ import assert from 'node:assert/strict';
 import { MemoryFrontier, backQueueCountFor } from '../../../src/frontier/memory-frontier.js';
 import { Rng } from '../../../src/web/prng.js';
 import { canReprioritize, nextContactMs, politenessRules, type CompletionReport, type FrontierEntry, type Lease, type NextResult } from '../../../src/frontier/frontier.js';
-
-function entry(url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry {
-  return { url, host: new URL(url).host, depth: 0, priority: 0, ...extra };
-}
-
-function take(frontier: MemoryFrontier, nowMs: number): Lease {
-  const result = frontier.next(nowMs);
-  if (result.kind !== 'url') assert.fail(`expected a lease at ${nowMs}, got ${JSON.stringify(result)}`);
-  return result.lease;
-}
-
-function waitUntil(result: NextResult): number {
-  if (result.kind !== 'wait') assert.fail(`expected wait, got ${JSON.stringify(result)}`);
-  return result.untilMs;
-}
+import { entry, take, waitUntil } from '../../helpers/frontier.js';
 
 const ok = (fetchDurationMs: number, extra: Partial<CompletionReport> = {}): CompletionReport => ({ fetchDurationMs, ...extra });
 

@@ -8,6 +8,7 @@ import { ShoalError } from '../../../src/core/errors.js';
 import { LmdbSeenSet } from '../../../src/seen/lmdb-seen-set.js';
 import { fingerprintWords, WORD_OFFSET } from '../../../src/seen/seen-set.js';
 import { hash32 } from '../../../src/web/prng.js';
+import { oracleAnswers } from '../../helpers/seen.js';
 
 const MAX = (1n << 64n) - 1n;
 
@@ -38,18 +39,6 @@ function batchWithRepeats(n: number, seed: number, repeatShare: number, pool: Bi
       w[2 * i + WORD_OFFSET.lo] = hash32(seed, i, 2);
     }
   }
-  return out;
-}
-
-function oracleAnswers(oracle: Set<string>, batch: BigUint64Array): Uint8Array {
-  const out = new Uint8Array(batch.length);
-  batch.forEach((f, i) => {
-    const k = f.toString(16);
-    if (!oracle.has(k)) {
-      oracle.add(k);
-      out[i] = 1;
-    }
-  });
   return out;
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { MemorySeenSet } from '../../../src/seen/memory-seen-set.js';
 import { fingerprintWords, joinFingerprint, WORD_OFFSET } from '../../../src/seen/seen-set.js';
 import { hash32 } from '../../../src/web/prng.js';
+import { oracleAnswers } from '../../helpers/seen.js';
 
 const MAX = (1n << 64n) - 1n;
 
@@ -18,19 +19,6 @@ function batchWithRepeats(n: number, seed: number, repeatShare: number): BigUint
     w[2 * i + WORD_OFFSET.hi] = from < 0 ? hash32(seed, i, 1) : w[2 * from + WORD_OFFSET.hi]!;
     w[2 * i + WORD_OFFSET.lo] = from < 0 ? hash32(seed, i, 2) : w[2 * from + WORD_OFFSET.lo]!;
   }
-  return out;
-}
-
-/** What a correct set answers, from a JS Set of strings. */
-function oracleAnswers(oracle: Set<string>, batch: BigUint64Array): Uint8Array {
-  const out = new Uint8Array(batch.length);
-  batch.forEach((f, i) => {
-    const k = f.toString(16);
-    if (!oracle.has(k)) {
-      oracle.add(k);
-      out[i] = 1;
-    }
-  });
   return out;
 }
 
