@@ -21,11 +21,6 @@ export interface BudgetLimits {
   readonly maxBytes: number | null;
 }
 
-/** Host name (no port) of a frontier host key (`host[:port]`, IPv6 in brackets). */
-export function hostnameOfKey(hostKey: string): string {
-  return hostKey.replace(/:\d+$/, '');
-}
-
 /** The counters with their file; see the file comment. */
 export class CrawlBudget {
   readonly counters: ScopeCounters;

@@ -18,13 +18,12 @@
 import { setMaxListeners } from 'node:events';
 import { fromUrlOf, type NodeEntry } from './admission.js';
 import type { Clock } from './clock.js';
-import { hostnameOfKey } from './crawl-budget.js';
 import type { CompletionGate } from './checkpoint.js';
 import type { CrawlStats } from './crawl-stats.js';
 import { StopReason } from './events.js';
 import type { PageProcessor } from './page-processor.js';
 import type { RobotsCache } from './robots-cache.js';
-import { urlParts } from './url-parts.js';
+import { hostnameOfKey, urlParts } from './url-parts.js';
 import type { Waker } from './waker.js';
 import { isRetryable, type FetchOutcome, type Fetcher } from '../fetch/fetcher.js';
 import type { CompletionReport, Frontier, Lease } from '../frontier/frontier.js';

@@ -14,7 +14,7 @@ import type { DedupIndex } from './dedup-index.js';
 import type { CrawlEvents } from './events.js';
 import type { Log } from './log.js';
 import type { CrawlOutcomeKind, CrawlSinks, FetchRecord, PageRecord } from './ports.js';
-import { urlParts } from './url-parts.js';
+import { hostnameOfKey, urlParts } from './url-parts.js';
 import type { PageAnalysis } from './page-analysis.js';
 import { AnalysisError, type PageAnalyzer } from './page-analyzer.js';
 import { payloadDigest } from '../dedup/content-digest.js';
@@ -344,10 +344,9 @@ function linkCountsOf(url: string, parsed: PageAnalysis | null): PageRecord['lin
 /** Sitemap URLs admitted at a time (one URL-seen batch each). */
 const SITEMAP_BATCH = 2000;
 
-/** The host name (no port) of a normalized URL, as normalization returns it. */
+/** The host name (no port) of a normalized URL (a sitemap's URLs are normalized by its parser). */
 function hostnameOf(url: string): string {
-  const n = normalizeUrl(url);
-  return n.kind === 'ok' ? n.host : urlParts(url).hostKey;
+  return hostnameOfKey(urlParts(url).hostKey);
 }
 
 function mediaType(value: string | undefined): string | null {

@@ -13,6 +13,11 @@ export interface UrlParts {
   readonly pathAndQuery: string;
 }
 
+/** Host name (no port) of a politeness key (`host[:port]`, IPv6 in brackets), as normalization names hosts. */
+export function hostnameOfKey(hostKey: string): string {
+  return hostKey.replace(/:\d+$/, '');
+}
+
 /** Splits a normalized absolute URL. */
 export function urlParts(url: string): UrlParts {
   const schemeEnd = url.indexOf('://');

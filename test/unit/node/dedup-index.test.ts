@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DedupIndex, type DedupStore, type FirstCapture } from '../../../src/node/dedup-index.js';
 import { LmdbDedupStore } from '../../../src/node/dedup-store.js';
-import { urlParts } from '../../../src/node/url-parts.js';
+import { hostnameOfKey, urlParts } from '../../../src/node/url-parts.js';
+import { normalizeUrl } from '../../../src/url/normalize.js';
 
 const capture = (url: string) => ({ url, payloadDigest: `sha1:${url}`, recordId: `<urn:uuid:${url}>`, warcDate: '2024-01-01T00:00:00.000Z' });
 
@@ -93,6 +94,14 @@ describe('DedupIndex across runs', () => {
 });
 
 describe('urlParts', () => {
+  test('hostnameOfKey gives the host name normalization gives, without port or userinfo', () => {
+    for (const u of ['http://[::1]:8080/x', 'http://user:pw@Ex.test:81/a', 'http://bücher.test/', 'https://a.test/', 'http://127.0.0.1:9/']) {
+      const n = normalizeUrl(u);
+      assert.ok(n.kind === 'ok');
+      assert.equal(hostnameOfKey(urlParts(n.url).hostKey), n.host, u);
+    }
+  });
+
   test('cuts origin, politeness key and robots path out of a normalized URL', () => {
     assert.deepEqual(urlParts('http://user:pw@a.test:8080/x/y?q=1'), { origin: 'http://a.test:8080', hostKey: 'a.test:8080', pathAndQuery: '/x/y?q=1' });
     assert.deepEqual(urlParts('https://[::1]/'), { origin: 'https://[::1]', hostKey: '[::1]', pathAndQuery: '/' });
