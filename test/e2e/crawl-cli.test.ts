@@ -148,6 +148,17 @@ describe('shoal crawl (in process)', () => {
     }
   });
 
+  it('--sitemap alone seeds a crawl: the sitemap is read and the pages it lists are fetched', async () => {
+    const host = web.model.hosts.find((h) => h.sitemap !== 'none' && h.mirrorOf < 0);
+    assert.ok(host !== undefined, 'the test web has a host with a sitemap');
+    const out = join(dir, 'sitemap');
+    const resolve = [...web.hostsMap].flatMap(([name, ip]) => ['--resolve', `${name}=${ip}`]);
+    const r = await run(['crawl', '--sitemap', `http://${host.name}:${web.port}/sitemap.xml`, ...resolve, '--allow-loopback', '--out', out, '--max-pages', '15']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /sitemaps\s+[1-9][\d,]* read: [1-9][\d,]* page URLs/);
+    assert.match(r.out, /pages\s+1[0-5] /);
+  });
+
   it('exits 2 without --out or without seeds', async () => {
     assert.equal((await run(['crawl', '--seed', 'http://a.test/'])).code, 2);
     const r = await run(['crawl', '--out', join(dir, 'no-seeds')]);
