@@ -458,10 +458,14 @@ describe('WarcWriter resume', () => {
       // A file is rotated once it has reached the limit (counting records still compressing at their raw size).
       for (const f of files.slice(0, -1)) assert.ok(statSync(join(dir, f)).size < 20_000 + 7000, `${f} is ${statSync(join(dir, f)).size} bytes`);
       // Each flush covers exactly the records written before it: its durable length ends just after the last of them.
+      let checked = 0;
       flushed.forEach((fl, k) => {
         const last = results[flushedAfter[k] as number] as WarcWriteResult;
-        if (fl.filename === last.filename) assert.equal(fl.durableBytes, last.offset + last.length, `flush ${k}`);
+        if (fl.filename !== last.filename) return; // a write after the flush's last record rotated first
+        assert.equal(fl.durableBytes, last.offset + last.length, `flush ${k}`);
+        checked++;
       });
+      assert.ok(checked >= flushed.length / 2, `${checked} of ${flushed.length} flushes checked`);
       // The index lists every response at its place.
       const index = readFileSync(join(dir, INDEX_FILE), 'utf8').split('\n').filter((l) => l !== '');
       assert.equal(index.length, results.length);
