@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, ShoalError, isConfigProblem } from '../core/errors.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerCrawlCommand } from './commands/crawl.js';
+import { registerEvalCommand } from './commands/eval.js';
 import { registerWebCommand } from './commands/web.js';
 
 /** Where a command writes; tests pass their own. */
@@ -44,6 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo()): 
   registerCrawlCommand(program, io, (c) => { code = c; });
   registerWebCommand(program, io, (c) => { code = c; });
   registerConfigCommand(program, io);
+  registerEvalCommand(program, io);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return code;

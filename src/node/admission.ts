@@ -17,6 +17,7 @@ import type { Waker } from './waker.js';
 import type { Resolver } from '../dns/resolver.js';
 import type { Frontier, FrontierEntry } from '../frontier/frontier.js';
 import type { OrderingPolicy } from '../order/policy.js';
+import type { PartitionRouter } from './partition-router.js';
 import { WORD_OFFSET, type SeenSet } from '../seen/seen-set.js';
 import type { UrlFilter } from '../url/filter/url-filter.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
@@ -70,6 +71,20 @@ export interface AdmissionOptions {
   readonly onRobotsDenied: (candidate: Candidate) => void;
   /** Host names whose address is remembered. Default 100,000. */
   readonly maxCachedHosts?: number;
+  /**
+   * In a collaborative crawl, places each URL that passed the filter and sends the ones other
+   * nodes own (partition-router.ts); null in a crawl of one node.
+   */
+  readonly router?: PartitionRouter | null;
+}
+
+/** How {@link Admission.admit} treats a batch. */
+export interface AdmitOptions {
+  /**
+   * The URLs are already placed on this node (seeds it keeps, URLs another node sent): they are not
+   * placed again.
+   */
+  readonly isPlaced?: boolean;
 }
 
 const { hi: HI, lo: LO } = WORD_OFFSET;
@@ -87,8 +102,8 @@ export class Admission {
   }
 
   /** Filters, tests and queues `candidates`; resolves once every new one is in the frontier. */
-  admit(candidates: readonly Candidate[]): Promise<void> {
-    const run = this.admitNow(candidates);
+  admit(candidates: readonly Candidate[], options: AdmitOptions = {}): Promise<void> {
+    const run = this.admitNow(candidates, options.isPlaced === true);
     this.running.add(run);
     const forget = (): void => { this.running.delete(run); };
     run.then(forget, forget);
@@ -100,10 +115,47 @@ export class Admission {
     await Promise.allSettled([...this.running]);
   }
 
-  private async admitNow(candidates: readonly Candidate[]): Promise<void> {
+  /** Whether no admission is under way. */
+  get isIdle(): boolean {
+    return this.running.size === 0;
+  }
+
+  /**
+   * Puts URLs in the URL-seen set without queueing them (pages another node fetched and forwarded
+   * here: this node must not fetch them itself).
+   */
+  async markSeen(urls: readonly string[]): Promise<void> {
+    await this.o.seen.addBatch(this.fingerprintsOf(urls));
+  }
+
+  /** The 64-bit fingerprints of `urls`, in the seen set's layout. */
+  private fingerprintsOf(urls: readonly string[]): BigUint64Array {
+    const fingerprints = new BigUint64Array(urls.length);
+    const words = new Uint32Array(fingerprints.buffer);
+    const s = this.scratch;
+    for (let i = 0; i < urls.length; i++) {
+      urlFingerprintInto(urls[i] as string, s);
+      words[2 * i + HI] = s[0] as number;
+      words[2 * i + LO] = s[1] as number;
+    }
+    return fingerprints;
+  }
+
+  /** The remembered address of a host name, or null. */
+  readonly ipOf = (hostname: string): string | null => this.ips.get(hostname) ?? null;
+
+  /** Resolves the host names of `candidates` not resolved yet (for partitioners that place by address). */
+  async resolveHosts(candidates: readonly Candidate[]): Promise<void> {
+    if (this.o.isProxied) return;
+    const unresolved = new Set<string>();
+    for (const c of candidates) if (!this.ips.has(c.hostname)) unresolved.add(c.hostname);
+    if (unresolved.size > 0) await this.resolve(unresolved);
+  }
+
+  private async admitNow(candidates: readonly Candidate[], isPlaced: boolean): Promise<void> {
     const o = this.o;
     const stats = o.stats;
-    const passed: Candidate[] = [];
+    let passed: Candidate[] = [];
     for (const c of candidates) {
       if (o.filter !== null && c.isSitemap !== true) {
         const verdict = o.filter.check({ url: c.url, host: c.hostname, depth: c.depth });
@@ -114,16 +166,13 @@ export class Admission {
       }
       passed.push(c);
     }
-    if (passed.length === 0) return;
-    const fingerprints = new BigUint64Array(passed.length);
-    const words = new Uint32Array(fingerprints.buffer);
-    const s = this.scratch;
-    for (let i = 0; i < passed.length; i++) {
-      urlFingerprintInto((passed[i] as Candidate).url, s);
-      words[2 * i + HI] = s[0] as number;
-      words[2 * i + LO] = s[1] as number;
+    const router = o.router ?? null;
+    if (router !== null && !isPlaced && passed.length > 0) {
+      if (router.needsIp) await this.resolveHosts(passed);
+      passed = router.route(passed, this.ipOf);
     }
-    const isNew = await o.seen.addBatch(fingerprints);
+    if (passed.length === 0) return;
+    const isNew = await o.seen.addBatch(this.fingerprintsOf(passed.map((c) => c.url)));
     const fresh: Candidate[] = [];
     const unresolved = new Set<string>();
     const now = o.clock.nowMs();

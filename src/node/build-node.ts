@@ -17,13 +17,15 @@ import { SystemClock, type Clock } from './clock.js';
 import type { CrawlConfig } from './crawl-config.js';
 import { CrawlBudget } from './crawl-budget.js';
 import { crawlDirLayout } from './crawl-dir.js';
-import { Checkpointer, CompletionGate } from './checkpoint.js';
-import { CrawlNode, type Durability } from './crawl-node.js';
+import { Checkpointer, CompletionGate, type CheckpointExchange } from './checkpoint.js';
+import { CrawlNode, type Durability, type NodeCollaboration } from './crawl-node.js';
 import { CrawlStats } from './crawl-stats.js';
 import { DedupIndex } from './dedup-index.js';
 import { LmdbDedupStore } from './dedup-store.js';
 import { diagnosticsEvents, type CrawlEvents } from './events.js';
 import { FetchLoop } from './fetch-loop.js';
+import { Inbox } from './inbox.js';
+import { PartitionRouter } from './partition-router.js';
 import { JsonLog, type Log } from './log.js';
 import { InlinePageAnalyzer, WorkerPageAnalyzer, type PageAnalyzer } from './page-analyzer.js';
 import { PageProcessor, type WarcSink } from './page-processor.js';
@@ -39,6 +41,7 @@ import { ConfigError } from '../core/errors.js';
 import { CachingResolver } from '../dns/caching-resolver.js';
 import { HostsMap } from '../dns/hosts-map.js';
 import type { Resolver } from '../dns/resolver.js';
+import type { Exchange } from '../exchange/exchange.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { UndiciFetcher } from '../fetch/undici-fetcher.js';
 import { politenessRules, type Frontier } from '../frontier/frontier.js';
@@ -46,6 +49,8 @@ import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.j
 import { PersistentFrontier } from '../frontier-store/persistent-frontier.js';
 import { BreadthFirstPolicy } from '../order/bfs.js';
 import type { OrderingPolicy } from '../order/policy.js';
+import { canPlacePages, type Partitioner, type PartitionId } from '../partition/partitioner.js';
+import type { BoundaryPages } from './page-forwarding.js';
 import { LmdbSeenSet } from '../seen/lmdb-seen-set.js';
 import type { SeenSet } from '../seen/seen-set.js';
 import { WarcWriter } from '../store/warc/warc-writer.js';
@@ -77,6 +82,32 @@ export interface NodeComponents {
   readonly warc?: WarcWriter | null;
   /** Where pages are analysed; default: `parse.workers` worker threads. */
   readonly analyzer?: PageAnalyzer;
+}
+
+/**
+ * What makes a node part of a collaborative crawl: the strategy every node uses, the partitions
+ * this one owns, and its exchange endpoint (built by whoever runs the nodes: `src/cluster/`).
+ */
+export interface NodeCollabSetup {
+  readonly partitioner: Partitioner;
+  readonly partitions: readonly PartitionId[];
+  readonly exchange: Exchange;
+  /** URLs placed before fetch (urls), boundary pages forwarded after fetch (pages), or both. */
+  readonly forward: 'urls' | 'pages' | 'both';
+  /** `maxPages` counted over every node of the process; absent: this node's own count. */
+  readonly sharedPages?: { started: number };
+}
+
+/** How boundary pages are forwarded, when the setup asks for it and the strategy can place pages. */
+function boundaryOf(setup: NodeCollabSetup | null): BoundaryPages | null {
+  if (setup === null || setup.forward === 'urls') return null;
+  const placer = setup.partitioner;
+  if (!canPlacePages(placer)) {
+    throw new ConfigError([{ path: 'cluster.forward', message: `${placer.spec.id} does not place pages: forward must be urls` }]);
+  }
+  return {
+    placer, self: setup.partitions[0] as PartitionId, own: new Set(setup.partitions), send: (to, page) => { setup.exchange.send(to, page); },
+  };
 }
 
 /** shoal's version, for the warcinfo records. */
@@ -137,7 +168,7 @@ function caCertificatesOf(caFile: string | null): string | undefined {
 }
 
 /** The page analyzer of the `parse` section: worker threads, or the crawl's own thread for `workers: 0`. */
-function analyzerOf(parse: CrawlConfig['parse']): PageAnalyzer {
+export function analyzerOf(parse: CrawlConfig['parse']): PageAnalyzer {
   const workers = parse.workers ?? Math.max(1, availableParallelism() - 1);
   const options = { anchorContextTokens: parse.anchorContextTokens, maxLinks: parse.maxLinks, maxTextChars: parse.maxTextChars };
   if (workers === 0) return new InlinePageAnalyzer(options);
@@ -158,7 +189,7 @@ function stagingUnavailable(seen: SeenSet): StagedSeenSet {
  * Builds a node from a validated configuration.
  * @throws ConfigError for a missing `store.outDir`, bad seeds, an unreadable seeds or hosts file.
  */
-export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, components: NodeComponents = {}): CrawlNode {
+export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, components: NodeComponents = {}, setup: NodeCollabSetup | null = null): CrawlNode {
   const outDir = config.store.outDir;
   if (outDir === null) throw new ConfigError([{ path: 'store.outDir', message: 'the crawl directory is required (--out DIR)' }]);
   const seeds = loadSeeds(config.seeds);
@@ -229,8 +260,14 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
     onRequest: (url, outcome, startedWallMs) => (processor as PageProcessor).robotsRequest(url, outcome, startedWallMs),
     ...(config.seeds.robotsSitemaps ? { onSitemaps: (robotsUrl: string, urls: readonly string[]) => void announcedSitemaps(robotsUrl, urls) } : {}),
   });
+  const cl = config.cluster;
+  const router = setup === null ? null : new PartitionRouter({
+    nodeId: config.nodeId, partitioner: setup.partitioner, partitions: setup.partitions, exchange: setup.exchange,
+    batchUrls: cl.batchUrls, sentCacheEntries: cl.sentCacheEntries, isSummarizing: cl.linkSummaryIntervalMs > 0,
+  });
+  const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({
-    frontier, seen, policy, robots, resolver, isProxied, filter, clock, stats, waker,
+    frontier, seen, policy, robots, resolver, isProxied, filter, clock, stats, waker, router: isRoutingUrls ? router : null,
     onRobotsDenied: (c) => (processor as PageProcessor).decided({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
   });
   /** The sitemaps a robots.txt announces, read like `seeds.sitemaps` (the URL-seen set takes each once). */
@@ -250,13 +287,30 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const dedup = new DedupIndex(config.dedup.maxDigests, dedupStore);
   processor = new PageProcessor({
     nodeId: config.nodeId, analyzer, warc: warcSink, sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap }, dedup, admission, policy,
-    frontier, sinks, events, stats, clock, log,
+    frontier, sinks, events, stats, clock, log, boundary: boundaryOf(setup),
   });
   const gate = persistent === null ? null : new CompletionGate();
   const loop = new FetchLoop({
     frontier, robots, fetcher, processor, clock, waker, stats, maxAttempts: f.maxAttempts, maxRetryAfterMs: pol.maxRetryAfterMs,
     maxPages: config.limits.maxPages, isProxied, gate, budget: budget?.counters ?? null,
+    ...(setup?.sharedPages === undefined ? {} : { sharedPages: setup.sharedPages }),
   });
+  const pageProcessor = processor;
+  const inbox = setup === null ? null : new Inbox({
+    admission, policy, frontier, log, onPage: (page) => pageProcessor.receivePage(page), isCheckpointed: persistent !== null,
+  });
+  const collab: NodeCollaboration | null = setup === null || router === null || inbox === null ? null : {
+    exchange: setup.exchange, partitions: setup.partitions, router, inbox, batchDelayMs: cl.batchDelayMs, linkSummaryIntervalMs: cl.linkSummaryIntervalMs,
+  };
+  const checkpointExchange: CheckpointExchange | null = collab === null ? null : {
+    seal: () => collab.inbox.seal(),
+    settle: (sealed) => collab.inbox.settle(sealed as ReturnType<Inbox['seal']>),
+    syncSends: async () => {
+      collab.router.flush();
+      await collab.exchange.flush();
+    },
+    ack: (sealed) => collab.inbox.ack(sealed as ReturnType<Inbox['seal']>),
+  };
   const durability: Durability | null = persistent === null || gate === null ? null : {
     open: async () => {
       await persistent.open(layout.frontier);
@@ -270,12 +324,12 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
       }
     },
     checkpointer: new Checkpointer({
-      gate, seen: staged ?? stagingUnavailable(durableSeen), admission, warc, sinks, frontier: persistent, budget, dedup,
+      gate, seen: staged ?? stagingUnavailable(durableSeen), admission, warc, sinks, frontier: persistent, budget, dedup, exchange: checkpointExchange,
     }),
     intervalMs: config.frontier.checkpointIntervalMs,
   };
   return new CrawlNode({
     config, layout, seeds, clock, log, events, frontier, seen, fetcher, analyzer, resolver, warc, warcFiles, admission, loop, stats, waker, sinks,
-    durability, onClosed: async () => { await ownLog?.close(); },
+    durability, onClosed: async () => { await ownLog?.close(); }, collab,
   });
 }

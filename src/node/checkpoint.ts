@@ -13,6 +13,12 @@
  *     content digests confirmed before step 1 (their WARC records were fsynced in step 3) to the
  *     duplicate index on disk.
  *
+ * In a collaborative crawl two more things happen. Before step 3, the URLs routed to other nodes are
+ * sent and the exchange's outbox is synced, so a page whose completion becomes final in step 4 never
+ * loses the URLs it handed to other nodes. And the deliveries from other nodes whose processing had
+ * started when the checkpoint began are processed before step 4 and acknowledged after it: their
+ * URLs are in the frontier on disk by then.
+ *
  * After a crash the frontier comes back as at the last checkpoint: leases out then, or issued since,
  * come back queued (their pages are fetched again: the refetch window), completions before it stay
  * done, and the seen set holds no URL the frontier lost (staged-seen-set.ts).
@@ -64,6 +70,20 @@ export interface CheckpointParts {
   readonly budget: { persist(): Promise<void> } | null;
   /** First captures of content digests, stored once their WARC records are durable. */
   readonly dedup: { seal(): void; promote(): Promise<void> } | null;
+  /** The exchange in a collaborative crawl; null for a node on its own. */
+  readonly exchange?: CheckpointExchange | null;
+}
+
+/** The exchange's part in a checkpoint (collaborative crawls). */
+export interface CheckpointExchange {
+  /** The deliveries this checkpoint acknowledges: those whose processing has started. */
+  seal(): unknown;
+  /** Resolves once the sealed deliveries are processed. */
+  settle(sealed: unknown): Promise<void>;
+  /** Sends what is batched and syncs the outbox: everything routed so far is durable. */
+  syncSends(): Promise<void>;
+  /** Acknowledges the sealed deliveries. */
+  ack(sealed: unknown): void;
 }
 
 /** Runs checkpoints one at a time; see the file comment. */
@@ -95,10 +115,14 @@ export class Checkpointer {
   private async take(): Promise<void> {
     const p = this.p;
     const open = p.gate.close();
+    const exchange = p.exchange ?? null;
+    const sealed = exchange?.seal();
     try {
       p.seen.seal();
       p.dedup?.seal();
+      if (exchange !== null) await exchange.settle(sealed);
       await p.admission.settle();
+      await exchange?.syncSends();
       await p.warc?.flush();
       await p.sinks.linkGraph?.flush();
       await p.sinks.crawlLog?.flush();
@@ -110,6 +134,7 @@ export class Checkpointer {
     }
     await p.seen.promote();
     await p.dedup?.promote();
+    exchange?.ack(sealed);
     this.count++;
   }
 }

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { bytes, durationMs } from '../config/units.js';
 import { HostsMap } from '../dns/hosts-map.js';
+import { partitionStrategySchema } from '../partition/registry.js';
 import { DEFAULT_BLOCKED_EXTENSIONS } from '../url/filter/extension-filter.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../url/filter/length-filter.js';
 import { TRAP_DEFAULTS } from '../url/filter/trap-filter.js';
@@ -168,6 +169,22 @@ const seenSchema = z.strictObject({
   cacheEntries: count('fingerprints', 1024).default(1 << 20).describe('fingerprints of popular URLs cached in memory in front of the on-disk URL-seen set'),
 }).prefault({});
 
+const clusterSchema = z.strictObject({
+  nodes: count('nodes', 1).max(1024).default(1)
+    .describe('nodes of an embedded collaborative crawl, all in this process, node i owning partition i (--nodes); 1 = a crawl of one node'),
+  partition: partitionStrategySchema.prefault({ strategy: 'host-hash' }),
+  forward: z.enum(['urls', 'pages', 'both']).nullable().default(null)
+    .describe('what goes to other nodes: URLs before fetch (urls), boundary pages after fetch (pages), or both; null = the strategy’s own (hash: urls, content-hash: both, truth-topic: pages)'),
+  batchUrls: count('urls', 1).default(500).describe('URLs per message to another node (a batch is sent when full, or every batchDelayMs)'),
+  batchDelayMs: durationMs().default(250).describe('how often partly filled URL batches are sent'),
+  sentCacheEntries: count('urls').default(1 << 18)
+    .describe('URLs sent lately that are not sent again (popular URLs stay longest; 0 = off): most of the saving in communication'),
+  truthDir: z.string().nullable().default(null)
+    .describe('a test web’s ground-truth export (shoal web --truth), for strategies that read true labels (truth-topic); null = none'),
+  linkSummaryIntervalMs: durationMs().default(10_000)
+    .describe('how often in-link counts for other nodes’ URLs are sent to them, for backlink/PageRank estimates (0 = never)'),
+}).prefault({});
+
 /** The whole crawl configuration. */
 export const crawlConfigSchema = z.strictObject({
   nodeId: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ., _ or -').default('shoal')
@@ -185,6 +202,7 @@ export const crawlConfigSchema = z.strictObject({
   dedup: dedupSchema,
   frontier: frontierSchema,
   seen: seenSchema,
+  cluster: clusterSchema,
   progressIntervalMs: durationMs().default(1000).describe('how often a progress event is published on shoal:crawl:progress (0 = only at the end)'),
 }).superRefine((c, ctx) => {
   if (c.politeness.backoffMaxMs < c.politeness.backoffBaseMs) {

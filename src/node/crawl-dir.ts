@@ -25,6 +25,8 @@ export interface CrawlDirLayout {
   readonly dedup: string;
   readonly lock: string;
   readonly budget: string;
+  /** The exchange's outbox (collaborative crawls): messages sent and not yet confirmed. */
+  readonly outbox: string;
   readonly log: string;
 }
 
@@ -33,7 +35,7 @@ export function crawlDirLayout(root: string): CrawlDirLayout {
   const state = join(root, 'state');
   return {
     root, warc: join(root, 'warc'), state, seen: join(state, 'seen'), frontier: join(state, 'frontier'), dedup: join(state, 'dedup'), lock: join(state, 'lock'), budget: join(state, 'budget.json'),
-    log: join(root, 'logs', 'node.jsonl'),
+    outbox: join(state, 'outbox'), log: join(root, 'logs', 'node.jsonl'),
   };
 }
 

@@ -12,13 +12,18 @@ import type { CrawlConfig } from './crawl-config.js';
 import { lockCrawlDir, type CrawlDirLayout } from './crawl-dir.js';
 import type { CrawlStats, CrawlSummary } from './crawl-stats.js';
 import { StopReason, type CrawlEvents } from './events.js';
+import { addExchangeTotals } from './exchange-totals.js';
 import type { FetchLoop } from './fetch-loop.js';
+import type { Inbox } from './inbox.js';
+import type { PartitionRouter } from './partition-router.js';
 import type { Log } from './log.js';
 import type { PageAnalyzer } from './page-analyzer.js';
 import type { CrawlSinks } from './ports.js';
 import { readSeedsFile, type Seed, type Seeds } from './seeds.js';
 import type { Waker } from './waker.js';
 import type { Resolver } from '../dns/resolver.js';
+import type { Exchange } from '../exchange/exchange.js';
+import type { PartitionId } from '../partition/partitioner.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import type { Frontier, FrontierStats } from '../frontier/frontier.js';
 import type { SeenSet } from '../seen/seen-set.js';
@@ -32,6 +37,19 @@ export interface Durability {
   close(): Promise<void>;
   readonly checkpointer: Checkpointer;
   readonly intervalMs: number;
+}
+
+/** A node's part in a collaborative crawl: its exchange endpoint, and what sends and receives through it. */
+export interface NodeCollaboration {
+  readonly exchange: Exchange;
+  /** The partitions this node owns. */
+  readonly partitions: readonly PartitionId[];
+  readonly router: PartitionRouter;
+  readonly inbox: Inbox;
+  /** How often partial URL batches are sent, ms. */
+  readonly batchDelayMs: number;
+  /** How often link summaries are sent, ms; 0 = never. */
+  readonly linkSummaryIntervalMs: number;
 }
 
 /** What {@link CrawlNode} runs; `build-node.ts` makes them. */
@@ -60,6 +78,8 @@ export interface CrawlNodeParts {
   readonly durability: Durability | null;
   /** Resources the node created and must release last (its own log file). */
   readonly onClosed: () => Promise<void>;
+  /** The exchange, in a collaborative crawl; null for a node on its own. */
+  readonly collab: NodeCollaboration | null;
 }
 
 /** Seeds of a seeds file queued at a time. */
@@ -68,6 +88,8 @@ const SEED_BATCH = 10_000;
 /** A built node; `run` may be called once. */
 export class CrawlNode {
   private hasRun = false;
+  /** In a collaborative crawl: keeps the run open on an empty frontier until the crawl as a whole is done. */
+  private releaseCollab: (() => void) | null = null;
 
   constructor(private readonly p: CrawlNodeParts) {}
 
@@ -99,6 +121,13 @@ export class CrawlNode {
           failure ??= err;
           stop.abort(err);
         }));
+      }
+      const collab = p.collab;
+      if (collab !== null) {
+        // Other nodes may send URLs at any time: the run ends when the crawl as a whole is done (finish()).
+        this.releaseCollab = p.loop.hold();
+        void this.every(collab.batchDelayMs, startMs, background.signal, () => collab.router.flush());
+        void this.every(collab.linkSummaryIntervalMs, startMs, background.signal, () => collab.router.sendLinkSummaries());
       }
       // The seeds file is queued while the slots already crawl (and progress and checkpoints run).
       const release = p.loop.hold();
@@ -139,15 +168,50 @@ export class CrawlNode {
   }
 
   /**
+   * Whether the node has nothing to do until another node sends it something: its frontier holds
+   * nothing, no fetch, admission or delivery is under way, and no URL waits in a batch to be sent.
+   */
+  get isIdle(): boolean {
+    const p = this.p;
+    const f = p.frontier.stats();
+    return f.queued === 0 && f.inFlight === 0 && p.loop.activeSlots === 0 && p.admission.isIdle
+      && (p.collab === null || (p.collab.inbox.isIdle && p.collab.router.batched === 0));
+  }
+
+  /** Why the node's run stopped, once it has (null while it runs). */
+  get stopReason(): StopReason | null {
+    return this.p.loop.stopReason;
+  }
+
+  /** Ends a collaborative node's run once its frontier is empty (the crawl as a whole is done). */
+  finish(): void {
+    this.releaseCollab?.();
+  }
+
+  /** Stops the run for `reason` (another node reached a limit): no new fetches. */
+  stop(reason: StopReason): void {
+    this.p.loop.stop(reason);
+    this.releaseCollab?.();
+  }
+
+  /**
    * Queues the seeds: the listed ones, then the seeds file in batches (each batch one URL-seen
    * test), yielding to the event loop between batches. Seeds already seen (a resumed crawl, a repeat)
    * are dropped there.
    */
   private async queueSeeds(signal: AbortSignal): Promise<void> {
     const p = this.p;
+    let index = 0;
+    const router = p.collab?.router ?? null;
     const admit = async (seeds: readonly Seed[]): Promise<void> => {
-      p.stats.links.found += seeds.length;
-      await p.admission.admit(seeds.map((s) => ({ url: s.url, hostname: s.hostname, depth: 0, fromUrl: null, ...(s.isSitemap === true ? { isSitemap: true } : {}) })));
+      let candidates = seeds.map((s) => ({ url: s.url, hostname: s.hostname, depth: 0, fromUrl: null, ...(s.isSitemap === true ? { isSitemap: true } : {}) }));
+      if (router !== null) {
+        // Every node reads the same seeds and keeps the ones placed on it.
+        if (router.needsIp) await p.admission.resolveHosts(candidates);
+        candidates = candidates.filter((c) => router.keepsSeed(c, index++, p.admission.ipOf));
+      }
+      p.stats.links.found += candidates.length;
+      await p.admission.admit(candidates, { isPlaced: true });
     };
     await admit(p.seeds.listed);
     if (p.seeds.file === null) return;
@@ -172,6 +236,7 @@ export class CrawlNode {
         p.log.info('warc-resumed', { lastFile: r.lastFile, keptBytes: r.keptBytes, droppedBytes: r.droppedBytes, droppedIndexLines: r.droppedIndexLines, reindexed: r.reindexed });
       }
     }
+    if (p.collab !== null) await p.collab.exchange.start(p.collab.partitions, p.collab.inbox.deliver);
     const f = p.frontier.stats();
     p.log.info('crawl-started', {
       outDir: p.layout.root, seeds: p.seeds.count, seenBefore: p.seen.size, frontierQueued: f.queued, concurrency: p.config.limits.concurrency,
@@ -194,6 +259,17 @@ export class CrawlNode {
     await step('fetcher', () => p.fetcher.close());
     // The slots have stopped: a last checkpoint makes everything so far durable together.
     await step('checkpoint', () => p.durability?.checkpointer.final());
+    // No delivery after this: the frontier closes below. Deliveries not acknowledged come again next run.
+    await step('exchange', async () => {
+      const collab = p.collab;
+      if (collab === null) return;
+      // Admissions still under way (a memory frontier has no last checkpoint to wait for them) may route URLs.
+      await p.admission.settle();
+      collab.router.flush();
+      await collab.exchange.close();
+      await collab.inbox.drain();
+      addExchangeTotals(p.layout.root, collab.exchange.stats());
+    });
     await step('warc', () => p.warc?.close());
     // After the WARC store: records still being compressed by the workers finish first.
     await step('analyzer', () => p.analyzer.close());
@@ -230,6 +306,11 @@ export class CrawlNode {
       outcomes: Object.fromEntries(stats.outcomes), requests: stats.requests, robotsRequests: stats.robotsRequests, retries: stats.retries,
       duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), sitemaps: { ...stats.sitemaps }, hosts: stats.hosts,
       frontierLeft: { queued: f.queued, inFlight: f.inFlight }, seenUrls: this.p.seen.size, warcFiles: [...this.p.warcFiles].sort(),
+      ...(this.p.collab === null ? {} : { exchange: this.exchangeSummary(this.p.collab) }),
     };
+  }
+
+  private exchangeSummary(c: NodeCollaboration): NonNullable<CrawlSummary['exchange']> {
+    return { partitions: [...c.partitions], endpoint: c.exchange.stats(), router: { ...c.router.counts }, inbox: { ...c.inbox.counts } };
   }
 }

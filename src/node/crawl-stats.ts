@@ -2,6 +2,7 @@
  * The node's counters: what progress events and the final summary report. Outcome kinds are the
  * labels (CONVENTIONS §6). Plain numbers, updated synchronously by the stages.
  */
+import type { ExchangeStats } from '../exchange/exchange.js';
 import type { FrontierStats } from '../frontier/frontier.js';
 import type { CrawlProgress, StopReason } from './events.js';
 import type { CrawlOutcomeKind } from './ports.js';
@@ -63,6 +64,24 @@ export interface CrawlSummary {
   readonly seenUrls: number;
   /** WARC files written to by this run. */
   readonly warcFiles: readonly string[];
+  /** In a collaborative crawl: what this node sent and received (absent for a node on its own). */
+  readonly exchange?: NodeExchangeSummary;
+  /** The summary of a collaborative crawl as a whole: its strategy and every node's own summary. */
+  readonly cluster?: {
+    readonly partitioner: { readonly id: string; readonly params: Readonly<Record<string, unknown>> };
+    readonly nodes: readonly CrawlSummary[];
+  };
+}
+
+/** A collaborative node's traffic: the exchange endpoint's counters, the router's and the inbox's. */
+export interface NodeExchangeSummary {
+  /** The partitions the node owns. */
+  readonly partitions: readonly number[];
+  readonly endpoint: ExchangeStats;
+  /** URLs placed on this node and kept, handed to the exchange, or not sent again thanks to the sent cache. */
+  readonly router: { readonly kept: number; readonly sent: number; readonly cached: number };
+  /** What the inbox processed. */
+  readonly inbox: { readonly urlBatches: number; readonly urls: number; readonly pages: number; readonly linkSummaries: number; readonly controls: number; readonly failed: number };
 }
 
 /** Mutable counters of one run. */
@@ -70,6 +89,10 @@ export class CrawlStats {
   urls = 0;
   pages = 0;
   bytes = 0;
+  /** Boundary pages this node fetched and sent to their owners (collaborative crawls). */
+  forwardedPages = 0;
+  /** Pages other nodes fetched and sent here (not counted in `pages`). */
+  receivedPages = 0;
   requests = 0;
   robotsRequests = 0;
   retries = 0;

@@ -1,7 +1,7 @@
 /**
  * `new Crawl(config).run()`: one local crawler as a library call (SPEC §7). The configuration is
  * validated at construction (every problem listed with its path, as a ConfigError); `run` builds the
- * node, crawls until the frontier is empty, `limits.maxPages` is reached or the signal aborts, closes
+ * node (or, with `cluster.nodes` > 1, the nodes of an embedded collaborative crawl: src/cluster/), crawls until the frontier is empty, `limits.maxPages` is reached or the signal aborts, closes
  * every store, and resolves to a {@link CrawlSummary}. Progress goes out on `shoal:crawl:progress`,
  * each URL's result on `shoal:crawl:fetch`.
  *
@@ -10,7 +10,9 @@
  * const summary = await new Crawl({ seeds: { urls: ['https://example.org/'] }, store: { outDir: 'crawl' } }).run();
  * ```
  */
+import { EmbeddedCluster } from '../cluster/embedded-cluster.js';
 import { validateConfig } from '../config/load.js';
+import type { PartitionModels } from '../partition/registry.js';
 import { buildNode, type NodeComponents, type NodeDeps } from './build-node.js';
 import { crawlConfigSchema, type CrawlConfig, type CrawlConfigInput } from './crawl-config.js';
 import type { CrawlSummary } from './crawl-stats.js';
@@ -19,8 +21,13 @@ import type { CrawlSummary } from './crawl-stats.js';
 export interface CrawlOptions {
   /** Clock, log and events (defaults: system clock, `<out>/logs/node.jsonl`, diagnostics channels). */
   readonly deps?: Partial<NodeDeps>;
-  /** Components replacing the ones the configuration builds (fetcher, frontier, seen set, filter, stores). */
+  /**
+   * Components replacing the ones the configuration builds (fetcher, frontier, seen set, filter,
+   * stores). In a collaborative crawl (`cluster.nodes` > 1) only the analyzer is used, shared by the nodes.
+   */
   readonly components?: NodeComponents;
+  /** Models the partitioning strategy reads (the true topic labels of `truth-topic`). */
+  readonly models?: PartitionModels;
 }
 
 /** One crawl; see the file comment. `run` may be called once. */
@@ -44,6 +51,14 @@ export class Crawl {
   async run(signal: AbortSignal = new AbortController().signal): Promise<CrawlSummary> {
     if (this.isStarted) throw new Error('Crawl.run() may be called once; make a new Crawl to crawl again');
     this.isStarted = true;
+    if (this.config.cluster.nodes > 1) {
+      const analyzer = this.options.components?.analyzer;
+      return new EmbeddedCluster(this.config, {
+        ...(this.options.deps === undefined ? {} : { deps: this.options.deps }),
+        ...(analyzer === undefined ? {} : { components: { analyzer } }),
+        ...(this.options.models === undefined ? {} : { models: this.options.models }),
+      }).run(signal);
+    }
     const node = buildNode(this.config, this.options.deps, this.options.components);
     return node.run(signal);
   }

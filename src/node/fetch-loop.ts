@@ -43,6 +43,11 @@ export interface FetchLoopOptions {
   readonly maxRetryAfterMs: number;
   /** Page fetches started at most; null for no limit. */
   readonly maxPages: number | null;
+  /**
+   * Page fetches started by every node of a crawl in this process, when they share `maxPages`
+   * (an embedded collaborative crawl); absent: this loop's own count.
+   */
+  readonly sharedPages?: { started: number };
   /** Whether requests go through a proxy (its address is then not the host's). */
   readonly isProxied: boolean;
   /** Where completions wait while a checkpoint flushes the stores; null without checkpoints. */
@@ -92,6 +97,11 @@ export class FetchLoop {
   /** Why the loop stopped, once it has. */
   get stopReason(): StopReason | null {
     return this.reason;
+  }
+
+  /** Slots handling a lease now. */
+  get activeSlots(): number {
+    return this.busy;
   }
 
   /** Page fetches started. */
@@ -228,8 +238,9 @@ export class FetchLoop {
     if (isNew) {
       if (this.isBudgetSpent()) return;
       this.startedPages++;
+      if (this.o.sharedPages !== undefined) this.o.sharedPages.started++;
       // The last page of the budget: no new lease after this one (retries waiting are dropped).
-      if (this.o.maxPages !== null && this.startedPages >= this.o.maxPages) this.stop(StopReason.maxPages);
+      if (this.o.maxPages !== null && this.limitCount >= this.o.maxPages) this.stop(StopReason.maxPages);
     }
     const startedWallMs = o.clock.wallMs();
     o.stats.request(parts.hostKey, false);
@@ -257,6 +268,11 @@ export class FetchLoop {
     await this.complete(lease, report);
   }
 
+  /** Page fetches started that count against `maxPages`. */
+  private get limitCount(): number {
+    return this.o.sharedPages?.started ?? this.startedPages;
+  }
+
   /** Counts a response against the crawl budget; stops the run once its bytes are spent. */
   private count(host: string, outcome: FetchOutcome): void {
     const budget = this.o.budget;
@@ -268,7 +284,7 @@ export class FetchLoop {
   /** Whether no new page may be started; ends the run when so. */
   private isBudgetSpent(): boolean {
     const max = this.o.maxPages;
-    if (max === null || this.startedPages < max) return false;
+    if (max === null || this.limitCount < max) return false;
     this.stop(StopReason.maxPages);
     return true;
   }

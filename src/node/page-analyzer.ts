@@ -151,6 +151,7 @@ function spawnWorker(workerData: AnalysisWorkerData, maxOldGenerationSizeMb: num
 /** Analyses pages and compresses WARC records in worker threads; see the file comment. */
 export class WorkerPageAnalyzer implements PageAnalyzer {
   readonly workers: number;
+  private users = 1;
   private readonly slots: Slot[] = [];
   private nextId = 1;
   private isClosed = false;
@@ -217,8 +218,18 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     });
   };
 
+  /**
+   * One more user of these workers (nodes of one process share them): each user calls `close` once,
+   * and the workers stop at the last call.
+   */
+  retain(): this {
+    this.users++;
+    return this;
+  }
+
   async close(): Promise<void> {
     if (this.isClosed) return;
+    if (--this.users > 0) return;
     this.isClosed = true;
     const err = new AnalysisError('the page analyzer was closed');
     await Promise.all(this.slots.map(async (s) => {

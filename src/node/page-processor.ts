@@ -27,6 +27,8 @@ import {
   metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcField, type WarcRecord,
 } from '../store/warc/warc-record.js';
 import type { SitemapParse } from '../sitemap/sitemap-parser.js';
+import type { ForwardedPageMessage } from '../exchange/messages.js';
+import { fetchOkOf, forwardedPageOf, type BoundaryPages } from './page-forwarding.js';
 import { normalizeUrl } from '../url/normalize.js';
 
 /** Where WARC records go (a `WarcWriter`). */
@@ -51,6 +53,8 @@ export interface PageProcessorOptions {
   readonly stats: CrawlStats;
   readonly clock: Clock;
   readonly log: Log;
+  /** Boundary pages are forwarded to their owners (collaborative crawls with `cluster.forward` pages or both); null: every page is kept. */
+  readonly boundary?: BoundaryPages | null;
 }
 
 /** Media types read as HTML (a missing type too: servers that send none mostly send HTML). */
@@ -68,6 +72,8 @@ interface Captured {
   readonly digest: string | null;
   readonly simhash: string | null;
   readonly lang: string | null;
+  /** The partitions a boundary page was sent to (this node did not keep it); empty otherwise. */
+  readonly forwardedTo?: readonly number[];
 }
 
 const NOTHING: Captured = Object.freeze({ bytes: 0, isDuplicate: false, redirectTo: null, warc: null, digest: null, simhash: null, lang: null });
@@ -139,16 +145,65 @@ export class PageProcessor {
       timeMs: startedWallMs, url: entry.url, host: entry.host, depth: entry.depth, fromUrl: fromUrlOf(entry), kind: outcome.kind,
       status: head?.status ?? null, contentType: outcome.kind === 'ok' ? outcome.contentType : mediaType(head?.headers['content-type']),
       bytes: c.bytes, durationMs: outcome.timings.totalMs, ip: outcome.ip, attempts, isDuplicate: c.isDuplicate, redirectTo: c.redirectTo,
-      node: o.nodeId, warc: c.warc, digest: c.digest, simhash: c.simhash, lang: c.lang, reason,
+      node: o.nodeId, warc: c.warc, digest: c.digest, simhash: c.simhash, lang: c.lang,
+      reason: c.forwardedTo !== undefined && c.forwardedTo.length > 0 ? `forwarded to partition ${c.forwardedTo.join(', ')}` : reason,
     });
   }
 
-  /** A 2xx page: WARC, dedup, analysis, links. */
-  private async page(entry: FrontierEntry, outcome: FetchOk, startedWallMs: number): Promise<Captured> {
+  /**
+   * A page another node fetched and forwarded because it belongs here: stored and followed as if
+   * this node had fetched it (its crawl-log line names the node that fetched it). Delivered again
+   * after a crash, it is written again as a revisit of the first copy.
+   */
+  async receivePage(m: ForwardedPageMessage): Promise<void> {
+    const o = this.o;
+    const outcome = fetchOkOf(m);
+    const entry: FrontierEntry = { url: m.url, host: urlParts(m.url).hostKey, depth: m.depth, priority: 0 };
+    // This node must not fetch it again when it finds a link to it.
+    await o.admission.markSeen([m.url]);
+    o.stats.receivedPages++;
+    const c = await this.page(entry, outcome, m.fetchedAtMs, true);
+    this.emit({
+      timeMs: m.fetchedAtMs, url: m.url, host: entry.host, depth: m.depth, fromUrl: m.fromUrl, kind: 'ok', status: m.status, contentType: m.contentType,
+      bytes: c.bytes, durationMs: m.durationMs, ip: m.ip, attempts: 1, isDuplicate: c.isDuplicate, redirectTo: null, node: m.from,
+      warc: c.warc, digest: c.digest, simhash: c.simhash, lang: c.lang, reason: null,
+    });
+  }
+
+  /**
+   * A boundary page: sent to the partitions that own it besides this node's. Returns what to log
+   * when this node does not keep it, or null when it does (then `parsed` is its analysis).
+   */
+  private forwardBoundary(entry: FrontierEntry, outcome: FetchOk, startedWallMs: number, contentDigest: string, rawDigest: string, parsed: PageAnalysis | null): Captured | null {
+    const o = this.o;
+    const b = o.boundary as BoundaryPages;
+    const placement = b.placer.placePage({
+      url: entry.url, hostname: hostnameOfKey(entry.host), ip: outcome.ip, contentDigest, language: parsed?.language ?? null,
+      title: parsed?.title ?? null, text: parsed?.visibleText ?? null,
+    }, b.self);
+    const others = placement.filter((p) => !b.own.has(p));
+    if (others.length === 0) return null;
+    const message = forwardedPageOf(o.nodeId, entry, fromUrlOf(entry), outcome, startedWallMs);
+    for (const p of others) b.send(p, message);
+    o.stats.forwardedPages++;
+    if (others.length < placement.length) return null;
+    return { ...NOTHING, bytes: outcome.rawBody.length, digest: rawDigest, simhash: parsed?.simhash ?? null, lang: parsed?.language ?? null, forwardedTo: others };
+  }
+
+  /** A 2xx page: WARC, dedup, analysis, links; a boundary page goes to its owners first. */
+  private async page(entry: FrontierEntry, outcome: FetchOk, startedWallMs: number, isReceived = false): Promise<Captured> {
     const o = this.o;
     const url = entry.url;
     const rawDigest = payloadDigest(outcome.rawBody);
     const contentDigest = outcome.contentEncodings.length === 0 ? rawDigest : payloadDigest(outcome.body);
+    const isHtml = outcome.contentType === null || HTML_TYPES.has(outcome.contentType);
+    let analysed: PageAnalysis | null | undefined;
+    if (o.boundary != null && !isReceived) {
+      // The owner may be decided by the content (topic): the analysis comes first.
+      analysed = isHtml ? await this.analyze(url, outcome) : null;
+      const forwarded = this.forwardBoundary(entry, outcome, startedWallMs, contentDigest, rawDigest, analysed);
+      if (forwarded !== null) return forwarded;
+    }
     const request = this.requestOf(url, outcome, startedWallMs);
     // Looked up and remembered in one step, before any await: of two equal pages in flight, one is the original.
     const first = o.dedup.find(contentDigest);
@@ -169,8 +224,7 @@ export class PageProcessor {
     const capture = first === undefined ? { url, payloadDigest: rawDigest, recordId: response.id, warcDate: response.date } : null;
     if (capture !== null) o.dedup.remember(contentDigest, capture);
     else o.stats.duplicates++;
-    const isHtml = outcome.contentType === null || HTML_TYPES.has(outcome.contentType);
-    const parsed = isHtml && !isDuplicate ? await this.analyze(url, outcome) : null;
+    const parsed = !isHtml || isDuplicate ? null : analysed !== undefined ? analysed : await this.analyze(url, outcome);
     const fields = this.metadataFields(entry, outcome, contentDigest, first?.url ?? null, parsed);
     // Records are placed in the file in call order, now; the slot waits for them below.
     const written = o.warc === null ? null : Promise.all([

@@ -97,3 +97,20 @@ export interface OrderingPolicy {
 
 /** The shared empty answer of `observe` for policies that never re-prioritize. */
 export const NO_PRIORITY_CHANGES: readonly PriorityChange[] = Object.freeze([]);
+
+/**
+ * The optional ability to use links counted by other nodes (SPEC §4.5, link summaries: Cho's remedy
+ * for hash partitioning, where a node sees only the links of its own pages).
+ */
+export interface RemoteLinkObserver {
+  /**
+   * Learns in-link counts another node saw: pairs of a normalized URL this node owns and the number
+   * of that node's pages that link to it since its previous summary. Returns the priority changes.
+   */
+  observeRemoteLinks(counts: readonly (readonly [url: string, inLinks: number])[]): readonly PriorityChange[];
+}
+
+/** Whether a policy can use other nodes' link counts. */
+export function canObserveRemoteLinks(p: OrderingPolicy): p is OrderingPolicy & RemoteLinkObserver {
+  return typeof (p as Partial<RemoteLinkObserver>).observeRemoteLinks === 'function';
+}

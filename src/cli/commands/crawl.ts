@@ -8,6 +8,9 @@ import { channel } from 'node:diagnostics_channel';
 import type { Command } from 'commander';
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
 import { loadConfig, setPath, type ConfigTree } from '../../config/load.js';
+import { readCrawlForEval } from '../../cluster/read-crawl.js';
+import { collaborationMetrics } from '../../eval/collab-metrics.js';
+import { formatCollabTable } from '../../eval/collab-table.js';
 import { Crawl } from '../../node/crawl.js';
 import { CRAWL_ENV_PREFIX, crawlConfigSchema, type CrawlConfig } from '../../node/crawl-config.js';
 import type { CrawlSummary } from '../../node/crawl-stats.js';
@@ -26,6 +29,8 @@ interface CrawlFlags {
   maxPages?: string;
   minDelayMs?: string;
   concurrency?: string;
+  nodes?: string;
+  partition?: string;
   config?: string;
 }
 
@@ -60,6 +65,8 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
   int('--max-pages', 'limits.maxPages', flags.maxPages);
   int('--min-delay-ms', 'politeness.minDelayMs', flags.minDelayMs);
   int('--concurrency', 'limits.concurrency', flags.concurrency);
+  int('--nodes', 'cluster.nodes', flags.nodes);
+  if (flags.partition !== undefined) setPath(tree, 'cluster.partition.strategy', flags.partition);
   try {
     const config = loadConfig(crawlConfigSchema, { file: flags.config, env, envPrefix: CRAWL_ENV_PREFIX, flags: tree });
     if (problems.length > 0) throw new ConfigError(problems, { code: 'USAGE' });
@@ -86,6 +93,8 @@ const STOPPED: Readonly<Record<CrawlSummary['stopReason'], string>> = {
   interrupted: 'interrupted: stopped cleanly, stores flushed',
 };
 
+const sumOf = <T>(items: readonly T[], of: (t: T) => number): number => items.reduce((a, t) => a + of(t), 0);
+
 /** The summary printed at the end. */
 export function summaryText(s: CrawlSummary): string {
   const outcomes = Object.entries(s.outcomes).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`).join(', ');
@@ -102,7 +111,13 @@ export function summaryText(s: CrawlSummary): string {
       `  sitemaps    ${fmt(s.sitemaps.documents)} read: ${fmt(s.sitemaps.urls)} page URLs, ${fmt(s.sitemaps.children)} child sitemaps, ${fmt(s.sitemaps.problems)} not sitemaps`,
     ]),
     `  frontier    ${fmt(s.frontierLeft.queued)} queued, ${fmt(s.frontierLeft.inFlight)} in flight; ${fmt(s.seenUrls)} URLs seen in all`,
-    `  output      ${s.outDir} (${s.warcFiles.length === 0 ? 'no new WARC records' : s.warcFiles.join(', ')})`,
+    `  output      ${s.outDir} (${s.warcFiles.length === 0 ? 'no new WARC records' : s.warcFiles.length > 4 ? `${s.warcFiles.length} WARC files` : s.warcFiles.join(', ')})`,
+    ...(s.cluster === undefined ? [] : [
+      `  nodes       ${s.cluster.nodes.length}, ${s.cluster.partitioner.id}: ${s.cluster.nodes.map((n) => `${n.node} ${fmt(n.pages)}`).join(', ')} pages`,
+      `  exchange    ${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.router.sent ?? 0))} URLs sent to other nodes`
+        + ` (${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.router.cached ?? 0))} not sent again: sent lately),`
+        + ` ${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.endpoint.sent.pages ?? 0))} pages forwarded`,
+    ]),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -120,7 +135,9 @@ export function registerCrawlCommand(program: Command, io: CliIo, setCode: (code
     .option('--user-agent <ua>', "User-Agent with a contact URL; its product token is the robots.txt name (e.g. 'shoalbot/1.0 (+https://example.org/bot)')")
     .option('--max-pages <n>', 'stop after starting this many page fetches')
     .option('--min-delay-ms <n>', 'smallest gap between two requests to one host, ms')
-    .option('--concurrency <n>', 'fetches in flight at most')
+    .option('--concurrency <n>', 'fetches in flight at most (over all nodes)')
+    .option('--nodes <n>', 'nodes of a collaborative crawl in this process, each owning a partition (default 1)')
+    .option('--partition <strategy>', 'how the nodes split the Web: url-hash, host-hash, domain-hash, ip-hash, consistent-hash, content-hash, truth-topic (default host-hash)')
     .option('--config <file>', 'YAML or JSON configuration file (`shoal config --defaults --command crawl` prints every option)')
     .action(async (opts: CrawlFlags) => {
       const config = crawlConfigFromFlags(opts, io.env);
@@ -155,6 +172,10 @@ export function registerCrawlCommand(program: Command, io: CliIo, setCode: (code
         if (isLineOpen) io.err('\n');
       }
       io.out(summaryText(summary));
+      if (summary.cluster !== undefined && summary.stopReason !== 'interrupted') {
+        const crawled = await readCrawlForEval(summary.outDir);
+        io.out(`\ncollaboration (shoal eval ${summary.outDir}):\n${formatCollabTable(collaborationMetrics({ nodes: crawled.nodes, links: crawled.links }))}`);
+      }
       setCode(summary.stopReason === 'interrupted' ? 130 : 0);
     });
 }

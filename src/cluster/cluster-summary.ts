@@ -1,0 +1,50 @@
+/**
+ * The figures of a collaborative crawl as a whole: its nodes' summaries and progress events added
+ * up, so that `shoal crawl --nodes N` reports like a crawl of one node (plus the per-node detail).
+ */
+import type { CrawlSummary, LinkCounts } from '../node/crawl-stats.js';
+import type { CrawlProgress, StopReason } from '../node/events.js';
+
+function addRecords(records: readonly Readonly<Record<string, number | undefined>>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of records) for (const [k, v] of Object.entries(r)) out[k] = (out[k] ?? 0) + (v ?? 0);
+  return out;
+}
+
+const sum = <T>(items: readonly T[], of: (t: T) => number): number => items.reduce((a, t) => a + of(t), 0);
+
+/** The crawl's summary: every count added over the nodes, rates over the whole run's time. */
+export function combineSummaries(node: string, outDir: string, stopReason: StopReason, elapsedMs: number, nodes: readonly CrawlSummary[]): CrawlSummary {
+  const seconds = elapsedMs / 1000;
+  const pages = sum(nodes, (s) => s.pages);
+  const bytes = sum(nodes, (s) => s.bytes);
+  const links: LinkCounts = {
+    found: sum(nodes, (s) => s.links.found), invalid: sum(nodes, (s) => s.links.invalid), notFollowed: sum(nodes, (s) => s.links.notFollowed),
+    filtered: addRecords(nodes.map((s) => s.links.filtered)), seenBefore: sum(nodes, (s) => s.links.seenBefore),
+    robotsDenied: sum(nodes, (s) => s.links.robotsDenied), queued: sum(nodes, (s) => s.links.queued),
+  };
+  return {
+    node, outDir, stopReason, elapsedMs, urls: sum(nodes, (s) => s.urls), pages, pagesPerSecond: seconds > 0 ? pages / seconds : 0,
+    bytes, bytesPerSecond: seconds > 0 ? bytes / seconds : 0, outcomes: addRecords(nodes.map((s) => s.outcomes)),
+    requests: sum(nodes, (s) => s.requests), robotsRequests: sum(nodes, (s) => s.robotsRequests), retries: sum(nodes, (s) => s.retries),
+    duplicates: sum(nodes, (s) => s.duplicates), revisits: sum(nodes, (s) => s.revisits), analysisFailures: sum(nodes, (s) => s.analysisFailures),
+    links,
+    sitemaps: {
+      documents: sum(nodes, (s) => s.sitemaps.documents), urls: sum(nodes, (s) => s.sitemaps.urls),
+      children: sum(nodes, (s) => s.sitemaps.children), problems: sum(nodes, (s) => s.sitemaps.problems),
+    },
+    hosts: sum(nodes, (s) => s.hosts),
+    frontierLeft: { queued: sum(nodes, (s) => s.frontierLeft.queued), inFlight: sum(nodes, (s) => s.frontierLeft.inFlight) },
+    seenUrls: sum(nodes, (s) => s.seenUrls), warcFiles: nodes.flatMap((s) => s.warcFiles).sort(),
+  };
+}
+
+/** One progress event for the crawl: the latest event of every node added up (rates added too). */
+export function combineProgress(node: string, elapsedMs: number, latest: readonly CrawlProgress[], stopReason: StopReason | null): CrawlProgress {
+  return {
+    node, elapsedMs, urls: sum(latest, (p) => p.urls), pages: sum(latest, (p) => p.pages), pagesPerSecond: sum(latest, (p) => p.pagesPerSecond),
+    recentPagesPerSecond: sum(latest, (p) => p.recentPagesPerSecond), bytes: sum(latest, (p) => p.bytes), bytesPerSecond: sum(latest, (p) => p.bytesPerSecond),
+    frontier: { queued: sum(latest, (p) => p.frontier.queued), inFlight: sum(latest, (p) => p.frontier.inFlight), activeHosts: sum(latest, (p) => p.frontier.activeHosts) },
+    hosts: sum(latest, (p) => p.hosts), errors: addRecords(latest.map((p) => p.errors)), stopReason,
+  };
+}

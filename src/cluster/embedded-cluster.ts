@@ -1,0 +1,210 @@
+/**
+ * An embedded collaborative crawl (SPEC §4): `cluster.nodes` local crawlers in this process, node i
+ * owning partition i, trading URLs through an in-memory exchange. Each node is a complete crawler
+ * with its own crawl directory (`<out>/nodes/<nodeId>-<i>`), frontier, URL-seen set, robots.txt
+ * cache, fetcher and WARC files; they share the process's parse workers, the `maxPages` limit and
+ * `limits.concurrency` (split evenly). `<out>/cluster.json` records who owns what; a rerun on the
+ * same directory must use the same nodes and strategy, and resumes every node.
+ *
+ * The crawl ends when every node is idle (frontier empty, nothing being fetched, admitted,
+ * delivered or batched) and no message is between nodes, twice in a row a check apart; or when a
+ * limit stops one node (the others stop for the same reason); or on the caller's signal.
+ */
+import { channel } from 'node:diagnostics_channel';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, ShoalError } from '../core/errors.js';
+import type { Exchange } from '../exchange/exchange.js';
+import { MemoryExchange, MemoryExchangeHub } from '../exchange/memory/memory-exchange.js';
+import { analyzerOf, buildNode, type NodeComponents, type NodeDeps } from '../node/build-node.js';
+import type { CrawlConfig } from '../node/crawl-config.js';
+import { crawlDirLayout } from '../node/crawl-dir.js';
+import type { CrawlNode } from '../node/crawl-node.js';
+import type { CrawlSummary } from '../node/crawl-stats.js';
+import { SystemClock } from '../node/clock.js';
+import { CrawlChannel, diagnosticsEvents, StopReason, type CrawlProgress } from '../node/events.js';
+import { combineProgress, combineSummaries } from './cluster-summary.js';
+import { partitionModelsOf } from './partition-models.js';
+import { WorkerPageAnalyzer } from '../node/page-analyzer.js';
+import { createPartitioner, defaultForwardMode, type PartitionModels } from '../partition/registry.js';
+import type { Partitioner } from '../partition/partitioner.js';
+
+/** `cluster.json`: the layout of a collaborative crawl directory. */
+export interface ClusterManifest {
+  readonly format: 'shoal-cluster';
+  readonly version: 1;
+  readonly partitioner: Partitioner['spec'];
+  readonly partitionCount: number;
+  readonly forward: 'urls' | 'pages' | 'both';
+  readonly nodes: readonly { readonly nodeId: string; readonly partitions: readonly number[]; readonly dir: string }[];
+}
+
+/** The file name of the manifest in a collaborative crawl directory. */
+export const CLUSTER_MANIFEST = 'cluster.json';
+
+/** Options of {@link EmbeddedCluster}. */
+export interface EmbeddedClusterOptions {
+  /** Clock, events (shared); each node writes its own log in its directory unless `log` is given. */
+  readonly deps?: Partial<NodeDeps>;
+  /** Components for every node; only those safe to share (the analyzer) are honoured. */
+  readonly components?: Pick<NodeComponents, 'analyzer'>;
+  /** Models that strategies read (the true topic labels of `truth-topic`). */
+  readonly models?: PartitionModels;
+  /** How often the end of the crawl is checked for, ms. Default 100. */
+  readonly checkIntervalMs?: number;
+}
+
+/** See the file comment. */
+export class EmbeddedCluster {
+  constructor(private readonly config: CrawlConfig, private readonly options: EmbeddedClusterOptions = {}) {}
+
+  /**
+   * Crawls with every node until the crawl as a whole ends; closes everything; resolves to the
+   * crawl's summary (counts added over the nodes, `cluster.nodes` for each node's own).
+   */
+  async run(signal: AbortSignal): Promise<CrawlSummary> {
+    const config = this.config;
+    const outDir = config.store.outDir;
+    if (outDir === null) throw new ConfigError([{ path: 'store.outDir', message: 'the crawl directory is required (--out DIR)' }]);
+    const n = config.cluster.nodes;
+    const partitioner = createPartitioner(config.cluster.partition, n, this.options.models ?? await partitionModelsOf(config));
+    const forward = config.cluster.forward ?? defaultForwardMode(partitioner);
+    const manifest = writeManifest(outDir, config, partitioner, forward);
+    const hub = new MemoryExchangeHub();
+    const sharedPages = { started: 0 };
+    const analyzer = this.options.components?.analyzer ?? analyzerOf(config.parse);
+    const perNodeConcurrency = Math.max(1, Math.ceil(config.limits.concurrency / n));
+    const nodes: CrawlNode[] = [];
+    const exchanges: Exchange[] = [];
+    for (const [i, m] of manifest.nodes.entries()) {
+      const nodeConfig: CrawlConfig = {
+        ...config, nodeId: m.nodeId, store: { ...config.store, outDir: join(outDir, m.dir) },
+        limits: { ...config.limits, concurrency: perNodeConcurrency },
+      };
+      const exchange = new MemoryExchange({ hub, nodeId: m.nodeId, outboxDir: crawlDirLayout(join(outDir, m.dir)).outbox });
+      exchanges.push(exchange);
+      if (i > 0 && analyzer instanceof WorkerPageAnalyzer) analyzer.retain();
+      nodes.push(buildNode(nodeConfig, this.options.deps ?? {}, { analyzer }, { partitioner, partitions: m.partitions, exchange, forward, sharedPages }));
+    }
+    const clock = this.options.deps?.clock ?? new SystemClock();
+    const events = this.options.deps?.events ?? diagnosticsEvents;
+    const startMs = clock.nowMs();
+    const progress = new ProgressCombiner(config.nodeId, manifest.nodes.map((m) => m.nodeId), (p) => events.progress(p));
+    progress.start();
+    const runs = nodes.map((node) => node.run(signal).catch((err: unknown) => {
+      // One node failing ends the crawl: the others stop cleanly.
+      for (const other of nodes) other.stop(StopReason.interrupted);
+      throw err;
+    }));
+    const watching = this.watch(nodes, exchanges, runs);
+    const settled = await Promise.allSettled(runs);
+    await watching;
+    progress.stop();
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const summaries = settled.map((r) => (r as PromiseFulfilledResult<CrawlSummary>).value);
+    const elapsedMs = clock.nowMs() - startMs;
+    const reason = stopReasonOf(summaries);
+    events.progress(progress.combined(elapsedMs, reason));
+    return { ...combineSummaries(config.nodeId, outDir, reason, elapsedMs, summaries), cluster: { partitioner: partitioner.spec, nodes: summaries } };
+  }
+
+  /**
+   * Ends the crawl when it is over as a whole (see the file comment); stops every node when one
+   * stops for a limit.
+   */
+  private async watch(nodes: readonly CrawlNode[], exchanges: readonly Exchange[], runs: readonly Promise<unknown>[]): Promise<void> {
+    let isDone = false;
+    const ended = Promise.allSettled(runs).then(() => { isDone = true; });
+    const everyMs = this.options.checkIntervalMs ?? 100;
+    let quietChecks = 0;
+    let lastTraffic = -1;
+    while (!isDone) {
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, everyMs).unref())]);
+      if (isDone) return;
+      const stopped = nodes.find((node) => node.stopReason !== null && node.stopReason !== StopReason.exhausted);
+      if (stopped !== undefined) {
+        for (const node of nodes) node.stop(stopped.stopReason as StopReason);
+        continue;
+      }
+      // Messages sent but not yet handed to their receiver: delivered ones are the receiver's (inbox) work.
+      let sent = 0;
+      let received = 0;
+      for (const e of exchanges) {
+        const s = e.stats();
+        sent += s.sent.messages;
+        received += s.received.messages;
+      }
+      const isQuiet = received >= sent && nodes.every((node) => node.isIdle);
+      quietChecks = isQuiet && received === lastTraffic ? quietChecks + 1 : isQuiet ? 1 : 0;
+      lastTraffic = received;
+      if (quietChecks >= 2) for (const node of nodes) node.finish();
+    }
+  }
+}
+
+/**
+ * Publishes the crawl's progress: each time the first node publishes, the latest event of every
+ * node added up, under the crawl's own node id.
+ */
+class ProgressCombiner {
+  private readonly latest = new Map<string, CrawlProgress>();
+  private readonly onEvent = (m: unknown): void => {
+    const p = m as CrawlProgress;
+    if (!this.members.includes(p.node)) return;
+    this.latest.set(p.node, p);
+    if (p.node === this.members[0] && p.stopReason === null) this.publish(this.combined(p.elapsedMs, null));
+  };
+
+  constructor(private readonly node: string, private readonly members: readonly string[], private readonly publish: (p: CrawlProgress) => void) {}
+
+  start(): void {
+    channel(CrawlChannel.progress).subscribe(this.onEvent);
+  }
+
+  stop(): void {
+    channel(CrawlChannel.progress).unsubscribe(this.onEvent);
+  }
+
+  combined(elapsedMs: number, stopReason: StopReason | null): CrawlProgress {
+    return combineProgress(this.node, elapsedMs, [...this.latest.values()], stopReason);
+  }
+}
+
+/** The stop reason of the crawl: a limit or an interruption if any node had one, else exhausted. */
+function stopReasonOf(summaries: readonly CrawlSummary[]): StopReason {
+  return summaries.find((s) => s.stopReason !== StopReason.exhausted)?.stopReason ?? StopReason.exhausted;
+}
+
+/** Writes `cluster.json`, or checks that an existing one describes the same crawl. */
+function writeManifest(outDir: string, config: CrawlConfig, partitioner: Partitioner, forward: ClusterManifest['forward']): ClusterManifest {
+  const n = config.cluster.nodes;
+  const manifest: ClusterManifest = {
+    format: 'shoal-cluster', version: 1, partitioner: partitioner.spec, partitionCount: n, forward,
+    nodes: Array.from({ length: n }, (_, i) => ({ nodeId: `${config.nodeId}-${i}`, partitions: [i], dir: join('nodes', `${config.nodeId}-${i}`) })),
+  };
+  const path = join(outDir, CLUSTER_MANIFEST);
+  let existing: string | null = null;
+  try {
+    existing = readFileSync(path, 'utf8');
+  } catch {
+    // A new crawl directory.
+  }
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  if (existing !== null) {
+    if (existing !== text) {
+      throw new ConfigError([{
+        path: 'cluster', message: `${path} describes another crawl (nodes, node ids or partitioning differ); resume with the same settings or use another --out`,
+      }]);
+    }
+    return manifest;
+  }
+  try {
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(`${path}.tmp`, text);
+    renameSync(`${path}.tmp`, path);
+  } catch (err) {
+    throw new ShoalError('IO', `cannot write ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  return manifest;
+}
