@@ -122,10 +122,12 @@ export class EmbeddedCluster {
     while (!isDone) {
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, everyMs).unref())]);
       if (isDone) return;
-      const stopped = nodes.find((node) => node.stopReason !== null && node.stopReason !== StopReason.exhausted);
+      // A node's loop stops before the node closes: once one has a reason, the crawl is ending (a limit,
+      // Ctrl-C, a failure), and the others stop for the same reason. Closed nodes are never asked anything.
+      const stopped = nodes.find((node) => node.stopReason !== null);
       if (stopped !== undefined) {
         for (const node of nodes) node.stop(stopped.stopReason as StopReason);
-        continue;
+        return;
       }
       // Messages sent but not yet handed to their receiver: delivered ones are the receiver's (inbox) work.
       let sent = 0;
@@ -138,7 +140,10 @@ export class EmbeddedCluster {
       const isQuiet = received >= sent && nodes.every((node) => node.isIdle);
       quietChecks = isQuiet && received === lastTraffic ? quietChecks + 1 : isQuiet ? 1 : 0;
       lastTraffic = received;
-      if (quietChecks >= 2) for (const node of nodes) node.finish();
+      if (quietChecks >= 2) {
+        for (const node of nodes) node.finish();
+        return;
+      }
     }
   }
 }

@@ -90,6 +90,8 @@ export class CrawlNode {
   private hasRun = false;
   /** In a collaborative crawl: keeps the run open on an empty frontier until the crawl as a whole is done. */
   private releaseCollab: (() => void) | null = null;
+  /** From the stores opened to the start of closing: while the node may be asked whether it is idle. */
+  private isCrawling = false;
 
   constructor(private readonly p: CrawlNodeParts) {}
 
@@ -112,6 +114,7 @@ export class CrawlNode {
     let endMs = startMs;
     try {
       await this.open();
+      this.isCrawling = true;
       void this.every(p.config.progressIntervalMs, startMs, background.signal, () => {
         p.events.progress(p.stats.progress(p.config.nodeId, p.clock.nowMs() - startMs, p.frontier.stats(), null));
       });
@@ -143,6 +146,7 @@ export class CrawlNode {
     } catch (err) {
       failure ??= err;
     } finally {
+      this.isCrawling = false;
       signal.removeEventListener('abort', onAbort);
       background.abort();
       const closeFailure = await this.close();
@@ -173,6 +177,7 @@ export class CrawlNode {
    */
   get isIdle(): boolean {
     const p = this.p;
+    if (!this.isCrawling) return false;
     const f = p.frontier.stats();
     return f.queued === 0 && f.inFlight === 0 && p.loop.activeSlots === 0 && p.admission.isIdle
       && (p.collab === null || (p.collab.inbox.isIdle && p.collab.router.batched === 0));
