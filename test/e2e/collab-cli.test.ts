@@ -1,0 +1,108 @@
+/**
+ * Collaborative crawls as a user runs them: `shoal crawl --nodes 3 --partition ...` (the installed
+ * command, over dist/) against a test web on loopback, then `shoal eval` on the crawl directory, with
+ * the web's ground truth: the collaborative crawl covers what a crawl of one node covers, overlap is 0
+ * for hash partitioning, and the summary and the eval report say so.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { startTestWeb, type TestWeb } from '../../src/web/start.js';
+import { exportTruth } from '../../src/web/truth/export.js';
+
+const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'shoal-collab-cli-'));
+let web: TestWeb;
+
+before(async () => {
+  web = await startTestWeb({ hosts: 12, pages: 500, seeds: 3, server: { addressCount: 12 }, traps: { hostRate: 0 }, latency: { slowHostRate: 0 }, robots: { crawlDelayRate: 0 } });
+  await exportTruth(web.model, join(dir, 'truth'), { port: web.port });
+});
+after(async () => {
+  await web?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function shoal(args: readonly string[]): Promise<Run> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+function crawlFlags(out: string): string[] {
+  return [
+    'crawl', ...web.seeds.flatMap((s) => ['--seed', s]), ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]),
+    '--allow-loopback', '--min-delay-ms', '0', '--out', out,
+  ];
+}
+
+interface EvalJson {
+  readonly partitioner: { readonly id: string } | null;
+  readonly partitionCount: number;
+  readonly metrics: {
+    readonly nodeCount: number;
+    readonly overlap: { readonly overlap: number; readonly uniquePages: number };
+    readonly overlapHistogram: readonly number[];
+    readonly coverage: { readonly coverage: number; readonly coveredPages: number } | null;
+    readonly communication: { readonly urlsSent: number; readonly urlsPerPage: number };
+    readonly linkLocality: { readonly pl: number } | null;
+  };
+}
+
+async function evalJson(out: string): Promise<EvalJson> {
+  const run = await shoal(['eval', out, '--truth', join(dir, 'truth'), '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout) as EvalJson;
+}
+
+describe('shoal crawl --nodes and shoal eval (the installed command)', () => {
+  it('a 3-node host-hash crawl covers what one node covers, with overlap 0, and says so', { timeout: 180_000 }, async () => {
+    assert.ok(existsSync(fileURLToPath(new URL('../../dist/cluster/embedded-cluster.js', import.meta.url))), 'dist/ is built (`npm run build`)');
+    const single = await shoal(crawlFlags(join(dir, 'single')));
+    assert.equal(single.code, 0, single.stderr);
+    const collab = await shoal([...crawlFlags(join(dir, 'collab')), '--nodes', '3', '--partition', 'host-hash']);
+    assert.equal(collab.code, 0, collab.stderr);
+    assert.match(collab.stdout, /done: the frontier is empty/);
+    assert.match(collab.stdout, /nodes {7}3, host-hash: shoal-0 [\d,]+, shoal-1 [\d,]+, shoal-2 [\d,]+ pages/);
+    assert.match(collab.stdout, /collaboration \(shoal eval/);
+    assert.match(collab.stdout, /overlap/);
+    assert.match(collab.stderr, /pages [\d,]+/, 'progress on stderr');
+
+    const one = await evalJson(join(dir, 'single'));
+    const three = await evalJson(join(dir, 'collab'));
+    assert.equal(one.partitioner, null);
+    assert.equal(three.partitioner?.id, 'host-hash');
+    assert.equal(three.metrics.nodeCount, 3);
+    assert.equal(three.metrics.overlap.overlap, 0);
+    assert.deepEqual(three.metrics.overlapHistogram.slice(2), [0, 0]);
+    assert.ok(one.metrics.coverage !== null && three.metrics.coverage !== null);
+    assert.ok(one.metrics.coverage.coverage > 0.9, `single-node coverage ${one.metrics.coverage.coverage}`);
+    assert.equal(three.metrics.coverage.coveredPages, one.metrics.coverage.coveredPages);
+    assert.ok(three.metrics.communication.urlsSent > 0);
+    assert.equal(one.metrics.communication.urlsSent, 0);
+    assert.ok(three.metrics.linkLocality !== null && three.metrics.linkLocality.pl > 1 / 3, 'host-hash keeps same-host links local');
+
+    const table = await shoal(['eval', join(dir, 'collab')]);
+    assert.equal(table.code, 0);
+    assert.match(table.stdout, /3 nodes, host-hash/);
+  });
+
+  it('shoal eval on a directory that holds no crawl fails with a clear message', async () => {
+    const run = await shoal(['eval', join(dir, 'truth')]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /holds no crawl log/);
+  });
+});
