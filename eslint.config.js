@@ -1,7 +1,7 @@
 // Lint: typescript-eslint's recommended rules plus the import boundaries of CONVENTIONS §2.
 import tseslint from 'typescript-eslint';
 
-const NATS = { group: ['@nats-io/*', 'nats'], message: 'only src/exchange/nats/ imports the NATS client' };
+const NATS = { regex: '^(@nats-io/|nats$)', message: 'only src/exchange/nats/ imports the NATS client' };
 const PURE_DIRS = ['src/order/**', 'src/partition/**', 'src/eval/**', 'src/frontier/**'];
 const IO_MODULES = ['node:fs', 'node:fs/promises', 'node:net', 'node:http', 'node:https', 'node:dns', 'node:timers',
   'node:timers/promises', 'node:child_process', 'node:worker_threads', 'undici', 'fs', 'net', 'http', 'dns'];

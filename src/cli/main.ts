@@ -7,6 +7,7 @@ import { ConfigError, ShoalError, isConfigProblem } from '../core/errors.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerCrawlCommand } from './commands/crawl.js';
 import { registerEvalCommand } from './commands/eval.js';
+import { registerNodeCommand } from './commands/node.js';
 import { registerWebCommand } from './commands/web.js';
 
 /** Where a command writes; tests pass their own. */
@@ -46,6 +47,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo()): 
   registerWebCommand(program, io, (c) => { code = c; });
   registerConfigCommand(program, io);
   registerEvalCommand(program, io);
+  registerNodeCommand(program, io, (c) => { code = c; });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return code;

@@ -11,6 +11,7 @@
  * limit stops one node (the others stop for the same reason); or on the caller's signal.
  */
 import { channel } from 'node:diagnostics_channel';
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, ShoalError } from '../core/errors.js';
@@ -52,6 +53,8 @@ export interface EmbeddedClusterOptions {
   readonly models?: PartitionModels;
   /** How often the end of the crawl is checked for, ms. Default 100. */
   readonly checkIntervalMs?: number;
+  /** Largest page message the exchange carries, as a broker's limit would (tests); default: no limit. */
+  readonly maxMessageBytes?: number;
 }
 
 /** See the file comment. */
@@ -84,13 +87,15 @@ export class EmbeddedCluster {
       const exchange = new MemoryExchange({ hub, nodeId: m.nodeId, outboxDir: crawlDirLayout(join(outDir, m.dir)).outbox });
       exchanges.push(exchange);
       if (i > 0 && analyzer instanceof WorkerPageAnalyzer) analyzer.retain();
-      nodes.push(buildNode(nodeConfig, this.options.deps ?? {}, { analyzer }, { partitioner, partitions: m.partitions, exchange, forward, sharedPages }));
+      nodes.push(buildNode(nodeConfig, this.options.deps ?? {}, { analyzer }, { partitioner, partitions: m.partitions, exchange, forward, sharedPages, maxMessageBytes: this.options.maxMessageBytes ?? null }));
     }
     const clock = this.options.deps?.clock ?? new SystemClock();
     const events = this.options.deps?.events ?? diagnosticsEvents;
     const startMs = clock.nowMs();
     const progress = new ProgressCombiner(config.nodeId, manifest.nodes.map((m) => m.nodeId), (p) => events.progress(p));
     progress.start();
+    // Every node listens on the caller's signal (its slots and timers): many listeners are expected.
+    setMaxListeners(Math.max(getMaxListeners(signal), 16 * nodes.length), signal);
     const runs = nodes.map((node) => node.run(signal).catch((err: unknown) => {
       // One node failing ends the crawl: the others stop cleanly.
       for (const other of nodes) other.stop(StopReason.interrupted);

@@ -50,6 +50,9 @@ export class SentCache {
    * fingerprint marks an empty slot and is never remembered.
    */
   testAndAdd(hi: number, lo: number): boolean {
+    // The table holds unsigned words; callers may pass the signed result of 32-bit arithmetic.
+    hi >>>= 0;
+    lo >>>= 0;
     if (this.setMask < 0) {
       this.missCount++;
       return false;
@@ -71,8 +74,8 @@ export class SentCache {
     if (hi === 0 && lo === 0) return false;
     const victim = (c[a] as number) <= (c[b] as number) ? a : b;
     const other = victim === a ? b : a;
-    this.hi[victim] = hi >>> 0;
-    this.lo[victim] = lo >>> 0;
+    this.hi[victim] = hi;
+    this.lo[victim] = lo;
     c[victim] = 1;
     c[other] = (c[other] as number) >>> 1;
     return false;

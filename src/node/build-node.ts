@@ -94,6 +94,8 @@ export interface NodeCollabSetup {
   readonly exchange: Exchange;
   /** URLs placed before fetch (urls), boundary pages forwarded after fetch (pages), or both. */
   readonly forward: 'urls' | 'pages' | 'both';
+  /** Largest message the exchange carries (a NATS broker's max_payload); absent: no limit. */
+  readonly maxMessageBytes?: number | null;
   /** `maxPages` counted over every node of the process; absent: this node's own count. */
   readonly sharedPages?: { started: number };
 }
@@ -107,6 +109,7 @@ function boundaryOf(setup: NodeCollabSetup | null): BoundaryPages | null {
   }
   return {
     placer, self: setup.partitions[0] as PartitionId, own: new Set(setup.partitions), send: (to, page) => { setup.exchange.send(to, page); },
+    maxMessageBytes: setup.maxMessageBytes ?? null,
   };
 }
 

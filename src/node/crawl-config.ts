@@ -169,9 +169,29 @@ const seenSchema = z.strictObject({
   cacheEntries: count('fingerprints', 1024).default(1 << 20).describe('fingerprints of popular URLs cached in memory in front of the on-disk URL-seen set'),
 }).prefault({});
 
+const natsSchema = z.strictObject({
+  servers: z.array(z.string()).default([])
+    .describe('NATS servers of a distributed crawl (shoal node --nats, repeatable), e.g. nats://10.0.0.5:4222; JetStream must be on'),
+  crawlId: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ or -').nullable().default(null)
+    .describe('the distributed crawl this node joins (shoal node --crawl): names its stream, subjects and buckets'),
+  partitions: z.array(int()).nullable().default(null)
+    .describe('partitions this node owns (shoal node --partitions 0,3); null = those it owned before in this directory, else the first free one'),
+  user: z.string().nullable().default(null).describe('NATS user name (with pass)'),
+  pass: z.string().nullable().default(null).describe('NATS password (prefer the environment variable to the command line)'),
+  token: z.string().nullable().default(null).describe('NATS server token'),
+  credsFile: z.string().nullable().default(null).describe('NATS .creds file (JWT and NKey seed)'),
+  tls: z.boolean().default(false).describe('require TLS towards the servers (implied by caFile, certFile or keyFile)'),
+  caFile: z.string().nullable().default(null).describe('CA bundle (PEM) that signed the servers’ certificates'),
+  certFile: z.string().nullable().default(null).describe('client certificate (PEM) for mutual TLS'),
+  keyFile: z.string().nullable().default(null).describe('client key (PEM) for mutual TLS'),
+  ackWaitMs: durationMs().default(60_000)
+    .describe('how long the broker waits for a node to acknowledge a delivery before delivering it again (keep above frontier.checkpointIntervalMs)'),
+  memberTtlMs: durationMs().default(15_000).describe('a node that stops heartbeating leaves the crawl’s membership after this long'),
+}).prefault({});
+
 const clusterSchema = z.strictObject({
   nodes: count('nodes', 1).max(1024).default(1)
-    .describe('nodes of an embedded collaborative crawl, all in this process, node i owning partition i (--nodes); 1 = a crawl of one node'),
+    .describe('partitions of a collaborative crawl (--nodes): in one process, that many nodes, node i owning partition i; distributed (shoal node), the partitions the nodes share; 1 = a crawl of one node'),
   partition: partitionStrategySchema.prefault({ strategy: 'host-hash' }),
   forward: z.enum(['urls', 'pages', 'both']).nullable().default(null)
     .describe('what goes to other nodes: URLs before fetch (urls), boundary pages after fetch (pages), or both; null = the strategy’s own (hash: urls, content-hash: both, truth-topic: pages)'),
@@ -183,6 +203,7 @@ const clusterSchema = z.strictObject({
     .describe('a test web’s ground-truth export (shoal web --truth), for strategies that read true labels (truth-topic); null = none'),
   linkSummaryIntervalMs: durationMs().default(10_000)
     .describe('how often in-link counts for other nodes’ URLs are sent to them, for backlink/PageRank estimates (0 = never)'),
+  nats: natsSchema,
 }).prefault({});
 
 /** The whole crawl configuration. */

@@ -183,6 +183,11 @@ export class CrawlNode {
       && (p.collab === null || (p.collab.inbox.isIdle && p.collab.router.batched === 0));
   }
 
+  /** Pages fetched so far (URLs that got a response). */
+  get pagesFetched(): number {
+    return this.p.stats.pages;
+  }
+
   /** Why the node's run stopped, once it has (null while it runs). */
   get stopReason(): StopReason | null {
     return this.p.loop.stopReason;

@@ -93,6 +93,8 @@ export class CrawlStats {
   forwardedPages = 0;
   /** Pages other nodes fetched and sent here (not counted in `pages`). */
   receivedPages = 0;
+  /** Boundary pages kept here because they were too big for the transport. */
+  oversizedBoundaryPages = 0;
   requests = 0;
   robotsRequests = 0;
   retries = 0;

@@ -21,6 +21,16 @@ export interface BoundaryPages {
   readonly own: ReadonlySet<PartitionId>;
   /** Hands a page to the exchange for partition `to`. */
   send(to: PartitionId, page: Omit<ForwardedPageMessage, 'seq'>): void;
+  /**
+   * Largest page message the transport carries (a NATS broker's `max_payload`), or null for no
+   * limit. A bigger page is kept where it was fetched rather than lost.
+   */
+  readonly maxMessageBytes: number | null;
+}
+
+/** Bytes a page message needs at most before compression (its bodies and heads, plus room for the fields). */
+export function pageMessageBytes(page: Omit<ForwardedPageMessage, 'seq'>): number {
+  return page.rawBody.length + (page.body?.length ?? 0) + page.request.length + page.responseHead.length + page.url.length * 2 + 4096;
 }
 
 /** The page message for a page this node fetched. */

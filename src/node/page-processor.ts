@@ -28,7 +28,7 @@ import {
 } from '../store/warc/warc-record.js';
 import type { SitemapParse } from '../sitemap/sitemap-parser.js';
 import type { ForwardedPageMessage } from '../exchange/messages.js';
-import { fetchOkOf, forwardedPageOf, type BoundaryPages } from './page-forwarding.js';
+import { fetchOkOf, forwardedPageOf, pageMessageBytes, type BoundaryPages } from './page-forwarding.js';
 import { normalizeUrl } from '../url/normalize.js';
 
 /** Where WARC records go (a `WarcWriter`). */
@@ -184,6 +184,11 @@ export class PageProcessor {
     const others = placement.filter((p) => !b.own.has(p));
     if (others.length === 0) return null;
     const message = forwardedPageOf(o.nodeId, entry, fromUrlOf(entry), outcome, startedWallMs);
+    if (b.maxMessageBytes !== null && pageMessageBytes(message) > b.maxMessageBytes) {
+      // The transport cannot carry it: the page is kept here, which loses nothing (only locality).
+      o.stats.oversizedBoundaryPages++;
+      return null;
+    }
     for (const p of others) b.send(p, message);
     o.stats.forwardedPages++;
     if (others.length < placement.length) return null;

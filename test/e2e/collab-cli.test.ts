@@ -34,7 +34,9 @@ interface Run {
 }
 
 function shoal(args: readonly string[]): Promise<Run> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Hosts whose robots.txt or pages fail are tried again within half a second, not minutes.
+  const env = { ...process.env, SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50', SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500', SHOAL_CRAWL_ROBOTS_RETRY_MS: '100' };
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });

@@ -17,7 +17,7 @@ import type { CrawlSummary } from '../../node/crawl-stats.js';
 import { CrawlChannel, type CrawlProgress } from '../../node/events.js';
 import type { CliIo } from '../main.js';
 
-interface CrawlFlags {
+export interface CrawlFlags {
   seed: string[];
   seedsFile?: string;
   sitemap: string[];
@@ -37,7 +37,7 @@ interface CrawlFlags {
 /** Without a terminal, a progress line every this many ms. */
 const PROGRESS_LINE_MS = 5000;
 
-const collect = (v: string, prev: string[]): string[] => [...prev, v];
+export const collect = (v: string, prev: string[]): string[] => [...prev, v];
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 function megabytes(bytes: number): string {
@@ -45,7 +45,7 @@ function megabytes(bytes: number): string {
 }
 
 /** The crawl configuration from the file, the environment and the flags; every problem at once. */
-export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<string, string | undefined>>): CrawlConfig {
+export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<string, string | undefined>>, extra: (tree: ConfigTree, problems: ConfigIssue[]) => void = () => {}): CrawlConfig {
   const tree: ConfigTree = {};
   const problems: ConfigIssue[] = [];
   const int = (flag: string, path: string, raw: string | undefined): void => {
@@ -67,6 +67,7 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
   int('--concurrency', 'limits.concurrency', flags.concurrency);
   int('--nodes', 'cluster.nodes', flags.nodes);
   if (flags.partition !== undefined) setPath(tree, 'cluster.partition.strategy', flags.partition);
+  extra(tree, problems);
   try {
     const config = loadConfig(crawlConfigSchema, { file: flags.config, env, envPrefix: CRAWL_ENV_PREFIX, flags: tree });
     if (problems.length > 0) throw new ConfigError(problems, { code: 'USAGE' });
@@ -96,11 +97,11 @@ const STOPPED: Readonly<Record<CrawlSummary['stopReason'], string>> = {
 const sumOf = <T>(items: readonly T[], of: (t: T) => number): number => items.reduce((a, t) => a + of(t), 0);
 
 /** The summary printed at the end. */
-export function summaryText(s: CrawlSummary): string {
+export function summaryText(s: CrawlSummary, command = 'crawl'): string {
   const outcomes = Object.entries(s.outcomes).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`).join(', ');
   const l = s.links;
   const lines = [
-    `shoal crawl: ${STOPPED[s.stopReason]} after ${(s.elapsedMs / 1000).toFixed(1)} s`,
+    `shoal ${command}: ${STOPPED[s.stopReason]} after ${(s.elapsedMs / 1000).toFixed(1)} s`,
     `  pages       ${fmt(s.pages)} (${s.pagesPerSecond.toFixed(1)} pages/s, ${megabytes(s.bytesPerSecond)}/s, ${megabytes(s.bytes)} in all)`,
     `  urls        ${fmt(s.urls)}: ${outcomes === '' ? 'none' : outcomes}`,
     `  requests    ${fmt(s.requests)} (${fmt(s.robotsRequests)} robots.txt, ${fmt(s.retries)} retries) to ${fmt(s.hosts)} hosts`,
@@ -122,9 +123,9 @@ export function summaryText(s: CrawlSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function registerCrawlCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
-  program.command('crawl')
-    .description('crawl the Web from seed URLs, politely, into a crawl directory (WARC, CDXJ index, state)')
+/** Adds the options `shoal crawl` and `shoal node` share. */
+export function crawlOptions(command: Command): Command {
+  return command
     .option('--seed <url>', 'seed URL (repeatable)', collect, [])
     .option('--seeds-file <file>', 'file of seed URLs, one per line')
     .option('--sitemap <url>', 'sitemap whose pages are seeds (repeatable; seeds.robotsSitemaps also reads those robots.txt announces)', collect, [])
@@ -135,47 +136,63 @@ export function registerCrawlCommand(program: Command, io: CliIo, setCode: (code
     .option('--user-agent <ua>', "User-Agent with a contact URL; its product token is the robots.txt name (e.g. 'shoalbot/1.0 (+https://example.org/bot)')")
     .option('--max-pages <n>', 'stop after starting this many page fetches')
     .option('--min-delay-ms <n>', 'smallest gap between two requests to one host, ms')
-    .option('--concurrency <n>', 'fetches in flight at most (over all nodes)')
-    .option('--nodes <n>', 'nodes of a collaborative crawl in this process, each owning a partition (default 1)')
+    .option('--concurrency <n>', 'fetches in flight at most (over all nodes of this process)')
     .option('--partition <strategy>', 'how the nodes split the Web: url-hash, host-hash, domain-hash, ip-hash, consistent-hash, content-hash, truth-topic (default host-hash)')
-    .option('--config <file>', 'YAML or JSON configuration file (`shoal config --defaults --command crawl` prints every option)')
+    .option('--config <file>', 'YAML or JSON configuration file (`shoal config --defaults --command crawl` prints every option)');
+}
+
+/**
+ * Runs a crawl (of one node, of an embedded collaborative crawl, or one node of a distributed one)
+ * with live progress on stderr, the summary on stdout, Ctrl-C stopping cleanly, and the exit code.
+ * @param isShown which progress events to show (by node id).
+ */
+export async function runCrawl(
+  io: CliIo, setCode: (code: number) => void, command: string, config: CrawlConfig,
+  isShown: (node: string) => boolean, run: (signal: AbortSignal) => Promise<CrawlSummary>,
+): Promise<void> {
+  const controller = new AbortController();
+  void io.interrupted.then(() => {
+    if (!controller.signal.aborted) io.err(`\nshoal ${command}: stopping (Ctrl-C) ...\n`);
+    controller.abort();
+  });
+  const isTty = io.isErrTty === true;
+  let lastLineMs = Number.NEGATIVE_INFINITY;
+  let isLineOpen = false;
+  const onProgress = (message: unknown): void => {
+    const p = message as CrawlProgress;
+    if (!isShown(p.node)) return;
+    if (isTty) {
+      io.err(`\r\x1b[2K${progressLine(p)}`);
+      isLineOpen = true;
+    } else if (p.elapsedMs - lastLineMs >= PROGRESS_LINE_MS || p.stopReason !== null) {
+      lastLineMs = p.elapsedMs;
+      io.err(`${progressLine(p)}\n`);
+    }
+  };
+  const progress = channel(CrawlChannel.progress);
+  progress.subscribe(onProgress);
+  let summary: CrawlSummary;
+  try {
+    io.err(`shoal ${command}: crawling into ${config.store.outDir ?? ''} with ${config.limits.concurrency} fetch slots; Ctrl-C stops cleanly\n`);
+    summary = await run(controller.signal);
+  } finally {
+    progress.unsubscribe(onProgress);
+    if (isLineOpen) io.err('\n');
+  }
+  io.out(summaryText(summary, command));
+  if (summary.cluster !== undefined && summary.stopReason !== 'interrupted') {
+    const crawled = await readCrawlForEval(summary.outDir);
+    io.out(`\ncollaboration (shoal eval ${summary.outDir}):\n${formatCollabTable(collaborationMetrics({ nodes: crawled.nodes, links: crawled.links }))}`);
+  }
+  setCode(summary.stopReason === 'interrupted' ? 130 : 0);
+}
+
+export function registerCrawlCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
+  crawlOptions(program.command('crawl').description('crawl the Web from seed URLs, politely, into a crawl directory (WARC, CDXJ index, state)'))
+    .option('--nodes <n>', 'nodes of a collaborative crawl in this process, each owning a partition (default 1)')
     .action(async (opts: CrawlFlags) => {
       const config = crawlConfigFromFlags(opts, io.env);
       const crawl = new Crawl(config);
-      const controller = new AbortController();
-      void io.interrupted.then(() => {
-        if (!controller.signal.aborted) io.err('\nshoal crawl: stopping (Ctrl-C) ...\n');
-        controller.abort();
-      });
-      const isTty = io.isErrTty === true;
-      let lastLineMs = Number.NEGATIVE_INFINITY;
-      let isLineOpen = false;
-      const onProgress = (message: unknown): void => {
-        const p = message as CrawlProgress;
-        if (p.node !== config.nodeId) return;
-        if (isTty) {
-          io.err(`\r\x1b[2K${progressLine(p)}`);
-          isLineOpen = true;
-        } else if (p.elapsedMs - lastLineMs >= PROGRESS_LINE_MS || p.stopReason !== null) {
-          lastLineMs = p.elapsedMs;
-          io.err(`${progressLine(p)}\n`);
-        }
-      };
-      const progress = channel(CrawlChannel.progress);
-      progress.subscribe(onProgress);
-      let summary: CrawlSummary;
-      try {
-        io.err(`shoal crawl: crawling into ${config.store.outDir ?? ''} with ${config.limits.concurrency} fetch slots; Ctrl-C stops cleanly\n`);
-        summary = await crawl.run(controller.signal);
-      } finally {
-        progress.unsubscribe(onProgress);
-        if (isLineOpen) io.err('\n');
-      }
-      io.out(summaryText(summary));
-      if (summary.cluster !== undefined && summary.stopReason !== 'interrupted') {
-        const crawled = await readCrawlForEval(summary.outDir);
-        io.out(`\ncollaboration (shoal eval ${summary.outDir}):\n${formatCollabTable(collaborationMetrics({ nodes: crawled.nodes, links: crawled.links }))}`);
-      }
-      setCode(summary.stopReason === 'interrupted' ? 130 : 0);
+      await runCrawl(io, setCode, 'crawl', config, (node) => node === config.nodeId, (signal) => crawl.run(signal));
     });
 }

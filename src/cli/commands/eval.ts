@@ -14,19 +14,26 @@ import type { CliIo } from '../main.js';
 export function registerEvalCommand(program: Command, io: CliIo): void {
   program.command('eval')
     .description('measure a crawl directory: overlap, coverage, diversity, communication overhead, load balance, p_l (SPEC §5)')
-    .argument('<dir>', 'the crawl directory (shoal crawl --out)')
+    .argument('<dirs...>', 'the crawl directory (shoal crawl --out), or the directories of the nodes of a distributed crawl (shoal node --out)')
     .option('--truth <dir>', 'the test web’s ground-truth export (shoal web export --out): coverage, and URLs matched to its pages')
     .option('--json', 'print JSON instead of a table')
-    .action(async (dir: string, opts: { truth?: string; json?: boolean }) => {
+    .action(async (dirs: string[], opts: { truth?: string; json?: boolean }) => {
       const truth = opts.truth === undefined ? null : await readTruth(opts.truth);
-      const crawl = await readCrawlForEval(dir, truth);
-      const metrics = collaborationMetrics({ nodes: crawl.nodes, links: crawl.links, ...(crawl.target === null ? {} : { target: crawl.target }) });
-      const partitioner = crawl.manifest?.partitioner ?? null;
+      const crawls = [];
+      for (const dir of dirs) crawls.push(await readCrawlForEval(dir, truth));
+      const first = crawls[0];
+      const target = first?.target ?? null;
+      const metrics = collaborationMetrics({
+        nodes: crawls.flatMap((c) => c.nodes), links: crawls.flatMap((c) => c.links), ...(target === null ? {} : { target }),
+      });
+      const partitioner = crawls.length === 1 ? first?.manifest?.partitioner ?? null : null;
+      const crawl = dirs.join(' ');
       if (opts.json === true) {
-        io.out(`${JSON.stringify({ crawl: dir, partitioner, partitionCount: crawl.manifest?.partitionCount ?? 1, metrics }, null, 2)}\n`);
+        io.out(`${JSON.stringify({ crawl, partitioner, partitionCount: first?.manifest?.partitionCount ?? dirs.length, metrics }, null, 2)}\n`);
         return;
       }
-      const head = partitioner === null ? 'one node' : `${crawl.manifest?.partitionCount ?? 0} nodes, ${partitioner.id} ${JSON.stringify(partitioner.params)}`;
-      io.out(`shoal eval ${dir}: ${head}\n${formatCollabTable(metrics)}`);
+      const head = partitioner !== null ? `${first?.manifest?.partitionCount ?? 0} nodes, ${partitioner.id} ${JSON.stringify(partitioner.params)}`
+        : dirs.length > 1 ? `${dirs.length} node directories` : 'one node';
+      io.out(`shoal eval ${crawl}: ${head}\n${formatCollabTable(metrics)}`);
     });
 }

@@ -30,7 +30,7 @@ import { Outbox, type OutboxEntry } from '../outbox.js';
 import { connectNats, type NatsAuthOptions, type NatsTlsOptions } from './connection.js';
 import { MessageCounter } from './message-counter.js';
 import { NatsMembership, type NatsMembershipOptions } from './nats-membership.js';
-import { checkId, checkPartition } from './names.js';
+import { checkId, checkPartition, streamName } from './names.js';
 import { PartitionConsumers } from './partition-consumers.js';
 import { Publisher } from './publisher.js';
 import { ensureConsumer, ensureStream } from './stream.js';
@@ -199,6 +199,20 @@ export class NatsExchange implements Exchange {
    */
   async published(timeoutMs: number): Promise<boolean> {
     return this.publisher === null ? true : this.publisher.idle(timeoutMs);
+  }
+
+  /**
+   * Messages the crawl's stream holds: sent and not yet acknowledged by their receivers (the stream
+   * keeps a message only until its consumer acknowledges it). Null when the broker does not answer.
+   */
+  async streamMessages(): Promise<number | null> {
+    const jsm = this.jsm;
+    if (jsm === null || jsm === undefined) return null;
+    try {
+      return (await jsm.streams.info(streamName(this.options.crawlId))).state.messages;
+    } catch {
+      return null;
+    }
   }
 
   /** Largest encoded message the broker accepts (its `max_payload`), or null before connecting. */

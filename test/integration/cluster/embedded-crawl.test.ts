@@ -17,8 +17,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { EmbeddedCluster } from '../../../src/cluster/embedded-cluster.js';
+import { validateConfig } from '../../../src/config/load.js';
 import { Crawl } from '../../../src/node/crawl.js';
-import type { CrawlConfigInput } from '../../../src/node/crawl-config.js';
+import { crawlConfigSchema, type CrawlConfigInput } from '../../../src/node/crawl-config.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
 import { createPartitioner } from '../../../src/partition/registry.js';
 import { canPlacePages } from '../../../src/partition/partitioner.js';
@@ -36,12 +38,16 @@ let web: TestWeb;
 let dir: string;
 
 function config(outDir: string, extra: Partial<CrawlConfigInput> = {}): CrawlConfigInput {
+  return { ...config0(outDir), ...extra };
+}
+
+function config0(outDir: string): CrawlConfigInput {
   return {
     nodeId: 'n', seeds: { urls: [...web.seeds] }, store: { outDir },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
     politeness: { minDelayMs: 5, k: 1, backoffBaseMs: 50, backoffMaxMs: 500 }, robots: { retryMs: 100, maxAttempts: 3 },
     fetch: { bodyTimeoutMs: 5000, firstByteTimeoutMs: 5000, maxAttempts: 3 },
-    limits: { concurrency: 12 }, progressIntervalMs: 0, parse: { workers: 1 }, ...extra,
+    limits: { concurrency: 12 }, progressIntervalMs: 0, parse: { workers: 1 },
   };
 }
 
@@ -207,6 +213,33 @@ describe('3 nodes, content-hash: pages go to the node their content hashes to', 
     assert.ok(forwarded > single.size / 3, `${forwarded} pages forwarded of ${single.size}`);
     assert.equal(logged, forwarded);
     assert.equal(received, forwarded);
+  });
+});
+
+describe('3 nodes, content-hash, with a transport that carries at most 8 KB per message', () => {
+  test('pages too big to forward are kept where they were fetched: nothing is lost', async () => {
+    const out = join(dir, 'content-small');
+    const config = validateConfig(crawlConfigSchema, { ...config0(out), cluster: { nodes: 3, partition: { strategy: 'content-hash' } } });
+    const summary = await new EmbeddedCluster(config, { maxMessageBytes: 8192 }).run(new AbortController().signal);
+    assert.equal(summary.stopReason, 'exhausted');
+    const logs = await logsOf(summary);
+    assert.deepEqual([...ownDownloads(logs)].sort(), [...single].sort());
+    let kept = 0;
+    let forwarded = 0;
+    for (const [node, entries] of logs) {
+      for (const e of entries) {
+        if (e.node !== node || e.outcome !== 'ok') continue;
+        if (e.reason?.startsWith('forwarded') === true) {
+          forwarded++;
+          assert.ok(e.bytes < 8192, `${e.url} (${e.bytes} bytes) was forwarded`);
+        } else if (e.bytes >= 8192) {
+          kept++;
+          assert.notEqual(e.warc, null, `${e.url} kept and stored where fetched`);
+        }
+      }
+    }
+    assert.ok(kept > 0, 'some pages were too big to forward');
+    assert.ok(forwarded > 0, 'small pages were still forwarded');
   });
 });
 

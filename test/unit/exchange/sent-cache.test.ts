@@ -16,6 +16,13 @@ describe('SentCache', () => {
     assert.deepEqual([c.hits, c.misses], [1, 3]);
   });
 
+  test('signed words (32-bit arithmetic results) are the same fingerprints as their unsigned forms', () => {
+    const c = new SentCache(1024);
+    assert.equal(c.testAndAdd(-5, -7), false);
+    assert.equal(c.testAndAdd(-5, -7), true);
+    assert.equal(c.testAndAdd(-5 >>> 0, -7 >>> 0), true);
+  });
+
   test('size 0 remembers nothing', () => {
     const c = new SentCache(0);
     assert.equal(c.testAndAdd(1, 2), false);

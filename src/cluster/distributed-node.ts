@@ -1,0 +1,209 @@
+/**
+ * One node of a distributed collaborative crawl (`shoal node`, SPEC §4.5): a complete crawler in its
+ * own process and crawl directory, anywhere, joined to the others only through NATS JetStream
+ * (`src/exchange/nats/`): the crawl's stream carries the messages, its key-value buckets the
+ * membership, the partitioning and live statistics. Nothing else is shared.
+ *
+ * - **Partitions.** `cluster.nats.partitions`, or the ones this directory owned before
+ *   (`node.json`, so a restarted node takes its partitions back), or else the lowest free one.
+ * - **Configuration.** The partitioning (`cluster.nodes`, `cluster.partition`, `cluster.forward`)
+ *   must be the same on every node: the first node stores it in the crawl's bucket, and a node with
+ *   another one is refused. Seeds may be given to any node (each keeps those placed on it).
+ * - **The end.** Every `checkIntervalMs` the node publishes whether it is idle and how many of its
+ *   messages the broker has not stored yet. The crawl is over when every partition has a live owner,
+ *   every owner is idle with nothing unstored, and the stream holds no message (none sent and
+ *   not yet acknowledged), at two checks in a row with every owner's statistics renewed in between.
+ *   The node that sees it first marks the crawl done; the others follow.
+ * - **Failure.** A node killed with `kill -9` leaves its partitions claimed until its membership
+ *   lease expires; messages for them wait in the stream. The same command on the same directory
+ *   takes them back and catches up. Other nodes go on meanwhile, and wait for it before ending.
+ */
+import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, ShoalError } from '../core/errors.js';
+import { NatsExchange } from '../exchange/nats/nats-exchange.js';
+import type { NatsMembership } from '../exchange/nats/nats-membership.js';
+import { buildNode, type NodeDeps } from '../node/build-node.js';
+import type { CrawlConfig } from '../node/crawl-config.js';
+import { crawlDirLayout } from '../node/crawl-dir.js';
+import type { CrawlNode } from '../node/crawl-node.js';
+import type { CrawlSummary } from '../node/crawl-stats.js';
+import { createPartitioner, defaultForwardMode, type PartitionModels } from '../partition/registry.js';
+import type { PartitionId } from '../partition/partitioner.js';
+import { partitionModelsOf } from './partition-models.js';
+
+/** `node.json` in the node's crawl directory: which crawl and partitions the directory belongs to. */
+interface NodeFile {
+  readonly crawlId: string;
+  readonly nodeId: string;
+  readonly partitions: readonly PartitionId[];
+}
+
+/** What a node publishes about itself every check (`stats.<nodeId>` in the crawl's bucket). */
+interface NodeStats {
+  readonly atMs: number;
+  readonly isIdle: boolean;
+  /** Messages sent that the broker has not stored yet. */
+  readonly unconfirmed: number;
+  readonly partitions: readonly PartitionId[];
+  readonly pages: number;
+  /** Set by the node that saw the crawl end. */
+  readonly isDone: boolean;
+}
+
+/** Options of {@link DistributedNode}. */
+export interface DistributedNodeOptions {
+  readonly deps?: Partial<NodeDeps>;
+  readonly models?: PartitionModels;
+  /** How often the node publishes its state and checks for the end, ms. Default 1,000. */
+  readonly checkIntervalMs?: number;
+}
+
+const NODE_FILE = 'node.json';
+
+/** See the file comment. */
+export class DistributedNode {
+  constructor(private readonly config: CrawlConfig, private readonly options: DistributedNodeOptions = {}) {}
+
+  /** Joins the crawl, crawls until the crawl as a whole is over (or the signal), leaves; resolves to this node's summary. */
+  async run(signal: AbortSignal): Promise<CrawlSummary> {
+    const config = this.config;
+    const nats = config.cluster.nats;
+    const outDir = config.store.outDir;
+    if (outDir === null) throw new ConfigError([{ path: 'store.outDir', message: 'the crawl directory is required (--out DIR)' }]);
+    if (nats.servers.length === 0) throw new ConfigError([{ path: 'cluster.nats.servers', message: 'at least one NATS server is needed (--nats URL)' }]);
+    if (nats.crawlId === null) throw new ConfigError([{ path: 'cluster.nats.crawlId', message: 'the crawl to join is required (--crawl ID)' }]);
+    const crawlId = nats.crawlId;
+    const n = config.cluster.nodes;
+    const partitioner = createPartitioner(config.cluster.partition, n, this.options.models ?? await partitionModelsOf(config));
+    const forward = config.cluster.forward ?? defaultForwardMode(partitioner);
+    const previous = readNodeFile(outDir, crawlId);
+    const wanted = nats.partitions ?? previous?.partitions ?? null;
+    for (const p of wanted ?? []) {
+      if (p >= n) throw new ConfigError([{ path: 'cluster.nats.partitions', message: `partition ${p} does not exist: the crawl has ${n} (cluster.nodes)` }]);
+    }
+    const nodeId = previous?.nodeId ?? (config.nodeId === 'shoal' ? `${hostname().replace(/[^A-Za-z0-9_-]/g, '-')}-${process.pid}` : config.nodeId);
+    const layout = crawlDirLayout(outDir);
+    const exchange = new NatsExchange({
+      servers: nats.servers, crawlId, nodeId, outboxDir: layout.outbox, ackWaitMs: nats.ackWaitMs,
+      membership: { ttlMs: nats.memberTtlMs, heartbeatMs: Math.max(200, Math.floor(nats.memberTtlMs / 3)) },
+      ...authOf(nats), ...tlsOf(nats),
+    });
+    try {
+      await exchange.connect();
+      const membership = exchange.membership();
+      const shared = { nodes: n, partition: partitioner.spec, forward };
+      if (await membership.publishConfig(shared) === 'different') {
+        throw new ConfigError([{
+          path: 'cluster', message: `crawl ${crawlId} is partitioned otherwise (${JSON.stringify(await membership.readConfig())}); use the same cluster.nodes, cluster.partition and cluster.forward`,
+        }]);
+      }
+      const partitions = wanted ?? [await firstFreePartition(membership, n)];
+      writeNodeFile(outDir, { crawlId, nodeId, partitions });
+      const node = buildNode({ ...config, nodeId }, this.options.deps ?? {}, {}, { partitioner, partitions, exchange, forward, maxMessageBytes: exchange.maxMessageBytes });
+      const run = node.run(signal);
+      const watching = this.watch(node, exchange, membership, n, partitions, run);
+      const summary = await run;
+      await watching;
+      return summary;
+    } finally {
+      // Idempotent: the node closed it already unless it failed before starting it.
+      await exchange.close();
+    }
+  }
+
+  /** Publishes this node's state and ends the node once the crawl as a whole is over; see the file comment. */
+  private async watch(node: CrawlNode, exchange: NatsExchange, membership: NatsMembership, n: number, partitions: readonly PartitionId[], run: Promise<unknown>): Promise<void> {
+    let isEnded = false;
+    const ended = run.then(() => { isEnded = true; }, () => { isEnded = true; });
+    const everyMs = this.options.checkIntervalMs ?? 1000;
+    let quiet = 0;
+    let lastSeen = new Map<string, number>();
+    while (!isEnded) {
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, everyMs).unref())]);
+      if (isEnded || node.stopReason !== null) return;
+      try {
+        const own: NodeStats = {
+          atMs: Date.now(), isIdle: node.isIdle, unconfirmed: exchange.stats().unconfirmed, partitions, pages: node.pagesFetched, isDone: false,
+        };
+        await membership.putStats(own);
+        const stats = await membership.readStats() as Record<string, Partial<NodeStats>>;
+        if (Object.values(stats).some((s) => s.isDone === true)) {
+          node.finish();
+          return;
+        }
+        const members = await membership.members();
+        const owned = new Set(members.flatMap((m) => m.partitions));
+        const isEveryPartitionOwned = Array.from({ length: n }, (_, p) => p).every((p) => owned.has(p));
+        const renewed = members.every((m) => {
+          const s = stats[m.nodeId];
+          return s !== undefined && s.atMs !== undefined && s.atMs !== lastSeen.get(m.nodeId);
+        });
+        const isQuiet = isEveryPartitionOwned && own.isIdle && members.every((m) => stats[m.nodeId]?.isIdle === true && stats[m.nodeId]?.unconfirmed === 0)
+          && await exchange.streamMessages() === 0;
+        quiet = isQuiet ? (renewed ? quiet + 1 : quiet) : 0;
+        lastSeen = new Map(members.map((m) => [m.nodeId, stats[m.nodeId]?.atMs ?? -1]));
+        if (quiet >= 2) {
+          await membership.putStats({ ...own, isDone: true });
+          node.finish();
+          return;
+        }
+      } catch (err) {
+        // The broker is away (a timeout, a closed connection): the crawl goes on, and the check is
+        // made again next time. Bugs are not the broker's.
+        if (err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError) throw err;
+        quiet = 0;
+      }
+    }
+  }
+}
+
+/** The lowest partition no live member holds. */
+async function firstFreePartition(membership: NatsMembership, n: number): Promise<PartitionId> {
+  const held = new Set((await membership.members()).flatMap((m) => m.partitions));
+  for (let p = 0; p < n; p++) if (!held.has(p)) return p;
+  throw new ConfigError([{ path: 'cluster.nats.partitions', message: `every one of the crawl's ${n} partitions has a live owner` }]);
+}
+
+function readNodeFile(outDir: string, crawlId: string): NodeFile | null {
+  let text: string;
+  try {
+    text = readFileSync(join(outDir, NODE_FILE), 'utf8');
+  } catch {
+    return null;
+  }
+  const file = JSON.parse(text) as NodeFile;
+  if (file.crawlId !== crawlId) {
+    throw new ConfigError([{ path: 'cluster.nats.crawlId', message: `${outDir} belongs to crawl ${file.crawlId}, not ${crawlId}; use another --out` }]);
+  }
+  return file;
+}
+
+function writeNodeFile(outDir: string, file: NodeFile): void {
+  const path = join(outDir, NODE_FILE);
+  try {
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(`${path}.tmp`, `${JSON.stringify(file, null, 2)}\n`);
+    renameSync(`${path}.tmp`, path);
+  } catch (err) {
+    throw new ShoalError('IO', `cannot write ${path}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+type NatsConfig = CrawlConfig['cluster']['nats'];
+
+function authOf(n: NatsConfig): { auth?: { user?: string; pass?: string; token?: string; credsFile?: string } } {
+  const auth = {
+    ...(n.user === null ? {} : { user: n.user }), ...(n.pass === null ? {} : { pass: n.pass }),
+    ...(n.token === null ? {} : { token: n.token }), ...(n.credsFile === null ? {} : { credsFile: n.credsFile }),
+  };
+  return Object.keys(auth).length === 0 ? {} : { auth };
+}
+
+function tlsOf(n: NatsConfig): { tls?: { caFile?: string; certFile?: string; keyFile?: string } } {
+  const tls = {
+    ...(n.caFile === null ? {} : { caFile: n.caFile }), ...(n.certFile === null ? {} : { certFile: n.certFile }), ...(n.keyFile === null ? {} : { keyFile: n.keyFile }),
+  };
+  return n.tls || Object.keys(tls).length > 0 ? { tls } : {};
+}
