@@ -26,6 +26,7 @@ import { SystemClock } from '../node/clock.js';
 import { CrawlChannel, diagnosticsEvents, StopReason, type CrawlProgress } from '../node/events.js';
 import { combineProgress, combineSummaries } from './cluster-summary.js';
 import { partitionModelsOf } from './partition-models.js';
+import { ThreadedCluster } from './threaded-cluster.js';
 import { WorkerPageAnalyzer } from '../node/page-analyzer.js';
 import { createPartitioner, defaultForwardMode, type PartitionModels } from '../partition/registry.js';
 import type { Partitioner } from '../partition/partitioner.js';
@@ -73,6 +74,7 @@ export class EmbeddedCluster {
     const partitioner = createPartitioner(config.cluster.partition, n, this.options.models ?? await partitionModelsOf(config));
     const forward = config.cluster.forward ?? defaultForwardMode(partitioner);
     const manifest = writeManifest(outDir, config, partitioner, forward);
+    if (config.cluster.workers > 0) return new ThreadedCluster(config, manifest, partitioner, this.options.deps ?? {}).run(signal);
     const hub = new MemoryExchangeHub();
     const sharedPages = { started: 0 };
     const analyzer = this.options.components?.analyzer ?? analyzerOf(config.parse);
@@ -157,7 +159,7 @@ export class EmbeddedCluster {
  * Publishes the crawl's progress: each time the first node publishes, the latest event of every
  * node added up, under the crawl's own node id.
  */
-class ProgressCombiner {
+export class ProgressCombiner {
   private readonly latest = new Map<string, CrawlProgress>();
   private readonly onEvent = (m: unknown): void => {
     const p = m as CrawlProgress;
@@ -182,12 +184,12 @@ class ProgressCombiner {
 }
 
 /** The stop reason of the crawl: a limit or an interruption if any node had one, else exhausted. */
-function stopReasonOf(summaries: readonly CrawlSummary[]): StopReason {
+export function stopReasonOf(summaries: readonly CrawlSummary[]): StopReason {
   return summaries.find((s) => s.stopReason !== StopReason.exhausted)?.stopReason ?? StopReason.exhausted;
 }
 
 /** Writes `cluster.json`, or checks that an existing one describes the same crawl. */
-function writeManifest(outDir: string, config: CrawlConfig, partitioner: Partitioner, forward: ClusterManifest['forward']): ClusterManifest {
+export function writeManifest(outDir: string, config: CrawlConfig, partitioner: Partitioner, forward: ClusterManifest['forward']): ClusterManifest {
   const n = config.cluster.nodes;
   const manifest: ClusterManifest = {
     format: 'shoal-cluster', version: 1, partitioner: partitioner.spec, partitionCount: n, forward,

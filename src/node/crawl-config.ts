@@ -192,6 +192,8 @@ const natsSchema = z.strictObject({
 const clusterSchema = z.strictObject({
   nodes: count('nodes', 1).max(1024).default(1)
     .describe('partitions of a collaborative crawl (--nodes): in one process, that many nodes, node i owning partition i; distributed (shoal node), the partitions the nodes share; 1 = a crawl of one node'),
+  workers: count('threads').max(64).default(0)
+    .describe('worker threads the nodes of an embedded crawl are spread over, so that several cores crawl (--workers); 0 = every node on the crawl thread'),
   partition: partitionStrategySchema.prefault({ strategy: 'host-hash' }),
   forward: z.enum(['urls', 'pages', 'both']).nullable().default(null)
     .describe('what goes to other nodes: URLs before fetch (urls), boundary pages after fetch (pages), or both; null = the strategy’s own (hash: urls, content-hash: both, truth-topic: pages)'),

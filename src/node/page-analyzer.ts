@@ -17,7 +17,8 @@
  * rejects the pages it held with an {@link AnalysisError} and is replaced by a new one. The node
  * then keeps the page's records without a parse (see the page processor).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from './worker-entry.js';
 import { parseSitemap, type SitemapParse } from '../sitemap/sitemap-parser.js';
 import type { GzipMember } from '../store/warc/gzip-members.js';
 import { analyzePage, type PageAnalysis, type PageAnalysisInput, type PageAnalysisOptions } from './page-analysis.js';
@@ -131,21 +132,12 @@ export interface WorkerPageAnalyzerOptions extends PageAnalysisOptions {
   readonly maxWorkerHeapMb?: number;
 }
 
-/**
- * The worker's entry: `analysis-worker.js` beside this file. Under tsx (sources run directly) the
- * entry is TypeScript, which a worker thread cannot load by itself on Node 20: the worker then
- * registers tsx's loader first.
- */
+/** A worker on `analysis-worker` (worker-entry.ts says how it is loaded from sources and from the build). */
 function spawnWorker(workerData: AnalysisWorkerData, maxOldGenerationSizeMb: number): Worker {
-  const isSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(isSource ? './analysis-worker.ts' : './analysis-worker.js', import.meta.url);
   // A small young generation: a page's garbage dies young, and 8 MB (V8 would take up to 48) was as
   // fast in bench:crawl while the process kept about 30 MB less.
   const resourceLimits = { maxOldGenerationSizeMb, maxYoungGenerationSizeMb: 8 };
-  if (!isSource) return new Worker(entry, { workerData, resourceLimits });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(entry.href)}))`;
-  return new Worker(code, { eval: true, workerData, resourceLimits });
+  return startWorker(import.meta.url, './analysis-worker', { workerData, resourceLimits });
 }
 
 /** Analyses pages and compresses WARC records in worker threads; see the file comment. */

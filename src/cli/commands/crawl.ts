@@ -30,6 +30,7 @@ export interface CrawlFlags {
   minDelayMs?: string;
   concurrency?: string;
   nodes?: string;
+  workers?: string;
   partition?: string;
   config?: string;
 }
@@ -66,6 +67,7 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
   int('--min-delay-ms', 'politeness.minDelayMs', flags.minDelayMs);
   int('--concurrency', 'limits.concurrency', flags.concurrency);
   int('--nodes', 'cluster.nodes', flags.nodes);
+  int('--workers', 'cluster.workers', flags.workers);
   if (flags.partition !== undefined) setPath(tree, 'cluster.partition.strategy', flags.partition);
   extra(tree, problems);
   try {
@@ -182,7 +184,7 @@ export async function runCrawl(
   io.out(summaryText(summary, command));
   if (summary.cluster !== undefined && summary.stopReason !== 'interrupted') {
     const crawled = await readCrawlForEval(summary.outDir);
-    io.out(`\ncollaboration (shoal eval ${summary.outDir}):\n${formatCollabTable(collaborationMetrics({ nodes: crawled.nodes, links: crawled.links }))}`);
+    io.out(`\ncollaboration (shoal eval ${summary.outDir}):\n${formatCollabTable(collaborationMetrics({ nodes: crawled.nodes, links: crawled.links })).trimEnd()}\n`);
   }
   setCode(summary.stopReason === 'interrupted' ? 130 : 0);
 }
@@ -190,6 +192,7 @@ export async function runCrawl(
 export function registerCrawlCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
   crawlOptions(program.command('crawl').description('crawl the Web from seed URLs, politely, into a crawl directory (WARC, CDXJ index, state)'))
     .option('--nodes <n>', 'nodes of a collaborative crawl in this process, each owning a partition (default 1)')
+    .option('--workers <n>', 'worker threads the nodes are spread over, so that several cores crawl (default 0: all on one thread)')
     .action(async (opts: CrawlFlags) => {
       const config = crawlConfigFromFlags(opts, io.env);
       const crawl = new Crawl(config);

@@ -34,6 +34,6 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       }
       const head = partitioner !== null ? `${first?.manifest?.partitionCount ?? 0} nodes, ${partitioner.id} ${JSON.stringify(partitioner.params)}`
         : dirs.length > 1 ? `${dirs.length} node directories` : 'one node';
-      io.out(`shoal eval ${crawl}: ${head}\n${formatCollabTable(metrics)}`);
+      io.out(`shoal eval ${crawl}: ${head}\n${formatCollabTable(metrics).trimEnd()}\n`);
     });
 }

@@ -16,7 +16,8 @@
  * partitions — not yet delivered, or delivered and not acknowledged — stay in the hub, in order, for
  * the next endpoint that starts with those partitions in this process.
  */
-import type { Delivery, Exchange, ExchangeSpec, ExchangeStats, MessageCounts } from '../exchange.js';
+import type { Delivery, Exchange, ExchangeSpec, ExchangeStats } from '../exchange.js';
+import { MessageCounter } from '../message-counter.js';
 import type { ExchangeMessage, OutgoingMessage } from '../messages.js';
 import type { PartitionId } from '../../partition/partitioner.js';
 import { ShoalError } from '../../core/errors.js';
@@ -42,8 +43,8 @@ export interface MemoryExchangeOptions {
 export class MemoryExchange implements Exchange {
   readonly spec: ExchangeSpec = { id: 'memory', params: {} };
   private readonly outbox: Outbox;
-  private readonly sent = new Counter();
-  private readonly received = new Counter();
+  private readonly sent = new MessageCounter();
+  private readonly received = new MessageCounter();
   private connection: HubConnection | null = null;
   private state: 'new' | 'starting' | 'started' | 'closed' = 'new';
   private starting: Promise<void> | null = null;
@@ -145,36 +146,4 @@ export class MemoryExchange implements Exchange {
 
 function checkPartition(p: PartitionId): void {
   if (!Number.isInteger(p) || p < 0 || p > 0xffffffff) throw new RangeError(`partition ${p} is not an integer in [0, 2^32)`);
-}
-
-/** Running {@link MessageCounts}. */
-class Counter {
-  private counts = { messages: 0, bytes: 0, urlBatches: 0, urls: 0, pages: 0, pageBytes: 0, linkSummaries: 0, linkCounts: 0, controls: 0 };
-
-  add(m: ExchangeMessage, encodedBytes: number): void {
-    const c = this.counts;
-    c.messages++;
-    c.bytes += encodedBytes;
-    switch (m.kind) {
-      case 'urls':
-        c.urlBatches++;
-        c.urls += m.urls.length;
-        break;
-      case 'page':
-        c.pages++;
-        c.pageBytes += encodedBytes;
-        break;
-      case 'links':
-        c.linkSummaries++;
-        c.linkCounts += m.counts.length;
-        break;
-      case 'control':
-        c.controls++;
-        break;
-    }
-  }
-
-  snapshot(): MessageCounts {
-    return { ...this.counts };
-  }
 }

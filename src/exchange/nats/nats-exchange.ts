@@ -28,7 +28,7 @@ import type { Delivery, Exchange, ExchangeSpec, ExchangeStats } from '../exchang
 import type { ExchangeMessage, OutgoingMessage } from '../messages.js';
 import { Outbox, type OutboxEntry } from '../outbox.js';
 import { connectNats, type NatsAuthOptions, type NatsTlsOptions } from './connection.js';
-import { MessageCounter } from './message-counter.js';
+import { MessageCounter } from '../message-counter.js';
 import { NatsMembership, type NatsMembershipOptions } from './nats-membership.js';
 import { checkId, checkPartition, streamName } from './names.js';
 import { PartitionConsumers } from './partition-consumers.js';

@@ -21,7 +21,7 @@ import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from 
 import type { Delivery } from '../exchange.js';
 import { decodeMessage } from '../codec.js';
 import type { PartitionId } from '../../partition/partitioner.js';
-import type { MessageCounter } from './message-counter.js';
+import type { MessageCounter } from '../message-counter.js';
 import { consumerName, streamName } from './names.js';
 
 /** Dependencies of {@link PartitionConsumers}. */

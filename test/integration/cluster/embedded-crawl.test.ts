@@ -171,6 +171,32 @@ function ownDownloads(logs: Map<string, CrawlLogEntry[]>): Set<string> {
   return union;
 }
 
+describe('4 nodes spread over 2 worker threads, host-hash', () => {
+  test('cover what one node covers, without overlap; what was sent was received', async () => {
+    const summary = await new Crawl(config(join(dir, 'threads'), { cluster: { nodes: 4, workers: 2, partition: { strategy: 'host-hash' } } })).run();
+    assert.equal(summary.stopReason, 'exhausted');
+    const nodes = summary.cluster?.nodes ?? [];
+    assert.deepEqual(nodes.map((s) => s.node), ['n-0', 'n-1', 'n-2', 'n-3']);
+    const logs = await logsOf(summary);
+    assert.deepEqual([...ownDownloads(logs)].sort(), [...single].sort());
+    let downloads = 0;
+    for (const [node, entries] of logs) downloads += entries.filter((e) => e.status !== 0 && e.node === node).length;
+    assert.equal(downloads, single.size, 'overlap 0');
+    const sent = nodes.reduce((a, s) => a + (s.exchange?.endpoint.sent.urls ?? 0), 0);
+    assert.ok(sent > 0);
+    assert.equal(nodes.reduce((a, s) => a + (s.exchange?.inbox.urls ?? 0), 0), sent);
+  });
+
+  test('a shared page limit holds across the threads', async () => {
+    const summary = await new Crawl(config(join(dir, 'threads-limit'), {
+      cluster: { nodes: 4, workers: 2, partition: { strategy: 'host-hash' } }, limits: { concurrency: 12, maxPages: 100 },
+    })).run();
+    assert.equal(summary.stopReason, 'max-pages');
+    const started = (summary.cluster?.nodes ?? []).reduce((a, s) => a + s.pages + (s.outcomes['robots-denied'] ?? 0), 0);
+    assert.ok(summary.pages <= 100 && summary.pages >= 90, `${summary.pages} pages (${started} with robots decisions)`);
+  });
+});
+
 describe('3 nodes, content-hash: pages go to the node their content hashes to', () => {
   let summary: CrawlSummary;
   let logs: Map<string, CrawlLogEntry[]>;

@@ -3,8 +3,8 @@
  * the URLs, pages and link counts they carried and their encoded size — the exact communication
  * overhead SPEC §4.5 asks to count.
  */
-import type { MessageCounts } from '../exchange.js';
-import type { ExchangeMessage, OutgoingMessage } from '../messages.js';
+import type { MessageCounts } from './exchange.js';
+import type { ExchangeMessage, OutgoingMessage } from './messages.js';
 
 /** Mutable counts, read as an immutable {@link MessageCounts} snapshot. */
 export class MessageCounter {
