@@ -1,7 +1,8 @@
 /**
  * `npm run bench:collab` (node --import tsx bench/collab.bench.ts [--quick]): collaborative
  * crawling (SPEC §4–§5) on the test web, embedded: what n nodes in one process cost, and how much
- * the partitioning strategies make them talk, next to theory.
+ * the partitioning strategies make them talk, next to theory; and the same crawl distributed over
+ * node processes and NATS.
  *
  * The test web runs in a child process (this same file with `--serve-web`), so its CPU time and
  * memory are its own: the `large` preset (10,000 hosts, 1,049,308 pages with seed 1) without slow
@@ -24,7 +25,21 @@
  *    peak RSS (getrusage), the test web's CPU; URLs sent through the exchange per second, per
  *    page (communication overhead), and the share of routed URLs the sent cache kept from being sent
  *    again (cached / (sent + cached)).
- * 2. Link locality p_l and communication overhead, url-hash vs host-hash, n = 2, 4, 8, 16.
+ * 2. Distributed: the 4-node host-hash crawl of section 1 again, as 4 `shoal node` processes joined
+ *    only through a private `nats-server -js` (started here on a free loopback port with a fresh
+ *    store directory, stopped and removed at the end; never the shared broker on port 4222). Each
+ *    node runs from the sources through tsx (bench/lib/shoal-node-child.ts, which runs the CLI as
+ *    bin/shoal.js does, so no build is needed and a stale dist/ is never measured) with the same web,
+ *    seeds, hosts map, concurrency (64 / 4 each) and page budget (`--max-pages` counts per node in
+ *    distributed mode: maxPages / 4 each), the politeness back-off of the e2e test (50–500 ms) and an
+ *    ack wait of 10 s. Measured: wall time from spawn to the last exit (every exit code must be 0),
+ *    the crawl time (first node's crawl start to the last one's end), pages and pages/s, CPU of the
+ *    node processes (each measures itself: all threads, from process start, and in the steady state
+ *    as in section 1), the broker's and the test web's CPU, URLs, messages and bytes sent through the
+ *    exchange (each node's `exchange.json`), overlap (must be 0, or the bench fails) and p_l from the
+ *    nodes' directories; printed next to the embedded 4-node run. Skipped (said so) without
+ *    nats-server.
+ * 3. Link locality p_l and communication overhead, url-hash vs host-hash, n = 2, 4, 8, 16.
  *    - Graph level, in the test web child (which holds the model): the page graph of every page, built
  *      as the truth export's link pass builds it (`pageLinks`, each target once per linking page, no
  *      self-links: 11,772,631 links, the same p_l as `exportTruth` + `readTruth` give, without their
@@ -39,17 +54,19 @@
  *    - content-hash (URLs by url-hash, pages by content digest) at n = 2, 4, 8: pages forwarded per
  *      page downloaded (from the nodes' exchange counters) next to (n − 1)/n; only 2xx pages are
  *      placed by content, so the share per 2xx page is printed too.
- * 3. The load average at the start and the end (`os.loadavg()`): the machine's two cores are shared.
+ * 4. The load average at the start and the end (`os.loadavg()`): the machine's two cores are shared.
  *
- * Last line: `BENCH_COLLAB_JSON {...}`. Nothing is asserted about speed; the exit code is non-zero
- * only when a run fails or overlap is not 0 under a hash strategy.
+ * Last line: `BENCH_COLLAB_JSON {...}` (`distributed` holds section 2's figures, or `skipped` /
+ * `failed` with the reason). Nothing is asserted about speed; the exit code is non-zero only when a
+ * run fails or overlap is not 0 under a hash strategy.
  */
 import { channel } from 'node:diagnostics_channel';
 import { setMaxListeners } from 'node:events';
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCrawlForEval } from '../src/cluster/read-crawl.js';
 import { collaborationMetrics } from '../src/eval/collab-metrics.js';
@@ -57,6 +74,7 @@ import { linkLocalityOfAssignment } from '../src/eval/link-locality.js';
 import { Crawl } from '../src/node/crawl.js';
 import type { CrawlSummary } from '../src/node/crawl-stats.js';
 import { CrawlChannel, StopReason, type CrawlProgress } from '../src/node/events.js';
+import { readExchangeTotals, type ExchangeTotals } from '../src/node/exchange-totals.js';
 import { createPartitioner } from '../src/partition/registry.js';
 import { normalizeUrl } from '../src/url/normalize.js';
 import type { WebConfigInput } from '../src/web/config.js';
@@ -64,6 +82,7 @@ import { WEB_PRESETS } from '../src/web/presets.js';
 import { startTestWeb } from '../src/web/start.js';
 import { pageLinks } from '../src/web/links.js';
 import type { WebModel } from '../src/web/model.js';
+import type { NodeReport } from './lib/shoal-node-child.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const isQuick = process.argv.includes('--quick');
@@ -77,6 +96,10 @@ const LOCALITY_NODES = [2, 4, 8, 16] as const;
 const LOCALITY_STRATEGIES = ['url-hash', 'host-hash'] as const;
 const CONTENT_NODES = [2, 4, 8] as const;
 const SHORT_PAGES = isQuick ? 1_000 : 3_000;
+/** Node processes of the distributed crawl (section 2): the embedded run of as many nodes is its reference. */
+const DIST_NODES = 4;
+const REPO = join(dirname(SELF), '..');
+const NODE_CHILD = join(dirname(SELF), 'lib', 'shoal-node-child.ts');
 
 type Strategy = (typeof LOCALITY_STRATEGIES)[number] | 'content-hash';
 
@@ -465,6 +488,282 @@ async function measuredCrawl(strategy: Strategy, n: number, ready: Ready): Promi
 }
 
 // ---------------------------------------------------------------------------------------------
+// Distributed: DIST_NODES `shoal node` processes joined only through a private nats-server.
+
+/** What the distributed crawl measured (section 2). */
+interface DistributedFigures {
+  readonly nodes: number;
+  readonly maxPagesPerNode: number;
+  readonly concurrencyPerNode: number;
+  readonly launcher: string;
+  readonly natsServer: string;
+  /** Σ of each node's last progress event's pages (the summary's count, as the embedded runs report it). */
+  readonly pages: number;
+  /** Downloads read back from the crawl logs (status ≠ 0, fetched by the node itself), with repeats. */
+  readonly downloads: number;
+  readonly uniquePages: number;
+  readonly overlap: number;
+  readonly pl: number | null;
+  readonly loadMaxOverMean: number | null;
+  /** Spawn of the first node until the last one exited. */
+  readonly wallSeconds: number;
+  /** From the first node's crawl start to the last one's end (startup and exit of the processes left out). */
+  readonly crawlSeconds: number;
+  /** Spawn until the first node's crawl started (tsx, the sources, joining the crawl). */
+  readonly startupSeconds: number;
+  readonly pagesPerSecond: number;
+  readonly wallPagesPerSecond: number;
+  /** The node processes, all threads, whole process lives. */
+  readonly cpuMs: number;
+  /** Of it, before the CLI ran: Node, tsx and the sources loading, over every node process. */
+  readonly loadCpuMs: number;
+  readonly cpuMsPerPage: number;
+  readonly steadyCpuMsPerPage: number | null;
+  readonly crawlerCores: number;
+  readonly brokerCpuMsPerPage: number | null;
+  readonly brokerCores: number | null;
+  readonly serverCpuMsPerPage: number;
+  readonly serverCores: number;
+  readonly peakRssMb: number;
+  readonly peakRssMbSum: number;
+  readonly urlsSent: number;
+  readonly urlsReceived: number;
+  readonly messagesSent: number;
+  readonly bytesSent: number;
+  readonly urlsSentPerSecond: number;
+  readonly urlsPerPage: number;
+  readonly messagesPerPage: number;
+  readonly exchangeBytesPerPage: number;
+  readonly perNode: readonly {
+    readonly node: string; readonly pages: number; readonly stopReason: string | null; readonly crawlSeconds: number | null;
+    readonly exitSeconds: number; readonly cpuMs: number; readonly peakRssMb: number; readonly crawlThreadBusy: number; readonly urlsSent: number;
+  }[];
+}
+
+/** The nats-server executable, from PATH or the sbin directories Debian installs it in; null when there is none. */
+function findNatsServer(): string | null {
+  const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/local/bin', '/usr/bin'];
+  for (const dir of dirs) {
+    if (dir === '') continue;
+    const candidate = join(dir, 'nats-server');
+    if (existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** A loopback port nobody listens on right now (the kernel picks it; released at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+/** User + system CPU of process `pid` so far (all its threads), ms; null once it is gone. */
+function processCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * (1000 / 100); // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return null;
+  }
+}
+
+/** Waits for `child` to exit, at most `ms`; true when it did. */
+function exited(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** A private broker: `nats-server -js` on a free loopback port with a fresh store directory. */
+interface Broker {
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** SIGTERM (SIGKILL after 5 s), then removes the store directory. */
+  stop(): Promise<void>;
+}
+
+async function startBroker(binary: string): Promise<Broker> {
+  const storeDir = mkdtempSync(join(tmpdir(), 'shoal-bench-nats-'));
+  const port = await freePort();
+  const child = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const kill = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(storeDir, { recursive: true, force: true });
+  };
+  process.once('exit', kill);
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      if (!await exited(child, 5000)) child.kill('SIGKILL');
+    }
+    process.off('exit', kill);
+    rmSync(storeDir, { recursive: true, force: true });
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let log = '';
+      const timer = setTimeout(() => finish(new Error(`nats-server not ready after 15 s:\n${log}`)), 15_000);
+      const onData = (chunk: Buffer): void => {
+        log += chunk.toString();
+        if (log.includes('Server is ready')) finish(null);
+      };
+      const onExit = (code: number | null, signal: string | null): void => finish(new Error(`nats-server exited (${code ?? signal}) before it was ready:\n${log}`));
+      const onError = (err: Error): void => finish(err);
+      function finish(err: Error | null): void {
+        clearTimeout(timer);
+        child.stderr?.off('data', onData);
+        child.off('exit', onExit);
+        child.off('error', onError);
+        child.stderr?.resume(); // Drained from now on, so a chatty server never blocks on a full pipe.
+        if (err === null) resolve();
+        else reject(err);
+      }
+      child.stderr?.on('data', onData);
+      child.once('exit', onExit);
+      child.once('error', onError);
+    });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: `nats://127.0.0.1:${port}`, process: child, stop };
+}
+
+/**
+ * The crawl of the embedded DIST_NODES-node host-hash run, by DIST_NODES `shoal node` processes
+ * over a private broker: the same web, seeds, hosts map, page budget (maxPages / nodes each: max
+ * pages counts per node in distributed mode) and concurrency (the embedded total split the same way).
+ */
+async function runDistributed(nats: string, ready: Ready, web: ChildProcess, maxPages: number): Promise<DistributedFigures> {
+  const n = DIST_NODES;
+  const perNode = Math.ceil(maxPages / n);
+  const concurrency = CONCURRENCY / n;
+  const root = mkdtempSync(join(tmpdir(), 'shoal-bench-collab-dist-'));
+  const broker = await startBroker(nats);
+  const children: ChildProcess[] = [];
+  const killChildren = (): void => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  };
+  process.once('exit', killChildren);
+  try {
+    const crawlId = `bench-collab-${process.pid}-${Date.now().toString(36)}`;
+    const env = {
+      ...process.env,
+      // As the embedded runs: the web's hosts map, no system DNS.
+      SHOAL_CRAWL_NETWORK_HOSTS_FILE: ready.hostsFile, SHOAL_CRAWL_NETWORK_IS_SYSTEM_DNS_ALLOWED: 'false',
+      SHOAL_CRAWL_CLUSTER_NATS_ACK_WAIT_MS: '10000',
+      // Short politeness back-off and robots.txt retry, as in test/e2e/distributed-crawl.test.ts.
+      SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50', SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500', SHOAL_CRAWL_ROBOTS_RETRY_MS: '100',
+      SHOAL_BENCH_STEADY_FROM: String(perNode / 10),
+    };
+    const brokerCpu0 = processCpuMs(broker.process.pid);
+    const before = await ask<ServerStats>(web, { type: 'stats' }, 'stats');
+    const t0 = performance.now();
+    const runs = Array.from({ length: n }, (_, i) => {
+      const out = join(root, `node${i}`);
+      const report = join(root, `report${i}.json`);
+      const args = [
+        '--import', 'tsx', NODE_CHILD, 'node', '--nats', broker.url, '--crawl', crawlId, '--nodes', String(n), '--partition', 'host-hash',
+        '--partitions', String(i), '--node-id', `node${i}`, '--out', out, ...ready.seeds.flatMap((s) => ['--seed', s]), '--allow-loopback',
+        '--min-delay-ms', '0', '--max-pages', String(perNode), '--concurrency', String(concurrency),
+      ];
+      const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, SHOAL_BENCH_REPORT: report } });
+      children.push(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout?.on('data', (c: Buffer) => { stdout += c.toString(); });
+      // Progress lines every 5 s: only the tail is kept, for the error message.
+      child.stderr?.on('data', (c: Buffer) => { stderr = (stderr + c.toString()).slice(-4000); });
+      const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>((resolve) => {
+        child.on('exit', (code, signal) => resolve({ code, signal, atMs: performance.now() }));
+      });
+      return { i, out, report, child, done, stdout: (): string => stdout, stderr: (): string => stderr };
+    });
+    // A node that fails takes the run down (the others would crawl on to their own limits for nothing).
+    const ends = await Promise.all(runs.map(async (r) => {
+      const end = await r.done;
+      if (end.code !== 0) killChildren();
+      return end;
+    }));
+    const wallMs = Math.max(...ends.map((e) => e.atMs)) - t0;
+    const brokerCpu1 = processCpuMs(broker.process.pid);
+    const after = await ask<ServerStats>(web, { type: 'stats' }, 'stats');
+    const failed = runs.filter((r, k) => (ends[k] as { code: number | null }).code !== 0);
+    if (failed.length > 0) {
+      throw new Error(`distributed: ${failed.map((r) => {
+        const e = ends[r.i] as { code: number | null; signal: string | null };
+        return `node${r.i} exited ${e.code ?? e.signal}:\n${r.stderr()}`;
+      }).join('\n')}`);
+    }
+    const reports = runs.map((r) => JSON.parse(readFileSync(r.report, 'utf8')) as NodeReport);
+    const totals = runs.map((r) => readExchangeTotals(r.out));
+    const crawls = [];
+    for (const r of runs) crawls.push(await readCrawlForEval(r.out));
+    const m = collaborationMetrics({ nodes: crawls.flatMap((c) => c.nodes), links: crawls.flatMap((c) => c.links) });
+    const starts = reports.map((r) => r.crawlStartMs).filter((x): x is number => x !== null);
+    const endsMs = reports.map((r) => r.crawlEndMs).filter((x): x is number => x !== null);
+    const t0Epoch = Date.now() - (performance.now() - t0);
+    const crawlMs = starts.length === n && endsMs.length === n ? Math.max(...endsMs) - Math.min(...starts) : wallMs;
+    const pages = reports.reduce((a, r) => a + r.pages, 0);
+    const cpuMs = reports.reduce((a, r) => a + r.cpuMs, 0);
+    const loadCpuMs = reports.reduce((a, r) => a + r.loadCpuMs, 0);
+    const steadyParts = reports.map((r) => r.steady);
+    const steady = steadyParts.every((s) => s !== null)
+      ? steadyParts.reduce((a, s) => ({ cpuMs: a.cpuMs + s.cpuMs, pages: a.pages + s.pages }), { cpuMs: 0, pages: 0 })
+      : null;
+    const sum = (key: keyof ExchangeTotals): number => totals.reduce((a, t) => a + t[key], 0);
+    const seconds = crawlMs / 1000;
+    const brokerCpuMs = brokerCpu0 === null || brokerCpu1 === null ? null : brokerCpu1 - brokerCpu0;
+    const serverCpuMs = (after.cpuUs - before.cpuUs) / 1000;
+    return {
+      nodes: n, maxPagesPerNode: perNode, concurrencyPerNode: concurrency,
+      launcher: 'node --import tsx bench/lib/shoal-node-child.ts node ... (the sources through tsx, as bin/shoal.js runs dist/)',
+      natsServer: nats, pages, downloads: m.overlap.downloads, uniquePages: m.overlap.uniquePages, overlap: m.overlap.overlap,
+      pl: m.linkLocality?.pl ?? null, loadMaxOverMean: m.loadBalance.pages.maxOverMean ?? null,
+      wallSeconds: wallMs / 1000, crawlSeconds: seconds, startupSeconds: starts.length === 0 ? Number.NaN : (Math.min(...starts) - t0Epoch) / 1000,
+      pagesPerSecond: pages / seconds, wallPagesPerSecond: pages / (wallMs / 1000),
+      cpuMs, loadCpuMs, cpuMsPerPage: cpuMs / pages, steadyCpuMsPerPage: steady === null || steady.pages === 0 ? null : steady.cpuMs / steady.pages,
+      crawlerCores: cpuMs / wallMs,
+      brokerCpuMsPerPage: brokerCpuMs === null ? null : brokerCpuMs / pages, brokerCores: brokerCpuMs === null ? null : brokerCpuMs / wallMs,
+      serverCpuMsPerPage: serverCpuMs / pages, serverCores: serverCpuMs / wallMs,
+      peakRssMb: Math.max(...reports.map((r) => r.peakRssKb)) / 1024, peakRssMbSum: reports.reduce((a, r) => a + r.peakRssKb, 0) / 1024,
+      urlsSent: sum('urlsSent'), urlsReceived: sum('urlsReceived'), messagesSent: sum('messagesSent'), bytesSent: sum('bytesSent'),
+      urlsSentPerSecond: sum('urlsSent') / seconds, urlsPerPage: sum('urlsSent') / pages, messagesPerPage: sum('messagesSent') / pages,
+      exchangeBytesPerPage: sum('bytesSent') / pages,
+      perNode: runs.map((r, k) => {
+        const rep = reports[k] as NodeReport;
+        return {
+          node: `node${r.i}`, pages: rep.pages, stopReason: rep.stopReason,
+          crawlSeconds: rep.crawlStartMs === null || rep.crawlEndMs === null ? null : (rep.crawlEndMs - rep.crawlStartMs) / 1000,
+          exitSeconds: ((ends[k] as { atMs: number }).atMs - t0) / 1000, cpuMs: rep.cpuMs, peakRssMb: rep.peakRssKb / 1024,
+          crawlThreadBusy: rep.crawlThreadBusy, urlsSent: (totals[k] as ExchangeTotals).urlsSent,
+        };
+      }),
+    };
+  } finally {
+    killChildren();
+    await Promise.all(children.map((c) => exited(c, 5000)));
+    process.off('exit', killChildren);
+    await broker.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Printing.
 
 const f1 = (n: number): string => n.toFixed(1);
@@ -560,12 +859,71 @@ async function main(): Promise<void> {
       ? 'n nodes and their exchange cost enough CPU per page to slow the crawl'
       : 'the exchange is not the bottleneck (the per-page work of fetching, parsing and storing is)'}`);
 
-    // 2. Link locality: graph level, then measured.
+    // 2. Distributed: the 4-node host-hash crawl again, as 4 `shoal node` processes over NATS.
+    const phaseDist = performance.now();
+    out('');
+    out(`2. distributed: ${DIST_NODES} \`shoal node\` processes joined only through a private nats-server (JetStream), vs the same crawl embedded`);
+    const natsBinary = findNatsServer();
+    let distributed: DistributedFigures | { readonly skipped: string } | { readonly failed: string };
+    if (natsBinary === null) {
+      distributed = { skipped: 'nats-server is not installed (not on PATH nor in /usr/sbin, /usr/local/sbin, /usr/local/bin, /usr/bin)' };
+      out(`   skipped: ${distributed.skipped}; install it (\`apt-get install -y nats-server\`) to measure this part`);
+    } else {
+      try {
+        distributed = await runDistributed(natsBinary, ready, web, SCALING_PAGES);
+      } catch (err) {
+        distributed = { failed: (err as Error).message };
+        isBroken = true;
+        process.stderr.write(`DISTRIBUTED RUN FAILED: ${(err as Error).stack ?? String(err)}\n`);
+        out(`   FAILED: ${distributed.failed.split('\n')[0] ?? ''}`);
+      }
+    }
+    const embedded = scaling.find((r) => r.nodes === DIST_NODES);
+    if ('pages' in distributed && embedded !== undefined) {
+      const d = distributed;
+      out(`   host-hash, ${int(SCALING_PAGES)} pages (--max-pages ${int(d.maxPagesPerNode)} on each node: it counts per node in distributed mode), ` +
+        `concurrency ${d.concurrencyPerNode} per node, the web, seeds and hosts map of section 1;`);
+      out(`   each node a process of its own with its own parse worker, run from the sources through tsx (bench/lib/shoal-node-child.ts); ` +
+        `politeness back-off 50–500 ms, ack wait 10 s`);
+      const kib = (x: number | null): string => (x === null ? '—' : f1(x / 1024));
+      out(table(
+        ['run', 'pages', 'crawl s', 'pages/s', 'CPU ms/page', 'steady', 'peak RSS MB', 'URLs sent/s', 'URLs sent/page', 'messages/page', 'KiB sent/page'],
+        [
+          [`embedded, 1 process`, int(embedded.pages), f1(embedded.seconds), int(embedded.pagesPerSecond), f3(embedded.cpuMsPerPage), f3(embedded.steadyCpuMsPerPage),
+            int(embedded.peakRssMb), embedded.urlsSentPerSecond === null ? '—' : int(embedded.urlsSentPerSecond), f3(embedded.urlsPerPage), f3(embedded.messagesPerPage),
+            kib(embedded.exchangeBytesPerPage)],
+          [`distributed, ${d.nodes} processes`, int(d.pages), f1(d.crawlSeconds), int(d.pagesPerSecond), f3(d.cpuMsPerPage), f3(d.steadyCpuMsPerPage),
+            int(d.peakRssMbSum), int(d.urlsSentPerSecond), f3(d.urlsPerPage), f3(d.messagesPerPage), kib(d.exchangeBytesPerPage)],
+        ],
+      ));
+      out('   (distributed: crawl s from the first node\'s crawl start to the last one\'s end; CPU of the node processes, all threads, from process');
+      out('    start, so loading tsx and the sources counts, the broker not; steady as in section 1, added over the nodes; peak RSS: Σ of the processes)');
+      out(`   wall ${f1(d.wallSeconds)} s from spawn to the last exit (${int(d.wallPagesPerSecond)} pages/s over it), the first crawl started ${f1(d.startupSeconds)} s after spawn;`);
+      out(`   loading Node, tsx and the sources: ${int(d.loadCpuMs)} ms CPU over the ${d.nodes} processes (${f3(d.loadCpuMs / d.pages)} ms/page of the CPU ms/page);`);
+      out(`   over the wall time: node processes ${d.crawlerCores.toFixed(2)} cores, broker ${d.brokerCores === null ? '—' : d.brokerCores.toFixed(2)}, ` +
+        `test web ${d.serverCores.toFixed(2)}; broker CPU ${f3(d.brokerCpuMsPerPage)} ms/page`);
+      out(`   overlap ${f3(d.overlap)} (${int(d.downloads)} downloads, ${int(d.uniquePages)} distinct), p_l ${f3(d.pl)}, load max/mean ${f3(d.loadMaxOverMean)}, ` +
+        `${int(d.urlsSent)} URLs sent, ${int(d.urlsReceived)} received`);
+      for (const p of d.perNode) {
+        out(`   ${p.node}: ${int(p.pages)} pages (${p.stopReason ?? '—'}) in ${p.crawlSeconds === null ? '—' : f1(p.crawlSeconds)} s, exit at ${f1(p.exitSeconds)} s, ` +
+          `${int(p.cpuMs)} ms CPU, peak RSS ${int(p.peakRssMb)} MB, crawl thread ${pct(p.crawlThreadBusy)} busy, ${int(p.urlsSent)} URLs sent`);
+      }
+      const rel = (x: number | null, y: number | null): string => (x === null || y === null ? '—' : `${x >= y ? '+' : ''}${pct(x / y - 1)}`);
+      out(`   distributed vs embedded: pages/s ${rel(d.pagesPerSecond, embedded.pagesPerSecond)}, CPU ms/page ${rel(d.cpuMsPerPage, embedded.cpuMsPerPage)} ` +
+        `(${rel(d.cpuMsPerPage + (d.brokerCpuMsPerPage ?? 0), embedded.cpuMsPerPage)} with the broker), steady ${rel(d.steadyCpuMsPerPage, embedded.steadyCpuMsPerPage)}, ` +
+        `URLs sent/page ${rel(d.urlsPerPage, embedded.urlsPerPage)}`);
+      if (d.overlap !== 0) {
+        isBroken = true;
+        process.stderr.write(`INVARIANT BROKEN: overlap ${d.overlap} in the distributed host-hash crawl (must be 0)\n`);
+      }
+    }
+
+    // 3. Link locality: graph level, then measured.
     const phase1 = performance.now();
     const { theory } = await ask<TheoryDone>(web, { type: 'theory' }, 'theory-done');
     const phase2 = performance.now();
     out('');
-    out(`2. link locality p_l and communication overhead, url-hash vs host-hash`);
+    out(`3. link locality p_l and communication overhead, url-hash vs host-hash`);
     out(`   graph level: the test web's page graph, ${int(theory.pages)} pages, ${int(theory.links)} links (the truth export's: distinct per page, no self-links${theory.unplaced > 0 ? `; ${int(theory.unplaced)} pages unplaced` : ''});`);
     out(`   s = ${pct(theory.sameHostShare)} of the links stay on their host; graph built in ${f1(theory.graphMs / 1000)} s, pages placed and links counted in ${f1(theory.placeMs / 1000)} s`);
     const measured: MeasuredRow[] = [];
@@ -605,13 +963,13 @@ async function main(): Promise<void> {
     const loadEnd = loadavg();
     const seconds = (performance.now() - t0) / 1000;
     out('');
-    const phases = { scaling: (phase1 - phase0) / 1000, theory: (phase2 - phase1) / 1000, measured: (phase3 - phase2) / 1000 };
-    out(`3. load average at start ${loadStart.map((x) => x.toFixed(2)).join(' ')}, at end ${load()}`);
-    out(`   bench ran ${f1(seconds)} s: scaling ${f1(phases.scaling)} s, graph level ${f1(phases.theory)} s, short crawls ${f1(phases.measured)} s`);
+    const phases = { scaling: (phaseDist - phase0) / 1000, distributed: (phase1 - phaseDist) / 1000, theory: (phase2 - phase1) / 1000, measured: (phase3 - phase2) / 1000 };
+    out(`4. load average at start ${loadStart.map((x) => x.toFixed(2)).join(' ')}, at end ${load()}`);
+    out(`   bench ran ${f1(seconds)} s: scaling ${f1(phases.scaling)} s, distributed ${f1(phases.distributed)} s, graph level ${f1(phases.theory)} s, short crawls ${f1(phases.measured)} s`);
     out('');
     out(`BENCH_COLLAB_JSON ${JSON.stringify({
       isQuick, seconds, phases, concurrency: CONCURRENCY, web: { preset: 'large', hosts: ready.hosts, pages: ready.pages, seeds: ready.seeds.length, buildMs: ready.buildMs },
-      scaling, theory, measured, contentHash, loadavg: { start: loadStart, end: loadEnd }, isBroken,
+      scaling, distributed, theory, measured, contentHash, loadavg: { start: loadStart, end: loadEnd }, isBroken,
     })}`);
     web.send({ type: 'stop' });
   } finally {

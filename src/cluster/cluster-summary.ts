@@ -46,5 +46,10 @@ export function combineProgress(node: string, elapsedMs: number, latest: readonl
     recentPagesPerSecond: sum(latest, (p) => p.recentPagesPerSecond), bytes: sum(latest, (p) => p.bytes), bytesPerSecond: sum(latest, (p) => p.bytesPerSecond),
     frontier: { queued: sum(latest, (p) => p.frontier.queued), inFlight: sum(latest, (p) => p.frontier.inFlight), activeHosts: sum(latest, (p) => p.frontier.activeHosts) },
     hosts: sum(latest, (p) => p.hosts), errors: addRecords(latest.map((p) => p.errors)), stopReason,
+    exchange: {
+      urlsSent: sum(latest, (p) => p.exchange?.urlsSent ?? 0), urlsReceived: sum(latest, (p) => p.exchange?.urlsReceived ?? 0),
+      pagesSent: sum(latest, (p) => p.exchange?.pagesSent ?? 0), pagesReceived: sum(latest, (p) => p.exchange?.pagesReceived ?? 0),
+      bytesSent: sum(latest, (p) => p.exchange?.bytesSent ?? 0), bytesReceived: sum(latest, (p) => p.exchange?.bytesReceived ?? 0),
+    },
   };
 }

@@ -11,7 +11,7 @@ import type { Clock } from './clock.js';
 import type { CrawlConfig } from './crawl-config.js';
 import { lockCrawlDir, type CrawlDirLayout } from './crawl-dir.js';
 import type { CrawlStats, CrawlSummary } from './crawl-stats.js';
-import { StopReason, type CrawlEvents } from './events.js';
+import { StopReason, type CrawlEvents, type CrawlProgress } from './events.js';
 import { addExchangeTotals } from './exchange-totals.js';
 import type { FetchLoop } from './fetch-loop.js';
 import type { Inbox } from './inbox.js';
@@ -116,7 +116,7 @@ export class CrawlNode {
       await this.open();
       this.isCrawling = true;
       void this.every(p.config.progressIntervalMs, startMs, background.signal, () => {
-        p.events.progress(p.stats.progress(p.config.nodeId, p.clock.nowMs() - startMs, p.frontier.stats(), null));
+        p.events.progress(this.withExchange(p.stats.progress(p.config.nodeId, p.clock.nowMs() - startMs, p.frontier.stats(), null)));
       });
       const d = p.durability;
       if (d !== null) {
@@ -162,7 +162,7 @@ export class CrawlNode {
       throw failure;
     }
     const elapsedMs = endMs - startMs;
-    p.events.progress(p.stats.progress(p.config.nodeId, elapsedMs, left, reason));
+    p.events.progress(this.withExchange(p.stats.progress(p.config.nodeId, elapsedMs, left, reason)));
     const summary = this.summary(reason, elapsedMs, left);
     p.log.info('crawl-finished', {
       stopReason: reason, pages: summary.pages, urls: summary.urls, elapsedMs: Math.round(elapsedMs), frontierQueued: summary.frontierLeft.queued,
@@ -317,6 +317,19 @@ export class CrawlNode {
       duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), sitemaps: { ...stats.sitemaps }, hosts: stats.hosts,
       frontierLeft: { queued: f.queued, inFlight: f.inFlight }, seenUrls: this.p.seen.size, warcFiles: [...this.p.warcFiles].sort(),
       ...(this.p.collab === null ? {} : { exchange: this.exchangeSummary(this.p.collab) }),
+    };
+  }
+
+  /** A progress event with the node's traffic so far, in a collaborative crawl. */
+  private withExchange(progress: CrawlProgress): CrawlProgress {
+    const c = this.p.collab;
+    if (c === null) return progress;
+    const { sent, received } = c.exchange.stats();
+    return {
+      ...progress,
+      exchange: {
+        urlsSent: sent.urls, urlsReceived: received.urls, pagesSent: sent.pages, pagesReceived: received.pages, bytesSent: sent.bytes, bytesReceived: received.bytes,
+      },
     };
   }
 

@@ -61,6 +61,21 @@ export interface CrawlProgress {
   readonly errors: Readonly<Partial<Record<CrawlOutcomeKind, number>>>;
   /** Set on the last event of a run. */
   readonly stopReason: StopReason | null;
+  /** In a collaborative crawl: the node's traffic so far (absent for a node on its own). */
+  readonly exchange?: ExchangeProgress;
+}
+
+/** A collaborative node's traffic so far, live: the communication overhead as it grows. */
+export interface ExchangeProgress {
+  /** URLs sent to other nodes, and received from them. */
+  readonly urlsSent: number;
+  readonly urlsReceived: number;
+  /** Boundary pages forwarded to other nodes, and received from them. */
+  readonly pagesSent: number;
+  readonly pagesReceived: number;
+  /** Encoded bytes of every message sent, and received. */
+  readonly bytesSent: number;
+  readonly bytesReceived: number;
 }
 
 /** The channels, opened once. */

@@ -84,8 +84,11 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
 /** One progress line. */
 export function progressLine(p: CrawlProgress): string {
   const errors = Object.entries(p.errors).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`);
+  const x = p.exchange;
   return `${fmt(p.elapsedMs / 1000)} s · pages ${fmt(p.pages)} (${fmt(p.recentPagesPerSecond)}/s) · ${megabytes(p.bytes)}`
     + ` · frontier ${fmt(p.frontier.queued)} (${fmt(p.frontier.inFlight)} in flight) · hosts ${fmt(p.hosts)}`
+    + (x === undefined ? '' : ` · exchange ${fmt(x.urlsSent)} URLs sent (${p.pages > 0 ? (x.urlsSent / p.pages).toFixed(2) : '0'}/page)`
+      + (x.pagesSent > 0 ? `, ${fmt(x.pagesSent)} pages forwarded` : ''))
     + (errors.length === 0 ? '' : ` · ${errors.join(', ')}`);
 }
 
