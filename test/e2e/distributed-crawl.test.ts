@@ -48,7 +48,10 @@ before(async () => {
   single = await downloads(join(dir, 'single'));
   assert.equal(summary.pages, single.size);
 });
+/** Every node process started; a failing test must not leave them running. */
+const children: ChildProcess[] = [];
 after(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await web?.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -83,6 +86,7 @@ function node(crawlId: string, partition: number, out: string, minDelayMs: numbe
     ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]), '--allow-loopback', '--min-delay-ms', String(minDelayMs),
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
+  children.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (c: Buffer) => { stdout += c.toString(); });
