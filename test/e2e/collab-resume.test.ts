@@ -10,7 +10,6 @@
  * - every node's WARC files read back whole.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,11 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { WARCParser } from 'warcio';
 import { readCrawlLog } from '../../src/store/crawl-log.js';
-import type { RequestRecord } from '../../src/web/request-log.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
-import { exportTruth } from '../../src/web/truth/export.js';
-import { Reach } from '../../src/web/truth/format.js';
-import { readTruth } from '../../src/web/truth/read.js';
+import { refetchesAfterKill, runKilledAfter, runToEnd, truthDirOf, unrequestedReachablePages } from '../helpers/resume.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-collab-resume-'));
@@ -54,50 +50,23 @@ function args(): string[] {
   ];
 }
 
-const isPage = (r: RequestRecord): boolean => !r.path.startsWith('/robots');
-
 describe('kill -9 of a collaborative crawl, and resume', () => {
   it('resumes every node, loses no URL, refetches only the window, keeps every WARC file readable', { timeout: 180_000 }, async () => {
     assert.ok(existsSync(fileURLToPath(new URL('../../dist/cluster/embedded-cluster.js', import.meta.url))), 'dist/ is built (`npm run build`)');
-    const first = spawn(process.execPath, args(), { stdio: ['ignore', 'ignore', 'pipe'] });
-    let pages = 0;
-    const unsubscribe = web.log.subscribe((r) => {
-      if (isPage(r) && ++pages === KILL_AFTER_PAGES) first.kill('SIGKILL');
-    });
-    const killed = await new Promise<string | null>((resolve) => first.on('exit', (_code, signal) => resolve(signal)));
-    unsubscribe();
+    const killed = await runKilledAfter(web, args(), KILL_AFTER_PAGES);
     assert.equal(killed, 'SIGKILL', 'the first run was still crawling when killed');
     const firstRun = web.log.count;
 
-    const second = spawn(process.execPath, args(), { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    second.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    second.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
-    const code = await new Promise<number | null>((resolve) => second.on('exit', (c) => resolve(c)));
-    assert.equal(code, 0, stderr);
-    assert.match(stdout, /done: the frontier is empty/);
+    const second = await runToEnd(args());
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /done: the frontier is empty/);
     assert.ok(web.log.count > firstRun, 'the second run went on crawling');
 
     // No URL lost, though many were between nodes when the process died.
-    await exportTruth(web.model, join(dir, 'truth'), { port: web.port });
-    const truth = await readTruth(join(dir, 'truth'));
-    const requests = web.log.entries();
-    const requested = new Set(requests.filter(isPage).map((r) => `${r.host}${r.path}`));
-    const missing: string[] = [];
-    for (let g = 0; g < web.model.pageCount; g++) {
-      const key = `${web.model.hostOf(g).name}${web.model.path(g)}`;
-      if (truth.reach[g] === Reach.polite && !requested.has(key)) missing.push(key);
-    }
+    const missing = await unrequestedReachablePages(web, truthDirOf(dir));
     assert.deepEqual(missing, [], `${missing.length} reachable pages never fetched`);
-
-    // Refetches bounded by the window of the nodes' last checkpoints (see crawl-resume.test.ts).
-    const runOne = requests.slice(0, firstRun).filter(isPage);
-    const pagesPerMs = runOne.length / Math.max(1, (runOne.at(-1)?.startMs ?? 0) - (runOne[0]?.startMs ?? 0));
-    const window = CONCURRENCY + Math.ceil(pagesPerMs * 3 * CHECKPOINT_MS);
-    const finalBefore = new Set(runOne.filter((r) => r.status > 0 && r.status < 500).map((r) => `${r.host}${r.path}`));
-    const refetched = requests.slice(firstRun).filter((r) => isPage(r) && finalBefore.has(`${r.host}${r.path}`));
-    assert.ok(refetched.length <= window, `${refetched.length} pages fetched again; window ${window}`);
+    const { refetched, window } = refetchesAfterKill(web, firstRun, CONCURRENCY, CHECKPOINT_MS);
+    assert.ok(refetched <= window, `${refetched} pages fetched again; window ${window}`);
 
     // Still no overlap, and every node's stores read back whole.
     const downloadedBy = new Map<string, string>();

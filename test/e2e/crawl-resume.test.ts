@@ -7,7 +7,6 @@
  * graph, even after torn tails are added to them by hand, as a power loss could leave them.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { appendFileSync, createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +16,8 @@ import { WARCParser } from 'warcio';
 import { readCrawlLog } from '../../src/store/crawl-log.js';
 import { readLinkGraph } from '../../src/store/link-graph-reader.js';
 import { readPageMetadata } from '../../src/store/page-metadata.js';
-import type { RequestRecord } from '../../src/web/request-log.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
-import { exportTruth } from '../../src/web/truth/export.js';
-import { Reach } from '../../src/web/truth/format.js';
-import { readTruth } from '../../src/web/truth/read.js';
+import { isPage, refetchesAfterKill, runKilledAfter, runToEnd, truthDirOf, unrequestedReachablePages } from '../helpers/resume.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-resume-'));
@@ -47,19 +43,11 @@ function args(): string[] {
   ];
 }
 
-const isPage = (r: RequestRecord): boolean => !r.path.startsWith('/robots');
-
 describe('kill -9 and resume', () => {
   it('resumes after kill -9, loses no URL, refetches only the window, keeps every store readable', { timeout: 180_000 }, async () => {
     assert.ok(existsSync(fileURLToPath(new URL('../../dist/cli/commands/crawl.js', import.meta.url))), 'dist/ is built (`npm run build`)');
     // Run 1, killed once it has fetched KILL_AFTER_PAGES pages.
-    const first = spawn(process.execPath, args(), { stdio: ['ignore', 'ignore', 'pipe'] });
-    let pages = 0;
-    const unsubscribe = web.log.subscribe((r) => {
-      if (isPage(r) && ++pages === KILL_AFTER_PAGES) first.kill('SIGKILL');
-    });
-    const killed = await new Promise<string | null>((resolve) => first.on('exit', (_code, signal) => resolve(signal)));
-    unsubscribe();
+    const killed = await runKilledAfter(web, args(), KILL_AFTER_PAGES);
     assert.equal(killed, 'SIGKILL', 'the first run was still crawling when killed');
     const firstRun = web.log.count;
     assert.ok(existsSync(join(out, 'state', 'lock')), 'the killed run left its lock behind');
@@ -71,39 +59,19 @@ describe('kill -9 and resume', () => {
     appendFileSync(join(out, 'crawl-log.jsonl'), '{"ts":"2024-01-01T00:00:');
 
     // Run 2: the same command, to the end.
-    const second = spawn(process.execPath, args(), { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    second.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    second.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
-    const code = await new Promise<number | null>((resolve) => second.on('exit', (c) => resolve(c)));
+    const { code, stdout, stderr } = await runToEnd(args());
     assert.equal(code, 0, stderr);
     assert.match(stdout, /done: the frontier is empty/);
     assert.ok(web.log.count > firstRun, 'the second run went on crawling');
 
     // No URL lost: every page the polite crawler of the truth reaches was requested.
-    await exportTruth(web.model, join(dir, 'truth'), { port: web.port });
-    const truth = await readTruth(join(dir, 'truth'));
-    const requests = web.log.entries();
-    const requested = new Map<string, number>();
-    for (const r of requests.filter(isPage)) requested.set(`${r.host}${r.path}`, (requested.get(`${r.host}${r.path}`) ?? 0) + 1);
-    const missing: string[] = [];
-    for (let g = 0; g < web.model.pageCount; g++) {
-      const key = `${web.model.hostOf(g).name}${web.model.path(g)}`;
-      if (truth.reach[g] === Reach.polite && !requested.has(key)) missing.push(key);
-    }
+    const missing = await unrequestedReachablePages(web, truthDirOf(dir));
     assert.deepEqual(missing, [], `${missing.length} reachable pages never fetched`);
+    const requested = new Set(web.log.entries().filter(isPage).map((r) => `${r.host}${r.path}`));
 
-    // Refetches bounded: a page answered for good before the kill and requested again after it. The
-    // window is the leases out at the last checkpoint plus those issued since: at most the fetch slots
-    // plus what the first run fetched in the last checkpoint intervals (one under way, one being
-    // written when the kill came, and slack for the fsyncs), at the first run's own pace.
-    const runOne = requests.slice(0, firstRun).filter(isPage);
-    const pagesPerMs = runOne.length / Math.max(1, (runOne.at(-1)?.startMs ?? 0) - (runOne[0]?.startMs ?? 0));
-    const window = CONCURRENCY + Math.ceil(pagesPerMs * 3 * CHECKPOINT_MS);
-    const finalBefore = new Set(runOne.filter((r) => r.status > 0 && r.status < 500).map((r) => `${r.host}${r.path}`));
-    const refetched = requests.slice(firstRun).filter((r) => isPage(r) && finalBefore.has(`${r.host}${r.path}`));
-assert.ok(refetched.length <= window, `${refetched.length} pages fetched again; window ${window}`);
+    // Refetches bounded by the window (test/helpers/resume.ts).
+    const { refetched, window } = refetchesAfterKill(web, firstRun, CONCURRENCY, CHECKPOINT_MS);
+    assert.ok(refetched <= window, `${refetched} pages fetched again; window ${window}`);
 
     // Every store reads back whole.
     let records = 0;
