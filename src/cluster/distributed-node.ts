@@ -83,7 +83,11 @@ export class DistributedNode {
     for (const p of wanted ?? []) {
       if (p >= n) throw new ConfigError([{ path: 'cluster.nats.partitions', message: `partition ${p} does not exist: the crawl has ${n} (cluster.nodes)` }]);
     }
-    const nodeId = previous?.nodeId ?? (config.nodeId === 'shoal' ? `${hostname().replace(/[^A-Za-z0-9_-]/g, '-')}-${process.pid}` : config.nodeId);
+    const isNamed = config.nodeId !== 'shoal';
+    if (previous !== null && isNamed && previous.nodeId !== config.nodeId) {
+      throw new ConfigError([{ path: 'nodeId', message: `${outDir} belongs to node ${previous.nodeId} of crawl ${crawlId}; give that id, or another --out` }]);
+    }
+    const nodeId = previous?.nodeId ?? (isNamed ? config.nodeId : `${hostname().replace(/[^A-Za-z0-9_-]/g, '-')}-${process.pid}`);
     const layout = crawlDirLayout(outDir);
     const exchange = new NatsExchange({
       servers: nats.servers, crawlId, nodeId, outboxDir: layout.outbox, ackWaitMs: nats.ackWaitMs,
