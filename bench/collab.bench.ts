@@ -91,6 +91,8 @@ const isQuick = process.argv.includes('--quick');
 const WEB: WebConfigInput = { ...WEB_PRESETS.large, latency: { slowHostRate: 0 }, server: { ...WEB_PRESETS.large.server, renderCacheBytes: 0 } };
 const CONCURRENCY = 64;
 const SCALING_NODES = [1, 2, 4, 8] as const;
+/** The same crawls with the nodes spread over this many worker threads (`--workers`). */
+const SCALING_THREADS = 2;
 const SCALING_PAGES = isQuick ? 4_000 : 20_000;
 const LOCALITY_NODES = [2, 4, 8, 16] as const;
 const LOCALITY_STRATEGIES = ['url-hash', 'host-hash'] as const;
@@ -128,6 +130,8 @@ interface TheoryDone {
 /** One crawl to run. */
 interface CrawlJob {
   readonly nodes: number;
+  /** Worker threads the nodes are spread over (`cluster.workers`); 0 = all on the crawl thread. */
+  readonly workers?: number;
   readonly strategy: Strategy;
   readonly maxPages: number;
   readonly hostsFile: string;
@@ -290,7 +294,7 @@ async function runCrawl(job: CrawlJob, progressEveryMs: number): Promise<CrawlFi
     network: { hostsFile: job.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
     politeness: { minDelayMs: 0 }, store: { outDir: job.outDir }, limits: { concurrency: CONCURRENCY, maxPages: job.maxPages },
     progressIntervalMs: 1000,
-    ...(job.nodes > 1 ? { cluster: { nodes: job.nodes, partition: { strategy: job.strategy } } } : {}),
+    ...(job.nodes > 1 ? { cluster: { nodes: job.nodes, workers: job.workers ?? 0, partition: { strategy: job.strategy } } } : {}),
   });
   // Every node of an embedded crawl listens on the signal: 16 nodes are more than Node's default warning threshold of 10 listeners.
   const signal = new AbortController().signal;
@@ -800,15 +804,16 @@ async function main(): Promise<void> {
     // 1. Embedded scaling.
     const phase0 = performance.now();
     const scaling = [];
-    for (const n of SCALING_NODES) {
+    const runs = [...SCALING_NODES.map((n) => [n, 0] as const), ...SCALING_NODES.filter((n) => n > 1).map((n) => [n, SCALING_THREADS] as const)];
+    for (const [n, threads] of runs) {
       const outDir = mkdtempSync(join(tmpdir(), 'shoal-bench-collab-'));
       try {
         const before = await ask<ServerStats>(web, { type: 'stats' }, 'stats');
-        const f = await crawlInChild({ nodes: n, strategy: 'host-hash', maxPages: SCALING_PAGES, hostsFile: ready.hostsFile, seeds: ready.seeds, outDir });
+        const f = await crawlInChild({ nodes: n, workers: threads, strategy: 'host-hash', maxPages: SCALING_PAGES, hostsFile: ready.hostsFile, seeds: ready.seeds, outDir });
         const after = await ask<ServerStats>(web, { type: 'stats' }, 'stats');
         const x = f.exchange;
         scaling.push({
-          nodes: n, pages: f.pages, seconds: f.seconds, pagesPerSecond: f.pages / f.seconds, stopReason: f.stopReason,
+          nodes: n, threads, pages: f.pages, seconds: f.seconds, pagesPerSecond: f.pages / f.seconds, stopReason: f.stopReason,
           cpuMsPerPage: f.cpuMs / f.pages,
           steadyCpuMsPerPage: f.steady === null ? null : f.steady.cpuMs / f.steady.pages,
           steadyCrawlThreadCpuMsPerPage: f.steady === null ? null : f.steady.crawlThreadCpuMs / f.steady.pages,
@@ -829,12 +834,12 @@ async function main(): Promise<void> {
     const one = scaling[0] as (typeof scaling)[number];
     out('');
     out(`1. embedded scaling: host-hash, ${int(SCALING_PAGES)} pages per run, concurrency ${CONCURRENCY} in total, each run in its own crawler process`);
-    out('   every node runs on the crawl thread of that one process (spreading nodes over worker threads is not measured here),');
-    out('   so CPU per page beyond the 1-node figure is the cost of n nodes and their exchange; 1 node is a plain crawl, no exchange');
+    out(`   threads 0: every node on the crawl thread of that one process, so CPU per page beyond the 1-node figure is the cost of n nodes`);
+    out(`   and their exchange (1 node is a plain crawl, no exchange); threads ${SCALING_THREADS}: the same crawls with the nodes spread over ${SCALING_THREADS} worker threads (--workers)`);
     out(table(
-      ['nodes', 'pages/s', 'CPU ms/page', 'steady', 'crawl thread', 'thread busy', 'crawler cores', 'web cores', 'peak RSS MB', 'URLs sent/s', 'URLs sent/page', 'kept locally', 'sent cache'],
+      ['nodes', 'threads', 'pages/s', 'CPU ms/page', 'steady', 'crawl thread', 'thread busy', 'crawler cores', 'web cores', 'peak RSS MB', 'URLs sent/s', 'URLs sent/page', 'kept locally', 'sent cache'],
       scaling.map((r) => [
-        String(r.nodes), int(r.pagesPerSecond), f3(r.cpuMsPerPage), f3(r.steadyCpuMsPerPage), f3(r.steadyCrawlThreadCpuMsPerPage), pct(r.crawlThreadBusy),
+        String(r.nodes), String(r.threads), int(r.pagesPerSecond), f3(r.cpuMsPerPage), f3(r.steadyCpuMsPerPage), f3(r.steadyCrawlThreadCpuMsPerPage), pct(r.crawlThreadBusy),
         r.crawlerCores.toFixed(2), r.serverCores.toFixed(2), int(r.peakRssMb), r.urlsSentPerSecond === null ? '—' : int(r.urlsSentPerSecond), f3(r.urlsPerPage),
         pct(r.keptShare), pct(r.sentCacheShare),
       ]),
@@ -845,12 +850,18 @@ async function main(): Promise<void> {
     const signed = (x: number | null, format: (v: number) => string): string => (x === null ? '—' : `${x >= 0 ? '+' : ''}${format(x)}`);
     const minus = (x: number | null, y: number | null): number | null => (x === null || y === null ? null : x - y);
     for (const r of scaling.slice(1)) {
+      if (r.threads > 0) {
+        const same = scaling.find((x) => x.nodes === r.nodes && x.threads === 0);
+        out(`   ${r.nodes} nodes over ${r.threads} threads vs on one thread: pages/s ${signed(same === undefined ? null : r.pagesPerSecond / same.pagesPerSecond - 1, pct)}, ` +
+          `crawler cores ${r.crawlerCores.toFixed(2)} vs ${same?.crawlerCores.toFixed(2) ?? '—'}`);
+        continue;
+      }
       const steady = minus(r.steadyCpuMsPerPage, one.steadyCpuMsPerPage);
       out(`   ${r.nodes} nodes vs 1: steady CPU ${signed(steady, f3)} ms per page (${signed(steady === null ? null : steady / (one.steadyCpuMsPerPage as number), pct)}), ` +
         `crawl thread ${signed(minus(r.steadyCrawlThreadCpuMsPerPage, one.steadyCrawlThreadCpuMsPerPage), f3)}; whole run ${signed(r.cpuMsPerPage - one.cpuMsPerPage, f3)}; ` +
         `pages/s ${signed(r.pagesPerSecond / one.pagesPerSecond - 1, pct)}; ${f1((r.exchangeBytesPerPage ?? 0) / 1024)} KiB and ${f3(r.messagesPerPage)} messages sent per page`);
     }
-    const last = scaling[scaling.length - 1] as (typeof scaling)[number];
+    const last = scaling.filter((r) => r.threads === 0).at(-1) as (typeof scaling)[number];
     const growth = last.steadyCpuMsPerPage === null || one.steadyCpuMsPerPage === null ? last.cpuMsPerPage / one.cpuMsPerPage - 1 : last.steadyCpuMsPerPage / one.steadyCpuMsPerPage - 1;
     const isExchangeBound = growth > 0.2 && last.pagesPerSecond < one.pagesPerSecond;
     out(`   bottleneck: the crawl thread is ${pct(one.crawlThreadBusy)} busy with 1 node, ${pct(last.crawlThreadBusy)} with ${last.nodes} (every node and the exchange run on it); ` +
@@ -878,7 +889,7 @@ async function main(): Promise<void> {
         out(`   FAILED: ${distributed.failed.split('\n')[0] ?? ''}`);
       }
     }
-    const embedded = scaling.find((r) => r.nodes === DIST_NODES);
+    const embedded = scaling.find((r) => r.nodes === DIST_NODES && r.threads === 0);
     if ('pages' in distributed && embedded !== undefined) {
       const d = distributed;
       out(`   host-hash, ${int(SCALING_PAGES)} pages (--max-pages ${int(d.maxPagesPerNode)} on each node: it counts per node in distributed mode), ` +
