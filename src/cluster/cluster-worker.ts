@@ -11,6 +11,7 @@ import { buildNode } from '../node/build-node.js';
 import { crawlDirLayout } from '../node/crawl-dir.js';
 import type { CrawlNode } from '../node/crawl-node.js';
 import { CrawlChannel, type CrawlProgress } from '../node/events.js';
+import type { FetchRecord } from '../node/ports.js';
 import { InlinePageAnalyzer, WorkerPageAnalyzer, type PageAnalyzer } from '../node/page-analyzer.js';
 import { createPartitioner } from '../partition/registry.js';
 import { partitionModelsOf } from './partition-models.js';
@@ -56,6 +57,12 @@ port.on('message', (m: ToWorker) => {
 });
 const onProgress = (m: unknown): void => post({ t: 'progress', progress: m as CrawlProgress });
 channel(CrawlChannel.progress).subscribe(onProgress);
+// For the crawl's live collaboration metrics (live-collab.ts), in the main thread.
+const onFetch = (m: unknown): void => {
+  const r = m as FetchRecord;
+  post({ t: 'fetched', node: r.node, url: r.url, host: r.host, status: r.status });
+};
+channel(CrawlChannel.fetch).subscribe(onFetch);
 const states = setInterval(() => {
   for (const [i, node] of nodes.entries()) post({ t: 'state', nodeId: data.nodes[i]?.nodeId ?? '', isIdle: node.isIdle, stopReason: node.stopReason });
 }, 100);
@@ -69,4 +76,5 @@ await Promise.all(nodes.map(async (node, i) => {
 }));
 clearInterval(states);
 channel(CrawlChannel.progress).unsubscribe(onProgress);
+channel(CrawlChannel.fetch).unsubscribe(onFetch);
 port.close();

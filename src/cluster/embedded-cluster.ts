@@ -23,8 +23,10 @@ import { crawlDirLayout } from '../node/crawl-dir.js';
 import type { CrawlNode } from '../node/crawl-node.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
 import { SystemClock } from '../node/clock.js';
+import type { FetchRecord } from '../node/ports.js';
 import { CrawlChannel, diagnosticsEvents, StopReason, type CrawlProgress } from '../node/events.js';
 import { combineProgress, combineSummaries } from './cluster-summary.js';
+import { LiveCollab } from './live-collab.js';
 import { partitionModelsOf } from './partition-models.js';
 import { ThreadedCluster } from './threaded-cluster.js';
 import { WorkerPageAnalyzer } from '../node/page-analyzer.js';
@@ -161,25 +163,34 @@ export class EmbeddedCluster {
  */
 export class ProgressCombiner {
   private readonly latest = new Map<string, CrawlProgress>();
+  /** The collaboration metrics so far, from the nodes' fetch records. */
+  readonly live: LiveCollab;
   private readonly onEvent = (m: unknown): void => {
     const p = m as CrawlProgress;
     if (!this.members.includes(p.node)) return;
     this.latest.set(p.node, p);
     if (p.node === this.members[0] && p.stopReason === null) this.publish(this.combined(p.elapsedMs, null));
   };
+  private readonly onFetch = (m: unknown): void => this.live.add(m as FetchRecord);
 
-  constructor(private readonly node: string, private readonly members: readonly string[], private readonly publish: (p: CrawlProgress) => void) {}
+  constructor(private readonly node: string, private readonly members: readonly string[], private readonly publish: (p: CrawlProgress) => void) {
+    this.live = new LiveCollab(members);
+  }
 
+  /** Listens to this thread's channels (nodes in other threads relay their events). */
   start(): void {
     channel(CrawlChannel.progress).subscribe(this.onEvent);
+    channel(CrawlChannel.fetch).subscribe(this.onFetch);
   }
 
   stop(): void {
     channel(CrawlChannel.progress).unsubscribe(this.onEvent);
+    channel(CrawlChannel.fetch).unsubscribe(this.onFetch);
   }
 
   combined(elapsedMs: number, stopReason: StopReason | null): CrawlProgress {
-    return combineProgress(this.node, elapsedMs, [...this.latest.values()], stopReason);
+    const p = combineProgress(this.node, elapsedMs, [...this.latest.values()], stopReason);
+    return { ...p, collab: this.live.figures(p.exchange?.urlsSent ?? 0) };
   }
 }
 

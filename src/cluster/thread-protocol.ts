@@ -23,6 +23,7 @@ export type FromWorker =
   | ToHub
   | { readonly t: 'state'; readonly nodeId: string; readonly isIdle: boolean; readonly stopReason: StopReason | null }
   | { readonly t: 'progress'; readonly progress: CrawlProgress }
+  | { readonly t: 'fetched'; readonly node: string; readonly url: string; readonly host: string; readonly status: number | null }
   | { readonly t: 'summary'; readonly nodeId: string; readonly summary: CrawlSummary }
   | { readonly t: 'failed'; readonly nodeId: string; readonly message: string };
 

@@ -57,6 +57,7 @@ export class ThreadedCluster {
         switch (m.t) {
           case 'state': states.set(m.nodeId, { isIdle: m.isIdle, stopReason: m.stopReason, version: ++version }); return;
           case 'progress': events.progress(m.progress); return;
+          case 'fetched': progress.live.add(m); return;
           case 'summary': summaries.set(m.nodeId, m.summary); return;
           case 'failed':
             failure ??= new Error(`node ${m.nodeId}: ${m.message}`);

@@ -63,6 +63,18 @@ export interface CrawlProgress {
   readonly stopReason: StopReason | null;
   /** In a collaborative crawl: the node's traffic so far (absent for a node on its own). */
   readonly exchange?: ExchangeProgress;
+  /**
+   * On the crawl-wide events of an embedded collaborative crawl: the SPEC §5 metrics so far (overlap
+   * (N − I)/N, diversity S/N, load balance max/mean pages, URLs exchanged per downloaded page).
+   */
+  readonly collab?: {
+    readonly downloads: number;
+    readonly uniquePages: number;
+    readonly overlap: number;
+    readonly diversity: number | null;
+    readonly loadMaxOverMean: number | null;
+    readonly urlsPerPage: number | null;
+  };
 }
 
 /** A collaborative node's traffic so far, live: the communication overhead as it grows. */

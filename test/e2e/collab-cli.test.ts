@@ -83,6 +83,7 @@ describe('shoal crawl --nodes and shoal eval (the installed command)', () => {
     assert.match(collab.stdout, /overlap/);
     assert.match(collab.stderr, /pages [\d,]+/, 'progress on stderr');
     assert.match(collab.stderr, /exchange [1-9][\d,]* URLs sent \(\d+\.\d\d\/page\)/, 'the exchange live in the progress');
+    assert.match(collab.stderr, /overlap 0\.000, load max\/mean \d+\.\d\d/, 'the collaboration metrics live in the progress');
 
     const one = await evalJson(join(dir, 'single'));
     const three = await evalJson(join(dir, 'collab'));

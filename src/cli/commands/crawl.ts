@@ -89,6 +89,7 @@ export function progressLine(p: CrawlProgress): string {
     + ` · frontier ${fmt(p.frontier.queued)} (${fmt(p.frontier.inFlight)} in flight) · hosts ${fmt(p.hosts)}`
     + (x === undefined ? '' : ` · exchange ${fmt(x.urlsSent)} URLs sent (${p.pages > 0 ? (x.urlsSent / p.pages).toFixed(2) : '0'}/page)`
       + (x.pagesSent > 0 ? `, ${fmt(x.pagesSent)} pages forwarded` : ''))
+    + (p.collab === undefined ? '' : ` · overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}`)
     + (errors.length === 0 ? '' : ` · ${errors.join(', ')}`);
 }
 

@@ -13,6 +13,7 @@
  *   with truth-topic by the node of its true topic; the crawl still covers what one node covers.
  */
 import assert from 'node:assert/strict';
+import { channel } from 'node:diagnostics_channel';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import { validateConfig } from '../../../src/config/load.js';
 import { Crawl } from '../../../src/node/crawl.js';
 import { crawlConfigSchema, type CrawlConfigInput } from '../../../src/node/crawl-config.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
+import { CrawlChannel, type CrawlProgress } from '../../../src/node/events.js';
 import { createPartitioner } from '../../../src/partition/registry.js';
 import { canPlacePages } from '../../../src/partition/partitioner.js';
 import { topicModelOf } from '../../../src/cluster/partition-models.js';
@@ -92,10 +94,28 @@ for (const strategy of ['host-hash', 'url-hash'] as const) {
     let downloads: Map<string, Set<string>>;
     const out = (): string => join(dir, strategy);
 
+    let last: CrawlProgress | null = null;
+
     before(async () => {
       web.log.clear();
-      summary = await new Crawl(config(out(), { cluster: { nodes: 3, partition: { strategy } } })).run();
+      const onProgress = (m: unknown): void => {
+        if ((m as CrawlProgress).node === 'n') last = m as CrawlProgress;
+      };
+      channel(CrawlChannel.progress).subscribe(onProgress);
+      try {
+        summary = await new Crawl(config(out(), { cluster: { nodes: 3, partition: { strategy } } })).run();
+      } finally {
+        channel(CrawlChannel.progress).unsubscribe(onProgress);
+      }
       downloads = await downloadsOf(summary);
+    });
+
+    test('the crawl’s last progress event carries its collaboration metrics, live', () => {
+      const p = last as CrawlProgress | null;
+      assert.equal(p?.stopReason, 'exhausted');
+      assert.equal(p?.collab?.downloads, summary.pages);
+      assert.equal(p?.collab?.overlap, 0);
+      assert.equal(p?.exchange?.urlsSent, (summary.cluster?.nodes ?? []).reduce((a, s) => a + (s.exchange?.endpoint.sent.urls ?? 0), 0));
     });
 
     test('ends exhausted, with a summary per node and their sum', () => {
@@ -173,7 +193,18 @@ function ownDownloads(logs: Map<string, CrawlLogEntry[]>): Set<string> {
 
 describe('4 nodes spread over 2 worker threads, host-hash', () => {
   test('cover what one node covers, without overlap; what was sent was received', async () => {
-    const summary = await new Crawl(config(join(dir, 'threads'), { cluster: { nodes: 4, workers: 2, partition: { strategy: 'host-hash' } } })).run();
+    let last: CrawlProgress | null = null;
+    const onProgress = (m: unknown): void => {
+      if ((m as CrawlProgress).node === 'n') last = m as CrawlProgress;
+    };
+    channel(CrawlChannel.progress).subscribe(onProgress);
+    let summary: CrawlSummary;
+    try {
+      summary = await new Crawl(config(join(dir, 'threads'), { cluster: { nodes: 4, workers: 2, partition: { strategy: 'host-hash' } } })).run();
+    } finally {
+      channel(CrawlChannel.progress).unsubscribe(onProgress);
+    }
+    assert.equal((last as CrawlProgress | null)?.collab?.downloads, summary.pages, 'fetch records relayed from the threads');
     assert.equal(summary.stopReason, 'exhausted');
     const nodes = summary.cluster?.nodes ?? [];
     assert.deepEqual(nodes.map((s) => s.node), ['n-0', 'n-1', 'n-2', 'n-3']);

@@ -1,0 +1,49 @@
+/**
+ * The collaboration metrics of SPEC §5 live, while an embedded crawl runs: every node's fetch
+ * records (the `shoal:crawl:fetch` channel, or relayed from the worker threads) are counted as they
+ * come, so that each progress event of the crawl carries the overlap (N − I)/N, the diversity S/N,
+ * the load balance (max/mean pages) and the communication overhead so far. The same definitions as
+ * `src/eval/` (which `shoal eval` applies to the crawl directories afterwards), computed
+ * incrementally: a page counts as downloaded by the node that fetched it when it got a response.
+ */
+import type { CrawlProgress } from '../node/events.js';
+import type { FetchRecord } from '../node/ports.js';
+
+/** The live figures a crawl's progress events carry. */
+export type CollabProgress = NonNullable<CrawlProgress['collab']>;
+
+/** Counts fetch records of the nodes; see the file comment. */
+export class LiveCollab {
+  /** Per URL downloaded, the nodes that downloaded it (bit i = node i; node ids beyond 31 share bit 31). */
+  private readonly downloadedBy = new Map<string, number>();
+  private readonly pagesOf = new Map<string, number>();
+  private readonly hosts = new Set<string>();
+  private downloads = 0;
+  private readonly bitOf: ReadonlyMap<string, number>;
+
+  constructor(private readonly members: readonly string[]) {
+    this.bitOf = new Map(members.map((m, i) => [m, 2 ** Math.min(i, 31)]));
+  }
+
+  /** Counts one record (any outcome; only downloads count), from a node of the crawl. */
+  add(r: Pick<FetchRecord, 'node' | 'url' | 'host' | 'status'>): void {
+    const bit = this.bitOf.get(r.node);
+    if (bit === undefined || r.status === null) return;
+    this.downloads++;
+    this.pagesOf.set(r.node, (this.pagesOf.get(r.node) ?? 0) + 1);
+    this.downloadedBy.set(r.url, (this.downloadedBy.get(r.url) ?? 0) | bit);
+    this.hosts.add(r.host.replace(/:\d+$/, ''));
+  }
+
+  /** The figures so far; `urlsSent` is the crawl's URLs sent through the exchange so far. */
+  figures(urlsSent: number): CollabProgress {
+    const n = this.downloads;
+    const pages = this.members.map((m) => this.pagesOf.get(m) ?? 0);
+    const mean = pages.reduce((a, p) => a + p, 0) / Math.max(1, pages.length);
+    return {
+      downloads: n, uniquePages: this.downloadedBy.size, overlap: n === 0 ? 0 : (n - this.downloadedBy.size) / n,
+      diversity: n === 0 ? null : this.hosts.size / n, loadMaxOverMean: mean === 0 ? null : Math.max(...pages) / mean,
+      urlsPerPage: n === 0 ? null : urlsSent / n,
+    };
+  }
+}
