@@ -92,6 +92,8 @@ export class CrawlNode {
   private releaseCollab: (() => void) | null = null;
   /** From the stores opened to the start of closing: while the node may be asked whether it is idle. */
   private isCrawling = false;
+  /** While the seeds are being queued (a seeds file is read in batches). */
+  private isSeeding = false;
 
   constructor(private readonly p: CrawlNodeParts) {}
 
@@ -134,7 +136,11 @@ export class CrawlNode {
       }
       // The seeds file is queued while the slots already crawl (and progress and checkpoints run).
       const release = p.loop.hold();
-      const seeding = (stop.signal.aborted ? Promise.resolve() : this.queueSeeds(stop.signal)).finally(release).catch((err: unknown) => {
+      this.isSeeding = true;
+      const seeding = (stop.signal.aborted ? Promise.resolve() : this.queueSeeds(stop.signal)).finally(() => {
+        this.isSeeding = false;
+        release();
+      }).catch((err: unknown) => {
         failure ??= err;
         stop.abort(err);
       });
@@ -177,7 +183,7 @@ export class CrawlNode {
    */
   get isIdle(): boolean {
     const p = this.p;
-    if (!this.isCrawling) return false;
+    if (!this.isCrawling || this.isSeeding) return false;
     const f = p.frontier.stats();
     return f.queued === 0 && f.inFlight === 0 && p.loop.activeSlots === 0 && p.admission.isIdle
       && (p.collab === null || (p.collab.inbox.isIdle && p.collab.router.batched === 0));
