@@ -29,6 +29,7 @@ import type { CrawlConfig } from '../node/crawl-config.js';
 import { crawlDirLayout } from '../node/crawl-dir.js';
 import type { CrawlNode } from '../node/crawl-node.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
+import type { StopReason } from '../node/events.js';
 import { createPartitioner, defaultForwardMode, type PartitionModels } from '../partition/registry.js';
 import type { PartitionId } from '../partition/partitioner.js';
 import { partitionModelsOf } from './partition-models.js';
@@ -50,6 +51,8 @@ interface NodeStats {
   readonly pages: number;
   /** Set by the node that saw the crawl end. */
   readonly isDone: boolean;
+  /** Why the node stopped, once it has. */
+  readonly stopReason: StopReason | null;
 }
 
 /** Options of {@link DistributedNode}. */
@@ -105,7 +108,17 @@ export class DistributedNode {
       }
       const partitions = wanted ?? [await firstFreePartition(membership, n)];
       writeNodeFile(outDir, { crawlId, nodeId, partitions });
-      const node = buildNode({ ...config, nodeId }, this.options.deps ?? {}, {}, { partitioner, partitions, exchange, forward, maxMessageBytes: exchange.maxMessageBytes });
+      const checkMs = this.options.checkIntervalMs ?? 1000;
+      // A limit ends the crawl for every node: say so while the broker can still be told (best effort:
+      // the broker may be away; the others then see this node leave and wait for its partitions).
+      const beforeClose = async (stopReason: StopReason | null): Promise<void> => {
+        if (stopReason !== 'max-pages' && stopReason !== 'max-bytes') return;
+        const stats: NodeStats = { atMs: Date.now(), isIdle: false, unconfirmed: 0, partitions, pages: 0, isDone: false, stopReason };
+        await Promise.race([membership.putStats(stats).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5 * checkMs).unref())]);
+      };
+      const node = buildNode({ ...config, nodeId }, this.options.deps ?? {}, {}, {
+        partitioner, partitions, exchange, forward, maxMessageBytes: exchange.maxMessageBytes, beforeClose,
+      });
       const run = node.run(signal);
       const watching = this.watch(node, exchange, membership, n, partitions, run);
       const summary = await run;
@@ -126,13 +139,24 @@ export class DistributedNode {
     let lastSeen = new Map<string, number>();
     while (!isEnded) {
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, everyMs).unref())]);
-      if (isEnded || node.stopReason !== null) return;
+      if (isEnded) return;
       try {
         const own: NodeStats = {
           atMs: Date.now(), isIdle: node.isIdle, unconfirmed: exchange.stats().unconfirmed, partitions, pages: node.pagesFetched, isDone: false,
+          stopReason: node.stopReason,
         };
         await membership.putStats(own);
+        if (own.stopReason !== null) return;
         const stats = await membership.readStats() as Record<string, Partial<NodeStats>>;
+        // A node stopped by a limit ends the crawl: its partitions would not be served any more. (Ctrl-C
+        // on one node does not: like a crash, the others wait for it.) Only recent figures count, so that
+        // a limit of an earlier run does not stop a resumed crawl.
+        const limited = Object.values(stats).find((s) => (s.stopReason === 'max-pages' || s.stopReason === 'max-bytes')
+          && s.atMs !== undefined && Date.now() - s.atMs < 10 * everyMs);
+        if (limited !== undefined) {
+          node.stop(limited.stopReason as StopReason);
+          return;
+        }
         if (Object.values(stats).some((s) => s.isDone === true)) {
           node.finish();
           return;

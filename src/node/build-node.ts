@@ -22,7 +22,7 @@ import { CrawlNode, type Durability, type NodeCollaboration } from './crawl-node
 import { CrawlStats } from './crawl-stats.js';
 import { DedupIndex } from './dedup-index.js';
 import { LmdbDedupStore } from './dedup-store.js';
-import { diagnosticsEvents, type CrawlEvents } from './events.js';
+import { diagnosticsEvents, type CrawlEvents, type StopReason } from './events.js';
 import { FetchLoop } from './fetch-loop.js';
 import { Inbox } from './inbox.js';
 import { PartitionRouter } from './partition-router.js';
@@ -98,6 +98,8 @@ export interface NodeCollabSetup {
   readonly maxMessageBytes?: number | null;
   /** `maxPages` counted over every node of the process; absent: this node's own count. */
   readonly sharedPages?: { started: number };
+  /** Called once the fetch slots have stopped, before the exchange closes. */
+  readonly beforeClose?: (stopReason: StopReason | null) => Promise<void>;
 }
 
 /** How boundary pages are forwarded, when the setup asks for it and the strategy can place pages. */
@@ -304,6 +306,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   });
   const collab: NodeCollaboration | null = setup === null || router === null || inbox === null ? null : {
     exchange: setup.exchange, partitions: setup.partitions, router, inbox, batchDelayMs: cl.batchDelayMs, linkSummaryIntervalMs: cl.linkSummaryIntervalMs,
+    ...(setup.beforeClose === undefined ? {} : { beforeClose: setup.beforeClose }),
   };
   const checkpointExchange: CheckpointExchange | null = collab === null ? null : {
     seal: () => collab.inbox.seal(),

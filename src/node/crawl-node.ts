@@ -50,6 +50,8 @@ export interface NodeCollaboration {
   readonly batchDelayMs: number;
   /** How often link summaries are sent, ms; 0 = never. */
   readonly linkSummaryIntervalMs: number;
+  /** Called once the fetch slots have stopped, before the exchange closes (a distributed node tells the others why it stopped). */
+  readonly beforeClose?: (stopReason: StopReason | null) => Promise<void>;
 }
 
 /** What {@link CrawlNode} runs; `build-node.ts` makes them. */
@@ -279,6 +281,7 @@ export class CrawlNode {
     await step('exchange', async () => {
       const collab = p.collab;
       if (collab === null) return;
+      await collab.beforeClose?.(p.loop.stopReason);
       // Admissions still under way (a memory frontier has no last checkpoint to wait for them) may route URLs.
       await p.admission.settle();
       collab.router.flush();

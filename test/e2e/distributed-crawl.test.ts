@@ -79,11 +79,11 @@ interface Running {
   readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-function node(crawlId: string, partition: number, out: string, minDelayMs: number): Running {
+function node(crawlId: string, partition: number, out: string, minDelayMs: number, extra: readonly string[] = []): Running {
   const args = [
     bin, 'node', '--nats', nats.url, '--crawl', crawlId, '--nodes', '2', '--partition', 'host-hash', '--partitions', String(partition),
     '--node-id', `node${partition}`, '--out', out, ...web.seeds.flatMap((s) => ['--seed', s]),
-    ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]), '--allow-loopback', '--min-delay-ms', String(minDelayMs),
+    ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]), '--allow-loopback', '--min-delay-ms', String(minDelayMs), ...extra,
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
   children.push(child);
@@ -151,6 +151,18 @@ describe('shoal node: a crawl over NATS JetStream', () => {
     assert.equal(b.code, 0, b.stderr);
     // Pages fetched twice: at most the killed node's fetches in flight (its concurrency) plus its last checkpoint's window.
     await assertWhole(outs, 64);
+  });
+
+  it('the first node to reach its page limit ends the crawl: the other stops for the same reason', { timeout: 120_000 }, async () => {
+    // Node 0 may fetch 20 pages, node 1 many more: node 1 stops because node 0 did.
+    const runs = [node('limit', 0, join(dir, 'limit-0'), 40, ['--max-pages', '20']), node('limit', 1, join(dir, 'limit-1'), 40, ['--max-pages', '100000'])];
+    const [a, b] = await Promise.all(runs.map((x) => x.done));
+    assert.equal(a?.code, 0, a?.stderr);
+    assert.equal(b?.code, 0, b?.stderr);
+    assert.match(a?.stdout ?? '', /done: --max-pages reached/);
+    assert.match(b?.stdout ?? '', /done: --max-pages reached/);
+    const other = await downloads(join(dir, 'limit-1'));
+    assert.ok(other.size < single.size / 2, `node 1 stopped early (${other.size} pages)`);
   });
 
   it('the broker stops and starts again mid-crawl: nothing is lost', { timeout: 180_000 }, async () => {
