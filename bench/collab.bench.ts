@@ -63,10 +63,9 @@
 import { channel } from 'node:diagnostics_channel';
 import { setMaxListeners } from 'node:events';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCrawlForEval } from '../src/cluster/read-crawl.js';
 import { collaborationMetrics } from '../src/eval/collab-metrics.js';
@@ -83,6 +82,7 @@ import { startTestWeb } from '../src/web/start.js';
 import { pageLinks } from '../src/web/links.js';
 import type { WebModel } from '../src/web/model.js';
 import type { NodeReport } from './lib/shoal-node-child.js';
+import { findNatsServer, freePort } from '../test/helpers/loopback.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const isQuick = process.argv.includes('--quick');
@@ -542,30 +542,6 @@ interface DistributedFigures {
     readonly node: string; readonly pages: number; readonly stopReason: string | null; readonly crawlSeconds: number | null;
     readonly exitSeconds: number; readonly cpuMs: number; readonly peakRssMb: number; readonly crawlThreadBusy: number; readonly urlsSent: number;
   }[];
-}
-
-/** The nats-server executable, from PATH or the sbin directories Debian installs it in; null when there is none. */
-function findNatsServer(): string | null {
-  const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/local/bin', '/usr/bin'];
-  for (const dir of dirs) {
-    if (dir === '') continue;
-    const candidate = join(dir, 'nats-server');
-    if (existsSync(candidate)) return candidate;
-  }
-  return null;
-}
-
-/** A loopback port nobody listens on right now (the kernel picks it; released at once). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no free port'))));
-    });
-  });
 }
 
 /** User + system CPU of process `pid` so far (all its threads), ms; null once it is gone. */

@@ -174,7 +174,6 @@ export class Admission {
     if (passed.length === 0) return;
     const isNew = await o.seen.addBatch(this.fingerprintsOf(passed.map((c) => c.url)));
     const fresh: Candidate[] = [];
-    const unresolved = new Set<string>();
     const now = o.clock.nowMs();
     for (let i = 0; i < passed.length; i++) {
       const c = passed[i] as Candidate;
@@ -190,9 +189,8 @@ export class Admission {
         continue;
       }
       fresh.push(c);
-      if (!o.isProxied && !this.ips.has(c.hostname)) unresolved.add(c.hostname);
     }
-    if (unresolved.size > 0) await this.resolve(unresolved);
+    await this.resolveHosts(fresh);
     const addAt = o.clock.nowMs();
     let added = 0;
     for (const c of fresh) {

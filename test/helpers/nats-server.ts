@@ -15,13 +15,13 @@
  * A process `exit` handler also kills the server, so a test process that dies leaves no orphan.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { after } from 'node:test';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { findNatsServer, freePort } from './loopback.js';
 
 /** A running test broker. */
 export interface TestNatsServer {
@@ -58,7 +58,8 @@ const INSTALL_HINT = 'nats-server is not installed: install it (`apt-get install
 
 /** Starts a private JetStream-enabled nats-server; it is stopped and its store removed by `after`. */
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<TestNatsServer> {
-  const binary = findBinary();
+  const binary = findNatsServer();
+  if (binary === null) throw new Error(INSTALL_HINT);
   const storeDir = mkdtempSync(join(tmpdir(), 'shoal-nats-'));
   const port = await freePort();
   const readyTimeoutMs = options.readyTimeoutMs ?? 15_000;
@@ -106,30 +107,6 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
       child?.kill('SIGKILL');
     },
   };
-}
-
-/** The nats-server executable, from PATH or the sbin directories Debian installs it in. */
-function findBinary(): string {
-  const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/local/bin', '/usr/bin'];
-  for (const dir of dirs) {
-    if (dir === '') continue;
-    const candidate = join(dir, 'nats-server');
-    if (existsSync(candidate)) return candidate;
-  }
-  throw new Error(INSTALL_HINT);
-}
-
-/** A loopback port nobody listens on right now (the kernel picks it; we release it at once). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no free port'))));
-    });
-  });
 }
 
 /**
