@@ -157,6 +157,8 @@ export interface Reprioritizable {
    * @throws RangeError on a non-finite priority.
    */
   reprioritize(url: string, priority: number): boolean;
+  /** {@link reprioritize} for the URL whose 64-bit fingerprint (`url/fingerprint.ts`) is (hi, lo). */
+  reprioritizeFingerprint(hi: number, lo: number, priority: number): boolean;
 }
 
 /** Whether `frontier` can change the priority of URLs it holds. */

@@ -35,6 +35,7 @@ import {
   type CompletionReport, type Frontier, type FrontierEntry, type FrontierStats, type Lease, type NextResult,
   type PolitenessOptions, type PolitenessRules, type Reprioritizable,
 } from './frontier.js';
+import { urlFingerprintInto } from '../url/fingerprint.js';
 
 /**
  * Back queues per fetch slot: Mercator's rule of thumb of about three back queues for every
@@ -142,6 +143,8 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
   private readonly backQueueCount: number;
 
   private readonly byUrl = new Map<string, Held>();
+  private readonly byFingerprint = new Map<string, string>();
+  private readonly fp = new Uint32Array(2);
   private readonly front = new HostHeap<Held>(heldBefore);
   /** URLs of each host in the front queue: a host with none may take new URLs straight away. */
   private readonly frontByHost = new Map<string, number>();
@@ -193,6 +196,8 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
     this.nextSeq = Math.max(this.nextSeq, seq + 1);
     const held: Held = { entry, priority: entry.priority, seq, attempt, home: null, heapIndex: NOT_IN_HEAP };
     this.byUrl.set(entry.url, held);
+    urlFingerprintInto(entry.url, this.fp);
+    this.byFingerprint.set(`${this.fp[0]}:${this.fp[1]}`, entry.url);
     this.queued++;
     this.forgetDormant(nowMs);
     const host = this.active.get(entry.host);
@@ -228,6 +233,8 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
       held.home = null;
     }
     this.byUrl.delete(url);
+    urlFingerprintInto(url, this.fp);
+    this.byFingerprint.delete(`${this.fp[0]}:${this.fp[1]}`);
     this.queued--;
     this.forgetDormant(nowMs);
     if (host !== null) {
@@ -300,6 +307,8 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
       this.retryCount++;
     } else {
       this.byUrl.delete(held.entry.url);
+      urlFingerprintInto(held.entry.url, this.fp);
+      this.byFingerprint.delete(`${this.fp[0]}:${this.fp[1]}`);
     }
     this.forgetDormant(nowMs);
     const isIdle = host.queue.size === 0 && host.inFlight === 0;
@@ -309,6 +318,11 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
     this.refreshGroup(group);
     this.dropGroupIfUnused(group);
     if (isIdle) this.fill(nowMs);
+  }
+
+  reprioritizeFingerprint(hi: number, lo: number, priority: number): boolean {
+    const url = this.byFingerprint.get(`${hi >>> 0}:${lo >>> 0}`);
+    return url === undefined ? false : this.reprioritize(url, priority);
   }
 
   reprioritize(url: string, priority: number): boolean {

@@ -21,6 +21,7 @@ import type { PartitionRouter } from './partition-router.js';
 import { WORD_OFFSET, type SeenSet } from '../seen/seen-set.js';
 import type { UrlFilter } from '../url/filter/url-filter.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
+import type { UrlIds } from '../url/url-ids.js';
 
 /**
  * A frontier entry as the node queues it: with the page it was found on, for the crawl log's
@@ -45,6 +46,8 @@ export interface Candidate {
   readonly hostname: string;
   readonly depth: number;
   readonly fromUrl: string | null;
+  /** Dense id of the page it was found on (`url/url-ids.ts`), when the node numbers URLs for its ordering policy. */
+  readonly fromId?: number;
   readonly anchorText?: string;
   /**
    * A sitemap to read (its URLs become seeds), not a page. Sitemaps come from the user or from
@@ -58,6 +61,8 @@ export interface AdmissionOptions {
   readonly frontier: Frontier;
   readonly seen: SeenSet;
   readonly policy: OrderingPolicy;
+  /** The node's URL ids, when its policy keeps per-URL state (`policy.needs.ids`); null: every id is -1. */
+  readonly urlIds: UrlIds | null;
   readonly robots: RobotsCache;
   readonly resolver: Resolver;
   /** Whether requests go through a forward proxy (then the proxy resolves names, and IPs are unknown). */
@@ -172,8 +177,11 @@ export class Admission {
       passed = router.route(passed, this.ipOf);
     }
     if (passed.length === 0) return;
-    const isNew = await o.seen.addBatch(this.fingerprintsOf(passed.map((c) => c.url)));
+    const fingerprints = this.fingerprintsOf(passed.map((c) => c.url));
+    const isNew = await o.seen.addBatch(fingerprints);
+    const words = new Uint32Array(fingerprints.buffer);
     const fresh: Candidate[] = [];
+    const freshIds: number[] = [];
     const now = o.clock.nowMs();
     for (let i = 0; i < passed.length; i++) {
       const c = passed[i] as Candidate;
@@ -189,14 +197,18 @@ export class Admission {
         continue;
       }
       fresh.push(c);
+      freshIds.push(o.urlIds === null ? -1 : o.urlIds.idOfFingerprint(words[2 * i + HI] as number, words[2 * i + LO] as number));
     }
     await this.resolveHosts(fresh);
     const addAt = o.clock.nowMs();
     let added = 0;
-    for (const c of fresh) {
-      const priority = o.policy.prioritize(c.anchorText === undefined
-        ? { url: c.url, depth: c.depth, ...(c.fromUrl === null ? {} : { fromUrl: c.fromUrl }) }
-        : { url: c.url, depth: c.depth, anchorText: c.anchorText, ...(c.fromUrl === null ? {} : { fromUrl: c.fromUrl }) });
+    for (let i = 0; i < fresh.length; i++) {
+      const c = fresh[i] as Candidate;
+      const priority = o.policy.prioritize({
+        id: freshIds[i] as number, url: c.url, depth: c.depth,
+        ...(c.fromId === undefined || c.fromId < 0 ? {} : { fromId: c.fromId }),
+        ...(c.anchorText === undefined || c.anchorText === '' ? {} : { anchorText: c.anchorText }),
+      });
       const ip = this.ips.get(c.hostname);
       const entry: NodeEntry = {
         url: c.url, host: urlParts(c.url).hostKey, depth: c.depth, priority, fromUrl: c.fromUrl,

@@ -49,6 +49,7 @@ import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.j
 import { PersistentFrontier } from '../frontier-store/persistent-frontier.js';
 import { BreadthFirstPolicy } from '../order/bfs.js';
 import type { OrderingPolicy } from '../order/policy.js';
+import { UrlIds } from '../url/url-ids.js';
 import { canPlacePages, type Partitioner, type PartitionId } from '../partition/partitioner.js';
 import type { BoundaryPages } from './page-forwarding.js';
 import { LmdbSeenSet } from '../seen/lmdb-seen-set.js';
@@ -232,6 +233,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const staged = persistent !== null && hasBatchTest(durableSeen) ? new StagedSeenSet(durableSeen) : null;
   const seen: SeenSet = staged ?? durableSeen;
   const policy = components.policy ?? new BreadthFirstPolicy();
+  const urlIds = policy.needs.ids ? new UrlIds() : null;
   const sinks = components.sinks ?? crawlDirSinks(layout.root, config.store);
   const budget = CrawlBudget.open(layout.budget, { maxPagesPerHost: config.scope.maxPagesPerHost, maxBytes: config.limits.maxBytes });
   const chain = components.filter !== undefined ? components.filter : urlFilterChain(config, seeds, new Date(clock.wallMs()).getUTCFullYear());
@@ -272,7 +274,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   });
   const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({
-    frontier, seen, policy, robots, resolver, isProxied, filter, clock, stats, waker, router: isRoutingUrls ? router : null,
+    frontier, seen, policy, urlIds, robots, resolver, isProxied, filter, clock, stats, waker, router: isRoutingUrls ? router : null,
     onRobotsDenied: (c) => (processor as PageProcessor).decided({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
   });
   /** The sitemaps a robots.txt announces, read like `seeds.sitemaps` (the URL-seen set takes each once). */
@@ -291,7 +293,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const dedupStore = persistent === null ? null : new LmdbDedupStore(layout.dedup);
   const dedup = new DedupIndex(config.dedup.maxDigests, dedupStore);
   processor = new PageProcessor({
-    nodeId: config.nodeId, analyzer, warc: warcSink, sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap }, dedup, admission, policy,
+    nodeId: config.nodeId, analyzer, warc: warcSink, sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap }, dedup, admission, policy, urlIds,
     frontier, sinks, events, stats, clock, log, boundary: boundaryOf(setup),
   });
   const gate = persistent === null ? null : new CompletionGate();
@@ -302,7 +304,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   });
   const pageProcessor = processor;
   const inbox = setup === null ? null : new Inbox({
-    admission, policy, frontier, log, onPage: (page) => pageProcessor.receivePage(page), isCheckpointed: persistent !== null,
+    admission, policy, urlIds, frontier, log, onPage: (page) => pageProcessor.receivePage(page), isCheckpointed: persistent !== null,
   });
   const collab: NodeCollaboration | null = setup === null || router === null || inbox === null ? null : {
     exchange: setup.exchange, partitions: setup.partitions, router, inbox, batchDelayMs: cl.batchDelayMs, linkSummaryIntervalMs: cl.linkSummaryIntervalMs,

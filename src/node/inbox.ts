@@ -22,12 +22,15 @@ import type { Delivery } from '../exchange/exchange.js';
 import type { ForwardedPageMessage } from '../exchange/messages.js';
 import { canObserveRemoteLinks, type OrderingPolicy } from '../order/policy.js';
 import type { Frontier } from '../frontier/frontier.js';
-import { canReprioritize } from '../frontier/frontier.js';
+import { applyPriorityChanges } from './priority-changes.js';
+import type { UrlIds } from '../url/url-ids.js';
 
 /** Options of {@link Inbox}. */
 export interface InboxOptions {
   readonly admission: Admission;
   readonly policy: OrderingPolicy;
+  /** The node's URL ids (null when its policy keeps no per-URL state: link summaries are then ignored). */
+  readonly urlIds: UrlIds | null;
   readonly frontier: Frontier;
   readonly log: Log;
   /** Handles a forwarded page as if this node had fetched it; null when this node takes no pages. */
@@ -121,9 +124,10 @@ export class Inbox {
         c.linkSummaries++;
         const policy = this.o.policy;
         if (!canObserveRemoteLinks(policy)) return;
-        const changes = policy.observeRemoteLinks(m.counts);
-        const frontier = this.o.frontier;
-        if (changes.length > 0 && canReprioritize(frontier)) for (const ch of changes) frontier.reprioritize(ch.url, ch.priority);
+        const ids = this.o.urlIds;
+        if (ids === null) return;
+        const changes = policy.observeRemoteLinks(m.counts.map(([url]) => ids.idOf(url)), m.counts.map(([, n]) => n));
+        applyPriorityChanges(changes, ids, this.o.frontier);
         return;
       }
       case 'control':

@@ -20,8 +20,9 @@ import { AnalysisError, type PageAnalyzer } from './page-analyzer.js';
 import { payloadDigest } from '../dedup/content-digest.js';
 import type { FetchOk, FetchOutcome, FetchRedirect } from '../fetch/fetcher.js';
 import type { Frontier, FrontierEntry } from '../frontier/frontier.js';
-import { canReprioritize } from '../frontier/frontier.js';
-import type { OrderingPolicy, OutLink } from '../order/policy.js';
+import { applyPriorityChanges } from './priority-changes.js';
+import type { OrderingPolicy } from '../order/policy.js';
+import type { UrlIds } from '../url/url-ids.js';
 import type { WarcWriteResult } from '../store/warc/warc-writer.js';
 import {
   metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcField, type WarcRecord,
@@ -47,6 +48,8 @@ export interface PageProcessorOptions {
   readonly dedup: DedupIndex;
   readonly admission: Admission;
   readonly policy: OrderingPolicy;
+  /** The node's URL ids when its policy keeps per-URL state (`policy.needs.ids`); null: every id is -1. */
+  readonly urlIds: UrlIds | null;
   readonly frontier: Frontier;
   readonly sinks: CrawlSinks;
   readonly events: CrawlEvents;
@@ -331,13 +334,24 @@ export class PageProcessor {
   private async follow(entry: FrontierEntry, parsed: PageAnalysis): Promise<void> {
     const o = this.o;
     o.sinks.linkGraph?.append(entry.url, parsed.links);
-    const outLinks: OutLink[] = parsed.links.map((l) => (l.anchorText === '' ? { url: l.url } : { url: l.url, anchorText: l.anchorText }));
-    const changes = o.policy.observe({ url: entry.url, depth: entry.depth, links: outLinks, title: parsed.title, text: parsed.visibleText });
-    if (changes.length > 0 && canReprioritize(o.frontier)) for (const c of changes) o.frontier.reprioritize(c.url, c.priority);
+    const ids = o.urlIds;
+    const pageId = ids === null ? -1 : ids.idOf(entry.url);
+    const outIds = parsed.links.map((l) => (ids === null ? -1 : ids.idOf(l.url)));
+    const changes = o.policy.observe({
+      id: pageId, url: entry.url, depth: entry.depth, outIds,
+      outUrls: parsed.links.map((l) => l.url), anchors: parsed.links.map((l) => l.anchorText),
+      title: parsed.title, text: parsed.visibleText,
+    });
+    if (changes.length > 0) applyPriorityChanges(changes, ids, o.frontier);
     const candidates: Candidate[] = [];
     parsed.links.forEach((l, i) => {
       if (l.isNofollow) o.stats.links.notFollowed++;
-      else candidates.push({ url: l.url, hostname: parsed.hostnames[i] as string, depth: entry.depth + 1, fromUrl: entry.url, anchorText: l.anchorText });
+      else {
+        candidates.push({
+          url: l.url, hostname: parsed.hostnames[i] as string, depth: entry.depth + 1, fromUrl: entry.url, anchorText: l.anchorText,
+          ...(pageId < 0 ? {} : { fromId: pageId }),
+        });
+      }
     });
     await o.admission.admit(candidates);
   }

@@ -13,7 +13,10 @@
  * Departures: none. In a collaborative crawl, URLs forwarded by other nodes count as discovered when
  * they arrive (their depth or priority hint is not used), which keeps the order a plain FIFO.
  */
-import { NO_PRIORITY_CHANGES, type DiscoveredUrl, type FetchedPage, type OrderingPolicy, type OrderingPolicySpec, type PriorityChange } from './policy.js';
+import {
+  NEEDS_NOTHING, NO_PRIORITY_CHANGES,
+  type DiscoveredUrl, type FetchedPage, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds, type PriorityChanges,
+} from './policy.js';
 
 /** The one priority breadth-first gives every URL. */
 export const BFS_PRIORITY = 0;
@@ -22,6 +25,8 @@ export const BFS_PRIORITY = 0;
 export class BreadthFirstPolicy implements OrderingPolicy {
   /** `{ id: 'bfs', params: {} }`: breadth-first has no parameters. */
   readonly spec: OrderingPolicySpec = Object.freeze({ id: 'bfs', params: Object.freeze({}) });
+  /** Reads nothing: discovery order is the whole policy. */
+  readonly needs: PolicyNeeds = NEEDS_NOTHING;
 
   /** Always {@link BFS_PRIORITY}: discovery order decides. */
   prioritize(_url: DiscoveredUrl): number {
@@ -29,7 +34,7 @@ export class BreadthFirstPolicy implements OrderingPolicy {
   }
 
   /** Breadth-first learns nothing from fetched pages: never any change. */
-  observe(_page: FetchedPage): readonly PriorityChange[] {
+  observe(_page: FetchedPage): PriorityChanges {
     return NO_PRIORITY_CHANGES;
   }
 }

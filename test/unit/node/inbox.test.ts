@@ -13,7 +13,8 @@ import type { Delivery } from '../../../src/exchange/exchange.js';
 import type { ExchangeMessage, ForwardedPageMessage } from '../../../src/exchange/messages.js';
 import { MemoryFrontier } from '../../../src/frontier/memory-frontier.js';
 import { BreadthFirstPolicy } from '../../../src/order/bfs.js';
-import type { OrderingPolicy, PriorityChange } from '../../../src/order/policy.js';
+import { NEEDS_LINKS_ONLY, NO_PRIORITY_CHANGES, type OrderingPolicy, type PriorityChanges } from '../../../src/order/policy.js';
+import { UrlIds } from '../../../src/url/url-ids.js';
 
 function fakeAdmission(): { admission: Admission; admitted: { candidates: readonly Candidate[]; options: AdmitOptions }[]; release: () => void } {
   const admitted: { candidates: readonly Candidate[]; options: AdmitOptions }[] = [];
@@ -32,7 +33,7 @@ const errors: string[] = [];
 const log = { info: () => {}, warn: () => {}, error: (event: string) => { errors.push(event); } } as unknown as Log;
 
 function inbox(o: Partial<InboxOptions> & { admission: Admission }): Inbox {
-  return new Inbox({ policy: new BreadthFirstPolicy(), frontier: new MemoryFrontier({ minDelayMs: 0 }), log, onPage: null, isCheckpointed: true, ...o });
+  return new Inbox({ policy: new BreadthFirstPolicy(), urlIds: null, frontier: new MemoryFrontier({ minDelayMs: 0 }), log, onPage: null, isCheckpointed: true, ...o });
 }
 
 function delivery(message: ExchangeMessage): Delivery & { acks: number } {
@@ -114,15 +115,19 @@ describe('Inbox', () => {
 
   test('link summaries reach a policy that can use them, and its changes reach the frontier', async () => {
     const { admission } = fakeAdmission();
+    const urlIds = new UrlIds();
     const seen: (readonly (readonly [string, number])[])[] = [];
-    const policy: OrderingPolicy & { observeRemoteLinks(c: readonly (readonly [string, number])[]): readonly PriorityChange[] } = {
-      spec: { id: 'counting', params: {} }, prioritize: () => 0, observe: () => [],
-      observeRemoteLinks: (c) => { seen.push(c); return [{ url: 'http://a.test/x', priority: 5 }]; },
+    const policy: OrderingPolicy & { observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>): PriorityChanges } = {
+      spec: { id: 'counting', params: {} }, needs: NEEDS_LINKS_ONLY, prioritize: () => 0, observe: () => NO_PRIORITY_CHANGES,
+      observeRemoteLinks: (ids, counts) => {
+        seen.push(Array.from(ids, (id, i) => [id === urlIds.peek('http://a.test/x') ? 'http://a.test/x' : `id ${id}`, counts[i] as number] as const));
+        return { length: 1, ids: [urlIds.idOf('http://a.test/x')], priorities: [5] };
+      },
     };
     const frontier = new MemoryFrontier({ minDelayMs: 0 });
     frontier.add({ url: 'http://a.test/x', host: 'a.test', depth: 1, priority: 0 }, 0);
     frontier.add({ url: 'http://a.test/y', host: 'a.test', depth: 1, priority: 1 }, 0);
-    const box = inbox({ admission, policy, frontier });
+    const box = inbox({ admission, policy, urlIds, frontier });
     box.deliver(delivery({ kind: 'links', from: 'n2', seq: 3, counts: [['http://a.test/x', 4]] }));
     await box.drain();
     assert.deepEqual(seen, [[['http://a.test/x', 4]]]);

@@ -5,48 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BFS_PRIORITY, BreadthFirstPolicy } from '../../../src/order/bfs.js';
-import type { OrderingPolicy } from '../../../src/order/policy.js';
-import { MemoryFrontier, type MemoryFrontierOptions } from '../../../src/frontier/memory-frontier.js';
-
-/** A fixture web: page URL -> out-links (anchor text is the link's last path segment). */
-type Web = Readonly<Record<string, readonly string[]>>;
-
-/**
- * Crawls `web` from `seed` with one fetch slot: each fetch takes `fetchMs` on a manual clock. The
- * URL-seen test is a Set; links to unknown pages are fetched as pages without links.
- */
-function crawl(web: Web, seed: string, policy: OrderingPolicy, options: MemoryFrontierOptions, fetchMs: number): string[] {
-  const frontier = new MemoryFrontier(options);
-  const clock = { nowMs: 0 };
-  const seen = new Set<string>([seed]);
-  const depthOf = new Map<string, number>([[seed, 0]]);
-  const hostOf = (url: string): string => new URL(url).host;
-  frontier.add({ url: seed, host: hostOf(seed), depth: 0, priority: policy.prioritize({ url: seed, depth: 0 }) }, clock.nowMs);
-  const order: string[] = [];
-  for (let guard = 0; guard < 10_000; guard++) {
-    const next = frontier.next(clock.nowMs);
-    if (next.kind === 'empty') return order;
-    if (next.kind === 'wait') {
-      clock.nowMs = next.untilMs;
-      continue;
-    }
-    const { lease } = next;
-    order.push(lease.entry.url);
-    clock.nowMs += fetchMs;
-    const depth = depthOf.get(lease.entry.url) as number;
-    const links = (web[lease.entry.url] ?? []).map((url) => ({ url, anchorText: url.split('/').pop() ?? '' }));
-    assert.deepEqual(policy.observe({ url: lease.entry.url, depth, links }), []);
-    for (const link of links) {
-      if (seen.has(link.url)) continue;
-      seen.add(link.url);
-      depthOf.set(link.url, depth + 1);
-      const priority = policy.prioritize({ url: link.url, depth: depth + 1, fromUrl: lease.entry.url, anchorText: link.anchorText });
-      frontier.add({ url: link.url, host: hostOf(link.url), depth: depth + 1, priority }, clock.nowMs);
-    }
-    frontier.complete(lease, { fetchDurationMs: fetchMs }, clock.nowMs);
-  }
-  assert.fail('the crawl did not finish');
-}
+import { crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
 
 describe('BreadthFirstPolicy', () => {
   test('spec is { id: bfs, params: {} }', () => {
@@ -56,17 +15,17 @@ describe('BreadthFirstPolicy', () => {
   test('every URL gets the same priority, whatever is known about it', () => {
     const policy = new BreadthFirstPolicy();
     const priorities = [
-      policy.prioritize({ url: 'http://a.test/', depth: 0 }),
-      policy.prioritize({ url: 'http://a.test/deep/page', depth: 7, fromUrl: 'http://a.test/deep/', anchorText: 'computer science' }),
-      policy.prioritize({ url: 'http://b.test/', depth: 1, backlinkHint: 500, priorityHint: 99 }),
+      policy.prioritize({ id: 0, url: 'http://a.test/', depth: 0 }),
+      policy.prioritize({ id: 1, url: 'http://a.test/deep/page', depth: 7, fromId: 2, anchorText: 'computer science' }),
+      policy.prioritize({ id: 3, url: 'http://b.test/', depth: 1, backlinkHint: 500, priorityHint: 99 }),
     ];
     assert.deepEqual(priorities, [BFS_PRIORITY, BFS_PRIORITY, BFS_PRIORITY]);
   });
 
   test('never re-prioritizes', () => {
     const policy = new BreadthFirstPolicy();
-    const changes = policy.observe({ url: 'http://a.test/', depth: 0, links: [{ url: 'http://a.test/x' }, { url: 'http://a.test/x' }], title: 'x', text: 'x' });
-    assert.deepEqual(changes, []);
+    const changes = policy.observe({ id: 0, url: 'http://a.test/', depth: 0, outIds: [1, 1], outUrls: ['http://a.test/x', 'http://a.test/x'], title: 'x', text: 'x' });
+    assert.equal(changes.length, 0);
     assert.ok(Object.isFrozen(changes));
   });
 
@@ -89,7 +48,7 @@ describe('BreadthFirstPolicy', () => {
       [`${s}/a1`]: [`${s}/x`],
       [`${s}/b1`]: [`${s}/x`],
     };
-    const order = crawl(web, `${s}/`, new BreadthFirstPolicy(), { minDelayMs: 0, delayFactor: 0 }, 10);
+    const order = crawlFixture(web, [`${s}/`], new BreadthFirstPolicy(), { frontier: { minDelayMs: 0, delayFactor: 0 }, fetchMs: 10 });
     assert.deepEqual(order.map((u) => u.slice(s.length)), ['/', '/a', '/b', '/a1', '/a2', '/b1', '/x']);
   });
 
@@ -104,7 +63,7 @@ describe('BreadthFirstPolicy', () => {
       'http://b.test/': ['http://b.test/2', 'http://a.test/2'],
       'http://b.test/2': ['http://a.test/3'],
     };
-    const order = crawl(web, 'http://a.test/', new BreadthFirstPolicy(), { minDelayMs: 0, delayFactor: 0 }, 10);
+    const order = crawlFixture(web, ['http://a.test/'], new BreadthFirstPolicy(), { frontier: { minDelayMs: 0, delayFactor: 0 }, fetchMs: 10 });
     assert.deepEqual(order, ['http://a.test/', 'http://b.test/', 'http://c.test/', 'http://b.test/2', 'http://a.test/2', 'http://a.test/3']);
   });
 
@@ -117,7 +76,7 @@ describe('BreadthFirstPolicy', () => {
     //   t=1100  a/1     (a ready again at 2200)
     //   t=2200  a/2
     const web: Web = { 'http://a.test/': ['http://a.test/1', 'http://a.test/2', 'http://b.test/1'] };
-    const order = crawl(web, 'http://a.test/', new BreadthFirstPolicy(), {}, 100);
+    const order = crawlFixture(web, ['http://a.test/'], new BreadthFirstPolicy(), { frontier: {}, fetchMs: 100 });
     assert.deepEqual(order, ['http://a.test/', 'http://b.test/1', 'http://a.test/1', 'http://a.test/2']);
   });
 
@@ -127,7 +86,7 @@ describe('BreadthFirstPolicy', () => {
       'http://b.test/': ['http://a.test/2', 'http://c.test/1'],
       'http://c.test/': ['http://b.test/3', 'http://a.test/1'],
     };
-    const run = (): string[] => crawl(web, 'http://a.test/', new BreadthFirstPolicy(), {}, 250);
+    const run = (): string[] => crawlFixture(web, ['http://a.test/'], new BreadthFirstPolicy(), { frontier: {}, fetchMs: 250 });
     assert.deepEqual(run(), run());
   });
 });
