@@ -5,7 +5,7 @@
  *
  * Scenarios, in the order of the table:
  *  1. `MemorySeenSet`: inserts of new fingerprints, then lookups (half present, half absent);
- *  2. `LmdbSeenSet`, a working set that fits its cache: `addBatch` of fingerprints all seen before;
+ *  2. `DiskSeenSet`, a working set that fits its cache: `addBatch` of fingerprints all seen before;
  *  3. the same store holding millions of fingerprints, 20x its cache: random lookups (`hasBatch`,
  *     half present, half absent), and `addBatch` of batches that are half seen, half new;
  *  4. inserts of new fingerprints in batches: building the store, and batches at full size
@@ -22,7 +22,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from './lib/report.js';
-import { LmdbSeenSet } from '../src/seen/lmdb-seen-set.js';
+import { DiskSeenSet } from '../src/seen/disk-seen-set.js';
 import { MemorySeenSet } from '../src/seen/memory-seen-set.js';
 import { WORD_OFFSET, fingerprintWords } from '../src/seen/seen-set.js';
 import { hash32 } from '../src/web/prng.js';
@@ -48,8 +48,8 @@ const MB = 1e6;
 
 const LEGEND = [
   'ops = fingerprints looked up or inserted; runs = ops/s of each repetition, median shown. Cache hits: share of the fingerprints the',
-  'fingerprint cache answered. disk-resident = outside the cache, read from LMDB\'s memory map: when the OS page cache holds the file',
-  '(as on a machine with RAM to spare) no physical read happens; a cold store on a real disk answers slower. 4 "then flush" includes',
+  'fingerprint cache answered. disk-resident = outside the cache and the in-memory buffer, read from the sorted run with pread: when the',
+  'OS page cache holds the file (as on a machine with RAM to spare) no physical read happens; a cold store on a real disk answers slower. 4 "then flush" includes',
   'the fsync that makes the inserts durable; the build figure per segment does not (its final flush is in the note).',
 ];
 
@@ -149,7 +149,8 @@ const hitPct = (hits: number, total: number): string => `${((100 * hits) / Math.
 /** Scenarios 2-4 on one store; returns its rows and memory/disk figures. */
 async function diskScenarios(plan: Plan, dir: string): Promise<{ rows: Row[]; figures: Record<string, number> }> {
   const rows: Row[] = [];
-  const set = new LmdbSeenSet({ dir, cacheEntries: plan.cacheEntries });
+  // A buffer the size of the cache: after the build, all but the last quarter-million fingerprints are in the sorted run.
+  const set = new DiskSeenSet({ dir, cacheEntries: plan.cacheEntries, bufferEntries: plan.cacheEntries });
   await set.start();
   try {
     // 4a. Build: every fingerprint new, in batches; the last flush counts.
@@ -162,6 +163,7 @@ async function diskScenarios(plan: Plan, dir: string): Promise<{ rows: Row[]; fi
       await inBatches(part, plan.batch, (b) => set.addBatch(b));
       segmentRates.push(part.length / ((performance.now() - t) / 1000));
     }
+    await set.settled();
     await set.flush();
     const buildRate = plan.diskCount / ((performance.now() - t0) / 1000);
     rows.push({
@@ -177,7 +179,7 @@ async function diskScenarios(plan: Plan, dir: string): Promise<{ rows: Row[]; fi
     await inBatches(working, plan.batch, (b) => set.addBatch(b));
     let before = set.stats();
     const cachedBatches = Array.from({ length: plan.reps }, (_, rep) => mixed(working, plan.opsPerRep * 5, 100 + rep, 0, Stream.absent, 0));
-    const cached = await measure(plan, '2', `lmdb cached: addBatch, all seen (working set ${fmt(plan.workingSet)})`, set.size, plan.opsPerRep * 5,
+    const cached = await measure(plan, '2', `disk cached: addBatch, all seen (working set ${fmt(plan.workingSet)})`, set.size, plan.opsPerRep * 5,
       (rep) => inBatches(cachedBatches[rep]!, plan.batch, (b) => set.addBatch(b)));
     let after = set.stats();
     rows.push({ ...cached, note: hitPct(after.cacheHits - before.cacheHits, plan.reps * plan.opsPerRep * 5) });
@@ -185,7 +187,7 @@ async function diskScenarios(plan: Plan, dir: string): Promise<{ rows: Row[]; fi
     // 3. Disk-resident: random picks among all, half absent; the cache holds a few percent.
     const lookupBatches = Array.from({ length: plan.reps }, (_, rep) => mixed(all, plan.opsPerRep, 200 + rep, 0.5, Stream.absent, rep * plan.opsPerRep));
     before = set.stats();
-    const lookups = await measure(plan, '3', `lmdb disk-resident: hasBatch of ${fmt(plan.batch)}, 50% present`, set.size, plan.opsPerRep,
+    const lookups = await measure(plan, '3', `disk-resident: hasBatch of ${fmt(plan.batch)}, 50% present`, set.size, plan.opsPerRep,
       (rep) => inBatches(lookupBatches[rep]!, plan.batch, (b) => set.hasBatch(b)));
     after = set.stats();
     rows.push({ ...lookups, note: hitPct(after.cacheHits - before.cacheHits, plan.reps * plan.opsPerRep) });
@@ -193,14 +195,14 @@ async function diskScenarios(plan: Plan, dir: string): Promise<{ rows: Row[]; fi
     const mixedBatches = Array.from({ length: plan.reps }, (_, rep) => mixed(all, plan.opsPerRep, 300 + rep, 0.5, Stream.newcomers, rep * plan.opsPerRep));
     before = set.stats();
     const sizeBefore = set.size;
-    const mixedRow = await measure(plan, '3', `lmdb disk-resident: addBatch of ${fmt(plan.batch)}, 50% new`, sizeBefore, plan.opsPerRep,
+    const mixedRow = await measure(plan, '3', `disk-resident: addBatch of ${fmt(plan.batch)}, 50% new`, sizeBefore, plan.opsPerRep,
       (rep) => inBatches(mixedBatches[rep]!, plan.batch, (b) => set.addBatch(b)));
     after = set.stats();
     rows.push({ ...mixedRow, note: `${hitPct(after.cacheHits - before.cacheHits, plan.reps * plan.opsPerRep)}, ${fmt(set.size - sizeBefore)} inserted` });
 
     // 4b. New fingerprints into the full store, each repetition made durable by flush().
     const newcomers = fresh(Stream.newcomers, 1e9, plan.reps * plan.opsPerRep);
-    rows.push(await measure(plan, '4', `lmdb inserts: addBatch of ${fmt(plan.batch)} new, then flush`, set.size, plan.opsPerRep, async (rep) => {
+    rows.push(await measure(plan, '4', `disk inserts: addBatch of ${fmt(plan.batch)} new, then flush`, set.size, plan.opsPerRep, async (rep) => {
       await inBatches(newcomers.subarray(rep * plan.opsPerRep, (rep + 1) * plan.opsPerRep), plan.batch, (b) => set.addBatch(b));
       await set.flush();
     }));
@@ -285,10 +287,8 @@ async function main(plan: Plan, isQuick: boolean): Promise<void> {
     + `${mb(f.mappedAfterDiskMb)} MB mapped (JS heap ${mb(f.heapAfterDiskMb)} MB, cache ${f.cacheMb!.toFixed(1)} MB).`);
   console.log(`5 disk: store of ${fmt(f.storeFingerprints!)} fingerprints: ${mb(f.diskAllocatedMb)} MB allocated on disk `
     + `(${f.diskBytesPerFingerprint!.toFixed(1)} B each; file size ${mb(f.diskApparentMb)} MB).`);
-  console.log('Private memory holds the cache, the pending writes, node itself and the bench\'s own fingerprint arrays '
-    + `(${((plan.diskCount * 8 * 2) / MB).toFixed(0)} MB). Mapped pages are the OS page cache of the store, given back under memory pressure;`);
-  console.log('RSS counts them once per mapping, and lmdb-js keeps the old mapping when the map grows (until close), so the same pages may be');
-  console.log('counted twice: the physical memory they take is at most the allocated size on disk.');
+  console.log('Private memory holds the cache, the buffer of fingerprints not yet merged, node itself and the bench\'s own fingerprint arrays '
+    + `(${((plan.diskCount * 8 * 2) / MB).toFixed(0)} MB). The store is read with pread, not mapped: its pages are in the OS page cache, not in RSS.`);
   const machine = { cpus: cpus().length, loadAvg1mStart: load0, loadAvg1mEnd: loadavg()[0] };
   console.log(`machine: ${machine.cpus} CPUs, 1-min load average ${machine.loadAvg1mStart?.toFixed(2)} at start, ${machine.loadAvg1mEnd?.toFixed(2)} at end`);
   const totalSeconds = (performance.now() - t0) / 1000;

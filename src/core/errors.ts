@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   TRUTH_FORMAT: { action: ErrorAction.stop, meaning: 'a ground-truth directory is incomplete, of an unknown version or corrupt' },
   REPLAY_ROOT: { action: ErrorAction.fixConfig, meaning: 'a replay folder does not exist or is not a directory' },
   IO: { action: ErrorAction.stop, meaning: 'a file could not be written or read' },
+  FRONTIER_CORRUPT: { action: ErrorAction.stop, meaning: 'the persistent frontier found a damaged record before the last segment\'s tail (a torn tail is repaired, other damage is not)' },
   EXCHANGE_MESSAGE_INVALID: { action: ErrorAction.stop, meaning: 'a message between nodes could not be decoded (the exchange counts it and drops it)' },
   EXCHANGE_UNAVAILABLE: { action: ErrorAction.retry, meaning: 'the message broker (NATS JetStream) cannot be reached or refused an operation' },
 } as const;

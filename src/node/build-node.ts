@@ -52,7 +52,7 @@ import type { OrderingPolicy } from '../order/policy.js';
 import { UrlIds } from '../url/url-ids.js';
 import { canPlacePages, type Partitioner, type PartitionId } from '../partition/partitioner.js';
 import type { BoundaryPages } from './page-forwarding.js';
-import { LmdbSeenSet } from '../seen/lmdb-seen-set.js';
+import { DiskSeenSet } from '../seen/disk-seen-set.js';
 import type { SeenSet } from '../seen/seen-set.js';
 import { WarcWriter } from '../store/warc/warc-writer.js';
 import { composeFilters, type UrlFilter } from '../url/filter/url-filter.js';
@@ -224,11 +224,11 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   };
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
   const persistent = components.frontier === undefined && config.frontier.kind === 'persistent'
-    ? new PersistentFrontier({ ...politeness, backQueueCount, urlsPerHostInMemory: config.frontier.urlsPerHostInMemory })
+    ? new PersistentFrontier({ ...politeness, backQueueCount, segmentBytes: config.frontier.segmentBytes })
     : null;
   const frontier = components.frontier ?? persistent ?? new MemoryFrontier({ ...politeness, backQueueCount });
   const rules = politenessRules(politeness);
-  const durableSeen = components.seen ?? new LmdbSeenSet({ dir: layout.seen, cacheEntries: config.seen.cacheEntries });
+  const durableSeen = components.seen ?? new DiskSeenSet({ dir: layout.seen, cacheEntries: config.seen.cacheEntries, bufferEntries: config.seen.bufferEntries });
   // With a frontier on disk, the seen set takes a URL for good only at the checkpoint that makes its frontier entry durable.
   const staged = persistent !== null && hasBatchTest(durableSeen) ? new StagedSeenSet(durableSeen) : null;
   const seen: SeenSet = staged ?? durableSeen;

@@ -160,13 +160,15 @@ const dedupSchema = z.strictObject({
 const frontierSchema = z.strictObject({
   kind: z.enum(['persistent', 'memory']).default('persistent')
     .describe('persistent: on disk in the crawl directory, survives kill -9 and grows past memory, a rerun resumes; memory: lost when the process ends'),
-  urlsPerHostInMemory: count('urls', 1).default(100).describe('persistent frontier: queued URLs each active host keeps in memory (the rest wait on disk)'),
+  segmentBytes: bytes().default(64 * MiB).describe('persistent frontier: its log starts a new segment file at a checkpoint once the current one holds this much; old segments are compacted and deleted'),
   checkpointIntervalMs: durationMs().default(2000)
     .describe('persistent frontier: how often stores and frontier are made durable together; after a crash, pages fetched since are fetched again'),
 }).prefault({});
 
 const seenSchema = z.strictObject({
   cacheEntries: count('fingerprints', 1024).default(1 << 20).describe('fingerprints of popular URLs cached in memory in front of the on-disk URL-seen set'),
+  bufferEntries: count('fingerprints', 1024).default(1 << 20)
+    .describe('fingerprints of new URLs held in memory (and journaled) before they are merged into the sorted file of the on-disk URL-seen set'),
 }).prefault({});
 
 const natsSchema = z.strictObject({

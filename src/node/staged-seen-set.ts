@@ -1,9 +1,9 @@
 /**
  * The URL-seen test of a node whose frontier is crash-safe: a fingerprint goes to the durable set
- * (LMDB) only once the frontier holds its URL durably, at a checkpoint. Until then it is *staged* in
+ * (`seen/disk-seen-set.ts`) only once the frontier holds its URL durably, at a checkpoint. Until then it is *staged* in
  * memory, where it still answers "seen" for this run.
  *
- * Why: the seen set and the frontier are two stores. LMDB commits on its own schedule, the frontier at
+ * Why: the seen set and the frontier are two stores that reach the disk each at its own time, the frontier at
  * its flush; if a fingerprint reached the disk while its frontier entry did not, a crash would leave a
  * URL that is "seen" and queued nowhere: lost, since its page's links, found again after the restart,
  * would be dropped by the seen test. Staged, a URL lost from the frontier is lost from the seen set
@@ -16,7 +16,7 @@
 import { MemorySeenSet } from '../seen/memory-seen-set.js';
 import { WORD_OFFSET, fingerprintWords, type Fingerprints, type SeenSet, type SeenSetSpec } from '../seen/seen-set.js';
 
-/** A durable set that can test without inserting (`LmdbSeenSet`). */
+/** A durable set that can test without inserting (`DiskSeenSet`). */
 export interface DurableSeenSet extends SeenSet {
   /** `r[i] === 1` when `f[i]` is in the set; inserts nothing. */
   hasBatch(fingerprints: Fingerprints): Promise<Uint8Array>;

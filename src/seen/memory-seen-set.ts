@@ -3,7 +3,7 @@
  * linear probing on one `Uint32Array` of (hi, lo) word pairs, doubled when 70% full. No object per
  * fingerprint, so a set of n fingerprints costs 11–23 bytes each and the garbage collector never
  * walks it. Volatile: for crawls that fit in memory, the simulator, and as the uncommitted-write
- * buffer of `LmdbSeenSet`.
+ * buffer of `DiskSeenSet`.
  *
  * The all-zero pair marks an empty slot, so the fingerprint 0 is kept in a flag of its own.
  */
@@ -129,6 +129,33 @@ export class MemorySeenSet implements SeenSet {
       if ((h === hi && l === lo) || (h | l) === 0) return i;
       i = (i + 2) & wrap;
     }
+  }
+
+  /**
+   * Every fingerprint of the set in ascending numeric order, as (hi, lo) word pairs: element `i` at
+   * `2i` (hi) and `2i + 1` (lo). For merging the set into a sorted file (`disk-seen-set.ts`).
+   */
+  sortedWords(): Uint32Array {
+    const values = new BigUint64Array(this.size);
+    const w = new Uint32Array(values.buffer);
+    let n = 0;
+    if (this.hasZero) n++;
+    const s = this.slots;
+    for (let i = 0; i < s.length; i += 2) {
+      const hi = s[i]!;
+      const lo = s[i + 1]!;
+      if ((hi | lo) === 0) continue;
+      w[2 * n + WORD_OFFSET.hi] = hi;
+      w[2 * n + WORD_OFFSET.lo] = lo;
+      n++;
+    }
+    values.sort();
+    const out = new Uint32Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      out[2 * i] = w[2 * i + WORD_OFFSET.hi]!;
+      out[2 * i + 1] = w[2 * i + WORD_OFFSET.lo]!;
+    }
+    return out;
   }
 
   /** Empties the set and gives back memory beyond the initial capacity. */

@@ -1,12 +1,12 @@
 /**
  * PersistentFrontier (src/frontier-store/persistent-frontier.ts) on a manual clock, each test in its
- * own temporary directory. Small windows (W) and back-queue counts (B) force paging, eviction and
- * hosts taking turns with a handful of URLs; a small `maxPendingWrites` forces many commits.
- * Crash safety under SIGKILL is tested in test/integration/frontier-store/kill-resume.test.ts.
+ * own temporary directory. Tiny staging buffers and segments force writes, segment rotation and
+ * compaction with a handful of URLs. Crash safety under SIGKILL is tested in
+ * test/integration/frontier-store/kill-resume.test.ts; torn tails and damaged records here.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryFrontier } from '../../../src/frontier/memory-frontier.js';
@@ -14,6 +14,7 @@ import type { CompletionReport, Frontier, FrontierEntry, Lease, NextResult } fro
 import { canReprioritize } from '../../../src/frontier/frontier.js';
 import { PersistentFrontier, type PersistentFrontierOptions } from '../../../src/frontier-store/persistent-frontier.js';
 import { Rng } from '../../../src/web/prng.js';
+import { ShoalError } from '../../../src/core/errors.js';
 import { entry, take } from '../../helpers/frontier.js';
 
 /** Runs `fn` with a fresh directory under the OS temp dir, removed afterwards. */
@@ -53,43 +54,28 @@ function drain(frontier: Frontier, startMs = 0): { urls: string[]; leases: { url
 }
 
 describe('PersistentFrontier: order', () => {
-  test('one host: higher priority first, FIFO among equals, across pages of the window', () => withDir(async (dir) => {
-    // W = 2: at most two of a.test's URLs are in memory, the rest are read back a page at a time.
-    const frontier = await opened(dir, { urlsPerHostInMemory: 2, maxPendingWrites: 3, minDelayMs: 10 });
+  test('one host: higher priority first, FIFO among equals; entries read back from the log', () => withDir(async (dir) => {
+    const frontier = await opened(dir, { stageBytes: 100, minDelayMs: 10 });
     const priorities = [1, 3, 1, 3, 2, 1, 3];
-    priorities.forEach((priority, i) => frontier.add(entry(`http://a.test/${i}`, { priority }), 0));
-    assert.deepEqual(drain(frontier).urls, ['1', '3', '6', '4', '0', '2', '5'].map((i) => `http://a.test/${i}#1`));
+    priorities.forEach((priority, i) => frontier.add(entry(`http://a.test/${i}`, { priority, depth: i, fromUrl: `http://from.test/${i}` }), 0));
+    const r = frontier.next(0);
+    assert.deepEqual(r.kind === 'url' ? r.lease.entry : null, { url: 'http://a.test/1', host: 'a.test', depth: 1, priority: 3, fromUrl: 'http://from.test/1' });
+    if (r.kind === 'url') frontier.complete(r.lease, { fetchDurationMs: 0 }, 0);
+    assert.deepEqual(drain(frontier).urls, ['3', '6', '4', '0', '2', '5'].map((i) => `http://a.test/${i}#1`));
     await frontier.close();
   }));
 
-  test('a better URL arriving while the rest wait on disk goes ahead; a retried URL pushed out waits on disk', () => withDir(async (dir) => {
-    // W = 2. a/1..a/3 (priority 0): a/1 and a/2 in memory, a/3 on disk. a/1 is leased; h1 and h2
-    // (priority 5) arrive and push a/2 out to disk. a/1 is then retried: a/2 and a/3 wait on disk
-    // behind h1 and h2, so a/1 (worse than h2, the window's cursor) waits on disk too, in its place.
-    const frontier = await opened(dir, { urlsPerHostInMemory: 2, minDelayMs: 10 });
-    for (const i of [1, 2, 3]) frontier.add(entry(`http://a.test/${i}`), 0);
-    const first = take(frontier, 0);
-    assert.equal(first.entry.url, 'http://a.test/1');
-    frontier.add(entry('http://a.test/h1', { priority: 5 }), 1);
-    frontier.add(entry('http://a.test/h2', { priority: 5 }), 1);
-    assert.equal(frontier.stats().evictions, 2, 'a/3 when it was added, a/2 now');
-    frontier.complete(first, { fetchDurationMs: 0, shouldRetry: true }, 2);
-    assert.ok(frontier.stats().residentUrls <= frontier.stats().residentUrlLimit);
-    assert.deepEqual(drain(frontier, 2).urls, ['http://a.test/h1#1', 'http://a.test/h2#1', 'http://a.test/1#2', 'http://a.test/2#1', 'http://a.test/3#1']);
-    await frontier.close();
-  }));
-
-  test('the same answers as MemoryFrontier whenever every host can hold a back queue', async () => {
+  test('the same answers as MemoryFrontier, reprioritizations and flushes included', async () => {
     // A seeded random crawl (adds, duplicate adds, leases, completions with retries, back-off,
-    // Retry-After, Crawl-delay, IPs learned late, flushes) is fed to both frontiers; every answer of
-    // next() must be identical, lease for lease and wait for wait. W is tiny, so URLs keep moving
-    // between memory and disk underneath.
+    // Retry-After, Crawl-delay, IPs learned late, reprioritizations, flushes) is fed to both
+    // frontiers; every answer of next() must be identical, lease for lease and wait for wait. Segments
+    // are tiny, so the log rotates and compacts underneath.
     for (const seed of [1, 2, 3, 4]) {
       await withDir(async (dir) => {
         const rng = new Rng(seed, 31, 1);
         const politeness = { minDelayMs: 100, delayFactor: 2, maxConnectionsPerHost: 1 + (seed % 2), maxConnectionsPerIp: 2, backoffBaseMs: 500, backoffMaxMs: 4000 };
         const memory = new MemoryFrontier({ ...politeness, backQueueCount: 8 });
-        const persistent = await opened(dir, { ...politeness, backQueueCount: 8, urlsPerHostInMemory: 1 + (seed % 3), maxPendingWrites: 7 });
+        const persistent = await opened(dir, { ...politeness, backQueueCount: 8, stageBytes: 50 + 100 * seed, segmentBytes: 4096, compactBytesPerFlush: 4096 });
         const hosts = Array.from({ length: 7 }, (_, i) => ({ name: `h${i}.test`, ip: `10.0.0.${i % 3}`, isIpKnown: i % 2 === 0 }));
         const added: FrontierEntry[] = [];
         const leases: [Lease, Lease][] = [];
@@ -123,6 +109,10 @@ describe('PersistentFrontier: order', () => {
             };
             persistent.complete(p, report, now);
             memory.complete(m, report, now);
+          } else if (u < 0.94 && added.length > 0) {
+            const e = rng.pick(added);
+            const priority = rng.int(5) - 1;
+            assert.equal(persistent.reprioritize(e.url, priority), memory.reprioritize(e.url, priority), `seed ${seed}, reprioritize at step ${step}`);
           } else if (u < 0.95) {
             await persistent.flush();
           } else {
@@ -138,7 +128,8 @@ describe('PersistentFrontier: order', () => {
           memory.complete(m, { fetchDurationMs: 1 }, now);
         }
         assert.deepEqual(drain(persistent, now), drain(memory, now), `seed ${seed}: drain`);
-        assert.ok(persistent.stats().pageIns > 0 && persistent.stats().commits > 10, 'the test must exercise paging and commits');
+        const s = persistent.stats();
+        assert.ok(s.deletedSegments > 0 && s.compactedRecords > 0, `the test must exercise rotation and compaction: ${JSON.stringify(s)}`);
         await persistent.close();
       });
     }
@@ -147,7 +138,7 @@ describe('PersistentFrontier: order', () => {
   test('more hosts than back queues: every URL leaves once, per-host order and delays hold, hosts take turns', () => withDir(async (dir) => {
     // 40 hosts, 3 back queues, W = 2, 10 URLs per host with priorities 0..2.
     const minDelayMs = 50;
-    const frontier = await opened(dir, { backQueueCount: 3, urlsPerHostInMemory: 2, maxPendingWrites: 16, minDelayMs });
+    const frontier = await opened(dir, { backQueueCount: 3, stageBytes: 1000, minDelayMs });
     const rng = new Rng(5, 32, 1);
     const byHost = new Map<string, { url: string; priority: number; seq: number }[]>();
     let seq = 0;
@@ -159,7 +150,7 @@ describe('PersistentFrontier: order', () => {
       }
     }
     assert.equal(frontier.stats().activeHosts, 3);
-    assert.equal(frontier.stats().indexedHosts, 37);
+    assert.equal(frontier.stats().frontQueued, 400 - 3 * 10);
     const { leases } = drain(frontier);
     assert.equal(leases.length, 400);
     assert.equal(new Set(leases.map((l) => l.url)).size, 400, 'no URL leased twice');
@@ -176,59 +167,100 @@ describe('PersistentFrontier: order', () => {
   }));
 });
 
-describe('PersistentFrontier: memory', () => {
-  test('200,000 URLs over 5,000 hosts: at most B × (W + connections per host) URLs in memory', () => withDir(async (dir) => {
-    const options = { backQueueCount: 64, urlsPerHostInMemory: 16, minDelayMs: 100 };
+describe('PersistentFrontier: the log', () => {
+  test('200,000 URLs over 5,000 hosts, 150,000 crawled: old segments are compacted away, the log stays near the live records', () => withDir(async (dir) => {
+    const options = { backQueueCount: 64, minDelayMs: 100, segmentBytes: 1 << 20, compactBytesPerFlush: 1 << 19 };
     const frontier = await opened(dir, options);
-    const limit = frontier.stats().residentUrlLimit;
-    assert.equal(limit, 64 * (16 + 1));
     const rng = new Rng(9, 33, 1);
-    let peak = 0;
-    const observe = (): void => {
-      const s = frontier.stats();
-      peak = Math.max(peak, s.residentUrls);
-      assert.ok(s.residentUrls <= limit, `${s.residentUrls} URLs in memory, limit ${limit}`);
-      assert.ok(s.activeHosts <= 64);
-      assert.ok(s.pendingWrites <= 4096 + 8);
-    };
     for (let i = 0; i < 200_000; i++) {
       const host = `h${rng.int(5000)}.test`;
       assert.equal(frontier.add({ url: `http://${host}/${i}`, host, depth: 1, priority: rng.int(4) }, 0), true);
-      if (i % 997 === 0) observe();
+      if (i % 10_000 === 0) await frontier.flush();
     }
-    observe();
-    assert.equal(frontier.stats().queued, 200_000);
-    assert.equal(frontier.stats().indexedHosts, 5000 - 64);
-    assert.equal(frontier.stats().frontQueued, 200_000 - frontier.stats().residentUrls);
-    // Crawl 20,000 of them (10 fetch slots, 30 ms fetches): the bound holds while hosts rotate.
+    await frontier.flush();
+    const full = frontier.stats();
+    assert.equal(full.queued, 200_000);
+    assert.ok(full.segments >= 8, `${full.segments} segments`);
+    // Crawl 150,000 of them (10 fetch slots, 30 ms fetches), a checkpoint every 1,000.
     let now = 0;
     let done = 0;
-    const out: Lease[] = [];
-    while (done < 20_000) {
-      const r = frontier.next(now);
-      if (r.kind === 'url' && out.length < 10) {
-        out.push(r.lease);
-        continue;
+    while (done < 150_000) {
+      for (let k = 0; k < 10; k++) {
+        const r = frontier.next(now);
+        if (r.kind !== 'url') break;
+        frontier.complete(r.lease, { fetchDurationMs: 30 }, now + 30);
+        done++;
       }
-      if (r.kind === 'url') frontier.complete(r.lease, { fetchDurationMs: 0, shouldRetry: true }, now);
       now += 30;
-      for (const lease of out.splice(0)) frontier.complete(lease, { fetchDurationMs: 30 }, now);
-      done += 10;
-      if (done % 1000 === 0) observe();
+      if (done % 1000 < 10) await frontier.flush();
     }
-    assert.equal(frontier.stats().queued, 180_000);
-    assert.ok(peak > limit / 2, `the test must fill memory (peak ${peak})`);
+    await frontier.flush();
+    const s = frontier.stats();
+    assert.equal(s.queued, 50_000);
+    assert.ok(s.deletedSegments > 0 && s.compactedRecords > 0, JSON.stringify(s));
+    assert.ok(s.logBytes <= 2 * s.liveBytes + 2 * options.segmentBytes, `log ${s.logBytes} bytes for ${s.liveBytes} live`);
+    const held = new Set([...frontier.entries()].map((e) => e.entry.url));
     await frontier.close();
     const again = await opened(dir, options);
-    assert.equal(again.stats().queued, 180_000);
-    assert.ok(again.stats().residentUrls <= limit);
+    assert.equal(again.stats().queued, 50_000);
+    assert.deepEqual(new Set([...again.entries()].map((e) => e.entry.url)), held);
+    await again.close();
+  }));
+
+  test('a torn tail, cut at every byte of the last records, leaves a prefix of the adds and nothing else', () => withDir(async (dir) => {
+    const first = await opened(dir, { minDelayMs: 0 });
+    for (let i = 0; i < 5; i++) first.add(entry(`http://a.test/${i}`), 0);
+    await first.close();
+    const segment = join(dir, 'log-000001.seg');
+    const whole = await readFile(segment);
+    const durable = 5;
+    const more = await opened(dir, { minDelayMs: 0 });
+    for (let i = 5; i < 8; i++) more.add(entry(`http://a.test/${i}`, { fromUrl: 'http://from.test/x' }), 0);
+    await more.close();
+    const grown = await readFile(segment);
+    for (let cut = whole.length; cut <= grown.length; cut++) {
+      await writeFile(segment, grown.subarray(0, cut));
+      const f = await opened(dir, { minDelayMs: 0 });
+      const urls = [...f.entries()].map((e) => e.entry.url);
+      assert.ok(urls.length >= durable && urls.length <= 8, `cut at ${cut}: ${urls.length} URLs`);
+      assert.deepEqual(urls, Array.from({ length: urls.length }, (_, i) => `http://a.test/${i}`), `cut at ${cut}: a prefix`);
+      await f.close();
+      assert.ok((await stat(segment)).size <= cut, 'the torn bytes are cut off');
+    }
+  }));
+
+  test('damage before the last segment is an error, not a silent loss', () => withDir(async (dir) => {
+    const f = await opened(dir, { minDelayMs: 0, segmentBytes: 4096 });
+    for (let i = 0; i < 200; i++) {
+      f.add(entry(`http://a.test/${i}`), 0);
+      if (i % 20 === 0) await f.flush();
+    }
+    await f.close();
+    const first = join(dir, 'log-000001.seg');
+    const bytes = await readFile(first);
+    bytes[40] = (bytes[40] as number) ^ 0xff;
+    await writeFile(first, bytes);
+    const broken = new PersistentFrontier();
+    await assert.rejects(broken.open(dir), (err: unknown) => err instanceof ShoalError && err.code === 'FRONTIER_CORRUPT' && /segment 1/.test(err.message));
+  }));
+
+  test('re-prioritizing changes the order, in memory only', () => withDir(async (dir) => {
+    const f = await opened(dir, { minDelayMs: 0, delayFactor: 0 });
+    for (const i of [1, 2, 3]) f.add(entry(`http://a.test/${i}`), 0);
+    assert.equal(canReprioritize(f), true);
+    assert.equal(f.reprioritize('http://a.test/3', 9), true);
+    assert.equal(f.reprioritize('http://a.test/none', 9), false);
+    assert.equal(take(f, 0).entry.url, 'http://a.test/3');
+    await f.close();
+    const again = await opened(dir, { minDelayMs: 0, delayFactor: 0 });
+    assert.deepEqual(drain(again).urls, ['http://a.test/1#1', 'http://a.test/2#1', 'http://a.test/3#1'], 'a/3 was leased, not completed: it comes back with its first priority');
     await again.close();
   }));
 });
 
 describe('PersistentFrontier: reopen', () => {
   test('close and reopen: every URL is still there, with where it was found and whether it is a sitemap, and leaves in the same order', async () => {
-    const options = { backQueueCount: 4, urlsPerHostInMemory: 3, maxPendingWrites: 10, minDelayMs: 20 };
+    const options = { backQueueCount: 4, stageBytes: 300, minDelayMs: 20 };
     const rng = new Rng(3, 34, 1);
     const entries = Array.from({ length: 300 }, (_, i) => entry(`http://h${rng.int(12)}.test/${i}`, {
       priority: rng.int(3), depth: i % 4, ...(i % 5 === 0 ? { ip: '10.1.1.1' } : {}), ...(i % 3 === 0 ? { fromUrl: `http://from.test/${i}` } : {}),
@@ -255,7 +287,7 @@ describe('PersistentFrontier: reopen', () => {
   });
 
   test('close with leases out, retries and completions: exactly the held URLs come back, queued, with their attempts', () => withDir(async (dir) => {
-    const options = { backQueueCount: 5, urlsPerHostInMemory: 2, maxPendingWrites: 5, minDelayMs: 0, delayFactor: 0, maxConnectionsPerHost: 5, maxConnectionsPerIp: 5 };
+    const options = { backQueueCount: 5, stageBytes: 200, minDelayMs: 0, delayFactor: 0, maxConnectionsPerHost: 5, maxConnectionsPerIp: 5 };
     const first = await opened(dir, options);
     for (let i = 0; i < 50; i++) first.add(entry(`http://h${i % 5}.test/${i}`), 0);
     const out: Lease[] = [];
@@ -271,24 +303,23 @@ describe('PersistentFrontier: reopen', () => {
     for (const url of completed) assert.equal(held.has(url), false, `${url} was completed`);
     for (const url of retried) assert.equal(held.get(url), 2, `${url} was retried once`);
     for (const lease of out.slice(5)) assert.equal(held.get(lease.entry.url), 1, `${lease.entry.url} was in flight`);
-    assert.deepEqual([second.stats().queued, second.stats().inFlight, second.stats().recoveredLeases], [47, 0, 5]);
+    assert.deepEqual([second.stats().queued, second.stats().inFlight, second.stats().recoveredUrls, second.stats().recoveredCompletions], [47, 0, 47, 3]);
     const urls = drain(second, 10).urls;
     assert.deepEqual(new Set(urls.map((u) => u.slice(0, u.indexOf('#')))), new Set(held.keys()));
     assert.equal(urls.length, 47);
     await second.close();
   }));
 
-  test('a held URL is refused even while it waits on disk; a completed one is taken again, once', () => withDir(async (dir) => {
-    const frontier = await opened(dir, { urlsPerHostInMemory: 1, minDelayMs: 0, delayFactor: 0 });
+  test('a held URL is refused; a completed one is taken again, once, even before a flush', () => withDir(async (dir) => {
+    const frontier = await opened(dir, { minDelayMs: 0, delayFactor: 0 });
     for (const i of [1, 2, 3]) frontier.add(entry(`http://a.test/${i}`), 0);
-    assert.equal(frontier.add(entry('http://a.test/3'), 0), false, 'on disk');
-    assert.equal(frontier.add(entry('http://a.test/1'), 0), false, 'in memory');
+    assert.equal(frontier.add(entry('http://a.test/3'), 0), false, 'queued');
     const lease = take(frontier, 0);
     assert.equal(frontier.add(entry('http://a.test/1'), 0), false, 'in flight');
     frontier.complete(lease, { fetchDurationMs: 0 }, 0);
     assert.equal(frontier.add(entry('http://a.test/1', { priority: 7 }), 0), true, 'completed, so new again');
     await frontier.close();
-    const again = await opened(dir, { urlsPerHostInMemory: 1 });
+    const again = await opened(dir);
     assert.deepEqual([...again.entries()].map((s) => `${s.entry.url}@${s.entry.priority}`), ['http://a.test/1@7', 'http://a.test/2@0', 'http://a.test/3@0']);
     await again.close();
   }));
@@ -327,9 +358,9 @@ describe('PersistentFrontier: lifecycle', () => {
     await new PersistentFrontier().close();
   }));
 
-  test('bad options, priorities and leases throw as in MemoryFrontier; reprioritize is not offered', () => withDir(async (dir) => {
-    assert.throws(() => new PersistentFrontier({ urlsPerHostInMemory: 0 }), RangeError);
-    assert.throws(() => new PersistentFrontier({ maxPendingWrites: 1.5 }), RangeError);
+  test('bad options, priorities and leases throw as in MemoryFrontier', () => withDir(async (dir) => {
+    assert.throws(() => new PersistentFrontier({ segmentBytes: 100 }), RangeError);
+    assert.throws(() => new PersistentFrontier({ stageBytes: 1.5 }), RangeError);
     assert.throws(() => new PersistentFrontier({ resumeDelayMs: -1 }), RangeError);
     assert.throws(() => new PersistentFrontier({ minDelayMs: -1 }), RangeError);
     const frontier = await opened(dir);
@@ -339,7 +370,6 @@ describe('PersistentFrontier: lifecycle', () => {
     assert.throws(() => frontier.complete(lease, { fetchDurationMs: -1 }, 0), RangeError);
     frontier.complete(lease, { fetchDurationMs: 0 }, 0);
     assert.throws(() => frontier.complete(lease, { fetchDurationMs: 0 }, 0), /not in flight/);
-    assert.equal(canReprioritize(frontier), false);
     assert.equal(frontier.next(5000).kind, 'empty');
     await frontier.close();
   }));

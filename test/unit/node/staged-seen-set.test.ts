@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { StagedSeenSet } from '../../../src/node/staged-seen-set.js';
-import { LmdbSeenSet } from '../../../src/seen/lmdb-seen-set.js';
+import { DiskSeenSet } from '../../../src/seen/disk-seen-set.js';
 
 const root = mkdtempSync(join(tmpdir(), 'shoal-staged-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -17,36 +17,36 @@ after(() => rmSync(root, { recursive: true, force: true }));
 describe('StagedSeenSet', () => {
   test('stages, seals, promotes: only promoted fingerprints survive a reopen', async () => {
     const dir = join(root, 'a');
-    const lmdb = new LmdbSeenSet({ dir, cacheEntries: 1024 });
-    const seen = new StagedSeenSet(lmdb);
+    const durable = new DiskSeenSet({ dir, cacheEntries: 1024 });
+    const seen = new StagedSeenSet(durable);
     await seen.start();
     assert.deepEqual([...await seen.addBatch([1n, 2n, 2n])], [1, 1, 0]);
     seen.seal();
     assert.deepEqual([...await seen.addBatch([2n, 3n])], [0, 1], 'sealed fingerprints still answer seen');
     assert.equal(seen.stagedCount, 3);
-    assert.equal(await lmdb.has(1n), false, 'nothing on disk before the promotion');
+    assert.equal(await durable.has(1n), false, 'nothing on disk before the promotion');
     await seen.promote();
     assert.equal(seen.stagedCount, 1);
-    assert.deepEqual([await lmdb.has(1n), await lmdb.has(2n), await lmdb.has(3n)], [true, true, false]);
+    assert.deepEqual([await durable.has(1n), await durable.has(2n), await durable.has(3n)], [true, true, false]);
     assert.equal(await seen.has(3n), true);
     await seen.close();
 
-    const again = new StagedSeenSet(new LmdbSeenSet({ dir, cacheEntries: 1024 }));
+    const again = new StagedSeenSet(new DiskSeenSet({ dir, cacheEntries: 1024 }));
     await again.start();
     assert.deepEqual([...await again.addBatch([1n, 2n, 3n])], [0, 0, 1], '3 was staged only, so it is new again');
     await again.close();
   });
 
   test('a checkpoint that failed before promoting hands its fingerprints to the next one', async () => {
-    const lmdb = new LmdbSeenSet({ dir: join(root, 'b'), cacheEntries: 1024 });
-    const seen = new StagedSeenSet(lmdb);
+    const durable = new DiskSeenSet({ dir: join(root, 'b'), cacheEntries: 1024 });
+    const seen = new StagedSeenSet(durable);
     await seen.start();
     await seen.addBatch([10n]);
     seen.seal();
     await seen.addBatch([11n]);
     seen.seal();
     await seen.promote();
-    assert.deepEqual([await lmdb.has(10n), await lmdb.has(11n)], [true, true]);
+    assert.deepEqual([await durable.has(10n), await durable.has(11n)], [true, true]);
     await seen.close();
   });
 });

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShoalError } from '../../../src/core/errors.js';
-import { LmdbSeenSet } from '../../../src/seen/lmdb-seen-set.js';
+import { DiskSeenSet } from '../../../src/seen/disk-seen-set.js';
 import { fingerprintWords, WORD_OFFSET } from '../../../src/seen/seen-set.js';
 import { hash32 } from '../../../src/web/prng.js';
 import { oracleAnswers } from '../../helpers/seen.js';
@@ -50,7 +50,7 @@ function concat(a: BigUint64Array, b: BigUint64Array): BigUint64Array {
 }
 
 test('new, then seen; duplicates within a batch; 0 and 2^64 - 1; has', () => withDir(async (dir) => {
-  const s = new LmdbSeenSet({ dir, cacheEntries: 64 });
+  const s = new DiskSeenSet({ dir, cacheEntries: 64 });
   await s.start();
   assert.deepEqual([...await s.addBatch([5n, 6n, 5n, 0n, MAX, 0n, 6n])], [1, 1, 0, 1, 1, 0, 0]);
   assert.deepEqual([...await s.addBatch([MAX, 7n, 7n, 5n])], [0, 1, 0, 0]);
@@ -60,20 +60,21 @@ test('new, then seen; duplicates within a batch; 0 and 2^64 - 1; has', () => wit
   assert.equal(await s.has(8n), false);
   assert.deepEqual([...await s.hasBatch([8n, 0n, 8n, MAX, 6n])], [0, 1, 0, 1, 1]);
   await assert.rejects(s.addBatch([-1n]), RangeError);
-  assert.equal(s.spec.id, 'lmdb');
+  assert.equal(s.spec.id, 'disk');
   assert.equal(s.isDurable, true);
   await s.close();
 }));
 
-test('200,000 random fingerprints with 50% repeats match a JS Set oracle (cache, pending writes and disk)', () => withDir(async (dir) => {
-  // A small cache and a small pending limit, so that answers come from all three places and
-  // batches wait for commits.
-  const s = new LmdbSeenSet({ dir, cacheEntries: 1024, maxPendingEntries: 20_000 });
+test('200,000 random fingerprints with 50% repeats match a JS Set oracle (cache, buffer, merges and the sorted run)', () => withDir(async (dir) => {
+  // A small cache and a small buffer, so that answers come from all three places and the buffer is
+  // merged into the run several times, some batches while a merge is under way.
+  const s = new DiskSeenSet({ dir, cacheEntries: 1024, bufferEntries: 20_000 });
   await s.start();
   const oracle = new Set<string>();
   const first = batchWithRepeats(200_000, 42, 0.5);
   assert.deepEqual(await s.addBatch(first), oracleAnswers(oracle, first));
   assert.equal(s.size, oracle.size);
+  await s.settled();
 
   // Then batches of 10,000 that repeat fingerprints of every earlier batch, issued without waiting.
   let pool = first;
@@ -88,8 +89,9 @@ test('200,000 random fingerprints with 50% repeats match a JS Set oracle (cache,
   assert.equal(s.size, oracle.size);
 
   const st = s.stats();
-  assert.ok(st.cacheHits > 0 && st.pendingHits > 0 && st.diskHits > 0, JSON.stringify(st));
-  assert.ok(st.cacheSize <= 1024);
+  assert.ok(st.cacheHits > 0 && st.bufferHits > 0 && st.runHits > 0 && st.merges >= 2, JSON.stringify(st));
+  await s.settled();
+  assert.equal(s.size, oracle.size);
 
   const probe = concat(pool.subarray(0, 5000), batchWithRepeats(5000, 999, 0));
   const present = await s.hasBatch(probe);
@@ -98,7 +100,7 @@ test('200,000 random fingerprints with 50% repeats match a JS Set oracle (cache,
 }));
 
 test('calls take effect in call order, whether or not earlier ones were awaited', () => withDir(async (dir) => {
-  const s = new LmdbSeenSet({ dir, cacheEntries: 16 });
+  const s = new DiskSeenSet({ dir, cacheEntries: 16 });
   await s.start();
   const order: string[] = [];
   const a = s.addBatch([1n, 2n]).then((r) => { order.push('a'); return r; });
@@ -112,7 +114,7 @@ test('calls take effect in call order, whether or not earlier ones were awaited'
 }));
 
 test('the caller may reuse its array as soon as addBatch returns', () => withDir(async (dir) => {
-  const s = new LmdbSeenSet({ dir });
+  const s = new DiskSeenSet({ dir });
   await s.start();
   const buf = BigUint64Array.of(10n, 11n);
   const first = s.addBatch(buf);
@@ -125,20 +127,21 @@ test('the caller may reuse its array as soon as addBatch returns', () => withDir
   await s.close();
 }));
 
-test('reopened after close, it keeps every flushed fingerprint and its size', () => withDir(async (dir) => {
-  const path = join(dir, 'seen.v1'); // a dot in the name: still a directory
+test('reopened after close, it keeps every flushed fingerprint and its size (run and journal)', () => withDir(async (dir) => {
+  const path = join(dir, 'seen.v1');
   const batch = batchWithRepeats(30_000, 7, 0.2);
   const distinct = new Set(batch).size;
-  const s = new LmdbSeenSet({ dir: path, cacheEntries: 256 });
+  const s = new DiskSeenSet({ dir: path, cacheEntries: 256, bufferEntries: 10_000 });
   await s.start();
   await s.addBatch(batch);
   await s.flush();
   await s.addBatch([MAX]);
   await s.close();
 
-  const again = new LmdbSeenSet({ dir: path, cacheEntries: 256 });
+  const again = new DiskSeenSet({ dir: path, cacheEntries: 256, bufferEntries: 10_000 });
   await again.start();
   assert.equal(again.size, distinct + 1);
+  assert.ok(again.stats().runSize > 0 && again.stats().buffered > 0, JSON.stringify(again.stats()));
   assert.equal((await again.addBatch(batch)).reduce((x, y) => x + y, 0), 0);
   assert.equal(await again.has(MAX), true, 'close() flushes too');
   assert.equal(again.size, distinct + 1);
@@ -146,11 +149,11 @@ test('reopened after close, it keeps every flushed fingerprint and its size', ()
 }));
 
 test('after a crash (SIGKILL), every fingerprint flushed before it is still seen and nothing else appears', () => withDir(async (dir) => {
-  const moduleUrl = new URL('../../../src/seen/lmdb-seen-set.js', import.meta.url).href;
+  const moduleUrl = new URL('../../../src/seen/disk-seen-set.js', import.meta.url).href;
   const child = `
     const [moduleUrl, dir] = process.argv.slice(1);
-    const { LmdbSeenSet } = await import(moduleUrl);
-    const s = new LmdbSeenSet({ dir });
+    const { DiskSeenSet } = await import(moduleUrl);
+    const s = new DiskSeenSet({ dir, bufferEntries: 3000 });
     await s.start();
     await s.addBatch(Array.from({ length: 5000 }, (_, i) => BigInt(i) * 7919n + 1n));
     await s.flush();
@@ -164,7 +167,7 @@ test('after a crash (SIGKILL), every fingerprint flushed before it is still seen
   assert.equal(signal, 'SIGKILL');
   assert.equal(out, 'flushed\n');
 
-  const s = new LmdbSeenSet({ dir });
+  const s = new DiskSeenSet({ dir });
   await s.start();
   const flushed = Array.from({ length: 5000 }, (_, i) => BigInt(i) * 7919n + 1n);
   assert.ok((await s.hasBatch(flushed)).every((x) => x === 1), 'every flushed fingerprint survives');
@@ -176,16 +179,16 @@ test('after a crash (SIGKILL), every fingerprint flushed before it is still seen
 }));
 
 test('close is idempotent; calls after close, or before start, reject with a clear error', () => withDir(async (dir) => {
-  const s = new LmdbSeenSet({ dir });
-  await assert.rejects(s.addBatch([1n]), /LmdbSeenSet\.addBatch\(\): the seen set is not started; call and await start\(\) first/);
+  const s = new DiskSeenSet({ dir });
+  await assert.rejects(s.addBatch([1n]), /DiskSeenSet\.addBatch\(\): the seen set is not started; call and await start\(\) first/);
   await s.start();
   await s.start();
   const pending = s.addBatch([1n, 2n]);
   await Promise.all([s.close(), s.close()]);
   assert.deepEqual([...await pending], [1, 1], 'a call made before close() completes');
   await s.close();
-  await assert.rejects(s.addBatch([1n]), /LmdbSeenSet\.addBatch\(\): the seen set is closed; it cannot be used after close\(\)/);
-  await assert.rejects(s.has(1n), /LmdbSeenSet\.has\(\): the seen set is closed/);
+  await assert.rejects(s.addBatch([1n]), /DiskSeenSet\.addBatch\(\): the seen set is closed; it cannot be used after close\(\)/);
+  await assert.rejects(s.has(1n), /DiskSeenSet\.has\(\): the seen set is closed/);
   await assert.rejects(s.hasBatch([1n]), /closed/);
   await assert.rejects(s.flush(), /closed/);
   await assert.rejects(s.start(), /closed/);
@@ -194,7 +197,52 @@ test('close is idempotent; calls after close, or before start, reject with a cle
 test('a directory that cannot be opened is an IO error', () => withDir(async (dir) => {
   const file = join(dir, 'not-a-dir');
   await writeFile(file, 'x');
-  const s = new LmdbSeenSet({ dir: join(file, 'seen') });
-  await assert.rejects(s.start(), (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /cannot open the seen set/.test(err.message));
+  const s = new DiskSeenSet({ dir: join(file, 'seen') });
+  await assert.rejects(s.start(), (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /DiskSeenSet in .*not-a-dir/.test(err.message));
   await s.close();
+}));
+
+test('a journal torn at every byte of its last block keeps every earlier block and nothing invented', () => withDir(async (dir) => {
+  const s = new DiskSeenSet({ dir, bufferEntries: 1000 });
+  await s.start();
+  await s.addBatch(Array.from({ length: 1500 }, (_, i) => BigInt(i) * 31n + 5n));
+  await s.settled();
+  await s.flush();
+  await s.addBatch([10n ** 12n, 10n ** 12n + 1n]);
+  await s.close();
+  const journal = join(dir, 'journal-000002.log');
+  const whole = await readFile(journal);
+  for (let cut = 0; cut <= whole.length; cut++) {
+    await writeFile(journal, whole.subarray(0, cut));
+    const again = new DiskSeenSet({ dir, bufferEntries: 1000 });
+    await again.start();
+    const flushed = await again.hasBatch(Array.from({ length: 1500 }, (_, i) => BigInt(i) * 31n + 5n));
+    assert.ok(flushed.slice(0, 1000).every((x) => x === 1), `cut ${cut}: the merged run is intact`);
+    const last = [...await again.hasBatch([10n ** 12n, 10n ** 12n + 1n])];
+    assert.ok(last.every((x) => x === last[0]), `cut ${cut}: the last block is whole or gone`);
+    assert.equal(await again.has(7n), false);
+    await again.close();
+  }
+}));
+
+test('a crash during a merge (its .tmp files left behind) loses nothing', () => withDir(async (dir) => {
+  const s = new DiskSeenSet({ dir, bufferEntries: 1_000_000 });
+  await s.start();
+  const fps = Array.from({ length: 4000 }, (_, i) => BigInt(i) * 1_000_003n + 9n);
+  await s.addBatch(fps);
+  await s.close();
+  await writeFile(join(dir, 'run-000002.fps.tmp'), Buffer.alloc(800));
+  const again = new DiskSeenSet({ dir, bufferEntries: 1000 });
+  await again.start();
+  assert.equal(again.size, 4000);
+  assert.ok((await again.hasBatch(fps)).every((x) => x === 1));
+  assert.deepEqual([...await again.addBatch([fps[0] as bigint, 1n])], [0, 1], 'a merge starts after this batch');
+  await again.settled();
+  assert.equal(again.stats().runSize, 4001);
+  await again.close();
+  const third = new DiskSeenSet({ dir });
+  await third.start();
+  assert.equal(third.size, 4001);
+  assert.ok((await third.hasBatch(fps)).every((x) => x === 1));
+  await third.close();
 }));

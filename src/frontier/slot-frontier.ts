@@ -1,0 +1,526 @@
+/**
+ * The Mercator frontier's scheduling (seed 001, SPEC §2 item 5) over URL *slots*: every held URL is
+ * a row of typed arrays (`slot-table.ts`) named by its 64-bit fingerprint, not an object. This is
+ * the one implementation of the frontier's order and politeness; `MemoryFrontier` keeps its entries
+ * in memory around it, `PersistentFrontier` (`src/frontier-store/`) keeps them on disk, and the
+ * simulator (`src/sim/`) drives it with page ids, so a simulated crawl is scheduled by the same code
+ * as a real one. `README.md` in this folder tells the life of a URL through it; in short:
+ *
+ *     add ──▶ front queue ──fill──▶ back queue of its host ──▶ waiting heap (by next-contact time)
+ *             (by priority, FIFO)   (at most B hosts hold one)     │ time has come
+ *                                                                  ▼
+ *     complete ◀── lease ◀── next: best URL among ready hosts ◀── ready hosts, grouped by IP
+ *       next-contact = now + max(minDelayMs, k × fetchDurationMs, crawlDelayMs) [+ back-off]
+ *
+ * Everything is O(log n) per call (n = URLs or hosts held), apart from the URL-by-URL routing of
+ * `fill`, which is O(log n) per URL it moves.
+ *
+ * Where this departs from Mercator, on purpose:
+ * - Front queues are one exact priority queue (higher priority first, FIFO among equals) instead of
+ *   a fixed set of FIFO queues picked by a biased coin: Cho et al. (seed 004 §4) take the URL with
+ *   the highest O(u), and the discrete case (a hot queue served first) is the special case of a few
+ *   distinct priority values.
+ * - Among hosts that may be contacted now, the one holding the best URL goes first rather than the one
+ *   that has waited longest: ordering picks among URLs whose host may be contacted (SPEC §3). With
+ *   equal priorities (breadth-first) this is the oldest URL, so ready hosts still take turns.
+ * - A back queue is ordered by priority too (Mercator's are FIFO), so a host gives its best URL.
+ * - A URL whose host already holds a back queue, and has nothing waiting in the front queue, goes
+ *   straight to that back queue: this is where Mercator's refill would put it, without the wait.
+ * - Mercator lets one thread own a back queue during a fetch; here a host may have up to
+ *   `maxConnectionsPerHost` leases out at once, and hosts sharing an IP address share
+ *   `maxConnectionsPerIp`. A host keeps its back queue until its last lease completes.
+ * - A host that gives up its back queue leaves its next-contact time behind ("dormant") until that
+ *   time passes, so it cannot dodge its delay by draining and coming back; a failing host also
+ *   keeps its back-off count for `backoffMaxMs` beyond that.
+ *
+ * Contract: that of `Frontier` (`frontier.ts`), in slots: `add` answers the new slot (or −1 for a
+ * fingerprint already held), `next` a leased slot or {@link NEXT_WAIT} / {@link NEXT_EMPTY},
+ * `complete` whether the slot stays (a retry) or was freed. Pure: no I/O, no clock.
+ */
+import { FingerprintMap, NOT_FOUND } from '../core/fingerprint-map.js';
+import { HostHeap, NOT_IN_HEAP, type HeapSlot } from './host-heap.js';
+import { SlotHeap, SlotTable } from './slot-table.js';
+import {
+  asksForBackoff, checkReport, nextContactMs, politenessRules,
+  type CompletionReport, type FrontierStats, type PolitenessOptions, type PolitenessRules,
+} from './frontier.js';
+
+/**
+ * Back queues per fetch slot: Mercator's rule of thumb of about three back queues for every
+ * downloading thread, so that a free slot rarely finds every held host still in its delay (as
+ * reported in Manning, Raghavan & Schütze, Introduction to Information Retrieval, §20.2.3; the seed
+ * slides give Mercator's ~3k threads but not the ratio).
+ */
+export const BACK_QUEUES_PER_FETCH_SLOT = 3;
+
+/** The back-queue count for a node running `fetchSlots` fetches at once. */
+export function backQueueCountFor(fetchSlots: number): number {
+  return BACK_QUEUES_PER_FETCH_SLOT * Math.max(1, Math.floor(fetchSlots));
+}
+
+/** Default number of back queues: 300, as for 100 fetch slots. */
+export const DEFAULT_BACK_QUEUE_COUNT = backQueueCountFor(100);
+
+/** {@link SlotFrontier.next}: nothing may go before {@link SlotFrontier.waitUntilMs}. */
+export const NEXT_WAIT = -1;
+/** {@link SlotFrontier.next}: nothing queued and nothing in flight. */
+export const NEXT_EMPTY = -2;
+
+/** Options of the frontiers; every field is optional. */
+export interface SlotFrontierOptions extends PolitenessOptions {
+  /**
+   * B, the number of back queues: at most this many hosts hold URLs ready to be scheduled, the rest
+   * wait in the front queue. Default {@link DEFAULT_BACK_QUEUE_COUNT}; pass
+   * `backQueueCountFor(fetchConcurrency)`.
+   */
+  readonly backQueueCount?: number;
+  /** Slots allocated up front (the table grows by doubling). Default 1,024. */
+  readonly initialCapacity?: number;
+}
+
+const Place = { none: 0, waiting: 1, ready: 2 } as const;
+type Place = (typeof Place)[keyof typeof Place];
+
+/** A host holding a back queue. */
+interface Host extends HeapSlot {
+  readonly name: string;
+  /** Its interned index (the slots' `host` column). */
+  readonly index: number;
+  /** Activation order, to break ties between equal next-contact times. */
+  readonly id: number;
+  readonly queue: SlotHeap;
+  group: Group;
+  readyAtMs: number;
+  /** Consecutive completions that asked for back-off. */
+  failures: number;
+  inFlight: number;
+  place: Place;
+}
+
+/** Hosts sharing a connection limit: an IP address, or a host alone while its IP is unknown. */
+interface Group extends HeapSlot {
+  readonly key: string;
+  readonly ip: string | undefined;
+  readonly limit: number;
+  /** Its hosts that may be contacted now and have room, best URL first. */
+  readonly ready: HostHeap<Host>;
+  inFlight: number;
+  members: number;
+}
+
+/** The politeness a host leaves behind when it gives up its back queue. */
+interface Dormant extends HeapSlot {
+  readonly name: string;
+  readonly readyAtMs: number;
+  readonly failures: number;
+  readonly ip: string | undefined;
+  /** When the record stops mattering: the next-contact time, or backoffMaxMs later while failing. */
+  readonly forgetAtMs: number;
+}
+
+/** A slot out on lease: where its connection is counted. */
+interface Leased {
+  readonly host: Host;
+  readonly group: Group;
+}
+
+const timeBefore = (a: Host, b: Host): boolean => a.readyAtMs < b.readyAtMs || (a.readyAtMs === b.readyAtMs && a.id < b.id);
+const dormantBefore = (a: Dormant, b: Dormant): boolean => a.forgetAtMs < b.forgetAtMs;
+
+/** The Mercator frontier over slots; see the file comment. */
+export class SlotFrontier {
+  /** The held URLs' columns (read them; only this class writes them, apart from `ref`). */
+  readonly slots: SlotTable;
+  /** The earliest time something may go, after {@link next} answered {@link NEXT_WAIT}; Infinity: not before a lease completes. */
+  waitUntilMs = Number.POSITIVE_INFINITY;
+
+  private readonly rules: PolitenessRules;
+  private readonly backQueueCount: number;
+  private readonly bySlotKey = new FingerprintMap();
+  private readonly front: SlotHeap;
+  // Interned host names: the slots' `host` column indexes these.
+  private readonly hostIndex = new Map<string, number>();
+  private readonly hostNames: string[] = [];
+  private readonly hostFront: number[] = [];
+  private readonly hostIp: (string | undefined)[] = [];
+  private readonly hostActive: (Host | null)[] = [];
+  private readonly freeHostIndexes: number[] = [];
+  private activeCount = 0;
+  private readonly waiting = new HostHeap<Host>(timeBefore);
+  private readonly groups = new Map<string, Group>();
+  private readonly readyGroups: HostHeap<Group>;
+  private readonly hostBefore: (a: Host, b: Host) => boolean;
+  private readonly dormant = new Map<string, Dormant>();
+  private readonly dormantByTime = new HostHeap<Dormant>(dormantBefore);
+  private readonly leases = new Map<number, Leased>();
+
+  private nextSeq = 0;
+  private nextHostId = 0;
+  private queued = 0;
+  private readyHosts = 0;
+  private leaseCount = 0;
+  private retryCount = 0;
+  private backoffCount = 0;
+
+  /** @throws RangeError on an out-of-range option. */
+  constructor(options: SlotFrontierOptions = {}) {
+    this.rules = politenessRules(options);
+    this.backQueueCount = options.backQueueCount ?? DEFAULT_BACK_QUEUE_COUNT;
+    if (!(Number.isInteger(this.backQueueCount) && this.backQueueCount >= 1)) {
+      throw new RangeError(`frontier: backQueueCount must be an integer >= 1, got ${this.backQueueCount}`);
+    }
+    this.slots = new SlotTable(options.initialCapacity);
+    this.front = new SlotHeap(this.slots, 1024);
+    // Hosts and groups in ready heaps are never empty: they compare by their best URL.
+    const hostBefore = (a: Host, b: Host): boolean => a.queue.before(a.queue.peek(), b.queue.peek());
+    this.hostBefore = hostBefore;
+    this.readyGroups = new HostHeap<Group>((a, b) => hostBefore(a.ready.peek() as Host, b.ready.peek() as Host));
+  }
+
+  /** The slot holding fingerprint (hi, lo), or −1. */
+  slotOf(hi: number, lo: number): number {
+    return this.bySlotKey.get(hi, lo);
+  }
+
+  /** The host name of a held slot. */
+  hostNameOf(slot: number): string {
+    return this.hostNames[this.slots.host[slot] as number] as string;
+  }
+
+  /** The IP address whose connection limit a leased slot counts against, if known. */
+  leaseIpOf(slot: number): string | undefined {
+    return this.leases.get(slot)?.group.ip;
+  }
+
+  /** Add order the next plain `add` will get. */
+  get nextAddSeq(): number {
+    return this.nextSeq;
+  }
+
+  /**
+   * Queues the URL with fingerprint (hi, lo) on host `hostName` (the politeness key). `ip`, when
+   * known, puts the host under its address's connection limit from the start. `seq` and `attempt`
+   * let a URL brought back from elsewhere (disk, a crash) keep its place among equal priorities and
+   * its attempt count; later plain adds are numbered after the highest `seq` seen.
+   * @returns the new slot, or −1 (and no change) if the fingerprint is already held.
+   * @throws RangeError on a non-finite priority, a `seq` that is not a safe integer >= 0, or an
+   *   `attempt` that is not an integer >= 1.
+   */
+  add(hi: number, lo: number, hostName: string, ip: string | undefined, priority: number, nowMs: number, seq = this.nextSeq, attempt = 1): number {
+    if (!Number.isFinite(priority)) throw new RangeError(`frontier: priority must be finite, got ${priority} (host ${hostName})`);
+    if (!(Number.isSafeInteger(seq) && seq >= 0)) throw new RangeError(`frontier: seq must be a safe integer >= 0, got ${seq}`);
+    if (!(Number.isInteger(attempt) && attempt >= 1)) throw new RangeError(`frontier: attempt must be an integer >= 1, got ${attempt}`);
+    if (this.bySlotKey.get(hi, lo) !== NOT_FOUND) return -1;
+    this.nextSeq = Math.max(this.nextSeq, seq + 1);
+    const t = this.slots;
+    const slot = t.allocate();
+    const h = this.internHost(hostName, ip);
+    t.hi[slot] = hi;
+    t.lo[slot] = lo;
+    t.priority[slot] = priority;
+    t.seq[slot] = seq;
+    t.attempt[slot] = Math.min(attempt, 0xffff);
+    t.host[slot] = h;
+    t.pos[slot] = -1;
+    t.ref[slot] = 0;
+    this.bySlotKey.set(hi, lo, slot);
+    this.queued++;
+    this.forgetDormant(nowMs);
+    const host = this.hostActive[h] as Host | null;
+    if (host !== null && this.hostFront[h] === 0) {
+      this.enqueue(host, slot, nowMs);
+    } else {
+      this.front.push(slot);
+      this.hostFront[h] = (this.hostFront[h] as number) + 1;
+      this.fill(nowMs);
+    }
+    return slot;
+  }
+
+  /**
+   * Leases the best URL that may be fetched at `nowMs`.
+   * @returns its slot; or {@link NEXT_WAIT} (see {@link waitUntilMs}); or {@link NEXT_EMPTY}.
+   */
+  next(nowMs: number): number {
+    this.forgetDormant(nowMs);
+    for (let host = this.waiting.peek(); host !== undefined && host.readyAtMs <= nowMs; host = this.waiting.peek()) {
+      this.waiting.pop();
+      this.makeReady(host);
+    }
+    const group = this.readyGroups.peek();
+    if (group === undefined) {
+      const soonest = this.waiting.peek();
+      if (soonest !== undefined) {
+        this.waitUntilMs = soonest.readyAtMs;
+        return NEXT_WAIT;
+      }
+      if (this.leases.size > 0) {
+        this.waitUntilMs = Number.POSITIVE_INFINITY;
+        return NEXT_WAIT;
+      }
+      if (this.queued > 0) throw new Error(`frontier: ${this.queued} URLs queued but no host can be scheduled (bug)`);
+      return NEXT_EMPTY;
+    }
+    const host = group.ready.peek() as Host;
+    const slot = host.queue.pop();
+    this.queued--;
+    host.inFlight++;
+    group.inFlight++;
+    if (host.queue.size === 0 || host.inFlight >= this.rules.maxConnectionsPerHost) this.unschedule(host);
+    else group.ready.update(host);
+    this.refreshGroup(group);
+    this.leases.set(slot, { host, group });
+    this.leaseCount++;
+    return slot;
+  }
+
+  /**
+   * Returns a leased slot with how its fetch went; sets the host's next-contact time.
+   * @returns true if the URL stays queued (a retry: same slot, `attempt` one higher), false if its
+   *   slot was freed (read what you need from the slot before calling).
+   * @throws Error if `slot` is not out on lease; RangeError on impossible numbers in the report.
+   */
+  complete(slot: number, report: CompletionReport, nowMs: number): boolean {
+    const record = this.leases.get(slot);
+    if (record === undefined) throw new Error(`frontier: slot ${slot} is not in flight`);
+    checkReport(report);
+    this.leases.delete(slot);
+    const { host, group } = record;
+    host.inFlight--;
+    group.inFlight--;
+
+    if (report.isWithoutRequest !== true) {
+      const backOff = asksForBackoff(report);
+      host.failures = backOff ? host.failures + 1 : 0;
+      if (backOff) this.backoffCount++;
+      // max(): with several connections per host, an earlier completion may already have set a later time.
+      host.readyAtMs = Math.max(host.readyAtMs, nextContactMs(nowMs, report, host.failures, this.rules));
+    }
+    if (report.ip !== undefined && report.ip !== host.group.ip) this.regroup(host, report.ip);
+
+    const t = this.slots;
+    const isRetry = report.shouldRetry === true;
+    if (isRetry) {
+      t.attempt[slot] = Math.min((t.attempt[slot] as number) + 1, 0xffff);
+      host.queue.push(slot);
+      this.queued++;
+      this.retryCount++;
+    } else {
+      this.bySlotKey.delete(t.hi[slot] as number, t.lo[slot] as number);
+      t.release(slot);
+    }
+    this.forgetDormant(nowMs);
+    const isIdle = host.queue.size === 0 && host.inFlight === 0;
+    if (isIdle) this.release(host, nowMs);
+    else this.schedule(host, nowMs);
+    // Only now is every host of the lease's group in its right place; the group has a free slot.
+    this.refreshGroup(group);
+    this.dropGroupIfUnused(group);
+    if (isIdle) this.fill(nowMs);
+    return isRetry;
+  }
+
+  /**
+   * Gives the held URL (hi, lo) a new priority, keeping its add order. A URL in flight keeps it for a retry.
+   * @returns false if no such URL is held.
+   * @throws RangeError on a non-finite priority.
+   */
+  reprioritize(hi: number, lo: number, priority: number): boolean {
+    if (!Number.isFinite(priority)) throw new RangeError(`frontier: priority must be finite, got ${priority}`);
+    const slot = this.bySlotKey.get(hi, lo);
+    if (slot === NOT_FOUND) return false;
+    this.slots.priority[slot] = priority;
+    if (this.front.update(slot)) return true;
+    const host = this.hostActive[this.slots.host[slot] as number] as Host | null;
+    if (host !== null && host.queue.update(slot) && host.place === Place.ready) {
+      host.group.ready.update(host);
+      this.refreshGroup(host.group);
+    }
+    return true;
+  }
+
+  /** The slots out on lease, in the order they were leased. */
+  inFlightSlots(): number[] {
+    return [...this.leases.keys()];
+  }
+
+  /** Calls `f` for every queued slot (not in flight), in no particular order. */
+  forEachQueued(f: (slot: number) => void): void {
+    this.front.forEach(f);
+    for (const host of this.hostActive) host?.queue.forEach(f);
+  }
+
+  /** Current counters. */
+  stats(): FrontierStats {
+    return {
+      queued: this.queued,
+      inFlight: this.leases.size,
+      frontQueued: this.front.size,
+      activeHosts: this.activeCount,
+      readyHosts: this.readyHosts,
+      waitingHosts: this.waiting.size,
+      dormantHosts: this.dormant.size,
+      leases: this.leaseCount,
+      retries: this.retryCount,
+      backoffs: this.backoffCount,
+    };
+  }
+
+  private internHost(name: string, ip: string | undefined): number {
+    let h = this.hostIndex.get(name);
+    if (h === undefined) {
+      h = this.freeHostIndexes.pop() ?? this.hostNames.length;
+      this.hostIndex.set(name, h);
+      this.hostNames[h] = name;
+      this.hostFront[h] = 0;
+      this.hostActive[h] = null;
+      this.hostIp[h] = ip;
+    } else if (ip !== undefined) {
+      this.hostIp[h] = ip;
+    }
+    return h;
+  }
+
+  /** Forgets an interned host that holds nothing any more. */
+  private dropHostIfUnused(h: number): void {
+    if (this.hostFront[h] !== 0 || this.hostActive[h] !== null) return;
+    this.hostIndex.delete(this.hostNames[h] as string);
+    this.hostNames[h] = '';
+    this.hostIp[h] = undefined;
+    this.freeHostIndexes.push(h);
+  }
+
+  /** Hands front-queue URLs to hosts while back queues are free (Mercator's refill). */
+  private fill(nowMs: number): void {
+    while (this.activeCount < this.backQueueCount) {
+      const slot = this.front.pop();
+      if (slot < 0) return;
+      const h = this.slots.host[slot] as number;
+      this.hostFront[h] = (this.hostFront[h] as number) - 1;
+      this.enqueue(this.hostActive[h] ?? this.activate(h), slot, nowMs);
+    }
+  }
+
+  private enqueue(host: Host, slot: number, nowMs: number): void {
+    host.queue.push(slot);
+    if (host.place === Place.ready) {
+      host.group.ready.update(host);
+      this.refreshGroup(host.group);
+    } else if (host.place === Place.none) {
+      this.schedule(host, nowMs);
+    }
+  }
+
+  /** Gives host `h` a back queue, taking back the politeness it left when it last had one. */
+  private activate(h: number): Host {
+    const name = this.hostNames[h] as string;
+    const left = this.dormant.get(name);
+    if (left !== undefined) {
+      this.dormant.delete(name);
+      this.dormantByTime.remove(left);
+    }
+    const group = this.groupFor(name, left?.ip ?? this.hostIp[h]);
+    group.members++;
+    const host: Host = {
+      name, index: h, id: this.nextHostId++, queue: new SlotHeap(this.slots), group,
+      readyAtMs: left?.readyAtMs ?? Number.NEGATIVE_INFINITY, failures: left?.failures ?? 0,
+      inFlight: 0, place: Place.none, heapIndex: NOT_IN_HEAP,
+    };
+    this.hostActive[h] = host;
+    this.activeCount++;
+    return host;
+  }
+
+  /** Frees the back queue of a host with nothing queued and nothing in flight. */
+  private release(host: Host, nowMs: number): void {
+    this.unschedule(host);
+    this.hostActive[host.index] = null;
+    this.activeCount--;
+    host.group.members--;
+    this.dropGroupIfUnused(host.group);
+    // A failing host's count outlives its delay by backoffMaxMs, so that coming back with new URLs
+    // and failing again continues the exponential series; after that long a quiet host starts afresh.
+    const forgetAtMs = host.readyAtMs + (host.failures > 0 ? this.rules.backoffMaxMs : 0);
+    if (forgetAtMs > nowMs) {
+      const left: Dormant = { name: host.name, readyAtMs: host.readyAtMs, failures: host.failures, ip: host.group.ip, forgetAtMs, heapIndex: NOT_IN_HEAP };
+      this.dormant.set(host.name, left);
+      this.dormantByTime.push(left);
+    }
+    this.dropHostIfUnused(host.index);
+  }
+
+  /** Drops remembered politeness that no longer holds anything back. */
+  private forgetDormant(nowMs: number): void {
+    for (let left = this.dormantByTime.peek(); left !== undefined && left.forgetAtMs <= nowMs; left = this.dormantByTime.peek()) {
+      this.dormantByTime.pop();
+      this.dormant.delete(left.name);
+    }
+  }
+
+  /** Puts an active host where it belongs: ready, waiting for its time, or nowhere (blocked or empty). */
+  private schedule(host: Host, nowMs: number): void {
+    this.unschedule(host);
+    if (host.queue.size === 0 || host.inFlight >= this.rules.maxConnectionsPerHost) return;
+    if (host.readyAtMs <= nowMs) {
+      this.makeReady(host);
+    } else {
+      host.place = Place.waiting;
+      this.waiting.push(host);
+    }
+  }
+
+  private makeReady(host: Host): void {
+    host.place = Place.ready;
+    host.group.ready.push(host);
+    this.readyHosts++;
+    this.refreshGroup(host.group);
+  }
+
+  private unschedule(host: Host): void {
+    if (host.place === Place.waiting) {
+      this.waiting.remove(host);
+    } else if (host.place === Place.ready) {
+      host.group.ready.remove(host);
+      this.readyHosts--;
+      this.refreshGroup(host.group);
+    }
+    host.place = Place.none;
+  }
+
+  /** A group competes for the next lease while it has a ready host and room under its limit. */
+  private refreshGroup(group: Group): void {
+    const isEligible = group.ready.size > 0 && group.inFlight < group.limit;
+    if (!isEligible) this.readyGroups.remove(group);
+    else if (!this.readyGroups.update(group)) this.readyGroups.push(group);
+  }
+
+  private groupFor(hostName: string, ip: string | undefined): Group {
+    // Until DNS has answered, a host is limited on its own (SPEC §2 item 5: the IP is known after DNS).
+    const key = ip === undefined ? `host ${hostName}` : `ip ${ip}`;
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      const limit = ip === undefined ? Number.POSITIVE_INFINITY : this.rules.maxConnectionsPerIp;
+      group = { key, ip, limit, ready: new HostHeap<Host>(this.hostBefore), inFlight: 0, members: 0, heapIndex: NOT_IN_HEAP };
+      this.groups.set(key, group);
+    }
+    return group;
+  }
+
+  /** Moves a host to the group of its newly learned IP; its leases in flight stay counted where they were taken. */
+  private regroup(host: Host, ip: string): void {
+    this.unschedule(host);
+    const old = host.group;
+    old.members--;
+    host.group = this.groupFor(host.name, ip);
+    host.group.members++;
+    this.hostIp[host.index] = ip;
+    this.dropGroupIfUnused(old);
+  }
+
+  private dropGroupIfUnused(group: Group): void {
+    if (group.members === 0 && group.inFlight === 0 && this.groups.get(group.key) === group) {
+      this.readyGroups.remove(group);
+      this.groups.delete(group.key);
+    }
+  }
+}
