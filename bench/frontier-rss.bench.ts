@@ -7,44 +7,43 @@
  *  - the test web (this file with `--serve-web`): the `large` preset (10,000 hosts, 1,049,308 pages
  *    with seed 1) without slow hosts. It writes every page URL, in a fixed shuffled order, to a seeds
  *    file (about 96 MB);
- *  - the crawler (this file with `--crawl`): `new Crawl({ seeds: { file } })` with the default
- *    frontier (persistent, LMDB) and URL-seen set (LMDB), min delay 0, concurrency 64, stopping
- *    after 20,000 pages (3,000 with `--quick`). Everything the crawler does counts: reading and
- *    normalizing the seeds, queueing them, crawling, closing the stores;
+ *  - the crawler (`lib/frontier-crawler.mjs`, plain node on the compiled package in dist/, which
+ *    this bench builds first: the process users run, without a TypeScript loader thread in it):
+ *    `new Crawl({ seeds: { file } })` with the default frontier (persistent: its log on disk) and
+ *    URL-seen set (disk: a sorted file), min delay 0, concurrency 64, stopping after 20,000 pages
+ *    (3,000 with `--quick`). Everything the crawler does counts: reading and normalizing the seeds,
+ *    queueing them, crawling, closing the stores;
  *  - this process, which starts both and prints what the crawler reports.
  *
  * The crawler reports its peak RSS (getrusage), the frontier size from `shoal:crawl:progress` (it
  * must reach 1,000,000 URLs, or the run fails), and at a few moments a breakdown of its memory:
- * /proc/self/status (RssAnon: heaps and malloc; RssFile: mapped files, among them LMDB's maps),
- * process.memoryUsage() (the crawl thread's V8 heap; the parse worker's heap is in RssAnon only), and
- * the resident bytes of /proc/self/smaps by mapping (the frontier's and the seen set's LMDB files,
- * code, anonymous). Also the time to read and queue the seeds, the longest event-loop stall, and
- * pages/s once crawling. The moments: `start` (Node and tsx only), `baseline` (the crawler's modules
+ * /proc/self/status (RssAnon: heaps and malloc; RssFile: mapped files), process.memoryUsage() (the
+ * crawl thread's V8 heap; the parse worker's heap is in RssAnon only), and the resident bytes of
+ * /proc/self/smaps by mapping (files of the crawl directory, other files such as code, anonymous).
+ * Also the time to read and queue the seeds, the longest event-loop stall, and pages/s once
+ * crawling. The moments: `start` (Node alone), `baseline` (the crawler's modules
  * loaded, nothing built), `seeds-queued` (the first progress event that sees the frontier hold
  * 1,000,000 URLs: the seeds file is queued in batches while the crawl already runs), `mid` and `late`
  * (half and 90 % of the pages), `closed` (the run's last progress event, after every store closed).
  * Memory figures are in MiB (2^20 bytes); the target is checked in MB (10^6 bytes), as stated.
  * Last line: `BENCH_FRONTIER_JSON {...}`.
  */
-import { channel } from 'node:diagnostics_channel';
 import { once } from 'node:events';
-import { fork, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { CrawlProgress } from '../src/node/events.js';
 import { WEB_PRESETS } from '../src/web/presets.js';
 import type { WebConfigInput } from '../src/web/config.js';
-import { dirBytes } from './lib/dir-bytes.js';
 
 const SELF = fileURLToPath(import.meta.url);
+const ROOT = join(dirname(SELF), '..');
+const CRAWLER = join(dirname(SELF), 'lib', 'frontier-crawler.mjs');
 const args = parseArgs({
   options: {
-    quick: { type: 'boolean', default: false }, 'serve-web': { type: 'boolean', default: false }, crawl: { type: 'boolean', default: false },
-    'hosts-file': { type: 'string' }, 'seeds-file': { type: 'string' },
+    quick: { type: 'boolean', default: false }, 'serve-web': { type: 'boolean', default: false },
   },
   allowPositionals: false,
 });
@@ -56,8 +55,6 @@ const MAX_PAGES = isQuick ? 3_000 : 20_000;
 const MIN_FRONTIER = 1_000_000;
 const TARGET_RSS_MB = 300;
 const MiB = 2 ** 20;
-/** Channel names (src/node/events.ts), spelled out so that no process but the crawler loads the crawler's modules. */
-const PROGRESS = 'shoal:crawl:progress';
 
 interface WebReady {
   readonly type: 'ready';
@@ -84,10 +81,10 @@ interface MemorySample {
   readonly heapTotal: number;
   readonly external: number;
   readonly arrayBuffers: number;
-  /** Resident MiB of /proc/self/smaps by mapping kind, and how many mappings of the frontier's data file there are (named moments only). */
+  /** Resident MiB of /proc/self/smaps by mapping kind (named moments only). */
   readonly maps: Readonly<Record<MapKind, number>> | null;
 }
-type MapKind = 'frontierMdb' | 'seenMdb' | 'otherFiles' | 'anon' | 'frontierMaps';
+type MapKind = 'crawlFiles' | 'otherFiles' | 'anon';
 
 interface CrawlResult {
   readonly type: 'result';
@@ -143,139 +140,6 @@ async function serveWeb(): Promise<void> {
   });
 }
 
-/** /proc/self/status fields in MiB (0 where the system has none). */
-function procStatus(): { vmRss: number; vmHwm: number; rssAnon: number; rssFile: number; rssShmem: number } {
-  let text = '';
-  try {
-    text = readFileSync('/proc/self/status', 'utf8');
-  } catch {
-    // Not Linux: only getrusage and process.memoryUsage() are reported.
-  }
-  const field = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) / 1024;
-  return { vmRss: field('VmRSS'), vmHwm: field('VmHWM'), rssAnon: field('RssAnon'), rssFile: field('RssFile'), rssShmem: field('RssShmem') };
-}
-
-/** Resident MiB by mapping: the two LMDB environments, other files (code), anonymous (heaps, malloc, stacks). */
-function residentByMapping(crawlDir: string): Record<MapKind, number> | null {
-  let text: string;
-  try {
-    text = readFileSync('/proc/self/smaps', 'utf8');
-  } catch {
-    return null;
-  }
-  const kb: Record<MapKind, number> = { frontierMdb: 0, seenMdb: 0, otherFiles: 0, anon: 0, frontierMaps: 0 };
-  let frontierMaps = 0;
-  let kind: MapKind = 'anon';
-  for (const line of text.split('\n')) {
-    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (header !== null) {
-      const path = header[1] ?? '';
-      if (path === '' || path.startsWith('[')) kind = 'anon';
-      else if (path.startsWith(join(crawlDir, 'state', 'frontier'))) {
-        kind = 'frontierMdb';
-        if (path.endsWith('data.mdb')) frontierMaps++;
-      }
-      else if (path.startsWith(join(crawlDir, 'state', 'seen'))) kind = 'seenMdb';
-      else kind = 'otherFiles';
-    } else if (line.startsWith('Rss:')) {
-      kb[kind] += Number(/(\d+)/.exec(line)?.[1] ?? 0);
-    }
-  }
-  for (const k of Object.keys(kb) as MapKind[]) kb[k] /= 1024;
-  return { ...kb, frontierMaps };
-}
-
-function sample(label: string, atMs: number, frontier: number, pages: number, mapsOf: string | null): MemorySample {
-  const m = process.memoryUsage();
-  return {
-    label, atMs, frontier, pages, ...procStatus(),
-    heapUsed: m.heapUsed / MiB, heapTotal: m.heapTotal / MiB, external: m.external / MiB, arrayBuffers: m.arrayBuffers / MiB,
-    maps: mapsOf === null ? null : residentByMapping(mapsOf),
-  };
-}
-
-/** The wall time of the node's `crawl-started` log line: the seeds are read and normalized, the stores open. */
-function crawlStartedAt(crawlDir: string): number | null {
-  try {
-    for (const line of readFileSync(join(crawlDir, 'logs', 'node.jsonl'), 'utf8').split('\n')) {
-      if (line.includes('"crawl-started"')) return Date.parse((JSON.parse(line) as { time: string }).time);
-    }
-  } catch {
-    // No log: the figure is left out.
-  }
-  return null;
-}
-
-/** The crawler child: one crawl over the seeds file, memory sampled on the progress channel. */
-async function runCrawler(hostsFile: string, seedsFile: string): Promise<void> {
-  const out = mkdtempSync(join(tmpdir(), 'shoal-bench-frontier-'));
-  const samples: MemorySample[] = [sample('start', 0, 0, 0, out)];
-  const { Crawl } = await import('../src/node/crawl.js');
-  samples.push(sample('baseline', 0, 0, 0, out));
-  const stalls = monitorEventLoopDelay({ resolution: 20 });
-  stalls.enable();
-  const t0 = performance.now();
-  const wall0 = Date.now();
-  const since = (): number => performance.now() - t0;
-  let frontierMax = 0;
-  let frontierAtSeedsQueued = 0;
-  let seedsQueuedAt: number | null = null;
-  /** When the page count last went up before the crawl stopped (the last fetches may take a while to end). */
-  let lastGain = { atMs: 0, pages: 0 };
-  const named = new Set<string>();
-  const take = (label: string, frontier: number, pages: number): void => {
-    named.add(label);
-    samples.push(sample(label, since(), frontier, pages, out));
-  };
-  const onProgress = (m: unknown): void => {
-    const p = m as CrawlProgress;
-    const queued = p.frontier.queued + p.frontier.inFlight;
-    frontierMax = Math.max(frontierMax, queued);
-    if (p.stopReason !== null) {
-      take('closed', queued, p.pages);
-      return;
-    }
-    if (queued >= 1_000_000 && !named.has('seeds-queued')) {
-      seedsQueuedAt ??= since();
-      frontierAtSeedsQueued = queued;
-      take('seeds-queued', queued, p.pages);
-    } else if (!named.has('mid') && p.pages >= MAX_PAGES / 2) take('mid', queued, p.pages);
-    else if (!named.has('late') && p.pages >= MAX_PAGES * 0.9) take('late', queued, p.pages);
-    else samples.push(sample('', since(), queued, p.pages, null));
-    if (seedsQueuedAt !== null && p.pages > lastGain.pages) lastGain = { atMs: since(), pages: p.pages };
-    const s = samples[samples.length - 1] as MemorySample;
-    process.stderr.write(`  ${f1(s.atMs / 1000)} s: frontier ${int(queued)}, ${int(p.pages)} pages (${int(p.recentPagesPerSecond)}/s); `
-      + `RSS ${int(s.vmRss)} (anon ${int(s.rssAnon)}, file ${int(s.rssFile)}), heap ${int(s.heapUsed)}, peak ${int(s.vmHwm)}\n`);
-  };
-  channel(PROGRESS).subscribe(onProgress);
-  const crawl = new Crawl({
-    nodeId: 'bench', seeds: { file: seedsFile },
-    network: { hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0 }, limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES }, store: { outDir: out },
-    progressIntervalMs: 1000,
-  });
-  let result: CrawlResult;
-  try {
-    const summary = await crawl.run();
-    const runMs = since();
-    stalls.disable();
-    const started = crawlStartedAt(out);
-    const loadSeedsMs = started === null ? null : started - wall0;
-    result = {
-      type: 'result', samples, peakRssMb: process.resourceUsage().maxRSS / 1024, frontierMax, frontierAtSeedsQueued,
-      frontierLeft: summary.frontierLeft.queued, loadSeedsMs,
-      queueSeedsMs: seedsQueuedAt === null || loadSeedsMs === null ? null : seedsQueuedAt - loadSeedsMs,
-      crawlMs: lastGain.atMs - (seedsQueuedAt ?? 0), crawlPages: lastGain.pages, runMs, pages: summary.pages, seenUrls: summary.seenUrls, stopReason: summary.stopReason,
-      longestStallMs: stalls.max / 1e6, diskMb: { frontier: dirBytes(join(out, 'state', 'frontier')) / MiB, seen: dirBytes(join(out, 'state', 'seen')) / MiB },
-    };
-  } finally {
-    channel(PROGRESS).unsubscribe(onProgress);
-    rmSync(out, { recursive: true, force: true });
-  }
-  // Sent once the crawl directory is gone: the parent stops waiting for this process when it has the result.
-  await new Promise<void>((resolve) => (process.send === undefined ? resolve() : process.send(result, undefined, undefined, () => resolve())));
-}
-
 const f1 = (n: number): string => n.toFixed(1);
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 const pad = (s: string, n: number): string => s.padStart(n);
@@ -296,13 +160,13 @@ function waitFor<T>(child: ChildProcess, type: string, what: string): Promise<T>
 
 function memoryTable(samples: readonly MemorySample[]): string {
   const head = `  ${'moment'.padEnd(13)}${pad('at s', 7)}${pad('frontier', 11)}${pad('VmRSS', 7)}${pad('VmHWM', 7)}${pad('anon', 6)}${pad('file', 6)}${pad('shmem', 6)}`
-    + ` |${pad('heapUsed', 9)}${pad('heapTot', 8)}${pad('extern', 7)}${pad('arrBuf', 7)} |${pad('front.mdb', 10)}${pad('maps', 5)}${pad('seen.mdb', 9)}${pad('code', 6)}${pad('anon', 6)}`;
+    + ` |${pad('heapUsed', 9)}${pad('heapTot', 8)}${pad('extern', 7)}${pad('arrBuf', 7)} |${pad('crawl dir', 10)}${pad('code', 6)}${pad('anon', 6)}`;
   const rows = samples.filter((s) => s.label !== '').map((s) => {
     const m = s.maps;
     return `  ${s.label.padEnd(13)}${pad(f1(s.atMs / 1000), 7)}${pad(int(s.frontier), 11)}${pad(int(s.vmRss), 7)}${pad(int(s.vmHwm), 7)}`
       + `${pad(int(s.rssAnon), 6)}${pad(int(s.rssFile), 6)}${pad(int(s.rssShmem), 6)} |${pad(int(s.heapUsed), 9)}${pad(int(s.heapTotal), 8)}`
       + `${pad(int(s.external), 7)}${pad(int(s.arrayBuffers), 7)} |`
-      + (m === null ? '   (no smaps)' : `${pad(int(m.frontierMdb), 10)}${pad(int(m.frontierMaps), 5)}${pad(int(m.seenMdb), 9)}${pad(int(m.otherFiles), 6)}${pad(int(m.anon), 6)}`);
+      + (m === null ? '   (no smaps)' : `${pad(int(m.crawlFiles), 10)}${pad(int(m.otherFiles), 6)}${pad(int(m.anon), 6)}`);
   });
   return [head, ...rows].join('\n');
 }
@@ -314,6 +178,8 @@ async function main(): Promise<number> {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   };
   process.once('exit', killAll);
+  process.stdout.write('building dist/ (the crawler child runs the compiled package, as `shoal crawl` does)...\n');
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
   const execArgv = ['--import', 'tsx'];
   const web = fork(SELF, ['--serve-web'], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(web);
@@ -324,8 +190,7 @@ async function main(): Promise<number> {
     const seedsMb = statSync(ready.seedsFile).size / 1e6;
     process.stdout.write(`test web: ${int(ready.hosts)} hosts, ${int(ready.seedUrls)} page URLs in the seeds file (${f1(seedsMb)} MB), `
       + `built in ${int(ready.buildMs)} ms (child pid ${web.pid})\n`);
-    const crawler = fork(SELF, ['--crawl', '--hosts-file', ready.hostsFile, '--seeds-file', ready.seedsFile,
-      ...(isQuick ? ['--quick'] : [])], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const crawler = fork(CRAWLER, [ready.hostsFile, ready.seedsFile, String(MAX_PAGES), String(CONCURRENCY)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     children.push(crawler);
     process.stdout.write(`crawler: pid ${crawler.pid}, concurrency ${CONCURRENCY}, stops after ${int(MAX_PAGES)} pages; progress (MiB):\n`);
     const r = await waitFor<CrawlResult>(crawler, 'result', 'crawler child');
@@ -351,7 +216,7 @@ async function main(): Promise<number> {
       `  on disk                                 frontier ${int(r.diskMb.frontier)} MiB, seen set ${int(r.diskMb.seen)} MiB`,
       '',
       'crawler memory, MiB (VmHWM: peak so far; anon/file/shmem: RssAnon/RssFile/RssShmem; heap*: the crawl thread\'s V8 heap;',
-      'front.mdb/seen.mdb/code/anon: resident bytes of /proc/self/smaps by mapping; maps: mappings of the frontier\'s data.mdb, each counted):',
+      'crawl dir/code/anon: resident bytes of /proc/self/smaps by mapping: files of the crawl directory mapped in, other files, anonymous):',
       memoryTable(r.samples),
       '',
     ].join('\n'));
@@ -379,12 +244,6 @@ async function main(): Promise<number> {
 
 if (args.values['serve-web']) {
   await serveWeb();
-} else if (args.values.crawl) {
-  const hostsFile = args.values['hosts-file'];
-  const seedsFile = args.values['seeds-file'];
-  if (hostsFile === undefined || seedsFile === undefined) throw new Error('--crawl needs --hosts-file and --seeds-file');
-  await runCrawler(hostsFile, seedsFile);
-  process.exit(0);
 } else {
   process.exitCode = await main();
 }

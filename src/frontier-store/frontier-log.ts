@@ -122,6 +122,12 @@ function addBodyBound(r: AddRecord): number {
   return 32 + 2 + 3 * r.host.length + 2 + 3 * r.url.length + 1 + 3 * (r.ip?.length ?? 0) + 2 + 3 * (r.fromUrl?.length ?? 0);
 }
 
+/** The size in bytes of an ADD record (frame included) for these strings: what `appendAdd` writes. */
+export function addRecordBytes(host: string, url: string, ip: string | null, fromUrl: string | null): number {
+  return FRAME_BYTES + 32 + 2 + Buffer.byteLength(host) + 2 + Buffer.byteLength(url)
+    + (ip === null ? 0 : 1 + Buffer.byteLength(ip)) + (fromUrl === null ? 0 : 2 + Buffer.byteLength(fromUrl));
+}
+
 /** Decodes an ADD body; throws RangeError when it is malformed. */
 export function decodeAdd(body: Buffer): AddRecord {
   if (body.length < 36 || body[0] !== LogRecordKind.add) throw new RangeError('not an ADD record');

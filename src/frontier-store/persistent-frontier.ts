@@ -4,8 +4,8 @@
  * (front queue, back queues, the heap of hosts by next-contact time, IP groups, delays, back-off)
  * over typed-array slots. What a URL needs only when it is leased — the URL itself, where it was
  * found, its depth, its host's address — is a record in the frontier log (`frontier-log.ts`), read
- * back with pread when the URL is leased. So memory holds about 70 bytes per queued URL (its slot,
- * its entry in the fingerprint index, its record's location) and no string, and the log's pages
+ * back with pread when the URL is leased. So memory holds about 50 bytes per queued URL (its slot
+ * with its record's location, its cell in the fingerprint index) and no string, and the log's pages
  * stay in the OS page cache, outside the process's resident memory.
  *
  *     add ──▶ log: ADD record (staged, written in call order) ──▶ slot (priority, seq, host, location)
@@ -24,8 +24,8 @@
  *   `open()` has resolved, `open()` with another `dir`, and any call after `close()`, throw (or
  *   reject with) an `Error` naming the method: a lifecycle bug in the caller. One process owns the
  *   directory.
- * - **Memory.** Per held URL: its slot (46 bytes), its place in the fingerprint index (12–24 bytes)
- *   and its record's size (4 bytes); per host with URLs, a small record; the staging buffer of the
+ * - **Memory.** Per held URL: its slot (42 bytes, allocated 65,536 at a time) and its cell in the
+ *   fingerprint index (6–12 bytes); per host with URLs, a small record; the staging buffer of the
  *   log (256 KiB) and the completions held since the last flush (about 20 bytes each). Nothing grows
  *   with the length of URLs.
  * - **Durability.** Let F be the last `flush()` whose promise resolved before a crash (a process
@@ -74,7 +74,7 @@ import {
 } from '../frontier/frontier.js';
 import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, type SlotFrontierOptions } from '../frontier/slot-frontier.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
-import { FrontierLog, splitLocation, type AddRecord, type ScannedRecord } from './frontier-log.js';
+import { FrontierLog, addRecordBytes, splitLocation, type AddRecord, type ScannedRecord } from './frontier-log.js';
 
 /** Default size at which a new log segment starts: 64 MiB. */
 export const DEFAULT_SEGMENT_BYTES = 64 * 2 ** 20;
@@ -125,8 +125,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   private log: FrontierLog | null = null;
   private failure: ShoalError | null = null;
 
-  /** Size of each held slot's record. */
-  private recordBytes = new Uint32Array(1024);
+  /** Bytes of the records of the URLs held (a record's size follows from its entry: `addRecordBytes`). */
   private liveBytes = 0;
   private readonly leases = new Map<number, { readonly lease: Lease; readonly slot: number }>();
   private nextLeaseId = 1;
@@ -210,7 +209,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const seq = this.core.nextAddSeq;
       const { location, bytes } = log.appendAdd({
         hi, lo, seq, priority: entry.priority, attempt: 1, depth: entry.depth, host: entry.host, url: entry.url,
-        ip: entry.ip ?? null, fromUrl: typeof entry.fromUrl === 'string' ? entry.fromUrl : null, isSitemap: entry.isSitemap === true,
+        ip: entry.ip ?? null, fromUrl: fromUrlOf(entry), isSitemap: entry.isSitemap === true,
       });
       const slot = this.core.add(hi, lo, entry.host, entry.ip, entry.priority, nowMs, seq, 1);
       this.place(slot, location, bytes);
@@ -231,7 +230,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       if (slot === NEXT_WAIT) return { kind: 'wait', untilMs: this.core.waitUntilMs };
       const entry = this.entryOf(log, slot);
       const ip = this.core.leaseIpOf(slot);
-      const attempt = this.core.slots.attempt[slot] as number;
+      const attempt = this.core.slots.attemptOf(slot);
       const lease: Lease = ip === undefined
         ? { id: this.nextLeaseId++, entry, attempt, leasedAtMs: nowMs }
         : { id: this.nextLeaseId++, entry, attempt, leasedAtMs: nowMs, ip };
@@ -246,18 +245,18 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     if (record === undefined) throw new Error(`frontier: lease ${lease.id} (${lease.entry.url}) is not in flight`);
     const { slot } = record;
     const t = this.core.slots;
-    const hi = t.hi[slot] as number;
-    const lo = t.lo[slot] as number;
-    const seq = t.seq[slot] as number;
+    const hi = t.hiOf(slot);
+    const lo = t.loOf(slot);
+    const seq = t.seqOf(slot);
     // The core checks the report and throws before changing anything.
     const isKept = this.core.complete(slot, report, nowMs);
     this.leases.delete(lease.id);
     this.guard(() => {
       if (isKept) {
-        log.holdRetry(hi, lo, seq, t.attempt[slot] as number);
+        log.holdRetry(hi, lo, seq, t.attemptOf(slot));
       } else {
         log.holdDone(hi, lo, seq);
-        this.liveBytes -= this.recordBytes[slot] as number;
+        this.liveBytes -= addRecordBytes(lease.entry.host, lease.entry.url, lease.entry.ip ?? null, fromUrlOf(lease.entry));
       }
     });
   }
@@ -284,8 +283,8 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     const slots: number[] = [];
     this.core.forEachQueued((slot) => slots.push(slot));
     for (const { slot } of this.leases.values()) slots.push(slot);
-    slots.sort((a, b) => (t.priority[b] as number) - (t.priority[a] as number) || (t.seq[a] as number) - (t.seq[b] as number));
-    for (const slot of slots) yield { entry: this.entryOf(log, slot), attempt: t.attempt[slot] as number };
+    slots.sort((a, b) => t.priorityOf(b) - t.priorityOf(a) || t.seqOf(a) - t.seqOf(b));
+    for (const slot of slots) yield { entry: this.entryOf(log, slot), attempt: t.attemptOf(slot) };
   }
 
   stats(): PersistentFrontierStats {
@@ -304,21 +303,15 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
 
   /** Records where a slot's record lives. */
   private place(slot: number, location: number, bytes: number): void {
-    if (slot >= this.recordBytes.length) {
-      const grown = new Uint32Array(Math.max(slot + 1, Math.ceil(this.recordBytes.length * 1.5)));
-      grown.set(this.recordBytes);
-      this.recordBytes = grown;
-    }
-    this.core.slots.ref[slot] = location;
-    this.recordBytes[slot] = bytes;
+    this.core.slots.setRef(slot, location);
     this.liveBytes += bytes;
   }
 
   private entryOf(log: FrontierLog, slot: number): FrontierEntry {
     const t = this.core.slots;
-    const r = log.readAdd(t.ref[slot] as number);
-    if (r.hi !== t.hi[slot] || r.lo !== t.lo[slot]) {
-      const { segment, offset } = splitLocation(t.ref[slot] as number);
+    const r = log.readAdd(t.refOf(slot));
+    if (r.hi !== t.hiOf(slot) || r.lo !== t.loOf(slot)) {
+      const { segment, offset } = splitLocation(t.refOf(slot));
       throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${String(this.dir)}: segment ${segment} offset ${offset} holds ${r.url}, not the URL queued there`);
     }
     return {
@@ -339,9 +332,9 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     const t = this.core.slots;
     c.offset = log.scanAdds(c.segment, c.offset, this.compactBytesPerFlush, (r: AddRecord, location: number) => {
       const slot = this.core.slotOf(r.hi, r.lo);
-      if (slot < 0 || t.ref[slot] !== location || t.seq[slot] !== r.seq) return;
-      const copy = log.appendAdd({ ...r, attempt: t.attempt[slot] as number });
-      t.ref[slot] = copy.location;
+      if (slot < 0 || t.refOf(slot) !== location || t.seqOf(slot) !== r.seq) return;
+      const copy = log.appendAdd({ ...r, attempt: t.attemptOf(slot) });
+      t.setRef(slot, copy.location);
       this.compactedRecords++;
     });
     log.flush();
@@ -487,6 +480,11 @@ class Recovery {
     }
     return i;
   }
+}
+
+/** The page an entry was found on, as the log stores it. */
+function fromUrlOf(entry: FrontierEntry): string | null {
+  return typeof entry.fromUrl === 'string' ? entry.fromUrl : null;
 }
 
 function lifecycleError(method: string, state: string): Error {

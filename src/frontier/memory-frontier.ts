@@ -47,7 +47,7 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
     if (slot === NEXT_WAIT) return { kind: 'wait', untilMs: this.core.waitUntilMs };
     const ip = this.core.leaseIpOf(slot);
     const entry = this.entries[slot] as FrontierEntry;
-    const attempt = this.core.slots.attempt[slot] as number;
+    const attempt = this.core.slots.attemptOf(slot);
     const lease: Lease = ip === undefined
       ? { id: this.nextLeaseId++, entry, attempt, leasedAtMs: nowMs }
       : { id: this.nextLeaseId++, entry, attempt, leasedAtMs: nowMs, ip };

@@ -37,9 +37,8 @@
  * fingerprint already held), `next` a leased slot or {@link NEXT_WAIT} / {@link NEXT_EMPTY},
  * `complete` whether the slot stays (a retry) or was freed. Pure: no I/O, no clock.
  */
-import { FingerprintMap, NOT_FOUND } from '../core/fingerprint-map.js';
 import { HostHeap, NOT_IN_HEAP, type HeapSlot } from './host-heap.js';
-import { SlotHeap, SlotTable } from './slot-table.js';
+import { SlotHeap, SlotIndex, SlotTable } from './slot-table.js';
 import {
   asksForBackoff, checkReport, nextContactMs, politenessRules,
   type CompletionReport, type FrontierStats, type PolitenessOptions, type PolitenessRules,
@@ -74,7 +73,7 @@ export interface SlotFrontierOptions extends PolitenessOptions {
    * `backQueueCountFor(fetchConcurrency)`.
    */
   readonly backQueueCount?: number;
-  /** Slots allocated up front (the table grows by doubling). Default 1,024. */
+  /** URLs the fingerprint index has room for before it first grows. Default 1,024. */
   readonly initialCapacity?: number;
 }
 
@@ -136,7 +135,7 @@ export class SlotFrontier {
 
   private readonly rules: PolitenessRules;
   private readonly backQueueCount: number;
-  private readonly bySlotKey = new FingerprintMap();
+  private readonly bySlotKey: SlotIndex;
   private readonly front: SlotHeap;
   // Interned host names: the slots' `host` column indexes these.
   private readonly hostIndex = new Map<string, number>();
@@ -169,7 +168,8 @@ export class SlotFrontier {
     if (!(Number.isInteger(this.backQueueCount) && this.backQueueCount >= 1)) {
       throw new RangeError(`frontier: backQueueCount must be an integer >= 1, got ${this.backQueueCount}`);
     }
-    this.slots = new SlotTable(options.initialCapacity);
+    this.slots = new SlotTable();
+    this.bySlotKey = new SlotIndex(this.slots, options.initialCapacity);
     this.front = new SlotHeap(this.slots, 1024);
     // Hosts and groups in ready heaps are never empty: they compare by their best URL.
     const hostBefore = (a: Host, b: Host): boolean => a.queue.before(a.queue.peek(), b.queue.peek());
@@ -179,12 +179,12 @@ export class SlotFrontier {
 
   /** The slot holding fingerprint (hi, lo), or −1. */
   slotOf(hi: number, lo: number): number {
-    return this.bySlotKey.get(hi, lo);
+    return this.bySlotKey.find(hi, lo);
   }
 
   /** The host name of a held slot. */
   hostNameOf(slot: number): string {
-    return this.hostNames[this.slots.host[slot] as number] as string;
+    return this.hostNames[this.slots.hostOf(slot)] as string;
   }
 
   /** The IP address whose connection limit a leased slot counts against, if known. */
@@ -210,20 +210,11 @@ export class SlotFrontier {
     if (!Number.isFinite(priority)) throw new RangeError(`frontier: priority must be finite, got ${priority} (host ${hostName})`);
     if (!(Number.isSafeInteger(seq) && seq >= 0)) throw new RangeError(`frontier: seq must be a safe integer >= 0, got ${seq}`);
     if (!(Number.isInteger(attempt) && attempt >= 1)) throw new RangeError(`frontier: attempt must be an integer >= 1, got ${attempt}`);
-    if (this.bySlotKey.get(hi, lo) !== NOT_FOUND) return -1;
+    if (this.bySlotKey.find(hi, lo) >= 0) return -1;
     this.nextSeq = Math.max(this.nextSeq, seq + 1);
-    const t = this.slots;
-    const slot = t.allocate();
     const h = this.internHost(hostName, ip);
-    t.hi[slot] = hi;
-    t.lo[slot] = lo;
-    t.priority[slot] = priority;
-    t.seq[slot] = seq;
-    t.attempt[slot] = Math.min(attempt, 0xffff);
-    t.host[slot] = h;
-    t.pos[slot] = -1;
-    t.ref[slot] = 0;
-    this.bySlotKey.set(hi, lo, slot);
+    const slot = this.slots.allocate(hi >>> 0, lo >>> 0, priority, seq, attempt, h);
+    this.bySlotKey.insert(slot);
     this.queued++;
     this.forgetDormant(nowMs);
     const host = this.hostActive[h] as Host | null;
@@ -301,12 +292,12 @@ export class SlotFrontier {
     const t = this.slots;
     const isRetry = report.shouldRetry === true;
     if (isRetry) {
-      t.attempt[slot] = Math.min((t.attempt[slot] as number) + 1, 0xffff);
+      t.setAttempt(slot, t.attemptOf(slot) + 1);
       host.queue.push(slot);
       this.queued++;
       this.retryCount++;
     } else {
-      this.bySlotKey.delete(t.hi[slot] as number, t.lo[slot] as number);
+      this.bySlotKey.remove(slot);
       t.release(slot);
     }
     this.forgetDormant(nowMs);
@@ -327,11 +318,11 @@ export class SlotFrontier {
    */
   reprioritize(hi: number, lo: number, priority: number): boolean {
     if (!Number.isFinite(priority)) throw new RangeError(`frontier: priority must be finite, got ${priority}`);
-    const slot = this.bySlotKey.get(hi, lo);
-    if (slot === NOT_FOUND) return false;
-    this.slots.priority[slot] = priority;
+    const slot = this.bySlotKey.find(hi, lo);
+    if (slot < 0) return false;
+    this.slots.setPriority(slot, priority);
     if (this.front.update(slot)) return true;
-    const host = this.hostActive[this.slots.host[slot] as number] as Host | null;
+    const host = this.hostActive[this.slots.hostOf(slot)] as Host | null;
     if (host !== null && host.queue.update(slot) && host.place === Place.ready) {
       host.group.ready.update(host);
       this.refreshGroup(host.group);
@@ -395,7 +386,7 @@ export class SlotFrontier {
     while (this.activeCount < this.backQueueCount) {
       const slot = this.front.pop();
       if (slot < 0) return;
-      const h = this.slots.host[slot] as number;
+      const h = this.slots.hostOf(slot);
       this.hostFront[h] = (this.hostFront[h] as number) - 1;
       this.enqueue(this.hostActive[h] ?? this.activate(h), slot, nowMs);
     }

@@ -12,38 +12,43 @@
  * | `pos` | int32 | its index in the one {@link SlotHeap} that holds it, −1 when in none (in flight) |
  * | `ref` | float64 | the owner's payload reference: an entry index, a file offset, a page id |
  *
- * Freed slots are reused (a stack of free slots), so the columns grow to the largest number of
- * URLs held at once, never more: 46 bytes per slot, plus the frontier's fingerprint index.
+ * Freed slots are reused (chained through `pos`), so the columns grow to the largest number of URLs
+ * held at once, never more: 42 bytes per slot, plus 6–12 bytes in the {@link SlotIndex}.
  */
+import { fmix32 } from '../core/hash.js';
 
-/** The columns of held URLs, grown by doubling; see the file comment. */
+const CHUNK_BITS = 16;
+/** Slots per chunk: the columns grow 65,536 slots at a time, never copied. */
+const CHUNK = 1 << CHUNK_BITS;
+const MASK = CHUNK - 1;
+/** `pos` of the last free slot in the free chain. */
+const END_OF_FREE = -2;
+
+/** One chunk of every column. */
+class Chunk {
+  readonly hi = new Uint32Array(CHUNK);
+  readonly lo = new Uint32Array(CHUNK);
+  readonly priority = new Float64Array(CHUNK);
+  readonly seq = new Float64Array(CHUNK);
+  readonly ref = new Float64Array(CHUNK);
+  readonly host = new Int32Array(CHUNK);
+  readonly pos = new Int32Array(CHUNK);
+  readonly attempt = new Uint16Array(CHUNK);
+}
+
+/**
+ * The columns of held URLs, in chunks of 65,536 slots: the table grows a chunk at a time, so it
+ * never holds more than one chunk of spare room and never copies what it holds (a doubling table
+ * would hold the old and the new copy at once, at the worst moment). Free slots are chained through
+ * their `pos` column. See the file comment.
+ */
 export class SlotTable {
-  hi: Uint32Array;
-  lo: Uint32Array;
-  priority: Float64Array;
-  seq: Float64Array;
-  attempt: Uint16Array;
-  host: Int32Array;
-  pos: Int32Array;
-  ref: Float64Array;
-  private free: Int32Array;
-  private freeCount = 0;
+  private readonly chunks: Chunk[] = [];
+  /** First free slot, or END_OF_FREE. */
+  private freeHead = END_OF_FREE;
   /** Slots ever used: every live slot is below this. */
   private top = 0;
   private live = 0;
-
-  constructor(initialCapacity = 1024) {
-    const n = Math.max(16, initialCapacity);
-    this.hi = new Uint32Array(n);
-    this.lo = new Uint32Array(n);
-    this.priority = new Float64Array(n);
-    this.seq = new Float64Array(n);
-    this.attempt = new Uint16Array(n);
-    this.host = new Int32Array(n);
-    this.pos = new Int32Array(n);
-    this.ref = new Float64Array(n);
-    this.free = new Int32Array(n);
-  }
 
   /** Slots in use. */
   get size(): number {
@@ -52,45 +57,58 @@ export class SlotTable {
 
   /** Slots the columns have room for. */
   get capacity(): number {
-    return this.hi.length;
+    return this.chunks.length * CHUNK;
   }
 
   /** Bytes held by the columns. */
   get byteLength(): number {
-    return this.capacity * 46;
+    return this.capacity * 42;
   }
 
-  /** Takes a free slot (its columns hold stale values: the caller sets every one). */
-  allocate(): number {
+  hiOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).hi[slot & MASK] as number; }
+  loOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).lo[slot & MASK] as number; }
+  priorityOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).priority[slot & MASK] as number; }
+  seqOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).seq[slot & MASK] as number; }
+  refOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).ref[slot & MASK] as number; }
+  hostOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).host[slot & MASK] as number; }
+  posOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).pos[slot & MASK] as number; }
+  attemptOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).attempt[slot & MASK] as number; }
+
+  setPriority(slot: number, value: number): void { (this.chunks[slot >>> CHUNK_BITS] as Chunk).priority[slot & MASK] = value; }
+  setRef(slot: number, value: number): void { (this.chunks[slot >>> CHUNK_BITS] as Chunk).ref[slot & MASK] = value; }
+  setPos(slot: number, value: number): void { (this.chunks[slot >>> CHUNK_BITS] as Chunk).pos[slot & MASK] = value; }
+  /** Sets the attempt count, saturating at 65,535. */
+  setAttempt(slot: number, value: number): void { (this.chunks[slot >>> CHUNK_BITS] as Chunk).attempt[slot & MASK] = Math.min(value, 0xffff); }
+
+  /** Takes a free slot and fills every column of it. */
+  allocate(hi: number, lo: number, priority: number, seq: number, attempt: number, host: number): number {
+    let slot: number;
+    if (this.freeHead !== END_OF_FREE) {
+      slot = this.freeHead;
+      this.freeHead = this.posOf(slot);
+    } else {
+      if (this.top === this.capacity) this.chunks.push(new Chunk());
+      slot = this.top++;
+    }
     this.live++;
-    if (this.freeCount > 0) return this.free[--this.freeCount] as number;
-    if (this.top === this.capacity) this.grow();
-    return this.top++;
+    const c = this.chunks[slot >>> CHUNK_BITS] as Chunk;
+    const i = slot & MASK;
+    c.hi[i] = hi;
+    c.lo[i] = lo;
+    c.priority[i] = priority;
+    c.seq[i] = seq;
+    c.attempt[i] = Math.min(attempt, 0xffff);
+    c.host[i] = host;
+    c.pos[i] = -1;
+    c.ref[i] = 0;
+    return slot;
   }
 
-  /** Gives a slot back. */
+  /** Gives a slot back (it must be in no heap). */
   release(slot: number): void {
     this.live--;
-    this.pos[slot] = -1;
-    this.free[this.freeCount++] = slot;
-  }
-
-  private grow(): void {
-    const n = this.capacity * 2;
-    const grown = <T extends Uint32Array | Float64Array | Uint16Array | Int32Array>(old: T, make: (n: number) => T): T => {
-      const next = make(n);
-      next.set(old);
-      return next;
-    };
-    this.hi = grown(this.hi, (k) => new Uint32Array(k));
-    this.lo = grown(this.lo, (k) => new Uint32Array(k));
-    this.priority = grown(this.priority, (k) => new Float64Array(k));
-    this.seq = grown(this.seq, (k) => new Float64Array(k));
-    this.attempt = grown(this.attempt, (k) => new Uint16Array(k));
-    this.host = grown(this.host, (k) => new Int32Array(k));
-    this.pos = grown(this.pos, (k) => new Int32Array(k));
-    this.ref = grown(this.ref, (k) => new Float64Array(k));
-    this.free = grown(this.free, (k) => new Int32Array(k));
+    this.setPos(slot, this.freeHead);
+    this.freeHead = slot;
   }
 }
 
@@ -118,10 +136,10 @@ export class SlotHeap {
 
   /** Whether slot `a` comes out before slot `b`. */
   before(a: number, b: number): boolean {
-    const p = this.t.priority;
-    const pa = p[a] as number;
-    const pb = p[b] as number;
-    return pa > pb || (pa === pb && (this.t.seq[a] as number) < (this.t.seq[b] as number));
+    const t = this.t;
+    const pa = t.priorityOf(a);
+    const pb = t.priorityOf(b);
+    return pa > pb || (pa === pb && t.seqOf(a) < t.seqOf(b));
   }
 
   push(slot: number): void {
@@ -137,7 +155,7 @@ export class SlotHeap {
   pop(): number {
     if (this.count === 0) return -1;
     const top = this.items[0] as number;
-    this.t.pos[top] = -1;
+    this.t.setPos(top, -1);
     const last = this.items[--this.count] as number;
     if (this.count > 0) this.siftDown(0, last);
     this.shrinkIfSparse();
@@ -146,9 +164,9 @@ export class SlotHeap {
 
   /** Removes `slot` if this heap holds it. @returns whether it did. */
   remove(slot: number): boolean {
-    const i = this.t.pos[slot] as number;
+    const i = this.t.posOf(slot);
     if (i < 0 || i >= this.count || this.items[i] !== slot) return false;
-    this.t.pos[slot] = -1;
+    this.t.setPos(slot, -1);
     const last = this.items[--this.count] as number;
     if (i < this.count) {
       this.siftDown(i, last);
@@ -160,10 +178,10 @@ export class SlotHeap {
 
   /** Re-sorts `slot` after its priority changed. @returns false if this heap does not hold it. */
   update(slot: number): boolean {
-    const i = this.t.pos[slot] as number;
+    const i = this.t.posOf(slot);
     if (i < 0 || i >= this.count || this.items[i] !== slot) return false;
     this.siftUp(i, slot);
-    if (this.t.pos[slot] === i) this.siftDown(i, slot);
+    if (this.t.posOf(slot) === i) this.siftDown(i, slot);
     return true;
   }
 
@@ -179,22 +197,22 @@ export class SlotHeap {
 
   private siftUp(i: number, slot: number): void {
     const items = this.items;
-    const pos = this.t.pos;
+    const t = this.t;
     while (i > 0) {
       const parent = (i - 1) >>> 1;
       const p = items[parent] as number;
       if (!this.before(slot, p)) break;
       items[i] = p;
-      pos[p] = i;
+      t.setPos(p, i);
       i = parent;
     }
     items[i] = slot;
-    pos[slot] = i;
+    t.setPos(slot, i);
   }
 
   private siftDown(i: number, slot: number): void {
     const items = this.items;
-    const pos = this.t.pos;
+    const t = this.t;
     const n = this.count;
     for (;;) {
       const left = 2 * i + 1;
@@ -205,16 +223,98 @@ export class SlotHeap {
       const c = items[child] as number;
       if (!this.before(c, slot)) break;
       items[i] = c;
-      pos[c] = i;
+      t.setPos(c, i);
       i = child;
     }
     items[i] = slot;
-    pos[slot] = i;
+    t.setPos(slot, i);
   }
 
   /** A host's heap that held thousands of URLs once should not keep that room for ever. */
   private shrinkIfSparse(): void {
     const cap = this.items.length;
     if (cap > 64 && this.count < cap >>> 2) this.items = this.items.slice(0, cap >>> 1);
+  }
+}
+
+/** Linear probing stays short up to this load. */
+const MAX_INDEX_LOAD = 0.7;
+
+function keyHash(hi: number, lo: number): number {
+  return fmix32(Math.imul(hi ^ 0x9e3779b9, 0x85ebca6b) ^ lo);
+}
+
+/**
+ * The fingerprint → slot index of a {@link SlotTable}: open addressing with linear probing over one
+ * `Int32Array` of slot numbers (−1 empty). Keys are not stored twice: a cell's key is read from the
+ * table's `hi` and `lo` columns. Backward-shift deletion, so probes stay short as URLs come and go.
+ */
+export class SlotIndex {
+  private cells: Int32Array;
+  private mask: number;
+  private used = 0;
+  private growAt: number;
+
+  constructor(private readonly t: SlotTable, initialCapacity = 1024) {
+    let n = 16;
+    while (n * MAX_INDEX_LOAD < initialCapacity) n *= 2;
+    this.cells = new Int32Array(n).fill(-1);
+    this.mask = n - 1;
+    this.growAt = Math.floor(n * MAX_INDEX_LOAD);
+  }
+
+  /** The slot holding fingerprint (hi, lo), or −1. */
+  find(hi: number, lo: number): number {
+    hi >>>= 0;
+    lo >>>= 0;
+    const cells = this.cells;
+    const t = this.t;
+    for (let c = keyHash(hi, lo) & this.mask; ; c = (c + 1) & this.mask) {
+      const slot = cells[c] as number;
+      if (slot < 0) return -1;
+      if (t.hiOf(slot) === hi && t.loOf(slot) === lo) return slot;
+    }
+  }
+
+  /** Indexes `slot` under the key in its `hi`/`lo` columns (not indexed yet). */
+  insert(slot: number): void {
+    let c = keyHash(this.t.hiOf(slot), this.t.loOf(slot)) & this.mask;
+    while ((this.cells[c] as number) >= 0) c = (c + 1) & this.mask;
+    this.cells[c] = slot;
+    if (++this.used > this.growAt) this.grow();
+  }
+
+  /** Removes `slot` (indexed under its current key). */
+  remove(slot: number): void {
+    const cells = this.cells;
+    const mask = this.mask;
+    const t = this.t;
+    let c = keyHash(t.hiOf(slot), t.loOf(slot)) & mask;
+    while (cells[c] !== slot) {
+      if ((cells[c] as number) < 0) throw new Error(`SlotIndex: slot ${slot} is not indexed`);
+      c = (c + 1) & mask;
+    }
+    let hole = c;
+    for (let d = (c + 1) & mask; ; d = (d + 1) & mask) {
+      const s = cells[d] as number;
+      if (s < 0) break;
+      const home = keyHash(t.hiOf(s), t.loOf(s)) & mask;
+      const isBetween = hole <= d ? home > hole && home <= d : home > hole || home <= d;
+      if (isBetween) continue;
+      cells[hole] = s;
+      hole = d;
+    }
+    cells[hole] = -1;
+    this.used--;
+  }
+
+  private grow(): void {
+    const old = this.cells;
+    const n = old.length * 2;
+    this.cells = new Int32Array(n).fill(-1);
+    this.mask = n - 1;
+    this.growAt = Math.floor(n * MAX_INDEX_LOAD);
+    this.used = 0;
+    for (const slot of old) if (slot >= 0) this.insert(slot);
   }
 }

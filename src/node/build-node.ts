@@ -21,7 +21,7 @@ import { Checkpointer, CompletionGate, type CheckpointExchange } from './checkpo
 import { CrawlNode, type Durability, type NodeCollaboration } from './crawl-node.js';
 import { CrawlStats } from './crawl-stats.js';
 import { DedupIndex } from './dedup-index.js';
-import { LmdbDedupStore } from './dedup-store.js';
+import { LogDedupStore } from './dedup-store.js';
 import { diagnosticsEvents, type CrawlEvents, type StopReason } from './events.js';
 import { FetchLoop } from './fetch-loop.js';
 import { Inbox } from './inbox.js';
@@ -290,7 +290,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
     }
   };
   // With a persistent frontier the crawl resumes, and first captures outlive a run (dedup-store.ts).
-  const dedupStore = persistent === null ? null : new LmdbDedupStore(layout.dedup);
+  const dedupStore = persistent === null ? null : new LogDedupStore(layout.dedup, config.dedup.maxDigests);
   const dedup = new DedupIndex(config.dedup.maxDigests, dedupStore);
   processor = new PageProcessor({
     nodeId: config.nodeId, analyzer, warc: warcSink, sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap }, dedup, admission, policy, urlIds,

@@ -85,7 +85,7 @@ export interface CrawlNodeParts {
 }
 
 /** Seeds of a seeds file queued at a time. */
-const SEED_BATCH = 10_000;
+const SEED_BATCH = 1000;
 
 /** A built node; `run` may be called once. */
 export class CrawlNode {

@@ -1,69 +1,93 @@
 /**
- * The first captures of a crawl's content digests on disk (`state/dedup/`, an LMDB environment), so
- * that a resumed crawl still recognises a page it fetched before a stop or a crash: a copy met after
- * the restart is written as a `revisit` record pointing at the capture in an earlier run's WARC file.
+ * The first captures of a crawl's content digests on disk (`state/dedup/captures.jsonl`), so that a
+ * resumed crawl still recognises a page it fetched before a stop or a crash: a copy met after the
+ * restart is written as a `revisit` record pointing at the capture in an earlier run's WARC file.
  *
  * Only captures whose response record is durable may be written here (the checkpoint writes them
  * after the WARC files are fsynced; see dedup-index.ts): a revisit must never point at a record a
  * crash cut from the WARC tail. A capture lost in a crash costs at most a full response record
  * where a revisit would have done.
  *
- * Key: the content digest (`sha1:BASE32`, bytes); value: `[url, payloadDigest, recordId, warcDate]`.
+ * A JSON-lines log, appended at checkpoints. On `open` the newest `maxDigests` captures are read
+ * back (the in-memory index of dedup-index.ts remembers as many within a run, least recently seen
+ * dropped first, so a resumed crawl knows what an uninterrupted one would); `get` hands each to the
+ * index once. Nothing is memory-mapped and nothing grows with the log but its size on disk.
  */
-import { open, type RootDatabase } from 'lmdb';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { ShoalError } from '../core/errors.js';
-import type { FirstCapture } from './dedup-index.js';
+import { Checks, JsonLinesWriter, readJsonLines, type RecordShape } from '../store/json-lines.js';
+import type { DedupStore, FirstCapture } from './dedup-index.js';
 
-type Value = [url: string, payloadDigest: string, recordId: string, warcDate: string];
+/** The log's file name in the store's directory. */
+export const CAPTURES_FILE = 'captures.jsonl';
+
+/** One line of the log. */
+interface CaptureLine extends FirstCapture {
+  readonly contentDigest: string;
+}
+
+const SHAPE: RecordShape<CaptureLine> = {
+  contentDigest: Checks.nonEmptyString, url: Checks.nonEmptyString, payloadDigest: Checks.string,
+  recordId: Checks.nonEmptyString, warcDate: Checks.nonEmptyString,
+};
 
 /** The durable first captures; see the file comment. Lifecycle: `open()`, `get`/`putAll`, `close()`. */
-export class LmdbDedupStore {
-  private db: RootDatabase<Value, string> | null = null;
+export class LogDedupStore implements DedupStore {
+  private readonly path: string;
+  private writer: JsonLinesWriter<CaptureLine> | null = null;
+  /** Captures read back at open and not handed to the index yet. */
+  private readonly loaded = new Map<string, FirstCapture>();
 
-  constructor(private readonly dir: string) {}
+  /** @param maxDigests how many of the newest captures `open` reads back. */
+  constructor(dir: string, private readonly maxDigests: number) {
+    this.path = join(dir, CAPTURES_FILE);
+  }
 
-  /** Opens (or creates) the store. */
-  open(): Promise<void> {
+  /** Opens (or creates) the log, repairs a torn last line, reads back the newest captures. */
+  async open(): Promise<void> {
+    const hadLog = existsSync(this.path);
+    const writer = new JsonLinesWriter<CaptureLine>(this.path, 'first capture', SHAPE);
     try {
-      this.db = open<Value, string>(this.dir, { noSubdir: false, encoding: 'msgpack' });
-    } catch (err) {
-      return Promise.reject(new ShoalError('IO', `cannot open the duplicate index in ${this.dir}`, { cause: err }));
-    }
-    return Promise.resolve();
-  }
-
-  /** Captures stored. */
-  get size(): number {
-    return this.db === null ? 0 : ((this.db.getStats() as { entryCount?: number }).entryCount ?? 0);
-  }
-
-  /** The stored first capture of `contentDigest`, if any. */
-  get(contentDigest: string): FirstCapture | undefined {
-    const v = this.db?.get(contentDigest);
-    if (v === undefined) return undefined;
-    const [url, payloadDigest, recordId, warcDate] = v;
-    return { url, payloadDigest, recordId, warcDate };
-  }
-
-  /** Stores captures (a first capture is never replaced) and makes them durable. */
-  async putAll(captures: readonly (readonly [string, FirstCapture])[]): Promise<void> {
-    const db = this.db;
-    if (db === null || captures.length === 0) return;
-    try {
-      await db.transaction(() => {
-        for (const [digest, c] of captures) {
-          if (db.get(digest) === undefined) void db.put(digest, [c.url, c.payloadDigest, c.recordId, c.warcDate]);
+      await writer.start();
+      if (hadLog && this.maxDigests > 0) {
+        for await (const c of readJsonLines(this.path, 'first capture', SHAPE)) {
+          this.loaded.delete(c.contentDigest);
+          this.loaded.set(c.contentDigest, { url: c.url, payloadDigest: c.payloadDigest, recordId: c.recordId, warcDate: c.warcDate });
+          if (this.loaded.size > this.maxDigests) this.loaded.delete(this.loaded.keys().next().value as string);
         }
-      });
-      await db.flushed;
+      }
     } catch (err) {
-      throw new ShoalError('IO', `cannot write the duplicate index in ${this.dir}`, { cause: err });
+      await writer.close().catch(() => undefined);
+      throw err instanceof ShoalError ? err : new ShoalError('IO', `cannot open the duplicate index ${this.path}: ${(err as Error).message}`, { cause: err });
     }
+    this.writer = writer;
+  }
+
+  /** Captures read back at open and not handed out yet. */
+  get size(): number {
+    return this.loaded.size;
+  }
+
+  /** The stored first capture of `contentDigest`, handed out once (the index keeps it from then on). */
+  get(contentDigest: string): FirstCapture | undefined {
+    const hit = this.loaded.get(contentDigest);
+    if (hit !== undefined) this.loaded.delete(contentDigest);
+    return hit;
+  }
+
+  /** Appends captures and makes them durable. */
+  async putAll(captures: readonly (readonly [string, FirstCapture])[]): Promise<void> {
+    const writer = this.writer;
+    if (writer === null || captures.length === 0) return;
+    for (const [contentDigest, c] of captures) writer.append({ contentDigest, ...c });
+    await writer.flush();
   }
 
   async close(): Promise<void> {
-    const db = this.db;
-    this.db = null;
-    await db?.close();
+    const writer = this.writer;
+    this.writer = null;
+    this.loaded.clear();
+    await writer?.close();
   }
 }

@@ -135,6 +135,7 @@ export class DiskSeenSet implements SeenSet {
   private readonly cache: FingerprintCache;
   private readonly bufferEntries: number;
   private run: SortedRun | null = null;
+  private closedRunCount = 0;
   private buffer = new MemorySeenSet();
   /** The buffer being merged into the next run; null when no merge runs. */
   private frozen: MemorySeenSet | null = null;
@@ -164,8 +165,14 @@ export class DiskSeenSet implements SeenSet {
     this.spec = { id: 'disk', params: { cacheEntries: this.cache.capacity, bufferEntries: this.bufferEntries } };
   }
 
+  /** Distinct fingerprints in the set (still answered after `close()`). */
   get size(): number {
-    return (this.run?.count ?? 0) + this.buffer.size + (this.frozen?.size ?? 0);
+    return this.runCount + this.buffer.size + (this.frozen?.size ?? 0);
+  }
+
+  /** Fingerprints in the sorted run (kept when the run is closed). */
+  private get runCount(): number {
+    return this.run?.count ?? this.closedRunCount;
   }
 
   /** Opens (or creates) the directory and recovers it. Idempotent. */
@@ -220,6 +227,7 @@ export class DiskSeenSet implements SeenSet {
         if (this.journalFd >= 0) closeSync(this.journalFd);
         if (this.run !== null) closeSync(this.run.fd);
         this.journalFd = -1;
+        this.closedRunCount = this.run?.count ?? 0;
         this.run = null;
         this.cache.clear();
       }

@@ -17,7 +17,7 @@ export type Fingerprints = BigUint64Array | readonly bigint[];
 
 /** What produced a set's answers: logged with every metric and report (CONVENTIONS §3). */
 export interface SeenSetSpec {
-  /** Configuration id, the file name of the implementation: `memory`, `lmdb`. */
+  /** Configuration id, the file name of the implementation: `memory`, `disk`. */
   readonly id: string;
   readonly params: Readonly<Record<string, number | string | boolean>>;
 }

@@ -19,19 +19,17 @@
  * `anchors.txt`, so after a crash the graph is a prefix of the links added. Bytes of `anchors.txt`
  * that no kept link names (written just before a crash) stay, unreferenced.
  *
- * Memory: the URL → id dictionary is a `Map` of every URL seen: about 110 bytes per URL of 60
- * characters (measured over a million: the flat one-byte string and its Map entry), so 10 million
- * URLs take about 1.1 GB. A URL built by concatenation would take twice that, kept as a tree of its
- * parts, hence `flatten` before it is stored. Past that the dictionary belongs on disk: an LMDB
- * table from the URL's 64-bit fingerprint to its id, behind a cache of popular URLs, next to the
- * URL-seen set (`src/seen/lmdb-seen-set.ts`), which already answers "seen before?" for the same
- * fingerprints; {@link LinkGraphWriter.urlId} is the one place that would ask it, and resuming would
- * then no longer read `urls.tsv` back. Everything else is bounded: one buffer per file and the
- * anchor cache (at most `anchorCacheEntries` texts of 256 characters or fewer).
+ * Memory: the URL → id dictionary maps each URL's 64-bit fingerprint (`url/fingerprint.ts`, the
+ * identity the URL-seen set uses too) to its id in typed arrays: 12–24 bytes per URL and no string,
+ * so 10 million URLs take about 200 MB. Past that the dictionary belongs on disk, like the URL-seen
+ * set (`src/seen/disk-seen-set.ts`); {@link LinkGraphWriter.urlId} is the one place that would ask
+ * it. Everything else is bounded: one buffer per file and the anchor cache (at most
+ * `anchorCacheEntries` texts of 256 characters or fewer).
  */
 import { join } from 'node:path';
 import { ShoalError } from '../core/errors.js';
-import { flatten } from '../core/strings.js';
+import { FingerprintMap, NOT_FOUND } from '../core/fingerprint-map.js';
+import { urlFingerprintInto } from '../url/fingerprint.js';
 import { AppendFile, type AppendFileOptions, type AppendRepairReport } from './append-file.js';
 import { readLines } from './read-lines.js';
 
@@ -189,7 +187,9 @@ export class LinkGraphWriter {
   private readonly urls: AppendFile;
   private readonly anchors: AppendFile;
   private readonly links: AppendFile;
-  private readonly ids = new Map<string, number>();
+  /** URL fingerprint → id (stored as int32: ids up to 2^32 − 2 read back with `>>> 0`). */
+  private readonly ids = new FingerprintMap(4096);
+  private readonly fingerprint = new Uint32Array(2);
   private readonly anchorCache = new Map<string, readonly [offset: number, bytes: number]>();
   private readonly anchorCacheEntries: number;
   private readonly record = Buffer.alloc(LINK_RECORD_BYTES);
@@ -242,10 +242,10 @@ export class LinkGraphWriter {
     for await (const line of readLines(path)) {
       if (line.lineNumber === 1) continue; // the header, checked by AppendFile
       const m = URL_LINE.exec(line.text);
-      if (m === null || Number(m[1]) !== this.ids.size || this.ids.has(m[2] as string)) {
+      if (m === null || Number(m[1]) !== this.ids.size || this.idOf(m[2] as string) !== NOT_FOUND) {
         throw new ShoalError('IO', `${path}:${line.lineNumber}: expected URL id ${this.ids.size} and a URL not seen before: the dictionary is damaged`);
       }
-      this.ids.set(m[2] as string, this.ids.size);
+      this.ids.set(this.fingerprint[0] as number, this.fingerprint[1] as number, this.ids.size);
     }
   }
 
@@ -255,14 +255,20 @@ export class LinkGraphWriter {
    * @throws RangeError when `url` is empty or holds a tab or a line break.
    */
   urlId(url: string): number {
-    const known = this.ids.get(url);
-    if (known !== undefined) return known;
+    const known = this.idOf(url);
+    if (known !== NOT_FOUND) return known >>> 0;
     if (url.length === 0 || /[\t\r\n]/.test(url)) throw new RangeError(`a URL of the link graph must be non-empty, without tabs or line breaks: ${JSON.stringify(url)}`);
     const id = this.ids.size;
     if (id > 0xfffffffe) throw new RangeError('the link graph holds 2^32 - 1 URLs, its most');
     this.urls.append(`${id}\t${url}\n`);
-    this.ids.set(flatten(url), id);
+    this.ids.set(this.fingerprint[0] as number, this.fingerprint[1] as number, id);
     return id;
+  }
+
+  /** The stored id of `url` (as int32), or NOT_FOUND; leaves its fingerprint in `this.fingerprint`. */
+  private idOf(url: string): number {
+    urlFingerprintInto(url, this.fingerprint);
+    return this.ids.get(this.fingerprint[0] as number, this.fingerprint[1] as number);
   }
 
   /**

@@ -15,6 +15,7 @@ import { canReprioritize } from '../../../src/frontier/frontier.js';
 import { PersistentFrontier, type PersistentFrontierOptions } from '../../../src/frontier-store/persistent-frontier.js';
 import { Rng } from '../../../src/web/prng.js';
 import { ShoalError } from '../../../src/core/errors.js';
+import { addRecordBytes } from '../../../src/frontier-store/frontier-log.js';
 import { entry, take } from '../../helpers/frontier.js';
 
 /** Runs `fn` with a fresh directory under the OS temp dir, removed afterwards. */
@@ -199,7 +200,9 @@ describe('PersistentFrontier: the log', () => {
     assert.equal(s.queued, 50_000);
     assert.ok(s.deletedSegments > 0 && s.compactedRecords > 0, JSON.stringify(s));
     assert.ok(s.logBytes <= 2 * s.liveBytes + 2 * options.segmentBytes, `log ${s.logBytes} bytes for ${s.liveBytes} live`);
-    const held = new Set([...frontier.entries()].map((e) => e.entry.url));
+    const entries = [...frontier.entries()];
+    const held = new Set(entries.map((e) => e.entry.url));
+    assert.equal(s.liveBytes, entries.reduce((sum, e) => sum + addRecordBytes(e.entry.host, e.entry.url, e.entry.ip ?? null, null), 0), 'live bytes are the held records');
     await frontier.close();
     const again = await opened(dir, options);
     assert.equal(again.stats().queued, 50_000);

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DedupIndex, type DedupStore, type FirstCapture } from '../../../src/node/dedup-index.js';
-import { LmdbDedupStore } from '../../../src/node/dedup-store.js';
+import { LogDedupStore } from '../../../src/node/dedup-store.js';
 import { hostnameOfKey, urlParts } from '../../../src/node/url-parts.js';
 import { normalizeUrl } from '../../../src/url/normalize.js';
 
@@ -72,21 +72,28 @@ describe('DedupIndex across runs', () => {
     assert.equal(index.find('never'), undefined);
   });
 
-  test('LmdbDedupStore keeps the first capture of a digest across close and open', async () => {
+  test('LogDedupStore keeps first captures across close and open; reads back the newest maxDigests, each handed out once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'shoal-dedup-'));
     try {
-      const a = new LmdbDedupStore(join(dir, 'dedup'));
+      const a = new LogDedupStore(join(dir, 'dedup'), 2);
       await a.open();
       await a.putAll([['d1', capture('a')], ['d2', capture('b')]]);
-      await a.putAll([['d1', capture('not-the-first')]]);
+      await a.putAll([['d3', capture('c')]]);
       await a.close();
-      const b = new LmdbDedupStore(join(dir, 'dedup'));
+      const b = new LogDedupStore(join(dir, 'dedup'), 2);
       await b.open();
-      assert.deepEqual(b.get('d1'), capture('a'));
-      assert.deepEqual(b.get('d2'), capture('b'));
-      assert.equal(b.get('d3'), undefined);
       assert.equal(b.size, 2);
+      assert.equal(b.get('d1'), undefined, 'the oldest is beyond maxDigests');
+      assert.deepEqual(b.get('d2'), capture('b'));
+      assert.equal(b.get('d2'), undefined, 'handed out once: the index keeps it');
+      assert.deepEqual(b.get('d3'), capture('c'));
       await b.close();
+      const store = new LogDedupStore(join(dir, 'dedup'), 10);
+      await store.open();
+      const resumed = new DedupIndex(10, store);
+      assert.equal(resumed.find('d1')?.url, 'a', 'a resumed index finds a capture of an earlier run');
+      assert.equal(resumed.find('d9'), undefined);
+      await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,0 +1,158 @@
+// The crawler child of bench/frontier-rss.bench.ts, in plain JavaScript so that it runs the compiled
+// package (dist/, as `shoal crawl` does) under plain node: no TypeScript loader thread, no transpiler
+// in the process whose memory is measured. Usage: node bench/lib/frontier-crawler.mjs HOSTS SEEDS MAX_PAGES CONCURRENCY
+// Sends one `{ type: 'result', ... }` message (the shape of CrawlResult in the parent) and exits.
+import { channel } from 'node:diagnostics_channel';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
+
+const MiB = 2 ** 20;
+const PROGRESS = 'shoal:crawl:progress';
+const [hostsFile, seedsFile, maxPagesArg, concurrencyArg] = process.argv.slice(2);
+const MAX_PAGES = Number(maxPagesArg);
+const CONCURRENCY = Number(concurrencyArg);
+
+/** /proc/self/status fields in MiB (0 where the system has none). */
+function procStatus() {
+  let text = '';
+  try {
+    text = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    // Not Linux: only getrusage and process.memoryUsage() are reported.
+  }
+  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) / 1024;
+  return { vmRss: field('VmRSS'), vmHwm: field('VmHWM'), rssAnon: field('RssAnon'), rssFile: field('RssFile'), rssShmem: field('RssShmem') };
+}
+
+/** Resident MiB by mapping: files of the crawl directory, other files (code), anonymous (heaps, malloc, stacks). */
+function residentByMapping(crawlDir) {
+  let text;
+  try {
+    text = readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return null;
+  }
+  const kb = { crawlFiles: 0, otherFiles: 0, anon: 0 };
+  let kind = 'anon';
+  for (const line of text.split('\n')) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header !== null) {
+      const path = header[1] ?? '';
+      if (path === '' || path.startsWith('[')) kind = 'anon';
+      else if (path.startsWith(crawlDir)) kind = 'crawlFiles';
+      else kind = 'otherFiles';
+    } else if (line.startsWith('Rss:')) {
+      kb[kind] += Number(/(\d+)/.exec(line)?.[1] ?? 0);
+    }
+  }
+  for (const k of Object.keys(kb)) kb[k] /= 1024;
+  return kb;
+}
+
+function sample(label, atMs, frontier, pages, crawlDir) {
+  const m = process.memoryUsage();
+  const h = getHeapStatistics();
+  return {
+    label, atMs, frontier, pages, ...procStatus(), v8Malloced: h.malloced_memory / MiB, v8PeakMalloced: h.peak_malloced_memory / MiB,
+    heapUsed: m.heapUsed / MiB, heapTotal: m.heapTotal / MiB, external: m.external / MiB, arrayBuffers: m.arrayBuffers / MiB,
+    maps: crawlDir === null ? null : residentByMapping(crawlDir),
+  };
+}
+
+/** The wall time of the node's `crawl-started` log line: the seeds are read and normalized, the stores open. */
+function crawlStartedAt(crawlDir) {
+  try {
+    for (const line of readFileSync(join(crawlDir, 'logs', 'node.jsonl'), 'utf8').split('\n')) {
+      if (line.includes('"crawl-started"')) return Date.parse(JSON.parse(line).time);
+    }
+  } catch {
+    // No log: the figure is left out.
+  }
+  return null;
+}
+
+function dirBytes(dir) {
+  let total = 0;
+  try {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      total += e.isDirectory() ? dirBytes(p) : statSync(p).size;
+    }
+  } catch {
+    // Missing: 0.
+  }
+  return total;
+}
+
+const out = mkdtempSync(join(tmpdir(), 'shoal-bench-frontier-'));
+const samples = [sample('start', 0, 0, 0, out)];
+const { Crawl } = await import('../../dist/index.js');
+samples.push(sample('baseline', 0, 0, 0, out));
+const stalls = monitorEventLoopDelay({ resolution: 20 });
+stalls.enable();
+const t0 = performance.now();
+const wall0 = Date.now();
+const since = () => performance.now() - t0;
+let frontierMax = 0;
+let frontierAtSeedsQueued = 0;
+let seedsQueuedAt = null;
+/** When the page count last went up before the crawl stopped (the last fetches may take a while to end). */
+let lastGain = { atMs: 0, pages: 0 };
+const named = new Set();
+const take = (label, frontier, pages) => {
+  named.add(label);
+  samples.push(sample(label, since(), frontier, pages, out));
+};
+const f1 = (n) => n.toFixed(1);
+const int = (n) => Math.round(n).toLocaleString('en-US');
+const onProgress = (p) => {
+  const queued = p.frontier.queued + p.frontier.inFlight;
+  frontierMax = Math.max(frontierMax, queued);
+  if (p.stopReason !== null) {
+    take('closed', queued, p.pages);
+    return;
+  }
+  if (queued >= 1_000_000 && !named.has('seeds-queued')) {
+    seedsQueuedAt ??= since();
+    frontierAtSeedsQueued = queued;
+    take('seeds-queued', queued, p.pages);
+  } else if (!named.has('mid') && p.pages >= MAX_PAGES / 2) take('mid', queued, p.pages);
+  else if (!named.has('late') && p.pages >= MAX_PAGES * 0.9) take('late', queued, p.pages);
+  else samples.push(sample('', since(), queued, p.pages, null));
+  if (seedsQueuedAt !== null && p.pages > lastGain.pages) lastGain = { atMs: since(), pages: p.pages };
+  const s = samples[samples.length - 1];
+  process.stderr.write(`  ${f1(s.atMs / 1000)} s: frontier ${int(queued)}, ${int(p.pages)} pages (${int(p.recentPagesPerSecond)}/s); `
+    + `RSS ${int(s.vmRss)} (anon ${int(s.rssAnon)}, file ${int(s.rssFile)}), heap ${int(s.heapUsed)}/${int(s.heapTotal)}, buffers ${int(s.arrayBuffers)}, `
+    + `v8 malloc ${int(s.v8Malloced)} (peak ${int(s.v8PeakMalloced)}), peak ${int(s.vmHwm)}\n`);
+};
+channel(PROGRESS).subscribe(onProgress);
+const crawl = new Crawl({
+  nodeId: 'bench', seeds: { file: seedsFile },
+  network: { hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
+  politeness: { minDelayMs: 0 }, limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES }, store: { outDir: out },
+  progressIntervalMs: 1000,
+});
+let result;
+try {
+  const summary = await crawl.run();
+  const runMs = since();
+  stalls.disable();
+  const started = crawlStartedAt(out);
+  const loadSeedsMs = started === null ? null : started - wall0;
+  result = {
+    type: 'result', samples, peakRssMb: process.resourceUsage().maxRSS / 1024, frontierMax, frontierAtSeedsQueued,
+    frontierLeft: summary.frontierLeft.queued, loadSeedsMs,
+    queueSeedsMs: seedsQueuedAt === null || loadSeedsMs === null ? null : seedsQueuedAt - loadSeedsMs,
+    crawlMs: lastGain.atMs - (seedsQueuedAt ?? 0), crawlPages: lastGain.pages, runMs, pages: summary.pages, seenUrls: summary.seenUrls, stopReason: summary.stopReason,
+    longestStallMs: stalls.max / 1e6, diskMb: { frontier: dirBytes(join(out, 'state', 'frontier')) / MiB, seen: dirBytes(join(out, 'state', 'seen')) / MiB },
+  };
+} finally {
+  channel(PROGRESS).unsubscribe(onProgress);
+  rmSync(out, { recursive: true, force: true });
+}
+// Sent once the crawl directory is gone: the parent stops waiting for this process when it has the result.
+await new Promise((resolve) => (process.send === undefined ? resolve() : process.send(result, undefined, undefined, () => resolve())));
+process.exit(0);
