@@ -1,0 +1,41 @@
+/**
+ * The distinct valid targets of one fetched page, in document order. Policies count each (page,
+ * target) pair once (a page linking twice to a URL is one in-link of it), and skip ids that cannot
+ * name a URL (-1 when the caller numbers no URLs, fractions, negatives).
+ *
+ * A stamp per id marks the targets met in the current call, so deduplication costs O(links) with no
+ * clearing between pages.
+ */
+import { grown, isUrlId } from './id-arrays.js';
+
+/** Deduplicates a page's out-link ids; see the file comment. */
+export class DistinctLinks {
+  /** The distinct targets of the last call, valid below `count`. Reused by the next call. */
+  targets = new Uint32Array(64);
+  /** Number of distinct valid targets of the last call. */
+  count = 0;
+  private stamp = new Int32Array(0);
+  private generation = 0;
+
+  /** Fills `targets`/`count` with the distinct valid ids of `outIds`, first occurrence order; returns `count`. */
+  of(outIds: ArrayLike<number>): number {
+    if (this.generation === 0x7fffffff) {
+      this.stamp.fill(0);
+      this.generation = 0;
+    }
+    const generation = ++this.generation;
+    let count = 0;
+    const n = outIds.length;
+    for (let i = 0; i < n; i++) {
+      const id = outIds[i] as number;
+      if (!isUrlId(id)) continue;
+      if (id >= this.stamp.length) this.stamp = grown(this.stamp, id + 1);
+      if (this.stamp[id] === generation) continue;
+      this.stamp[id] = generation;
+      if (count === this.targets.length) this.targets = grown(this.targets, count + 1);
+      this.targets[count++] = id;
+    }
+    this.count = count;
+    return count;
+  }
+}
