@@ -24,7 +24,8 @@ export function combineSummaries(node: string, outDir: string, stopReason: StopR
     robotsDenied: sum(nodes, (s) => s.links.robotsDenied), queued: sum(nodes, (s) => s.links.queued),
   };
   return {
-    node, outDir, stopReason, elapsedMs, urls: sum(nodes, (s) => s.urls), pages, pagesPerSecond: seconds > 0 ? pages / seconds : 0,
+    // Every node of a crawl orders by the same configuration section.
+    node, outDir, order: nodes[0]?.order ?? { id: 'bfs', params: {} }, stopReason, elapsedMs, urls: sum(nodes, (s) => s.urls), pages, pagesPerSecond: seconds > 0 ? pages / seconds : 0,
     bytes, bytesPerSecond: seconds > 0 ? bytes / seconds : 0, outcomes: addRecords(nodes.map((s) => s.outcomes)),
     requests: sum(nodes, (s) => s.requests), robotsRequests: sum(nodes, (s) => s.robotsRequests), retries: sum(nodes, (s) => s.retries),
     duplicates: sum(nodes, (s) => s.duplicates), revisits: sum(nodes, (s) => s.revisits), analysisFailures: sum(nodes, (s) => s.analysisFailures),

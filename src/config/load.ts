@@ -53,6 +53,18 @@ export function setPath(tree: ConfigTree, path: string, value: unknown): void {
   node[keys[keys.length - 1] as string] = value;
 }
 
+/**
+ * Applies `--set PATH=VALUE` flags to `tree` (values parsed as YAML scalars); a flag without `=`
+ * is a problem at `--set[i]`.
+ */
+export function applySets(tree: ConfigTree, sets: readonly string[], problems: ConfigIssue[]): void {
+  for (const [i, s] of sets.entries()) {
+    const eq = s.indexOf('=');
+    if (eq <= 0) problems.push({ path: `--set[${i}]`, message: `expected PATH=VALUE, got ${JSON.stringify(s)}` });
+    else setPath(tree, s.slice(0, eq), parseScalar(s.slice(eq + 1)));
+  }
+}
+
 /** Parses a scalar written on a command line or in an environment variable (YAML rules). */
 export function parseScalar(raw: string): unknown {
   try {

@@ -15,3 +15,12 @@ export function flatten(s: string): string {
   sink = (sink + (s.length > 0 ? s.charCodeAt(0) : 0)) | 0;
   return s;
 }
+
+/**
+ * A strategy's id and parameters on one line, for logs and summaries:
+ * `pagerank (damping 0.9, recomputeEvery 1000)`; objects and lists as JSON.
+ */
+export function specLabel(spec: { readonly id: string; readonly params: Readonly<Record<string, unknown>> }): string {
+  const params = Object.entries(spec.params).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+  return params.length === 0 ? spec.id : `${spec.id} (${params.join(', ')})`;
+}

@@ -272,6 +272,11 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     return this.core.reprioritize(hi, lo, priority);
   }
 
+  reprioritizeFingerprints(count: number, his: ArrayLike<number>, los: ArrayLike<number>, priorities: ArrayLike<number>): number {
+    this.check('reprioritize');
+    return this.core.reprioritizeMany(count, his, los, priorities);
+  }
+
   inFlight(): readonly Lease[] {
     return Array.from(this.leases.values(), (record) => record.lease);
   }

@@ -159,6 +159,11 @@ export interface Reprioritizable {
   reprioritize(url: string, priority: number): boolean;
   /** {@link reprioritize} for the URL whose 64-bit fingerprint (`url/fingerprint.ts`) is (hi, lo). */
   reprioritizeFingerprint(hi: number, lo: number, priority: number): boolean;
+  /**
+   * {@link reprioritizeFingerprint} for `count` URLs at once (URL i is (his[i], los[i])), cheaper
+   * when the batch is a large part of the frontier. @returns how many were held.
+   */
+  reprioritizeFingerprints(count: number, his: ArrayLike<number>, los: ArrayLike<number>, priorities: ArrayLike<number>): number;
 }
 
 /** Whether `frontier` can change the priority of URLs it holds. */

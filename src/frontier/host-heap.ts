@@ -85,6 +85,11 @@ export class HostHeap<T extends HeapSlot> {
     return true;
   }
 
+  /** Restores the order after many keys changed at once. O(n). */
+  heapify(): void {
+    for (let i = (this.items.length >> 1) - 1; i >= 0; i--) this.siftDown(i, this.items[i] as T);
+  }
+
   /** Removes every item (their slots are reset). O(n). */
   clear(): void {
     for (const item of this.items) item.heapIndex = NOT_IN_HEAP;

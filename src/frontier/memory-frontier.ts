@@ -73,6 +73,10 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
     return this.core.reprioritize(hi, lo, priority);
   }
 
+  reprioritizeFingerprints(count: number, his: ArrayLike<number>, los: ArrayLike<number>, priorities: ArrayLike<number>): number {
+    return this.core.reprioritizeMany(count, his, los, priorities);
+  }
+
   inFlight(): readonly Lease[] {
     return Array.from(this.leases.values(), (record) => record.lease);
   }

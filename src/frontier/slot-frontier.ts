@@ -330,6 +330,38 @@ export class SlotFrontier {
     return true;
   }
 
+  /**
+   * {@link reprioritize} for `count` URLs at once: URL i is (his?.[i] ?? 0, los[i]) and gets
+   * `priorities[i]`. When the batch is large next to what is queued (an ordering policy's
+   * recomputation re-ranks most of the frontier), priorities are set first and every heap is
+   * rebuilt once, O(n), instead of one O(log n) move per URL; the order that results is the same.
+   * @returns how many of the URLs were held.
+   * @throws RangeError on a non-finite priority (nothing changed).
+   */
+  reprioritizeMany(count: number, his: ArrayLike<number> | null, los: ArrayLike<number>, priorities: ArrayLike<number>): number {
+    for (let i = 0; i < count; i++) {
+      if (!Number.isFinite(priorities[i])) throw new RangeError(`frontier: priority must be finite, got ${priorities[i]}`);
+    }
+    if (count < 64 || count * 16 < this.queued) {
+      let held = 0;
+      for (let i = 0; i < count; i++) if (this.reprioritize(his === null ? 0 : (his[i] as number), los[i] as number, priorities[i] as number)) held++;
+      return held;
+    }
+    let held = 0;
+    const t = this.slots;
+    for (let i = 0; i < count; i++) {
+      const slot = this.bySlotKey.find(his === null ? 0 : (his[i] as number), los[i] as number);
+      if (slot < 0) continue;
+      t.setPriority(slot, priorities[i] as number);
+      held++;
+    }
+    this.front.heapify();
+    for (const host of this.hostActive) host?.queue.heapify();
+    for (const group of this.groups.values()) group.ready.heapify();
+    this.readyGroups.heapify();
+    return held;
+  }
+
   /** The slots out on lease, in the order they were leased. */
   inFlightSlots(): number[] {
     return [...this.leases.keys()];

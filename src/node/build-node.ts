@@ -47,8 +47,9 @@ import { UndiciFetcher } from '../fetch/undici-fetcher.js';
 import { politenessRules, type Frontier } from '../frontier/frontier.js';
 import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.js';
 import { PersistentFrontier } from '../frontier-store/persistent-frontier.js';
-import { BreadthFirstPolicy } from '../order/bfs.js';
 import type { OrderingPolicy } from '../order/policy.js';
+import { orderingPolicyFrom } from '../order/registry.js';
+import { orderModelsOf } from './order-models.js';
 import { UrlIds } from '../url/url-ids.js';
 import { canPlacePages, type Partitioner, type PartitionId } from '../partition/partitioner.js';
 import type { BoundaryPages } from './page-forwarding.js';
@@ -232,7 +233,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   // With a frontier on disk, the seen set takes a URL for good only at the checkpoint that makes its frontier entry durable.
   const staged = persistent !== null && hasBatchTest(durableSeen) ? new StagedSeenSet(durableSeen) : null;
   const seen: SeenSet = staged ?? durableSeen;
-  const policy = components.policy ?? new BreadthFirstPolicy();
+  const policy = components.policy ?? orderingPolicyFrom(config.order, orderModelsOf(config));
   const urlIds = policy.needs.ids ? new UrlIds() : null;
   const sinks = components.sinks ?? crawlDirSinks(layout.root, config.store);
   const budget = CrawlBudget.open(layout.budget, { maxPagesPerHost: config.scope.maxPagesPerHost, maxBytes: config.limits.maxBytes });
@@ -338,6 +339,6 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   };
   return new CrawlNode({
     config, layout, seeds, clock, log, events, frontier, seen, fetcher, analyzer, resolver, warc, warcFiles, admission, loop, stats, waker, sinks,
-    durability, onClosed: async () => { await ownLog?.close(); }, collab,
+    durability, onClosed: async () => { await ownLog?.close(); }, collab, policy,
   });
 }

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { bytes, durationMs } from '../config/units.js';
 import { HostsMap } from '../dns/hosts-map.js';
+import { orderPolicySchema } from '../order/registry.js';
 import { partitionStrategySchema } from '../partition/registry.js';
 import { DEFAULT_BLOCKED_EXTENSIONS } from '../url/filter/extension-filter.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../url/filter/length-filter.js';
@@ -210,6 +211,11 @@ const clusterSchema = z.strictObject({
   nats: natsSchema,
 }).prefault({});
 
+const orderTablesSchema = z.strictObject({
+  idfFile: z.string().nullable().default(null)
+    .describe('reference idf table for order.policy similarity with idfSource reference: a text file of `term<TAB>idf` lines; null = none'),
+}).prefault({}).describe('data files the ordering policy reads');
+
 /** The whole crawl configuration. */
 export const crawlConfigSchema = z.strictObject({
   nodeId: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ., _ or -').default('shoal')
@@ -228,12 +234,24 @@ export const crawlConfigSchema = z.strictObject({
   frontier: frontierSchema,
   seen: seenSchema,
   cluster: clusterSchema,
+  order: orderPolicySchema.prefault({ policy: 'bfs' }),
+  orderTables: orderTablesSchema,
   progressIntervalMs: durationMs().default(1000).describe('how often a progress event is published on shoal:crawl:progress (0 = only at the end)'),
 }).superRefine((c, ctx) => {
+  if (usesReferenceIdf(c.order) && c.orderTables.idfFile === null) {
+    ctx.addIssue({ code: 'custom', path: ['orderTables', 'idfFile'], message: 'order uses idfSource: reference, which needs an idf table file' });
+  }
   if (c.politeness.backoffMaxMs < c.politeness.backoffBaseMs) {
     ctx.addIssue({ code: 'custom', path: ['politeness', 'backoffMaxMs'], message: 'must be >= politeness.backoffBaseMs' });
   }
 });
+
+/** Whether an order section (or a component of a weighted one) reads a reference idf table. */
+function usesReferenceIdf(order: z.output<typeof orderPolicySchema>): boolean {
+  if (order.policy === 'similarity') return order.idfSource === 'reference';
+  if (order.policy === 'weighted') return order.components.some((c) => usesReferenceIdf(c.policy as z.output<typeof orderPolicySchema>));
+  return false;
+}
 
 /** A validated crawl configuration (every default filled in). */
 export type CrawlConfig = z.output<typeof crawlConfigSchema>;

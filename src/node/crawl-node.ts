@@ -5,6 +5,7 @@
  * checkpoint and close every store, in that order, before the lock is released. The parts are built
  * by `build-node.ts`; this class only sequences them (CONVENTIONS §5: no god object).
  */
+import { specLabel } from '../core/strings.js';
 import type { Admission } from './admission.js';
 import type { Checkpointer } from './checkpoint.js';
 import type { Clock } from './clock.js';
@@ -26,6 +27,7 @@ import type { Exchange } from '../exchange/exchange.js';
 import type { PartitionId } from '../partition/partitioner.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import type { Frontier, FrontierStats } from '../frontier/frontier.js';
+import type { OrderingPolicy } from '../order/policy.js';
 import type { SeenSet } from '../seen/seen-set.js';
 import type { WarcWriter } from '../store/warc/warc-writer.js';
 
@@ -82,6 +84,8 @@ export interface CrawlNodeParts {
   readonly onClosed: () => Promise<void>;
   /** The exchange, in a collaborative crawl; null for a node on its own. */
   readonly collab: NodeCollaboration | null;
+  /** The ordering policy (its spec is logged and summarized). */
+  readonly policy: OrderingPolicy;
 }
 
 /** Seeds of a seeds file queued at a time. */
@@ -258,6 +262,7 @@ export class CrawlNode {
     const f = p.frontier.stats();
     p.log.info('crawl-started', {
       outDir: p.layout.root, seeds: p.seeds.count, seenBefore: p.seen.size, frontierQueued: f.queued, concurrency: p.config.limits.concurrency,
+      order: specLabel(p.policy.spec),
     });
   }
 
@@ -320,7 +325,7 @@ export class CrawlNode {
     const { stats, config, layout } = this.p;
     const seconds = elapsedMs / 1000;
     return {
-      node: config.nodeId, outDir: layout.root, stopReason: reason, elapsedMs, urls: stats.urls, pages: stats.pages,
+      node: config.nodeId, outDir: layout.root, order: this.p.policy.spec, stopReason: reason, elapsedMs, urls: stats.urls, pages: stats.pages,
       pagesPerSecond: seconds > 0 ? stats.pages / seconds : 0, bytes: stats.bytes, bytesPerSecond: seconds > 0 ? stats.bytes / seconds : 0,
       outcomes: Object.fromEntries(stats.outcomes), requests: stats.requests, robotsRequests: stats.robotsRequests, retries: stats.retries,
       duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), sitemaps: { ...stats.sitemaps }, hosts: stats.hosts,

@@ -2,6 +2,7 @@
  * The node's counters: what progress events and the final summary report. Outcome kinds are the
  * labels (CONVENTIONS §6). Plain numbers, updated synchronously by the stages.
  */
+import type { OrderingPolicySpec } from '../order/policy.js';
 import type { ExchangeStats } from '../exchange/exchange.js';
 import type { FrontierStats } from '../frontier/frontier.js';
 import type { CrawlProgress, StopReason } from './events.js';
@@ -29,6 +30,8 @@ export interface LinkCounts {
 export interface CrawlSummary {
   readonly node: string;
   readonly outDir: string;
+  /** The ordering policy that chose which URL went first (id and parameters). */
+  readonly order: OrderingPolicySpec;
   readonly stopReason: StopReason;
   readonly elapsedMs: number;
   /** URLs whose crawl ended, whatever the outcome. */

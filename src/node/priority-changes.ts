@@ -10,10 +10,13 @@ import type { UrlIds } from '../url/url-ids.js';
 /** Gives every URL named in `changes` its new priority; returns how many the frontier still held. */
 export function applyPriorityChanges(changes: PriorityChanges, urlIds: UrlIds | null, frontier: Frontier): number {
   if (urlIds === null || !canReprioritize(frontier)) return 0;
-  let held = 0;
-  for (let i = 0; i < changes.length; i++) {
+  const n = changes.length;
+  const his = new Uint32Array(n);
+  const los = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
     const id = changes.ids[i] as number;
-    if (frontier.reprioritizeFingerprint(urlIds.hiOf(id), urlIds.loOf(id), changes.priorities[i] as number)) held++;
+    his[i] = urlIds.hiOf(id);
+    los[i] = urlIds.loOf(id);
   }
-  return held;
+  return frontier.reprioritizeFingerprints(n, his, los, changes.priorities);
 }

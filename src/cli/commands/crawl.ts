@@ -7,7 +7,9 @@
 import { channel } from 'node:diagnostics_channel';
 import type { Command } from 'commander';
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
-import { loadConfig, setPath, type ConfigTree } from '../../config/load.js';
+import { specLabel } from '../../core/strings.js';
+import { applySets, loadConfig, setPath, type ConfigTree } from '../../config/load.js';
+import { ORDER_POLICY_IDS } from '../../order/registry.js';
 import { readCrawlForEval } from '../../cluster/read-crawl.js';
 import { collaborationMetrics } from '../../eval/collab-metrics.js';
 import { formatCollabTable } from '../../eval/collab-table.js';
@@ -32,6 +34,8 @@ export interface CrawlFlags {
   nodes?: string;
   workers?: string;
   partition?: string;
+  order?: string;
+  set: string[];
   config?: string;
 }
 
@@ -69,6 +73,8 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
   int('--nodes', 'cluster.nodes', flags.nodes);
   int('--workers', 'cluster.workers', flags.workers);
   if (flags.partition !== undefined) setPath(tree, 'cluster.partition.strategy', flags.partition);
+  if (flags.order !== undefined) setPath(tree, 'order.policy', flags.order);
+  applySets(tree, flags.set ?? [], problems);
   extra(tree, problems);
   try {
     const config = loadConfig(crawlConfigSchema, { file: flags.config, env, envPrefix: CRAWL_ENV_PREFIX, flags: tree });
@@ -118,6 +124,7 @@ export function summaryText(s: CrawlSummary, command = 'crawl'): string {
       `  sitemaps    ${fmt(s.sitemaps.documents)} read: ${fmt(s.sitemaps.urls)} page URLs, ${fmt(s.sitemaps.children)} child sitemaps, ${fmt(s.sitemaps.problems)} not sitemaps`,
     ]),
     `  frontier    ${fmt(s.frontierLeft.queued)} queued, ${fmt(s.frontierLeft.inFlight)} in flight; ${fmt(s.seenUrls)} URLs seen in all`,
+    `  order       ${specLabel(s.order)}`,
     `  output      ${s.outDir} (${s.warcFiles.length === 0 ? 'no new WARC records' : s.warcFiles.length > 4 ? `${s.warcFiles.length} WARC files` : s.warcFiles.join(', ')})`,
     ...(s.cluster === undefined ? [] : [
       `  nodes       ${s.cluster.nodes.length}, ${s.cluster.partitioner.id}: ${s.cluster.nodes.map((n) => `${n.node} ${fmt(n.pages)}`).join(', ')} pages`,
@@ -144,6 +151,8 @@ export function crawlOptions(command: Command): Command {
     .option('--min-delay-ms <n>', 'smallest gap between two requests to one host, ms')
     .option('--concurrency <n>', 'fetches in flight at most (over all nodes of this process)')
     .option('--partition <strategy>', 'how the nodes split the Web: url-hash, host-hash, domain-hash, ip-hash, consistent-hash, content-hash, truth-topic (default host-hash)')
+    .option('--order <policy>', `which URL first (SPEC §3): ${ORDER_POLICY_IDS.join(', ')} (default bfs; parameters with --set order.<name>=<value>)`)
+    .option('--set <path=value>', 'set any option, e.g. --set order.query=computer (repeatable)', collect, [])
     .option('--config <file>', 'YAML or JSON configuration file (`shoal config --defaults --command crawl` prints every option)');
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { loadConfig, parseScalar, setPath, type ConfigTree } from '../../config/load.js';
+import { applySets, loadConfig, setPath, type ConfigTree } from '../../config/load.js';
 import { checkTestWeb } from '../../web/check.js';
 import { webConfigSchema, type WebConfig } from '../../web/config.js';
 import { WebModel } from '../../web/model.js';
@@ -65,11 +65,7 @@ export function webConfigFromFlags(flags: WebFlags, env: Readonly<Record<string,
     return { host: r.slice(0, eq).toLowerCase(), root: r.slice(eq + 1) };
   });
   if (replay.length > 0) tree['replay'] = replay;
-  for (const [i, s] of flags.set.entries()) {
-    const eq = s.indexOf('=');
-    if (eq <= 0) problems.push({ path: `--set[${i}]`, message: `expected PATH=VALUE, got ${JSON.stringify(s)}` });
-    else setPath(tree, s.slice(0, eq), parseScalar(s.slice(eq + 1)));
-  }
+  applySets(tree, flags.set, problems);
   try {
     const config = loadConfig(webConfigSchema, { preset, file: flags.config, env, envPrefix: 'SHOAL_WEB_', flags: tree });
     if (problems.length > 0) throw new ConfigError(problems, { code: 'USAGE' });

@@ -11,6 +11,7 @@ import { MemoryFrontier, backQueueCountFor } from '../../../src/frontier/memory-
 import { Rng } from '../../../src/web/prng.js';
 import { canReprioritize, nextContactMs, politenessRules, type CompletionReport, type FrontierEntry, type Lease, type NextResult } from '../../../src/frontier/frontier.js';
 import { entry, take, waitUntil } from '../../helpers/frontier.js';
+import { urlFingerprintInto } from '../../../src/url/fingerprint.js';
 
 const ok = (fetchDurationMs: number, extra: Partial<CompletionReport> = {}): CompletionReport => ({ fetchDurationMs, ...extra });
 
@@ -693,5 +694,58 @@ describe('MemoryFrontier: seeded random crawls never break politeness', () => {
   test('the same seed gives the same crawl', () => {
     const workload = { ...base, seed: 5, urls: 400, isExact: false, options: { backQueueCount: 8 } };
     assert.deepEqual(runWorkload(workload).log, runWorkload(workload).log);
+  });
+});
+
+describe('MemoryFrontier: re-prioritizing many URLs at once', () => {
+  test('a large batch (heaps rebuilt) and the same changes one by one give the same crawl', () => {
+    // 20 hosts over 6 addresses, 3 back queues, 2 fetch slots; a batch re-ranks most queued URLs
+    // (the bulk path) and a small one a few (one by one), between leases and completions.
+    const rng = new Rng(17, 91, 1);
+    const options = { backQueueCount: 3, minDelayMs: 5, delayFactor: 1, maxConnectionsPerIp: 1 };
+    const bulk = new MemoryFrontier(options);
+    const single = new MemoryFrontier(options);
+    const urls: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      const h = rng.int(20);
+      const e = entry(`http://h${h}.test/${i}`, { priority: rng.int(3), ip: `10.0.0.${h % 6}` });
+      urls.push(e.url);
+      bulk.add(e, 0);
+      single.add(e, 0);
+    }
+    const fp = new Uint32Array(2);
+    const orders: [string[], string[]] = [[], []];
+    const out: [Lease[], Lease[]] = [[], []];
+    let now = 0;
+    for (let round = 0; round < 2000; round++) {
+      if (round % 40 === 0) {
+        const n = round % 80 === 0 ? 500 : 20;
+        const picks = Array.from({ length: n }, () => rng.pick(urls));
+        const priorities = picks.map(() => rng.int(1000) / 10);
+        const his = new Uint32Array(n);
+        const los = new Uint32Array(n);
+        picks.forEach((u, i) => {
+          urlFingerprintInto(u, fp);
+          his[i] = fp[0] as number;
+          los[i] = fp[1] as number;
+        });
+        const held = bulk.reprioritizeFingerprints(n, his, los, priorities);
+        assert.equal(held, picks.reduce((k, u, i) => k + (single.reprioritize(u, priorities[i] as number) ? 1 : 0), 0));
+      }
+      [bulk, single].forEach((f, k) => {
+        const r = f.next(now);
+        if (r.kind === 'url') {
+          orders[k]!.push(r.lease.entry.url);
+          out[k]!.push(r.lease);
+        }
+        if (out[k]!.length >= 2 || r.kind !== 'url') {
+          const lease = out[k]!.shift();
+          if (lease !== undefined) f.complete(lease, { fetchDurationMs: 3 }, now);
+        }
+      });
+      now += 2;
+    }
+    assert.ok(orders[0].length > 500, `the crawl must go on (${orders[0].length} leases)`);
+    assert.deepEqual(orders[0], orders[1]);
   });
 });
