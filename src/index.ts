@@ -50,3 +50,36 @@ export { ManualClock, SystemClock } from './node/clock.js';
 export type { Clock } from './node/clock.js';
 export { JsonLog, silentLog } from './node/log.js';
 export type { Log, LogFields } from './node/log.js';
+
+export { ORDER_POLICY_IDS, orderPolicySchema, orderingPolicyFrom } from './order/registry.js';
+export type { OrderModels, OrderPolicyId } from './order/registry.js';
+export { canEstimateImportance, canObserveRemoteLinks, NO_PRIORITY_CHANGES } from './order/policy.js';
+export type {
+  DiscoveredUrl, FetchedPage, ImportanceEstimator, OrderingPolicy, OrderingPolicySpec, PolicyNeeds, PriorityChanges, RemoteLinkObserver,
+} from './order/policy.js';
+export { UrlIds } from './url/url-ids.js';
+
+export {
+  backlinkImportance, pageRankImportance, topicImportance, topicWithBacklinks, weightedSum, hotMask, cosineSimilarity, sparseVector,
+} from './eval/importance.js';
+export type { Importance, ImportanceSpec, SparseVector } from './eval/importance.js';
+export {
+  pcsCurve, pstCurve, weightedCoverageCurve, weightedCoverageOverTime, pcsBaseline, pstBaseline, weightedCoverageBaseline, pbcBaseline, pbcCurve,
+  LimitedBuffer, summarizeCurve,
+} from './eval/ordering-models.js';
+export type { Curve, CurveSpec, HotPages } from './eval/ordering-models.js';
+export { curvesToCsv, curvesToJson, curvesFromJson } from './report/curves-csv.js';
+export { lineChartSvg, curvesChartSvg } from './report/svg-chart.js';
+
+export { runSimulation } from './sim/run-simulation.js';
+export type { RunSimulationOptions, SimulationOutcome } from './sim/run-simulation.js';
+export { simulate } from './sim/simulator.js';
+export type { SimulationOptions, SimulationRun, SimProgress, SimStopReason } from './sim/simulator.js';
+export { loadSimGraph } from './sim/graph/load-graph.js';
+export { graphFromAdjacency } from './sim/graph/memory-graph.js';
+export type { SimGraph } from './sim/graph/sim-graph.js';
+export { writeSimulationOutputs } from './sim/outputs.js';
+export { readSimulation } from './sim/result.js';
+export type { SimResultDoc } from './sim/result.js';
+export { simConfigSchema } from './sim/sim-config.js';
+export type { SimConfig, SimConfigInput } from './sim/sim-config.js';

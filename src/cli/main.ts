@@ -8,6 +8,8 @@ import { registerConfigCommand } from './commands/config.js';
 import { registerCrawlCommand } from './commands/crawl.js';
 import { registerEvalCommand } from './commands/eval.js';
 import { registerNodeCommand } from './commands/node.js';
+import { registerReportCommand } from './commands/report.js';
+import { registerSimulateCommand } from './commands/simulate.js';
 import { registerWebCommand } from './commands/web.js';
 
 /** Where a command writes; tests pass their own. */
@@ -48,6 +50,8 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo()): 
   registerConfigCommand(program, io);
   registerEvalCommand(program, io);
   registerNodeCommand(program, io, (c) => { code = c; });
+  registerSimulateCommand(program, io, (c) => { code = c; });
+  registerReportCommand(program, io);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return code;

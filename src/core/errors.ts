@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   CONFIG_FILE_UNREADABLE: { action: ErrorAction.fixConfig, meaning: 'the configuration file cannot be read or parsed' },
   USAGE: { action: ErrorAction.fixConfig, meaning: 'the command line is malformed (unknown flag, missing argument)' },
   PORT_UNAVAILABLE: { action: ErrorAction.retry, meaning: 'a listening socket could not be bound on the requested address and port' },
+  GRAPH_FORMAT: { action: ErrorAction.stop, meaning: 'a graph for the simulator (TSV edge list, crawl link graph) is missing, unreadable or malformed; the message names the file and line' },
   TRUTH_FORMAT: { action: ErrorAction.stop, meaning: 'a ground-truth directory is incomplete, of an unknown version or corrupt' },
   REPLAY_ROOT: { action: ErrorAction.fixConfig, meaning: 'a replay folder does not exist or is not a directory' },
   IO: { action: ErrorAction.stop, meaning: 'a file could not be written or read' },

@@ -7,10 +7,11 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { defaultsYaml } from '../../config/describe.js';
 import { crawlConfigSchema } from '../../node/crawl-config.js';
+import { simConfigSchema } from '../../sim/sim-config.js';
 import { webConfigSchema } from '../../web/config.js';
 import type { CliIo } from '../main.js';
 
-const SCHEMAS = { crawl: crawlConfigSchema, web: webConfigSchema } as const;
+const SCHEMAS = { crawl: crawlConfigSchema, web: webConfigSchema, simulate: simConfigSchema } as const;
 type SchemaName = keyof typeof SCHEMAS;
 
 function defaultsOf(name: SchemaName): string {

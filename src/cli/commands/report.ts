@@ -1,0 +1,30 @@
+/**
+ * `shoal report DIR`: turns a simulation directory (`shoal simulate --out DIR`) into an HTML page,
+ * `DIR/report.html`, with the charts (PST, PCS, weighted coverage, PBC: one line per ordering policy,
+ * random and ideal) and the metric tables, and draws the chart files again from the saved curves.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { simulationCharts } from '../../sim/charts.js';
+import { readSimulation, SIM_FILES } from '../../sim/result.js';
+import { simulationReportHtml } from '../../sim/report-html.js';
+import type { CliIo } from '../main.js';
+
+export function registerReportCommand(program: Command, io: CliIo): void {
+  program.command('report')
+    .description('an HTML report (charts and metric tables) of a simulation directory written by shoal simulate')
+    .argument('<dir>', 'the simulation directory (shoal simulate --out)')
+    .action(async (dir: string) => {
+      const { result, curves } = readSimulation(dir);
+      const written: string[] = [];
+      for (const [model, svg] of simulationCharts(result, curves)) {
+        const name = result.charts[model] ?? `chart-${model}.svg`;
+        await writeFile(join(dir, name), svg);
+        written.push(name);
+      }
+      await writeFile(join(dir, SIM_FILES.report), simulationReportHtml(result, curves));
+      written.push(SIM_FILES.report);
+      io.out(`shoal report: ${result.runs.length} run${result.runs.length === 1 ? '' : 's'} (${result.runs.map((r) => r.label).join(', ')}); wrote ${written.map((f) => join(dir, f)).join(', ')}\n`);
+    });
+}
