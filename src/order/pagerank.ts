@@ -25,7 +25,7 @@
  * - **Recomputation every `recomputeEvery` fetched pages** (default 1,000): a Jacobi iteration over
  *   the whole discovered graph, warm-started from the current estimates (a new node starts at b, 1
  *   before the first recomputation, the paper's starting value), stopped when Σ|change|/n <
- *   `tolerance` or after `maxIterations` (default 5). Each recomputation continues the iteration
+ *   `tolerance` or after `maxIterations` (default 3). Each recomputation continues the iteration
  *   where the last left off, on a graph that grew by a few per cent, so a few iterations suffice: over
  *   a crawl the iteration keeps converging. When it ends, queued URLs whose priority moved by more
  *   than `minChange` (relative, default 1 %) since the frontier got it are returned as changes.
@@ -91,7 +91,7 @@ export const DEFAULT_RECOMPUTE_EVERY = 1_000;
 /** Default stopping threshold on Σ|change|/n. */
 export const DEFAULT_PAGERANK_TOLERANCE = 1e-4;
 /** Default iteration cap per recomputation. */
-export const DEFAULT_PAGERANK_MAX_ITERATIONS = 5;
+export const DEFAULT_PAGERANK_MAX_ITERATIONS = 3;
 /** Default work per `observe` spent on a running recomputation. */
 export const DEFAULT_SLICE_WORK = 2_000_000;
 /** Default smallest relative change returned to the frontier. */

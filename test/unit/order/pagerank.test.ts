@@ -51,7 +51,7 @@ function feed(policy: PageRankPolicy): PriorityChanges {
 describe('PageRankPolicy', () => {
   test('spec names every parameter', () => {
     assert.deepEqual(new PageRankPolicy().spec, {
-      id: 'pagerank', params: { damping: 0.9, recomputeEvery: 1000, tolerance: 1e-4, maxIterations: 5, sliceWork: 2_000_000, minChange: 0.01 },
+      id: 'pagerank', params: { damping: 0.9, recomputeEvery: 1000, tolerance: 1e-4, maxIterations: 3, sliceWork: 2_000_000, minChange: 0.01 },
     });
     assert.deepEqual(new PageRankPolicy().needs, { ids: true, urls: false, anchors: false, text: false });
   });
