@@ -59,7 +59,7 @@ export class BacklinkPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
     this.queued.set(page.id, false);
     if (this.observed.has(page.id)) return changes;
     this.observed.set(page.id, true);
-    const count = this.links.of(page.outIds);
+    const count = this.links.of(page.outIds, page.id);
     const targets = this.links.targets;
     for (let i = 0; i < count; i++) {
       const t = targets[i] as number;

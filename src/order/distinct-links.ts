@@ -1,7 +1,10 @@
 /**
- * The distinct valid targets of one fetched page, in document order. Policies count each (page,
- * target) pair once (a page linking twice to a URL is one in-link of it), and skip ids that cannot
- * name a URL (-1 when the caller numbers no URLs, fractions, negatives).
+ * The distinct valid targets of one fetched page, in document order, the page itself left out.
+ * Policies count each (page, target) pair once (a page linking twice to a URL is one in-link of it),
+ * count no link of a page to itself (it says nothing of the page's standing; the ground truth's
+ * graph and the importance metrics of `src/eval/importance.ts` leave self-links out too, so IB′ and
+ * IR′ tend to IB and IR as the crawl sees the whole Web), and skip ids that cannot name a URL (-1
+ * when the caller numbers no URLs, fractions, negatives).
  *
  * A stamp per id marks the targets met in the current call, so deduplication costs O(links) with no
  * clearing between pages.
@@ -17,8 +20,8 @@ export class DistinctLinks {
   private stamp = new Int32Array(0);
   private generation = 0;
 
-  /** Fills `targets`/`count` with the distinct valid ids of `outIds`, first occurrence order; returns `count`. */
-  of(outIds: ArrayLike<number>): number {
+  /** Fills `targets`/`count` with the distinct valid ids of `outIds` other than `self`, first occurrence order; returns `count`. */
+  of(outIds: ArrayLike<number>, self: number): number {
     if (this.generation === 0x7fffffff) {
       this.stamp.fill(0);
       this.generation = 0;
@@ -28,7 +31,7 @@ export class DistinctLinks {
     const n = outIds.length;
     for (let i = 0; i < n; i++) {
       const id = outIds[i] as number;
-      if (!isUrlId(id)) continue;
+      if (!isUrlId(id) || id === self) continue;
       if (id >= this.stamp.length) this.stamp = grown(this.stamp, id + 1);
       if (this.stamp[id] === generation) continue;
       this.stamp[id] = generation;

@@ -3,7 +3,7 @@
  * IF(P) is the number of links out of P, high for directories and other index pages.
  *
  *     O(u) = max { IF(P) : P fetched, P links to u }        (0 while no fetched page links to u)
- *     IF(P) = number of distinct URLs P links to
+ *     IF(P) = number of distinct URLs P links to, P itself left out
  *
  * Departure, by necessity: IF(u) is known only once u is fetched, too late to order u. Index pages
  * tend to link to other index pages, so a URL is ranked by the largest out-degree among the fetched
@@ -52,7 +52,7 @@ export class ForwardLinksPolicy implements OrderingPolicy, ImportanceEstimator {
     const changes = this.changes.reset();
     this.queued.set(page.id, false);
     if (this.fetched.has(page.id)) return changes;
-    const degree = this.links.of(page.outIds);
+    const degree = this.links.of(page.outIds, page.id);
     if (isUrlId(page.id)) {
       this.fetched.set(page.id, true);
       this.outDegree.set(page.id, degree);

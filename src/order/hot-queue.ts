@@ -116,7 +116,7 @@ export class HotQueuePolicy implements OrderingPolicy {
     const s = page.id;
     this.queued.set(s, false);
     const isNew = isUrlId(s) && !this.fetched.has(s);
-    const count = this.links.of(page.outIds);
+    const count = this.links.of(page.outIds, page.id);
     if (isNew) {
       this.fetched.set(s, true);
       if (this.hotDistance === MAX_HOT_DISTANCE) this.log.append(s, this.links.targets, count);

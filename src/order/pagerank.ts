@@ -5,7 +5,8 @@
  *     O(u)   = IR′(u) / b,    b = (1 − d) + d · (Σ IR′ of the pages without known out-links) / n
  *
  * on the graph discovered so far: its nodes are every URL met (prioritized, fetched, or named by a
- * link), its edges the distinct links of the fetched pages (cᵢ = distinct targets of Tᵢ). A node with
+ * link), its edges the distinct links of the fetched pages, self-links left out (cᵢ = distinct other
+ * targets of Tᵢ). A node with
  * no known out-links (not fetched yet, or a page without links) is treated as linking to every node,
  * as SPEC §3 and `src/eval/pagerank.ts` do; with every link known, IR′ = IR.
  *
@@ -190,7 +191,7 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
     const wasFetched = ((this.state[s] as number) & FETCHED) !== 0;
     this.state[s] = FETCHED;
     if (!wasFetched) {
-      this.addLinks(s, page.outIds, changes);
+      this.addLinks(s, page.id, page.outIds, changes);
       this.fetchesSinceStart++;
     }
     this.advance(changes);
@@ -204,8 +205,8 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
   }
 
   /** Logs the page's distinct links and applies their one-step increments. */
-  private addLinks(s: number, outIds: ArrayLike<number>, changes: ChangeBuffer): void {
-    const count = this.links.of(outIds);
+  private addLinks(s: number, pageId: number, outIds: ArrayLike<number>, changes: ChangeBuffer): void {
+    const count = this.links.of(outIds, pageId);
     this.localTargets = grown(this.localTargets, count);
     for (let i = 0; i < count; i++) this.localTargets[i] = this.nodeOf(this.links.targets[i] as number);
     const targets = this.localTargets;

@@ -169,7 +169,8 @@ async function writeLinks(model: WebModel, dir: string, sinks: FileSink[], progr
       if (t === g) continue;
       if (stamp[t] === g) {
         const at = slot[t] as number;
-        if (!link.isNofollow) edges.kinds[at] = (edges.kinds[at] as number) & ~NOFOLLOW_BIT;
+        // Followed after a nofollow occurrence: the edge moves to here, where a crawler queues it.
+        if (!link.isNofollow && ((edges.kinds[at] as number) & NOFOLLOW_BIT) !== 0) moveToEnd(edges, slot, at, (edges.kinds[at] as number) & ~NOFOLLOW_BIT);
         continue;
       }
       stamp[t] = g;
@@ -305,6 +306,24 @@ async function writeHosts(model: WebModel, dir: string, sinks: FileSink[]): Prom
 }
 
 /** Growable parallel arrays of edge targets and kind bytes. */
+/**
+ * Moves edge `at` of the page being built to the end of the buffer with kind byte `kind`, shifting
+ * the edges after it back by one (`slot` follows each edge's new index). Rare: a link written
+ * rel=nofollow and then again without it.
+ */
+function moveToEnd(edges: EdgeBuffer, slot: Uint32Array, at: number, kind: number): void {
+  const target = edges.targets[at] as number;
+  for (let i = at + 1; i < edges.length; i++) {
+    const t = edges.targets[i] as number;
+    edges.targets[i - 1] = t;
+    edges.kinds[i - 1] = edges.kinds[i] as number;
+    slot[t] = i - 1;
+  }
+  edges.targets[edges.length - 1] = target;
+  edges.kinds[edges.length - 1] = kind;
+  slot[target] = edges.length - 1;
+}
+
 class EdgeBuffer {
   targets: Uint32Array;
   kinds: Uint8Array;

@@ -123,7 +123,7 @@ export const COLUMN_DOCS: Readonly<Record<string, Readonly<Record<string, string
     offsets: 'pages + 1 little-endian uint32: out-links of page p are targets[offsets[p] .. offsets[p+1]-1]; self-links and repeated targets removed',
   },
   [TARGETS_FILE]: {
-    targets: 'little-endian uint32 target page id of each edge, in the order the page first links to it',
+    targets: 'little-endian uint32 target page id of each edge, in the order the page first links to it (first without rel=nofollow, when an earlier link carries it)',
   },
   [KINDS_FILE]: {
     kinds: 'one byte per edge: bits 0-1 = link kind of the first occurrence (manifest.linkKinds), bit 7 (0x80) = every occurrence is rel=nofollow',

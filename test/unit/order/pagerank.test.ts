@@ -28,9 +28,9 @@ function changesOf(c: PriorityChanges): Record<number, number> {
 //     0 → 1, 3, 5, 1      (the repeated link to 1 counts once)
 //     1 → 2
 //     2 → 3
-//     3 → 1, 4, 3         (a self-link)
+//     3 → 1, 4, 3         (a self-link: no link, as in the truth export and the importance metrics)
 const PAGES: readonly (readonly [number, readonly number[]])[] = [[0, [1, 3, 5, 1]], [1, [2]], [2, [3]], [3, [1, 4, 3]]];
-const DISTINCT_EDGES: readonly (readonly [number, number])[] = [[0, 1], [0, 3], [0, 5], [1, 2], [2, 3], [3, 1], [3, 4], [3, 3]];
+const DISTINCT_EDGES: readonly (readonly [number, number])[] = [[0, 1], [0, 3], [0, 5], [1, 2], [2, 3], [3, 1], [3, 4]];
 
 /** Crawls PAGES with the Contract's call order; returns the changes of the last observe. */
 function feed(policy: PageRankPolicy): PriorityChanges {

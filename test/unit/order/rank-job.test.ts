@@ -94,13 +94,14 @@ describe('shared pieces', () => {
     assert.equal(log.keyOf(2), 9);
   });
 
-  test('DistinctLinks keeps first occurrences of valid ids, call after call', () => {
+  test('DistinctLinks keeps first occurrences of valid ids other than the page itself, call after call', () => {
     const d = new DistinctLinks();
-    assert.equal(d.of([3, 1, 3, -1, 2.5, 1, 0, Number.NaN]), 3);
+    assert.equal(d.of([3, 1, 3, -1, 2.5, 1, 0, Number.NaN, 7], 7), 3);
     assert.deepEqual([...d.targets.subarray(0, d.count)], [3, 1, 0]);
-    assert.equal(d.of([3, 3]), 1);
+    assert.equal(d.of([3, 3], 9), 1);
     assert.deepEqual([...d.targets.subarray(0, d.count)], [3]);
-    assert.equal(d.of([]), 0);
+    assert.equal(d.of([], 0), 0);
+    assert.equal(d.of([4, 4], 4), 0, 'a self-link is no link');
   });
 
   test('ChangeBuffer keeps one entry per id, the last value, and skips what cannot be applied', () => {
