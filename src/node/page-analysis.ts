@@ -29,6 +29,12 @@ export interface PageAnalysisInput {
   readonly body: Uint8Array;
   /** The response's `Content-Type` value, for its charset parameter. */
   readonly contentType: string | undefined;
+  /**
+   * Whether the visible text is returned (`visibleText`); default true. The language, SimHash and
+   * text digest are computed from it either way. A crawl whose ordering policy and partitioner read
+   * no page text leaves it in the worker: a page's text is often most of what would cross threads.
+   */
+  readonly wantsText?: boolean;
 }
 
 /** What an analysis yields: plain data (strings, numbers, arrays), cloneable across threads. */
@@ -40,6 +46,7 @@ export interface PageAnalysis {
   readonly simhash: string;
   readonly textDigest: string;
   readonly title: string;
+  /** The page's visible text; '' when the input did not want it. */
   readonly visibleText: string;
   /** Meta robots directives found (lowercase, once each). */
   readonly robotsDirectives: readonly string[];
@@ -85,7 +92,7 @@ export function analyzePage(input: PageAnalysisInput, options: PageAnalysisOptio
   const canonical = page.canonical === null ? null : normalizeUrl(page.canonical, page.effectiveBase);
   return {
     charset: charset.charset, language: language.code, simhash: simhash(page.visibleText).toString(16).padStart(16, '0'),
-    textDigest: textDigest(page.visibleText), title: page.title, visibleText: page.visibleText,
+    textDigest: textDigest(page.visibleText), title: page.title, visibleText: input.wantsText === false ? '' : page.visibleText,
     robotsDirectives: page.robots.directives, isNoindex: page.robots.isNoindex, isNofollow: page.robots.isNofollow,
     canonical: canonical?.kind === 'ok' ? canonical.url : null, links, hostnames, found: page.links.length, invalid, nofollow,
   };

@@ -91,7 +91,7 @@ export class InlinePageAnalyzer implements PageAnalyzer {
 
 /** A task on its way to a worker: a page to analyse, or WARC records to compress. */
 export type AnalysisRequest =
-  | { readonly kind: 'analyze'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly contentType: string | undefined }
+  | { readonly kind: 'analyze'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly contentType: string | undefined; readonly wantsText: boolean }
   | { readonly kind: 'sitemap'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly maxUrls: number }
   /** Records one after the other in `data`, `lengths[i]` bytes each. */
   | { readonly kind: 'gzip'; readonly id: number; readonly data: Uint8Array; readonly lengths: readonly number[]; readonly level: number };
@@ -166,7 +166,7 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     // A buffer of its own, moved to the worker: the caller keeps its body (the WARC record needs it).
     const body = new Uint8Array(input.body.byteLength);
     body.set(input.body);
-    const reply = await this.run(input.url, (id) => ({ kind: 'analyze', id, url: input.url, body, contentType: input.contentType }), body);
+    const reply = await this.run(input.url, (id) => ({ kind: 'analyze', id, url: input.url, body, contentType: input.contentType, wantsText: input.wantsText !== false }), body);
     if (reply.kind !== 'analysis') throw new AnalysisError(`analysing ${input.url}: the worker answered ${reply.kind}`);
     return JSON.parse(reply.json) as PageAnalysis;
   }

@@ -101,7 +101,12 @@ function hasResponse(o: FetchOutcome): boolean {
 
 /** Handles each URL's final outcome; see the file comment. */
 export class PageProcessor {
-  constructor(private readonly o: PageProcessorOptions) {}
+  /** Whether the analysis must bring the page's visible text back: the policy or the partitioner reads it. */
+  private readonly wantsText: boolean;
+
+  constructor(private readonly o: PageProcessorOptions) {
+    this.wantsText = o.policy.needs.text || o.boundary !== null;
+  }
 
   /** Records a URL the node decided about without fetching it (robots.txt, a budget). */
   decided(entry: { readonly url: string; readonly host: string; readonly depth: number }, fromUrl: string | null, kind: CrawlOutcomeKind, attempts: number, reason: string | null = null): void {
@@ -318,7 +323,7 @@ export class PageProcessor {
   private async analyze(url: string, outcome: FetchOk): Promise<PageAnalysis | null> {
     const o = this.o;
     try {
-      const parsed = await o.analyzer.analyze({ url, body: outcome.body, contentType: outcome.response.headers['content-type'] });
+      const parsed = await o.analyzer.analyze({ url, body: outcome.body, contentType: outcome.response.headers['content-type'], wantsText: this.wantsText });
       o.stats.links.found += parsed.found;
       o.stats.links.invalid += parsed.invalid;
       return parsed;

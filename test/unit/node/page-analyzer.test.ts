@@ -52,6 +52,19 @@ test('worker threads and the crawl thread give the same analysis', async () => {
   assert.match(first.simhash, /^[0-9a-f]{16}$/);
 });
 
+test('without wantsText, the analysis leaves the text in the worker and is otherwise the same', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
+  pools.push(pool);
+  for (const page of pages.slice(0, 8)) {
+    const full = analyzePage(page, OPTIONS);
+    assert.ok(full.visibleText.length > 50);
+    const lean = await pool.analyze({ ...page, wantsText: false });
+    assert.equal(lean.visibleText, '');
+    assert.deepEqual({ ...lean, visibleText: full.visibleText }, full, 'language, SimHash, text digest, links: unchanged');
+    assert.equal((await new InlinePageAnalyzer(OPTIONS).analyze({ ...page, wantsText: false })).visibleText, '');
+  }
+});
+
 test('the caller keeps its body: the worker gets a copy', async () => {
   const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
   pools.push(pool);
