@@ -233,27 +233,26 @@ export class FrontierLog {
 
   /** Holds a DONE record until the next flush. */
   holdDone(hi: number, lo: number, seq: number): void {
-    this.check();
-    const at = this.reserveHeld(FRAME_BYTES + 17);
-    const b = this.held;
-    b[at + FRAME_BYTES] = LogRecordKind.done;
-    b.writeUInt32LE(hi >>> 0, at + FRAME_BYTES + 1);
-    b.writeUInt32LE(lo >>> 0, at + FRAME_BYTES + 5);
-    b.writeDoubleLE(seq, at + FRAME_BYTES + 9);
-    this.frame(b, at, at + FRAME_BYTES + 17);
+    this.hold(LogRecordKind.done, hi, lo, seq, null);
   }
 
   /** Holds a RETRY record until the next flush. */
   holdRetry(hi: number, lo: number, seq: number, attempt: number): void {
+    this.hold(LogRecordKind.retry, hi, lo, seq, attempt);
+  }
+
+  /** Frames a DONE (17-byte body) or RETRY (19 bytes, with the attempt) record into the held buffer. */
+  private hold(kind: number, hi: number, lo: number, seq: number, attempt: number | null): void {
     this.check();
-    const at = this.reserveHeld(FRAME_BYTES + 19);
+    const body = attempt === null ? 17 : 19;
+    const at = this.reserveHeld(FRAME_BYTES + body);
     const b = this.held;
-    b[at + FRAME_BYTES] = LogRecordKind.retry;
+    b[at + FRAME_BYTES] = kind;
     b.writeUInt32LE(hi >>> 0, at + FRAME_BYTES + 1);
     b.writeUInt32LE(lo >>> 0, at + FRAME_BYTES + 5);
     b.writeDoubleLE(seq, at + FRAME_BYTES + 9);
-    b.writeUInt16LE(Math.min(attempt, 0xffff), at + FRAME_BYTES + 17);
-    this.frame(b, at, at + FRAME_BYTES + 19);
+    if (attempt !== null) b.writeUInt16LE(Math.min(attempt, 0xffff), at + FRAME_BYTES + 17);
+    this.frame(b, at, at + FRAME_BYTES + body);
   }
 
   /** Reads the ADD record at `location`. @throws ShoalError `FRONTIER_CORRUPT` when it does not decode. */

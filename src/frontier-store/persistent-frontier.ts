@@ -69,7 +69,7 @@
 import { ShoalError } from '../core/errors.js';
 import { FingerprintMap } from '../core/fingerprint-map.js';
 import {
-  politenessRules,
+  leaseOf, politenessRules,
   type CompletionReport, type Frontier, type FrontierEntry, type FrontierStats, type Lease, type NextResult, type Reprioritizable,
 } from '../frontier/frontier.js';
 import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, type SlotFrontierOptions } from '../frontier/slot-frontier.js';
@@ -228,12 +228,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const slot = this.core.next(nowMs);
       if (slot === NEXT_EMPTY) return EMPTY;
       if (slot === NEXT_WAIT) return { kind: 'wait', untilMs: this.core.waitUntilMs };
-      const entry = this.entryOf(log, slot);
-      const ip = this.core.leaseIpOf(slot);
-      const attempt = this.core.slots.attemptOf(slot);
-      const lease: Lease = ip === undefined
-        ? { id: this.nextLeaseId++, entry, attempt, leasedAtMs: nowMs }
-        : { id: this.nextLeaseId++, entry, attempt, leasedAtMs: nowMs, ip };
+      const lease = leaseOf(this.nextLeaseId++, this.entryOf(log, slot), this.core.slots.attemptOf(slot), nowMs, this.core.leaseIpOf(slot));
       this.leases.set(lease.id, { lease, slot });
       return { kind: 'url', lease };
     });

@@ -70,6 +70,11 @@ export interface Lease {
   readonly ip?: string;
 }
 
+/** A lease as the frontiers hand it out: `ip` only when the host's address is known. */
+export function leaseOf(id: number, entry: FrontierEntry, attempt: number, leasedAtMs: number, ip: string | undefined): Lease {
+  return ip === undefined ? { id, entry, attempt, leasedAtMs } : { id, entry, attempt, leasedAtMs, ip };
+}
+
 /** What `next` answers. */
 export type NextResult =
   | { readonly kind: 'url'; readonly lease: Lease }

@@ -5,7 +5,6 @@
  * for hash partitioning, and the summary and the eval report say so.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { exportTruth } from '../../src/web/truth/export.js';
+import { runNode, type CliRun } from '../helpers/cli.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-collab-cli-'));
@@ -27,21 +27,10 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function shoal(args: readonly string[]): Promise<Run> {
+function shoal(args: readonly string[]): Promise<CliRun> {
   // Hosts whose robots.txt or pages fail are tried again within half a second, not minutes.
   const env = { ...process.env, SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50', SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500', SHOAL_CRAWL_ROBOTS_RETRY_MS: '100' };
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  return runNode([bin, ...args], { env });
 }
 
 function crawlFlags(out: string): string[] {

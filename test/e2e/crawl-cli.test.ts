@@ -5,7 +5,6 @@
  * the same directory fetches nothing again.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { parse } from 'yaml';
 import { runCli, type CliIo } from '../../src/cli/main.js';
 import { crawlConfigSchema } from '../../src/node/crawl-config.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
+import { runNode, type CliRun } from '../helpers/cli.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-crawl-cli-'));
@@ -38,27 +38,9 @@ function webFlags(): string[] {
   ];
 }
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs the installed command; `interruptWhen` sends SIGINT once stderr matches it. */
-function shoal(args: readonly string[], interruptWhen?: RegExp): Promise<Run> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let isInterrupted = false;
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-    if (interruptWhen === undefined || isInterrupted || !interruptWhen.test(stderr)) return;
-    // Once: a second Ctrl-C is the user insisting, and ends the process at once.
-    isInterrupted = true;
-    child.kill('SIGINT');
-  });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+function shoal(args: readonly string[], interruptWhen?: RegExp): Promise<CliRun> {
+  return runNode([bin, ...args], interruptWhen === undefined ? {} : { interruptWhen });
 }
 
 async function warcRecordCount(warcDir: string): Promise<number> {

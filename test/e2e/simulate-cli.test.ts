@@ -5,7 +5,6 @@
  * and a bad option is refused with exit code 2.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { exportTruth } from '../../src/web/truth/export.js';
 import type { SimResultDoc } from '../../src/sim/result.js';
+import { runNode, type CliRun } from '../helpers/cli.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-simulate-cli-'));
@@ -29,20 +29,9 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function shoal(args: readonly string[]): Promise<Run> {
+function shoal(args: readonly string[]): Promise<CliRun> {
   const script = `import { runCli } from ${JSON.stringify(main)}; process.exitCode = await runCli(process.argv.slice(1));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  return runNode(['--import', 'tsx', '--input-type=module', '-e', script, ...args]);
 }
 
 const LABELS = ['bfs', 'backlink', 'pagerank(recomputeEvery=50)', 'random'];
