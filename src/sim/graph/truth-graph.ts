@@ -69,7 +69,7 @@ export function truthGraphOf(truth: Truth, source: string, options: TruthProvide
   const contentKinds = new Set(['ok', 'unavailable', 'reset', 'oversized', 'nearDuplicate'].map((k) => m.pageKinds.indexOf(k)));
   const pageKinds = Uint8Array.from(truth.kind, (k) => (contentKinds.has(k) ? SimPageKind.page : k === redirectKind ? SimPageKind.redirect : SimPageKind.noContent));
 
-  const urlOf = (page: number): string => `http://${hostNames[truth.pageHost[page] as number] as string}${truth.paths[page] as string}`;
+  const urlOf = (page: number): string => `http://${hostNames[truth.pageHost[page] as number] as string}${truth.paths.at(page)}`;
   return {
     format: SimGraphFormat.truth,
     source,

@@ -11,6 +11,7 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ShoalError } from '../../core/errors.js';
+import { StringColumn, StringColumnBuilder } from '../../core/string-column.js';
 import type { Csr } from '../../eval/csr.js';
 import {
   DATA_FILES, ENTITIES_FILE, ENTITY_COLUMNS, HOSTS_FILE, HOST_COLUMNS, KINDS_FILE, MANIFEST_FILE, OFFSETS_FILE,
@@ -48,13 +49,14 @@ export interface Truth {
   readonly pagerank: Float64Array;
   /** Reach value (format.ts `Reach`). */
   readonly reach: Uint8Array;
-  /** Canonical percent-encoded path of each page. */
-  readonly paths: readonly string[];
+  /** Canonical percent-encoded path of each page (`paths.at(page)`), stored compactly. */
+  readonly paths: StringColumn;
   /** The deduplicated page graph. */
   readonly graph: Csr;
   /** Per edge of `graph`: LinkKind | NOFOLLOW_BIT. */
   readonly linkKinds: Uint8Array;
-  readonly entities: readonly TruthEntity[];
+  /** The geographic entities (street addresses) of the pages, read from `entities.tsv` on the first call. */
+  entities(): Promise<readonly TruthEntity[]>;
   /**
    * The page a URL names: matches the host (any case, Unicode or ASCII) and the exact canonical
    * path, ignoring scheme and port; a scheme-less `host/path` is accepted. -1 if none.
@@ -100,10 +102,17 @@ export async function readTruth(dir: string): Promise<Truth> {
       fail(PAGES_FILE, `out_degree of page ${g} disagrees with ${OFFSETS_FILE}`);
     }
   }
-  const entities = await readEntities(dir, n, fail);
-  if (entities.length !== manifest.counts.entities) fail(ENTITIES_FILE, `has ${entities.length} rows, the manifest says ${manifest.counts.entities}`);
+  // The entities are parsed on demand (their file's checksum is checked above): most readers, the
+  // simulator among them, never need them, and a row each is an object each.
+  let entities: Promise<readonly TruthEntity[]> | null = null;
+  const readAll = async (): Promise<readonly TruthEntity[]> => {
+    const rows = await readEntities(dir, n, fail);
+    if (rows.length !== manifest.counts.entities) fail(ENTITIES_FILE, `has ${rows.length} rows, the manifest says ${manifest.counts.entities}`);
+    return rows;
+  };
   return {
-    manifest, hosts, pageCount: n, ...columns, graph: graph.csr, linkKinds: graph.kinds, entities,
+    manifest, hosts, pageCount: n, ...columns, graph: graph.csr, linkKinds: graph.kinds,
+    entities: () => (entities ??= readAll()),
     pageIdOf: urlLookup(hosts, columns.paths),
   };
 }
@@ -209,8 +218,9 @@ async function readPages(dir: string, m: TruthManifest, hostCount: number, fail:
     pageHost: new Uint32Array(n), status: new Uint16Array(n), kind: new Uint8Array(n), topic: new Uint8Array(n),
     lang: new Uint8Array(n), community: new Int32Array(n), city: new Int16Array(n), flags: new Uint8Array(n),
     dupOf: new Int32Array(n), redirectTo: new Int32Array(n), inDegree: new Uint32Array(n),
-    pagerank: new Float64Array(n), reach: new Uint8Array(n), paths: new Array<string>(n),
+    pagerank: new Float64Array(n), reach: new Uint8Array(n),
   };
+  const paths = new StringColumnBuilder(n);
   const kinds = indexMap(m.pageKinds);
   const topics = indexMap(m.categories);
   const langs = indexMap(m.languages);
@@ -224,7 +234,7 @@ async function readPages(dir: string, m: TruthManifest, hostCount: number, fail:
     const host = num(1);
     if (host < 0 || host >= hostCount) fail(PAGES_FILE, `line ${row + 2}: host ${host} does not exist`);
     cols.pageHost[row] = host;
-    cols.paths[row] = f[2] as string;
+    paths.set(row, f[2] as string);
     cols.status[row] = num(3);
     cols.kind[row] = lookup(fail, PAGES_FILE, row, 'kind', kinds, f[4] as string);
     cols.topic[row] = lookup(fail, PAGES_FILE, row, 'topic', topics, f[5] as string);
@@ -244,7 +254,7 @@ async function readPages(dir: string, m: TruthManifest, hostCount: number, fail:
     cols.reach[row] = num(15);
   });
   if (count !== n) fail(PAGES_FILE, `has ${count} rows, the manifest says ${n}`);
-  return { columns: cols, outDegree };
+  return { columns: { ...cols, paths: paths.build() }, outDegree };
 }
 
 const IS_LITTLE_ENDIAN = endianness() === 'LE';
@@ -297,7 +307,7 @@ async function readEntities(dir: string, n: number, fail: Fail): Promise<TruthEn
 }
 
 /** Builds pageIdOf: host name -> host, then a per-host path map made on first use. */
-function urlLookup(hosts: readonly TruthHost[], paths: readonly string[]): (url: string) => number {
+function urlLookup(hosts: readonly TruthHost[], paths: StringColumn): (url: string) => number {
   const byName = new Map(hosts.map((h) => [h.name, h]));
   const pathMaps = new Map<number, Map<string, number>>();
   return (url: string): number => {
@@ -313,7 +323,7 @@ function urlLookup(hosts: readonly TruthHost[], paths: readonly string[]): (url:
     let map = pathMaps.get(host.index);
     if (map === undefined) {
       map = new Map();
-      for (let g = host.firstPage; g < host.firstPage + host.pageCount; g++) map.set(paths[g] as string, g);
+      for (let g = host.firstPage; g < host.firstPage + host.pageCount; g++) map.set(paths.at(g), g);
       pathMaps.set(host.index, map);
     }
     return map.get(parsed.pathname + parsed.search) ?? -1;

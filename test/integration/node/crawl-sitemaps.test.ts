@@ -39,7 +39,7 @@ const origin = (h: TruthHost): string => `http://${h.name}:${web.port}`;
 function listed(h: TruthHost): string[] {
   const ok = truth.manifest.pageKinds.indexOf('ok');
   const urls: string[] = [];
-  for (let g = h.firstPage; g < h.firstPage + h.pageCount; g++) if (truth.kind[g] === ok) urls.push(`${origin(h)}${truth.paths[g]}`);
+  for (let g = h.firstPage; g < h.firstPage + h.pageCount; g++) if (truth.kind[g] === ok) urls.push(`${origin(h)}${truth.paths.at(g)}`);
   return urls;
 }
 

@@ -128,7 +128,7 @@ before(async () => {
   for (const h of truth.hosts) {
     if (h.sitemap === 'none') continue;
     const urls: string[] = [];
-    for (let g = h.firstPage; g < h.firstPage + h.pageCount; g++) if (truth.kind[g] === ok) urls.push(`${origin(h.name)}${truth.paths[g]}`);
+    for (let g = h.firstPage; g < h.firstPage + h.pageCount; g++) if (truth.kind[g] === ok) urls.push(`${origin(h.name)}${truth.paths.at(g)}`);
     expected.set(h.name, urls);
   }
   hostsWithSitemap = truth.hosts.filter((h) => h.sitemap !== 'none');

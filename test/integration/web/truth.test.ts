@@ -218,7 +218,7 @@ describe('truth export', () => {
     for (let g = 0; g < model.pageCount; g++) {
       const kind = model.pageKind[g] as number;
       assert.equal(truth.pageHost[g], model.pageHost[g]);
-      assert.equal(truth.paths[g], model.path(g));
+      assert.equal(truth.paths.at(g), model.path(g));
       assert.equal(truth.status[g], finalStatus(model, g));
       assert.equal(PAGE_KIND_NAMES[truth.kind[g] as number], PAGE_KIND_NAMES[kind]);
       assert.equal(truth.topic[g], model.pageTopic[g]);
@@ -235,9 +235,9 @@ describe('truth export', () => {
     assert.ok(dups > 0 && redirects > 0, `${dups} duplicates, ${redirects} redirects`);
   });
 
-  it('lists exactly the geographic entities of every page that serves content', () => {
+  it('lists exactly the geographic entities of every page that serves content', async () => {
     const byPage = new Map<number, unknown[]>();
-    for (const e of truth.entities) {
+    for (const e of await truth.entities()) {
       const list = byPage.get(e.page) ?? [];
       list.push({ number: e.number, street: e.street, city: e.city, state: e.state, zip: e.zip });
       byPage.set(e.page, list);
