@@ -11,7 +11,7 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ShoalError } from '../../core/errors.js';
-import { StringColumn, StringColumnBuilder } from '../../core/string-column.js';
+import { StringColumnBuilder, type StringColumn } from '../../core/string-column.js';
 import type { Csr } from '../../eval/csr.js';
 import {
   DATA_FILES, ENTITIES_FILE, ENTITY_COLUMNS, HOSTS_FILE, HOST_COLUMNS, KINDS_FILE, MANIFEST_FILE, OFFSETS_FILE,
