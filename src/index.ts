@@ -76,6 +76,10 @@ export type { RunSimulationOptions, SimulationOutcome } from './sim/run-simulati
 export { simulate } from './sim/simulator.js';
 export type { SimulationOptions, SimulationRun, SimProgress, SimStopReason } from './sim/simulator.js';
 export { loadSimGraph } from './sim/graph/load-graph.js';
+export type { GraphFormatChoice, SimGraphLoadOptions } from './sim/graph/load-graph.js';
+export { loadCrawlGraph } from './sim/graph/crawl-graph.js';
+export type { CrawlGraphOptions } from './sim/graph/crawl-graph.js';
+export { loadTruthGraph } from './sim/graph/truth-graph.js';
 export { graphFromAdjacency } from './sim/graph/memory-graph.js';
 export type { SimGraph } from './sim/graph/sim-graph.js';
 export { writeSimulationOutputs } from './sim/outputs.js';

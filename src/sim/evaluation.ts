@@ -105,7 +105,7 @@ function topicOf(graph: SimGraph, topic: string | null): Importance {
   const contentOf = graph.contentOf;
   if (contentOf === null) {
     const known = labels === null ? '' : ` (the truth's categories: ${labels.categories.join(', ')})`;
-    throw new ConfigError([{ path: 'eval.topic', message: `${JSON.stringify(topic)} is no category of this graph${known}, and the graph has no page text to count it in (graph.rebuildContent)` }]);
+    throw new ConfigError([{ path: 'eval.topic', message: `${JSON.stringify(topic)} is no category of this graph${known}, and the graph has no page text to count it in (graph.rebuildContent for a truth export, graph.crawlContent for a crawl)` }]);
   }
   const word = topic.toLowerCase();
   const titles = new Uint32Array(graph.pageCount);

@@ -80,7 +80,8 @@ function policiesFor(graph: SimGraph, order: readonly OrderPolicyConfig[]): (() 
     const { needs, spec } = make();
     const missing = missingForPolicy(needs, graph);
     if (missing.length > 0) {
-      const hint = graph.format === 'truth' ? '; with a truth export, graph.rebuildContent gives titles, text and anchors' : '';
+      const hint = graph.format === 'truth' ? '; with a truth export, graph.rebuildContent gives titles, text and anchors'
+        : graph.format === 'crawl' ? '; with a crawl graph, graph.crawlContent reads titles and text from its WARC files' : '';
       issues.push({ path: `order.${i}`, message: `${spec.id} reads ${missing.join(' and ')}, which the ${graph.format} graph ${graph.source} does not have${hint}` });
     }
   });
@@ -97,7 +98,9 @@ function policiesFor(graph: SimGraph, order: readonly OrderPolicyConfig[]): (() 
 export async function runSimulation(config: SimConfig, options: RunSimulationOptions = {}): Promise<SimulationOutcome> {
   const status = options.onStatus ?? (() => {});
   const t0 = performance.now();
-  const graph = await loadSimGraph(config.graph.paths, config.graph.format, { rebuildContent: config.graph.rebuildContent });
+  const graph = await loadSimGraph(config.graph.paths, config.graph.format, {
+    rebuildContent: config.graph.rebuildContent, withContent: config.graph.crawlContent,
+  });
   try {
     status(`graph: ${graph.format} ${graph.source}: ${graph.pageCount.toLocaleString('en-US')} pages, ${graph.linkCount.toLocaleString('en-US')} links, `
       + `${graph.hosts.count.toLocaleString('en-US')} hosts (read in ${Math.round(performance.now() - t0)} ms)`);

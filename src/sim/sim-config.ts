@@ -32,6 +32,8 @@ const graphSchema = z.strictObject({
     .describe('seed pages as the graph names them (ids of a TSV file, or URLs); [] = the graph’s own seeds (--seed, repeatable)'),
   rebuildContent: z.boolean().default(false)
     .describe('truth exports only: rebuild the test web from the export’s configuration for page titles, text and anchor texts (policies and importance that read content); slow on large webs'),
+  crawlContent: z.boolean().default(false)
+    .describe('crawl graphs only: read page titles and text from the crawl’s WARC files (warc/index.cdxj of each node directory), parsed as the crawl parsed them (policies and importance that read content); one to a few milliseconds per page on first use'),
 }).prefault({});
 
 const politenessSchema = z.strictObject({

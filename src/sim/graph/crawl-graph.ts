@@ -19,9 +19,12 @@
  *   order given); without a crawl log, the first URL of each link graph.
  * - **Per host**: the address the crawl connected to and the mean fetch time it measured (the
  *   `measured` latency model); **per page**: the bytes downloaded, for load balance in bytes.
+ * - **Content** (option `withContent`): titles and visible text read back from the crawl's WARC
+ *   files through their CDXJ indexes and parsed as the crawl parsed them (`crawl-content.ts`);
+ *   without it the graph has anchor texts but no page text.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ShoalError } from '../../core/errors.js';
 import { csrFromEdges } from '../../eval/csr.js';
 import { CLUSTER_MANIFEST } from '../../cluster/embedded-cluster.js';
@@ -29,6 +32,7 @@ import { urlParts } from '../../node/url-parts.js';
 import { CRAWL_LOG_FILE, readCrawlLog } from '../../store/crawl-log.js';
 import { readLinkGraph, type LinkGraph } from '../../store/link-graph-reader.js';
 import { LINK_GRAPH_DIR, LINKS_FILE, LinkFlag } from '../../store/link-graph.js';
+import { crawlContent, warcDirsOf, type CrawlContent } from './crawl-content.js';
 import { GrowableU32, GrowableU8 } from './growable.js';
 import { SimGraphFormat, SimPageKind, type SimGraph } from './sim-graph.js';
 
@@ -63,12 +67,22 @@ export function crawlLinkDirs(paths: readonly string[]): { readonly nodeDir: str
   return out;
 }
 
+/** Options of {@link loadCrawlGraph}. */
+export interface CrawlGraphOptions {
+  /**
+   * Read page titles and visible text from the crawl's WARC files (`warc/index.cdxj` of each node
+   * directory; a `links/` directory given alone is read with its parent's), for policies and
+   * importances that read content. Default false.
+   */
+  readonly withContent?: boolean;
+}
 
 /**
  * Reads and merges the link graphs of `paths` (see the file comment).
- * @throws ShoalError `IO` naming the directory and file when one is missing or damaged.
+ * @throws ShoalError `IO` naming the directory and file when one is missing or damaged;
+ *   `GRAPH_FORMAT` when content is asked for and no directory holds a WARC index.
  */
-export async function loadCrawlGraph(paths: readonly string[]): Promise<SimGraph> {
+export async function loadCrawlGraph(paths: readonly string[], options: CrawlGraphOptions = {}): Promise<SimGraph> {
   const dirs = crawlLinkDirs(paths);
   const idOf = new Map<string, number>();
   const urls: string[] = [];
@@ -193,6 +207,15 @@ export async function loadCrawlGraph(paths: readonly string[]): Promise<SimGraph
   const pageBytes = hasLog ? Float64Array.from(urls, (u) => bytesOf.get(u) ?? 0) : null;
   const isAnyIp = hostIp.size > 0;
   const pageKinds = Uint8Array.from(urls, (url, p) => (redirects.at(p) === 1 ? SimPageKind.redirect : isNoContent.has(url) ? SimPageKind.noContent : SimPageKind.page));
+  let content: CrawlContent | null = null;
+  if (options.withContent === true) {
+    try {
+      content = await crawlContent(warcDirsOf(dirs.map((d) => d.nodeDir ?? dirname(d.linksDir))), n, (url) => idOf.get(url) ?? -1);
+    } catch (err) {
+      for (const g of graphs) g.close();
+      throw err;
+    }
+  }
 
   return {
     format: SimGraphFormat.crawl,
@@ -219,11 +242,12 @@ export async function loadCrawlGraph(paths: readonly string[]): Promise<SimGraph
       const i = origin[edge] as number;
       return (graphs[edgeGraph.data[i] as number] as LinkGraph).anchorOf(edgeLocal.data[i] as number);
     },
-    contentOf: null,
+    contentOf: content === null ? null : content.contentOf,
     pageBytes,
     labels: null,
     close: () => {
       for (const g of graphs) g.close();
+      content?.close();
     },
   };
 }

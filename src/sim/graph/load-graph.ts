@@ -8,13 +8,16 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { MANIFEST_FILE } from '../../web/truth/format.js';
-import { loadCrawlGraph } from './crawl-graph.js';
+import { loadCrawlGraph, type CrawlGraphOptions } from './crawl-graph.js';
 import type { SimGraph, SimGraphFormat } from './sim-graph.js';
 import { loadTruthGraph, type TruthGraphOptions } from './truth-graph.js';
 import { loadTsvGraph } from './tsv-graph.js';
 
 /** `auto` or one of the formats. */
 export type GraphFormatChoice = 'auto' | SimGraphFormat;
+
+/** Options of {@link loadSimGraph}: each applies to its format only. */
+export interface SimGraphLoadOptions extends TruthGraphOptions, CrawlGraphOptions {}
 
 /**
  * The format of `paths` as {@link loadSimGraph} would read them with `auto`.
@@ -38,14 +41,14 @@ export function detectGraphFormat(paths: readonly string[]): SimGraphFormat {
  * @throws ConfigError for paths that cannot be this format; ShoalError (`TRUTH_FORMAT`, `IO`) for a
  *   damaged or malformed input, naming the file (and line).
  */
-export async function loadSimGraph(paths: readonly string[], format: GraphFormatChoice = 'auto', truthOptions: TruthGraphOptions = {}): Promise<SimGraph> {
+export async function loadSimGraph(paths: readonly string[], format: GraphFormatChoice = 'auto', options: SimGraphLoadOptions = {}): Promise<SimGraph> {
   const chosen = format === 'auto' ? detectGraphFormat(paths) : format;
   if (chosen !== 'crawl' && paths.length !== 1) {
     throw new ConfigError([{ path: 'graph.paths', message: `a ${chosen} graph is one path, got ${paths.length}` }], { code: 'USAGE' });
   }
   switch (chosen) {
-    case 'truth': return loadTruthGraph(paths[0] as string, truthOptions);
+    case 'truth': return loadTruthGraph(paths[0] as string, { rebuildContent: options.rebuildContent ?? false });
     case 'tsv': return loadTsvGraph(paths[0] as string);
-    case 'crawl': return loadCrawlGraph(paths);
+    case 'crawl': return loadCrawlGraph(paths, { withContent: options.withContent ?? false });
   }
 }

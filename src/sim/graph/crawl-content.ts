@@ -1,0 +1,237 @@
+/**
+ * Page titles and visible text for a crawl graph (`crawl-graph.ts`), read back from what the crawl
+ * archived: each node directory's CDXJ index (`warc/index.cdxj`, `store/warc/cdxj.ts`) says where the
+ * page's response record lies; the record's gzip member is read and checked (`store/warc/
+ * gzip-members.ts`), its HTTP body decoded (gzip, deflate, br, as the fetcher undoes them) and
+ * analysed by the crawl's own page analysis (`node/page-analysis.ts`: charset, HTML parser), with the
+ * crawl's default parser limits. So content-reading policies (hot queue, similarity) and importances
+ * (a topic word) see in a replay the title and text the crawl saw.
+ *
+ * - **Which record**: a page's first indexed `response` (2xx) or `revisit` record, in the first
+ *   directory (in the order given) that holds one, as the link graph keeps the links of a page's first
+ *   fetch. A revisit (the crawl met the bytes before, under another URL) is read as the page it refers
+ *   to (`WARC-Refers-To-Target-URI`).
+ * - **No content** (empty title and text): a page the crawl did not fetch, or fetched with another
+ *   status, a media type other than HTML, or a body that does not decode.
+ *
+ * Costs: the indexes are read once, when the graph is loaded (13 bytes per page: file, offset,
+ * length); a page is read and parsed on first use (one read, one inflate, one parse: about a
+ * millisecond for a 20 KB page), and the last {@link CONTENT_CACHE_PAGES} pages are kept. WARC files
+ * are opened on first use and closed by `close()`.
+ */
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { ShoalError } from '../../core/errors.js';
+import { parseContentCodings } from '../../fetch/body-decoder.js';
+import { crawlConfigSchema } from '../../node/crawl-config.js';
+import { analyzePage, type PageAnalysisOptions } from '../../node/page-analysis.js';
+import { readLines } from '../../store/read-lines.js';
+import { parseCdxjLine } from '../../store/warc/cdxj.js';
+import { readGzipMember } from '../../store/warc/gzip-members.js';
+import { parseWarcHead } from '../../store/warc/warc-record.js';
+import { INDEX_FILE } from '../../store/warc/warc-writer.js';
+import { readAt } from '../../store/tail-repair.js';
+import type { PageContent } from './sim-graph.js';
+
+/** Parsed pages kept. */
+export const CONTENT_CACHE_PAGES = 512;
+/** Media types whose bodies are parsed as HTML (those the crawl parses). */
+const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+/** Revisits followed to their original at most (a revisit refers to a response, so 1 is enough). */
+const MAX_REVISIT_HOPS = 2;
+const EMPTY: PageContent = Object.freeze({ title: '', text: '' });
+const NO_FILE = -1;
+
+/** Options of {@link crawlContent}. */
+export interface CrawlContentOptions {
+  /** Parser limits; default the crawl's defaults (`parse` section of the crawl configuration). */
+  readonly parse?: PageAnalysisOptions;
+  /** Largest body after content decoding, bytes; default the crawl's `fetch.maxDecodedBytes`. */
+  readonly maxDecodedBytes?: number;
+}
+
+/** What {@link crawlContent} gives the crawl graph. */
+export interface CrawlContent {
+  /** Title and visible text of a page ({@link EMPTY} content when the crawl archived none). */
+  contentOf(page: number): PageContent;
+  /** Pages that have an indexed record. */
+  readonly indexedPages: number;
+  /** Closes the WARC files opened; idempotent. Later reads reopen them. */
+  close(): void;
+}
+
+/** The WARC directory of each node directory (`<node>/warc`) that holds an index, in order. */
+export function warcDirsOf(nodeDirs: readonly string[]): string[] {
+  return nodeDirs.map((d) => join(d, 'warc')).filter((d) => existsSync(join(d, INDEX_FILE)));
+}
+
+/**
+ * Reads the CDXJ indexes of `warcDirs` and returns the page content reader; see the file comment.
+ * `pageIdOf` maps a URL of the index to a page of the graph (−1 for none).
+ * @throws ShoalError `GRAPH_FORMAT` when no directory holds an index; `IO` when one is unreadable.
+ */
+export async function crawlContent(
+  warcDirs: readonly string[], pageCount: number, pageIdOf: (url: string) => number, options: CrawlContentOptions = {},
+): Promise<CrawlContent> {
+  if (warcDirs.length === 0) {
+    throw new ShoalError('GRAPH_FORMAT', `crawl graph content: no WARC index (warc/${INDEX_FILE}) in the crawl directories; page text is read from the crawl's WARC files`);
+  }
+  const defaults = crawlConfigSchema.shape.parse.parse({});
+  const parse = options.parse ?? { anchorContextTokens: defaults.anchorContextTokens, maxLinks: defaults.maxLinks, maxTextChars: defaults.maxTextChars };
+  const maxDecodedBytes = options.maxDecodedBytes ?? crawlConfigSchema.shape.fetch.parse({}).maxDecodedBytes;
+
+  const files: string[] = [];
+  const fileIndex = new Map<string, number>();
+  const fileOf = new Int32Array(pageCount).fill(NO_FILE);
+  const offsetOf = new Float64Array(pageCount);
+  const lengthOf = new Uint32Array(pageCount);
+  let indexedPages = 0;
+  for (const dir of warcDirs) {
+    const indexPath = join(dir, INDEX_FILE);
+    try {
+      for await (const line of readLines(indexPath)) {
+        const e = parseCdxjLine(line.text);
+        if (e === null) continue;
+        const isRevisit = e.mime === 'warc/revisit';
+        if (!isRevisit && (e.status === null || !e.status.startsWith('2'))) continue;
+        const page = pageIdOf(e.url);
+        if (page < 0 || fileOf[page] !== NO_FILE) continue;
+        const path = join(dir, e.filename);
+        let f = fileIndex.get(path);
+        if (f === undefined) {
+          f = files.length;
+          files.push(path);
+          fileIndex.set(path, f);
+        }
+        fileOf[page] = f;
+        offsetOf[page] = e.offset;
+        lengthOf[page] = e.length;
+        indexedPages++;
+      }
+    } catch (err) {
+      throw new ShoalError('IO', `crawl graph content: cannot read ${indexPath}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  const fds = new Map<number, number>();
+  const fdOf = (f: number): number => {
+    let fd = fds.get(f);
+    if (fd === undefined) {
+      fd = openSync(files[f] as string, 'r');
+      fds.set(f, fd);
+    }
+    return fd;
+  };
+  const cache = new Map<number, PageContent>();
+
+  const read = (page: number, hops: number): PageContent => {
+    const f = fileOf[page] as number;
+    if (f === NO_FILE) return EMPTY;
+    let data: Buffer;
+    try {
+      const member = readGzipMember(readAt(fdOf(f), offsetOf[page] as number, lengthOf[page] as number));
+      if (member.kind !== 'ok') return EMPTY;
+      data = member.data;
+    } catch (err) {
+      throw new ShoalError('IO', `crawl graph content: cannot read ${files[f]} at ${offsetOf[page]}: ${(err as Error).message}`, { cause: err });
+    }
+    const head = parseWarcHead(data);
+    if (head === null) return EMPTY;
+    const url = head.fields.get('warc-target-uri') ?? '';
+    if (head.fields.get('warc-type') === 'revisit') {
+      const original = pageIdOf(head.fields.get('warc-refers-to-target-uri') ?? '');
+      return original >= 0 && original !== page && hops < MAX_REVISIT_HOPS ? contentOf(original, hops + 1) : EMPTY;
+    }
+    const blockLength = Number(head.fields.get('content-length') ?? Number.NaN);
+    const blockEnd = Number.isSafeInteger(blockLength) ? head.headerLength + blockLength : data.length;
+    const message = httpMessage(data.subarray(head.headerLength, blockEnd));
+    if (message === null) return EMPTY;
+    const mime = (message.contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
+    if (mime !== '' && !HTML_TYPES.has(mime)) return EMPTY;
+    const body = decodeBody(message.body, parseContentCodings(message.contentEncoding), maxDecodedBytes);
+    if (body === null) return EMPTY;
+    const analysis = analyzePage({ url, body, contentType: message.contentType }, parse);
+    return { title: analysis.title, text: analysis.visibleText };
+  };
+
+  const contentOf = (page: number, hops = 0): PageContent => {
+    if (!Number.isInteger(page) || page < 0 || page >= pageCount) throw new RangeError(`crawl graph content: ${page} is not a page`);
+    const hit = cache.get(page);
+    if (hit !== undefined) return hit;
+    const content = read(page, hops);
+    if (cache.size >= CONTENT_CACHE_PAGES) cache.delete(cache.keys().next().value as number);
+    cache.set(page, content);
+    return content;
+  };
+
+  return {
+    contentOf: (page) => contentOf(page),
+    indexedPages,
+    close: () => {
+      for (const fd of fds.values()) closeSync(fd);
+      fds.clear();
+      cache.clear();
+    },
+  };
+}
+
+/** An HTTP response block: its body (after the head) and the two headers that say how to read it. */
+interface HttpMessage {
+  readonly body: Buffer;
+  readonly contentType: string | undefined;
+  readonly contentEncoding: string | undefined;
+}
+
+/** Splits a stored HTTP response into head fields and body; null without a complete head. */
+function httpMessage(block: Buffer): HttpMessage | null {
+  let end = block.indexOf('\r\n\r\n');
+  let gap = 4;
+  if (end < 0) {
+    end = block.indexOf('\n\n');
+    gap = 2;
+  }
+  if (end < 0) return null;
+  let contentType: string | undefined;
+  let contentEncoding: string | undefined;
+  for (const line of block.toString('latin1', 0, end).split(/\r?\n/).slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === 'content-type' && contentType === undefined) contentType = value;
+    else if (name === 'content-encoding') contentEncoding = contentEncoding === undefined ? value : `${contentEncoding}, ${value}`;
+  }
+  return { body: block.subarray(end + gap), contentType, contentEncoding };
+}
+
+/** A "deflate" body: zlib-wrapped as RFC 9110 says, or raw deflate as some servers send it. */
+function inflateEither(data: Buffer, limit: { maxOutputLength: number }): Buffer {
+  try {
+    return inflateSync(data, limit);
+  } catch {
+    return inflateRawSync(data, limit);
+  }
+}
+
+/**
+ * The body with its content codings undone (the last applied first), at most `maxBytes` per stage;
+ * null for a coding shoal does not undo or a body that does not decode. The archive keeps bodies as
+ * received, so this is the fetcher's decoding (`fetch/body-decoder.ts`) done in one call.
+ */
+function decodeBody(body: Buffer, codings: readonly string[], maxBytes: number): Buffer | null {
+  let out = body;
+  try {
+    for (let i = codings.length - 1; i >= 0 && out.length > 0; i--) {
+      const coding = codings[i];
+      const limit = { maxOutputLength: maxBytes };
+      if (coding === 'br') out = brotliDecompressSync(out, limit);
+      else if (coding === 'gzip') out = gunzipSync(out, limit);
+      else if (coding === 'deflate') out = inflateEither(out, limit);
+      else return null;
+    }
+  } catch {
+    return null;
+  }
+  return out;
+}
