@@ -37,14 +37,14 @@
  * some 40 GB over the crawl, sequential).
  */
 import {
-  closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync,
+  closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync,
 } from 'node:fs';
-import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { ShoalError } from '../core/errors.js';
 import { FingerprintCache } from './fingerprint-cache.js';
 import { MemorySeenSet } from './memory-seen-set.js';
+import { BLOCK_BYTES, BLOCK_ENTRIES, RUN_RE, below, indexName, openSortedRun, runName, syncDir, writeMergedRun, type SortedRun } from './sorted-run.js';
 import {
   WORD_OFFSET, fingerprintWords, lifecycleError, splitFingerprint,
   type Fingerprints, type SeenSet, type SeenSetSpec,
@@ -82,50 +82,9 @@ export interface DiskSeenSetStats {
 const NAME = 'DiskSeenSet';
 const DEFAULT_CACHE_ENTRIES = 1 << 20;
 const DEFAULT_BUFFER_ENTRIES = 1 << 20;
-const BLOCK_ENTRIES = 512;
-const BLOCK_BYTES = BLOCK_ENTRIES * 8;
-const MERGE_CHUNK_ENTRIES = 1 << 17;
 const { hi: HI, lo: LO } = WORD_OFFSET;
-const RUN_RE = /^run-(\d+)\.fps$/;
 const JOURNAL_RE = /^journal-(\d+)\.log$/;
-
-const runName = (g: number): string => `run-${String(g).padStart(6, '0')}.fps`;
-const indexName = (g: number): string => `run-${String(g).padStart(6, '0')}.idx`;
 const journalName = (g: number): string => `journal-${String(g).padStart(6, '0')}.log`;
-
-/** (h1, l1) < (h2, l2) as unsigned 64-bit numbers. */
-function below(h1: number, l1: number, h2: number, l2: number): boolean {
-  return h1 < h2 || (h1 === h2 && l1 < l2);
-}
-
-/** A sorted run on disk and its sparse index. */
-class SortedRun {
-  constructor(readonly generation: number, readonly fd: number, readonly count: number, readonly index: Uint32Array) {}
-
-  /** Number of 512-fingerprint blocks. */
-  get blocks(): number {
-    return this.index.length >>> 1;
-  }
-
-  /** The block that would hold (hi, lo), or −1 when it sorts before the first fingerprint. */
-  blockOf(hi: number, lo: number): number {
-    const idx = this.index;
-    let low = 0;
-    let high = this.blocks - 1;
-    let found = -1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const h = idx[2 * mid] as number;
-      const l = idx[2 * mid + 1] as number;
-      if (below(hi, lo, h, l)) high = mid - 1;
-      else {
-        found = mid;
-        low = mid + 1;
-      }
-    }
-    return found;
-  }
-}
 
 /** Disk-backed {@link SeenSet} with a cache in front; see the file comment. */
 export class DiskSeenSet implements SeenSet {
@@ -381,108 +340,16 @@ export class DiskSeenSet implements SeenSet {
   }
 
   private async merge(run: SortedRun | null, frozen: MemorySeenSet, next: number): Promise<void> {
-    const added = frozen.sortedWords();
-    const tmp = join(this.dir, `${runName(next)}.tmp`);
-    const tmpIndex = join(this.dir, `${indexName(next)}.tmp`);
-    const total = (run?.count ?? 0) + (added.length >>> 1);
-    const index = new Uint32Array(2 * Math.ceil(total / BLOCK_ENTRIES));
-    let reader: FileHandle | null = null;
-    const writer = await openFile(tmp, 'w');
-    try {
-      if (run !== null) reader = await openFile(join(this.dir, runName(run.generation)), 'r');
-      const inWords = new Uint32Array(MERGE_CHUNK_ENTRIES * 2);
-      const inBytes = Buffer.from(inWords.buffer);
-      let inCount = 0;
-      let inAt = 0;
-      let readAt = 0;
-      let runLeft = run?.count ?? 0;
-      const refill = async (): Promise<void> => {
-        const want = Math.min(MERGE_CHUNK_ENTRIES, runLeft);
-        if (want === 0 || reader === null) {
-          inCount = 0;
-          inAt = 0;
-          return;
-        }
-        const { bytesRead } = await reader.read(inBytes, 0, want * 8, readAt);
-        if (bytesRead !== want * 8) throw new ShoalError('IO', `${NAME}: ${runName(run?.generation ?? 0)} in ${this.dir} is shorter than its index says`);
-        readAt += bytesRead;
-        runLeft -= want;
-        inCount = want;
-        inAt = 0;
-      };
-      await refill();
-      const outWords = new Uint32Array(MERGE_CHUNK_ENTRIES * 2);
-      let outCount = 0;
-      let written = 0;
-      let a = 0;
-      const addedCount = added.length >>> 1;
-      // Runs synchronously from one chunk boundary to the next: an await per output or input chunk only.
-      while (inCount > 0 || a < addedCount) {
-        if (inAt === inCount && inCount > 0) {
-          await refill();
-          continue;
-        }
-        let hi: number;
-        let lo: number;
-        const hasRun = inAt < inCount;
-        if (hasRun && a < addedCount) {
-          const rh = inWords[2 * inAt] as number;
-          const rl = inWords[2 * inAt + 1] as number;
-          const ah = added[2 * a] as number;
-          const al = added[2 * a + 1] as number;
-          if (below(rh, rl, ah, al)) {
-            hi = rh; lo = rl; inAt++;
-          } else {
-            hi = ah; lo = al; a++;
-            if (rh === ah && rl === al) inAt++;
-          }
-        } else if (hasRun) {
-          hi = inWords[2 * inAt] as number; lo = inWords[2 * inAt + 1] as number; inAt++;
-        } else {
-          hi = added[2 * a] as number; lo = added[2 * a + 1] as number; a++;
-        }
-        const at = written + outCount;
-        if (at % BLOCK_ENTRIES === 0) {
-          index[2 * (at / BLOCK_ENTRIES)] = hi;
-          index[2 * (at / BLOCK_ENTRIES) + 1] = lo;
-        }
-        outWords[2 * outCount] = hi;
-        outWords[2 * outCount + 1] = lo;
-        if (++outCount === MERGE_CHUNK_ENTRIES) {
-          await writer.write(Buffer.from(outWords.buffer, 0, outCount * 8), 0, outCount * 8, written * 8);
-          written += outCount;
-          outCount = 0;
-        }
-      }
-      if (outCount > 0) await writer.write(Buffer.from(outWords.buffer, 0, outCount * 8), 0, outCount * 8, written * 8);
-      written += outCount;
-      await writer.datasync();
-      const usedIndex = index.subarray(0, 2 * Math.ceil(written / BLOCK_ENTRIES));
-      const indexHandle = await openFile(tmpIndex, 'w');
-      try {
-        await indexHandle.write(Buffer.from(usedIndex.buffer, usedIndex.byteOffset, usedIndex.byteLength));
-        await indexHandle.datasync();
-      } finally {
-        await indexHandle.close();
-      }
-      // The index first: a run file without its index is not complete (recovery ignores it).
-      renameSync(tmpIndex, join(this.dir, indexName(next)));
-      renameSync(tmp, join(this.dir, runName(next)));
-      syncDir(this.dir);
-      const fd = openSync(join(this.dir, runName(next)), 'r');
-      this.run = new SortedRun(next, fd, written, usedIndex.slice());
-      this.frozen = null;
-      if (run !== null) {
-        closeSync(run.fd);
-        unlinkSync(join(this.dir, runName(run.generation)));
-        unlinkSync(join(this.dir, indexName(run.generation)));
-      }
-      for (const g of journalGenerations(this.dir)) if (g < next) unlinkSync(join(this.dir, journalName(g)));
-      syncDir(this.dir);
-    } finally {
-      await reader?.close();
-      await writer.close();
+    const merged = await writeMergedRun(this.dir, run, frozen.sortedWords(), next);
+    this.run = merged;
+    this.frozen = null;
+    if (run !== null) {
+      closeSync(run.fd);
+      unlinkSync(join(this.dir, runName(run.generation)));
+      unlinkSync(join(this.dir, indexName(run.generation)));
     }
+    for (const g of journalGenerations(this.dir)) if (g < next) unlinkSync(join(this.dir, journalName(g)));
+    syncDir(this.dir);
   }
 
   /** Opens the newest complete run and replays the journals from its generation on. */
@@ -495,7 +362,7 @@ export class DiskSeenSet implements SeenSet {
       return m !== null && names.includes(indexName(Number(m[1]))) ? [Number(m[1])] : [];
     }).sort((a, b) => a - b);
     const generation = runs.at(-1) ?? 0;
-    if (generation > 0) this.run = this.openRun(generation);
+    if (generation > 0) this.run = openSortedRun(this.dir, generation);
     for (const g of runs) {
       if (g < generation) {
         unlinkSync(join(this.dir, runName(g)));
@@ -509,26 +376,6 @@ export class DiskSeenSet implements SeenSet {
     if (live.length === 0) this.openJournal(Math.max(generation, 1), true);
     else this.openJournal(live.at(-1) as number, false);
     // Journals older than the last one hold fingerprints a merge had frozen when the crash came: they wait in the buffer.
-  }
-
-  private openRun(g: number): SortedRun {
-    const fd = openSync(join(this.dir, runName(g)), 'r');
-    const size = fstatSync(fd).size;
-    const count = size / 8;
-    const indexFd = openSync(join(this.dir, indexName(g)), 'r');
-    try {
-      const indexBytes = fstatSync(indexFd).size;
-      const blocks = Math.ceil(count / BLOCK_ENTRIES);
-      if (size % 8 !== 0 || indexBytes !== blocks * 8) {
-        closeSync(fd);
-        throw new ShoalError('IO', `${NAME}: ${runName(g)} in ${this.dir} (${size} bytes) does not match its index (${indexBytes} bytes)`);
-      }
-      const index = new Uint32Array(blocks * 2);
-      if (indexBytes > 0) readSync(indexFd, Buffer.from(index.buffer), 0, indexBytes, 0);
-      return new SortedRun(g, fd, count, index);
-    } finally {
-      closeSync(indexFd);
-    }
   }
 
   /** Loads journal `g` into the buffer; cuts a torn tail when it is the newest. */
@@ -589,14 +436,4 @@ function journalGenerations(dir: string): number[] {
     const m = JOURNAL_RE.exec(name);
     return m === null ? [] : [Number(m[1])];
   }).sort((a, b) => a - b);
-}
-
-/** fsyncs a directory, so that renames and new files in it survive a power loss. */
-function syncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
