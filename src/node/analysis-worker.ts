@@ -20,8 +20,11 @@ function gzipped(request: Extract<AnalysisRequest, { kind: 'gzip' }>): Extract<A
   const pieces: Buffer[] = [];
   const lengths: number[] = [];
   let from = 0;
-  for (const length of request.lengths) {
-    const member = gzipMember([all.subarray(from, from + length)], request.level);
+  for (const [i, length] of request.lengths.entries()) {
+    const storedFrom = request.stored[2 * i] ?? 0;
+    const storedTo = request.stored[2 * i + 1] ?? 0;
+    const stored = storedTo > storedFrom ? { from: storedFrom, to: storedTo } : null;
+    const member = gzipMember([all.subarray(from, from + length)], request.level, stored);
     from += length;
     pieces.push(...member.pieces);
     lengths.push(member.length);

@@ -21,6 +21,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from './worker-entry.js';
 import { parseSitemap, type SitemapParse } from '../sitemap/sitemap-parser.js';
 import type { GzipMember } from '../store/warc/gzip-members.js';
+import type { RecordBytes } from '../store/warc/warc-writer.js';
 import { analyzePage, type PageAnalysis, type PageAnalysisInput, type PageAnalysisOptions } from './page-analysis.js';
 
 /** Analyses pages; {@link close} ends it (idempotent). */
@@ -93,8 +94,14 @@ export class InlinePageAnalyzer implements PageAnalyzer {
 export type AnalysisRequest =
   | { readonly kind: 'analyze'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly contentType: string | undefined; readonly wantsText: boolean }
   | { readonly kind: 'sitemap'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly maxUrls: number }
-  /** Records one after the other in `data`, `lengths[i]` bytes each. */
-  | { readonly kind: 'gzip'; readonly id: number; readonly data: Uint8Array; readonly lengths: readonly number[]; readonly level: number };
+  /**
+   * Records one after the other in `data`, `lengths[i]` bytes each; bytes `stored[2i]` to
+   * `stored[2i + 1]` of record i are compressed already (both 0: none).
+   */
+  | {
+    readonly kind: 'gzip'; readonly id: number; readonly data: Uint8Array; readonly lengths: readonly number[];
+    readonly stored: readonly number[]; readonly level: number;
+  };
 
 /** A worker's answer, or its word that it has loaded its modules. */
 export type AnalysisReply =
@@ -183,23 +190,25 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
    * One gzip member per record (a `WarcCompressor`): the records travel to a worker in one buffer and
    * their members come back in one buffer.
    */
-  readonly compress = async (records: readonly (readonly Buffer[])[], level: number): Promise<readonly GzipMember[]> => {
+  readonly compress = async (records: readonly RecordBytes[], level: number): Promise<readonly GzipMember[]> => {
     let total = 0;
-    const lengths = records.map((pieces) => {
+    const stored: number[] = [];
+    const lengths = records.map(({ pieces, stored: range }) => {
       let n = 0;
       for (const p of pieces) n += p.length;
       total += n;
+      stored.push(range?.from ?? 0, range?.to ?? 0);
       return n;
     });
     const data = new Uint8Array(total);
     let at = 0;
-    for (const pieces of records) {
+    for (const { pieces } of records) {
       for (const p of pieces) {
         data.set(p, at);
         at += p.length;
       }
     }
-    const reply = await this.run(`${records.length} WARC records`, (id) => ({ kind: 'gzip', id, data, lengths, level }), data);
+    const reply = await this.run(`${records.length} WARC records`, (id) => ({ kind: 'gzip', id, data, lengths, stored, level }), data);
     if (reply.kind !== 'gzipped' || reply.lengths.length !== records.length) throw new AnalysisError('compressing WARC records: the worker answered wrongly');
     const out = Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength);
     let from = 0;

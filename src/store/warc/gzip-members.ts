@@ -5,7 +5,7 @@
  *
  * - {@link gzipMember} builds a member from the caller's buffers without copying a large body into
  *   one buffer first: each large piece is deflated on its own and the segments are joined with sync
- *   flushes into one deflate stream.
+ *   flushes into one deflate stream; a range that is compressed already is stored, not deflated.
  * - {@link readGzipMember} parses one member's header, inflates it and checks its CRC-32 and length
  *   trailer; {@link scanMembers} walks the complete members of a file through a bounded window.
  * - {@link repairWarcTail} cuts a file after its last complete member, which is how `WarcWriter`
@@ -29,34 +29,72 @@ export interface GzipMember {
   readonly length: number;
 }
 
+/** Bytes `from` (inclusive) to `to` (exclusive) of a record. */
+export interface ByteRange {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** A stored range shorter than this is deflated with the rest: a separate call would cost more than it saves. */
+const MIN_STORED_BYTES = 1024;
+
+/** One deflate call's input: its bytes and its level. */
+interface Segment {
+  readonly bytes: Buffer;
+  readonly level: number;
+}
+
 /**
  * One gzip member holding the concatenation of `pieces`. zlib's one-shot API takes one buffer; rather
  * than copying a large body into one, each large piece is deflated on its own and every segment but
  * the last ends with a sync flush, so the segments concatenate into one valid deflate stream (the way
  * pigz joins its blocks). Small pieces are joined first: one deflate call is much cheaper than several.
+ *
+ * `stored`, when given, is a range of the bytes that is compressed already (a body with a content
+ * coding, an image): it goes in stored deflate blocks (level 0, a copy) instead of being deflated
+ * again, which costs several times as much and gains nothing. Readers see an ordinary member.
  */
-export function gzipMember(pieces: readonly Buffer[], level = 6): GzipMember {
-  const segments: Buffer[] = [];
+export function gzipMember(pieces: readonly Buffer[], level = 6, stored: ByteRange | null = null): GzipMember {
+  const isStored = stored !== null && stored.to - stored.from >= MIN_STORED_BYTES && level > 0;
+  const segments: Segment[] = [];
   let run: Buffer[] = [];
+  const endRun = (): void => {
+    if (run.length > 0) segments.push({ bytes: run.length === 1 ? (run[0] as Buffer) : Buffer.concat(run), level });
+    run = [];
+  };
+  const add = (p: Buffer, isPlain: boolean): void => {
+    if (p.length === 0) return;
+    if (isPlain && p.length < OWN_SEGMENT_BYTES) {
+      run.push(p);
+      return;
+    }
+    endRun();
+    segments.push({ bytes: p, level: isPlain ? level : 0 });
+  };
   let crc = 0;
   let size = 0;
   for (const p of pieces) {
     crc = zlib.crc32(p, crc);
+    const at = size;
     size += p.length;
-    if (p.length < OWN_SEGMENT_BYTES) {
-      run.push(p);
+    if (!isStored || size <= stored.from || at >= stored.to) {
+      add(p, true);
       continue;
     }
-    if (run.length > 0) segments.push(Buffer.concat(run));
-    run = [];
-    segments.push(p);
+    // The piece overlaps the stored range: the part before it, the part in it, the part after it.
+    const from = Math.max(0, stored.from - at);
+    const to = Math.min(p.length, stored.to - at);
+    add(p.subarray(0, from), true);
+    add(p.subarray(from, to), false);
+    add(p.subarray(to), true);
   }
-  if (run.length > 0 || segments.length === 0) segments.push(Buffer.concat(run));
+  endRun();
+  if (segments.length === 0) segments.push({ bytes: Buffer.alloc(0), level });
   const out: Buffer[] = [GZIP_HEADER];
   let length = GZIP_HEADER.length + 8;
   segments.forEach((seg, i) => {
     const isLast = i === segments.length - 1;
-    const z = zlib.deflateRawSync(seg, { level, finishFlush: isLast ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
+    const z = zlib.deflateRawSync(seg.bytes, { level: seg.level, finishFlush: isLast ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
     out.push(z);
     length += z.length;
   });

@@ -62,6 +62,12 @@ export interface WarcRecord {
   readonly payloadDigest: string | null;
   /** Status and media type of the HTTP head in the block (`response`, `revisit` with a head), else null. */
   readonly http: HttpSummary | null;
+  /**
+   * Bytes at the end of the block that are compressed already (a response body with a content coding,
+   * or of a compressed media type such as JPEG or ZIP): the writer stores them in the gzip member
+   * rather than deflating them again. 0 for none.
+   */
+  readonly storedPayloadBytes: number;
 }
 
 /** Fields every builder takes. */
@@ -226,22 +232,39 @@ function headBytes(head: Buffer | string): Buffer {
  * Tolerates bare-LF line ends; unknown parts are null.
  */
 export function parseHttpHead(head: Buffer): HttpSummary {
+  const { status, mime } = readHttpHead(head);
+  return { status, mime };
+}
+
+/** {@link parseHttpHead}, and whether the payload has a content coding (`Content-Encoding` other than identity). */
+function readHttpHead(head: Buffer): HttpSummary & { readonly isEncoded: boolean } {
   let end = head.indexOf('\r\n\r\n');
   if (end < 0) end = head.indexOf('\n\n');
   const text = head.toString('latin1', 0, end < 0 ? Math.min(head.length, 65536) : end);
   const lines = text.split(/\r?\n/);
   const status = /^HTTP\/\d(?:\.\d)?[ \t]+(\d{3})(?:[ \t]|$)/.exec(lines[0] ?? '');
   let mime: string | null = null;
+  let hasType = false;
+  let isEncoded = false;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const colon = line.indexOf(':');
-    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === 'content-type') {
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    if (name === 'content-type' && !hasType) {
+      hasType = true;
       mime = (line.slice(colon + 1).split(';', 1)[0] ?? '').trim().toLowerCase() || null;
-      break;
-    }
+    } else if (name === 'content-encoding') isEncoded ||= line.slice(colon + 1).split(',').some((c) => !/^\s*(identity)?\s*$/i.test(c));
   }
-  return { status: status === null ? null : Number(status[1]), mime };
+  return { status: status === null ? null : Number(status[1]), mime, isEncoded };
 }
+
+/** Media types whose bytes are compressed already: deflating them again costs much and gains nothing. */
+const COMPRESSED_MEDIA = new RegExp(
+  '^(?:image/(?:jpeg|pjpeg|png|gif|webp|avif|heic|heif|jp2|jxl)|video/.+|audio/(?:mpeg|mp3|mp4|aac|ogg|opus|webm|flac)|' +
+  'font/woff2?|application/(?:zip|gzip|x-gzip|x-bzip2|x-xz|zstd|x-7z-compressed|vnd\\.rar|x-rar-compressed|java-archive|' +
+  'epub\\+zip|ogg|vnd\\.openxmlformats-officedocument\\..+|vnd\\.oasis\\.opendocument\\..+))$',
+);
 
 function checkName(name: string): string {
   if (!TOKEN.test(name)) throw new RangeError(`not a valid WARC field name: ${JSON.stringify(name)}`);
@@ -268,12 +291,13 @@ function concurrent(fields: WarcField[], ids: readonly string[] | undefined): vo
 function finish(
   type: WarcType, head: { fields: WarcField[]; id: string; date: string }, targetUri: string | null,
   contentType: string | null, block: readonly Buffer[], payloadDigest: string | null, http: HttpSummary | null,
+  storedPayloadBytes = 0,
 ): WarcRecord {
   let blockLength = 0;
   for (const b of block) blockLength += b.length;
   if (payloadDigest !== null) head.fields.push(['WARC-Payload-Digest', payloadDigest]);
   head.fields.push(['WARC-Block-Digest', sha1Digest(block)]);
-  return { type, id: head.id, date: head.date, targetUri, fields: head.fields, contentType, block, blockLength, payloadDigest, http };
+  return { type, id: head.id, date: head.date, targetUri, fields: head.fields, contentType, block, blockLength, payloadDigest, http, storedPayloadBytes };
 }
 
 /** A `warcinfo` record (WARC/1.1 §6.2). */
@@ -303,7 +327,9 @@ export function responseRecord(input: ResponseInput): WarcRecord {
   const httpHead = headBytes(input.httpHead);
   const body = input.body ?? EMPTY;
   const digest = input.payloadDigest ?? sha1Digest([body]);
-  return finish(WarcType.response, head, uri, ContentType.httpResponse, [httpHead, body], digest, parseHttpHead(httpHead));
+  const { status, mime, isEncoded } = readHttpHead(httpHead);
+  const isCompressed = isEncoded || (mime !== null && COMPRESSED_MEDIA.test(mime));
+  return finish(WarcType.response, head, uri, ContentType.httpResponse, [httpHead, body], digest, { status, mime }, isCompressed ? body.length : 0);
 }
 
 /** A `metadata` record with an `application/warc-fields` block. */
@@ -351,6 +377,13 @@ export function encodeHeader(record: WarcRecord, warcinfoId: string | null = nul
 /** The whole record as pieces (header, block pieces, trailer), ready to be compressed; nothing is copied. */
 export function encodeRecord(record: WarcRecord, warcinfoId: string | null = null): Buffer[] {
   return [encodeHeader(record, warcinfoId), ...record.block, RECORD_TRAILER];
+}
+
+/** Where {@link WarcRecord.storedPayloadBytes} lie in a record encoded in `rawBytes` bytes (they end the block), or null. */
+export function storedRange(record: WarcRecord, rawBytes: number): { from: number; to: number } | null {
+  if (record.storedPayloadBytes === 0) return null;
+  const to = rawBytes - RECORD_TRAILER.length;
+  return { from: to - record.storedPayloadBytes, to };
 }
 
 /** A record's header as read back: field names in lower case (repeated fields joined by `, `). */

@@ -22,8 +22,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ShoalError } from '../../core/errors.js';
 import { cdxjEntry, cdxjEntryFromStored, cdxjLine, reconcileCdxj } from './cdxj.js';
-import { gzipMember, repairWarcTail, scanMembers, type GzipMember, type StoredMember } from './gzip-members.js';
-import { encodeRecord, parseWarcHead, warcinfoRecord, WarcType, type WarcField, type WarcRecord } from './warc-record.js';
+import { gzipMember, repairWarcTail, scanMembers, type ByteRange, type GzipMember, type StoredMember } from './gzip-members.js';
+import { encodeRecord, parseWarcHead, storedRange, warcinfoRecord, WarcType, type WarcField, type WarcRecord } from './warc-record.js';
 
 /** The gzip-member functions moved to `gzip-members.ts`; re-exported here for existing importers. */
 export { gzipMember, readGzipMember, repairWarcTail } from './gzip-members.js';
@@ -32,7 +32,13 @@ export { gzipMember, readGzipMember, repairWarcTail } from './gzip-members.js';
  * Compresses records elsewhere (worker threads): one gzip member per record of the batch, in order.
  * A rejection is not fatal: the writer then compresses that batch itself.
  */
-export type WarcCompressor = (records: readonly (readonly Buffer[])[], level: number) => Promise<readonly GzipMember[]>;
+export type WarcCompressor = (records: readonly RecordBytes[], level: number) => Promise<readonly GzipMember[]>;
+
+/** A record on its way to compression: its bytes in pieces, and the range of them that is compressed already (see {@link gzipMember}). */
+export interface RecordBytes {
+  readonly pieces: readonly Buffer[];
+  readonly stored: ByteRange | null;
+}
 
 /** Options of {@link WarcWriter}. */
 export interface WarcWriterOptions {
@@ -187,7 +193,7 @@ export class WarcWriter {
   /** Records waiting for their offset, and the operations that must follow them, in call order. */
   private readonly steps: Step[] = [];
   /** Records of this turn of the event loop, for the compressor. */
-  private batch: { placed: Placed; pieces: readonly Buffer[] }[] | null = null;
+  private batch: { placed: Placed; bytes: RecordBytes }[] | null = null;
   /** Rejections of the writes still in the queue, in order (so a failure can reach them). */
   private readonly pendingRejects: Array<(err: unknown) => void> = [];
   private isPumping = false;
@@ -316,6 +322,7 @@ export class WarcWriter {
     const pieces = encodeRecord(record, file.warcinfoId);
     let rawBytes = 0;
     for (const p of pieces) rawBytes += p.length;
+    const bytes: RecordBytes = { pieces, stored: storedRange(record, rawBytes) };
     file.pendingBytes += rawBytes;
     file.hasRecords = true;
     return new Promise<WarcWriteResult>((resolve, reject) => {
@@ -323,37 +330,37 @@ export class WarcWriter {
       const placed: Placed = { kind: 'record', file, record, rawBytes, member: null, resolve };
       this.steps.push(placed);
       if (this.options.compress === undefined) {
-        placed.member = gzipMember(pieces, this.level);
+        placed.member = gzipMember(pieces, this.level, bytes.stored);
         this.advance();
       } else {
-        this.toCompress(placed, pieces);
+        this.toCompress(placed, bytes);
       }
     });
   }
 
   /** Adds a record to the batch sent to the compressor at the end of this turn of the event loop. */
-  private toCompress(placed: Placed, pieces: readonly Buffer[]): void {
+  private toCompress(placed: Placed, bytes: RecordBytes): void {
     if (this.batch === null) {
-      const batch: { placed: Placed; pieces: readonly Buffer[] }[] = [];
+      const batch: { placed: Placed; bytes: RecordBytes }[] = [];
       this.batch = batch;
       queueMicrotask(() => {
         this.batch = null;
         void this.compressBatch(batch);
       });
     }
-    this.batch.push({ placed, pieces });
+    this.batch.push({ placed, bytes });
   }
 
-  private async compressBatch(batch: readonly { placed: Placed; pieces: readonly Buffer[] }[]): Promise<void> {
+  private async compressBatch(batch: readonly { placed: Placed; bytes: RecordBytes }[]): Promise<void> {
     let members: readonly GzipMember[] | null = null;
     try {
-      members = await (this.options.compress as WarcCompressor)(batch.map((b) => b.pieces), this.level);
+      members = await (this.options.compress as WarcCompressor)(batch.map((b) => b.bytes), this.level);
       if (members.length !== batch.length) members = null;
     } catch {
       members = null; // compressed here instead
     }
     batch.forEach((b, i) => {
-      b.placed.member = members?.[i] ?? gzipMember(b.pieces, this.level);
+      b.placed.member = members?.[i] ?? gzipMember(b.bytes.pieces, this.level, b.bytes.stored);
     });
     this.advance();
   }

@@ -9,6 +9,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { analyzePage, type PageAnalysisOptions } from '../../../src/node/page-analysis.js';
 import { AnalysisError, InlinePageAnalyzer, WorkerPageAnalyzer } from '../../../src/node/page-analyzer.js';
 import { readGzipMember } from '../../../src/store/warc/gzip-members.js';
+import type { RecordBytes } from '../../../src/store/warc/warc-writer.js';
 
 const OPTIONS: PageAnalysisOptions = { anchorContextTokens: 10, maxLinks: 10_000, maxTextChars: 1_000_000 };
 
@@ -109,8 +110,15 @@ test('close() rejects pending pages, is idempotent, and later pages are refused'
 test('the workers compress WARC records: one valid gzip member per record, in order', async () => {
   const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 2 });
   pools.push(pool);
-  const records = pages.slice(0, 12).map((p, i) => [Buffer.from(`WARC/1.1\r\nWARC-Record-ID: <urn:uuid:${i}>\r\n\r\n`), p.body, Buffer.from('\r\n\r\n')]);
-  records.push([], [Buffer.alloc(0)], [Buffer.alloc(300_000, 7)]);
+  const records: RecordBytes[] = pages.slice(0, 12).map((p, i) => {
+    const head = Buffer.from(`WARC/1.1\r\nWARC-Record-ID: <urn:uuid:${i}>\r\n\r\n`);
+    // Every third record says its (3 KB, compressible) body is compressed already: the worker stores
+    // those bytes as they are, so its member is larger than the body.
+    const body = i % 3 === 0 ? Buffer.concat([p.body, p.body, p.body, p.body]) : p.body;
+    const stored = i % 3 === 0 ? { from: head.length, to: head.length + body.length } : null;
+    return { pieces: [head, body, Buffer.from('\r\n\r\n')], stored };
+  });
+  records.push({ pieces: [], stored: null }, { pieces: [Buffer.alloc(0)], stored: null }, { pieces: [Buffer.alloc(300_000, 7)], stored: null });
   const [a, b] = await Promise.all([pool.compress(records, 6), pool.compress(records.slice(0, 3), 1)]);
   assert.ok(a !== undefined && b !== undefined);
   assert.equal(a.length, records.length);
@@ -119,10 +127,14 @@ test('the workers compress WARC records: one valid gzip member per record, in or
     assert.equal(bytes.length, member.length);
     const read = readGzipMember(bytes);
     assert.equal(read.kind, 'ok', `record ${i}`);
-    assert.ok(gunzipSync(bytes).equals(Buffer.concat(records[i] as Buffer[])), `record ${i} round trip`);
+    const record = records[i] as RecordBytes;
+    assert.ok(gunzipSync(bytes).equals(Buffer.concat(record.pieces)), `record ${i} round trip`);
+    const stored = record.stored === null ? 0 : record.stored.to - record.stored.from;
+    if (stored > 0) assert.ok(member.length > stored, `record ${i}: its ${stored} body bytes are stored, not deflated (${member.length} bytes)`);
+    else if (record.pieces.length === 3) assert.ok(member.length < (record.pieces[1] as Buffer).length, `record ${i} is deflated`);
   });
   assert.equal(b.length, 3);
-  assert.ok(gunzipSync(Buffer.concat(b[2]?.pieces ?? [])).equals(Buffer.concat(records[2] as Buffer[])));
+  assert.ok(gunzipSync(Buffer.concat(b[2]?.pieces ?? [])).equals(Buffer.concat((records[2] as RecordBytes).pieces)));
 });
 
 test('sitemaps are read the same in the workers as in the crawl thread, gzip included', async () => {

@@ -5,7 +5,7 @@ import { WARCParser } from 'warcio';
 import { payloadDigest } from '../../../src/dedup/content-digest.js';
 import {
   ContentType, encodeHeader, encodeRecord, formatHttpHead, formatWarcDate, IDENTICAL_PAYLOAD_PROFILE, metadataRecord,
-  parseHttpHead, parseWarcHead, requestRecord, responseRecord, revisitRecord, sha1Digest, uriForm, warcinfoRecord, WarcType,
+  parseHttpHead, parseWarcHead, requestRecord, responseRecord, revisitRecord, sha1Digest, storedRange, uriForm, warcinfoRecord, WarcType,
   type WarcRecord,
 } from '../../../src/store/warc/warc-record.js';
 
@@ -105,6 +105,27 @@ describe('WARC record serialization', () => {
     assert.deepEqual(parseHttpHead(Buffer.from('HTTP/1.1 404 Not Found\r\ncontent-TYPE:  Text/HTML ; charset=x\r\n\r\nbody')), { status: 404, mime: 'text/html' });
     assert.deepEqual(parseHttpHead(Buffer.from('HTTP/1.0 301\nLocation: /x\n\n')), { status: 301, mime: null });
     assert.deepEqual(parseHttpHead(Buffer.from('GET / HTTP/1.1\r\nHost: a\r\n\r\n')), { status: null, mime: null });
+  });
+
+  it('marks a response body that is compressed already (content coding or media type) to be stored, not deflated', () => {
+    const body = Buffer.alloc(5000, 1);
+    const stored = (head: string): number => responseRecord({ date: T, targetUri: 'http://a.test/', httpHead: head, body }).storedPayloadBytes;
+    assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n'), 5000);
+    assert.equal(stored('HTTP/1.1 200 OK\r\ncontent-encoding: identity, br\r\n\r\n'), 5000);
+    assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: image/JPEG\r\n\r\n'), 5000);
+    assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: application/zip; name=a.zip\r\n\r\n'), 5000);
+    assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\n\r\n'), 5000);
+    assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n'), 0);
+    assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: image/svg+xml\r\nContent-Encoding: identity\r\n\r\n'), 0);
+    assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: audio/wav\r\n\r\n'), 0);
+    const request = requestRecord({ date: T, targetUri: 'http://a.test/', httpHead: 'POST / HTTP/1.1\r\nContent-Encoding: gzip\r\n\r\n', body });
+    assert.equal(request.storedPayloadBytes, 0, 'only response bodies are looked at');
+    const r = responseRecord({ date: T, targetUri: 'http://a.test/', httpHead: 'HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n', body });
+    const pieces = encodeRecord(r);
+    const raw = Buffer.concat(pieces);
+    const range = storedRange(r, raw.length);
+    assert.ok(range !== null && raw.subarray(range.from, range.to).equals(body), 'the stored range is the body');
+    assert.equal(storedRange(responseRecord({ date: T, targetUri: 'http://a.test/', httpHead: 'HTTP/1.1 200 OK\r\n\r\n', body }), raw.length), null);
   });
 
   it('formats an HTTP head byte-for-byte from latin1 strings, UTF-8 when needed', () => {

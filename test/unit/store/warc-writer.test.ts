@@ -265,6 +265,45 @@ describe('WarcWriter', () => {
     assert.ok(zlib.gunzipSync(Buffer.concat(gzipMember([]).pieces)).length === 0);
   });
 
+  it('stores a range that is compressed already, wherever it falls across the pieces', () => {
+    const text = Buffer.from('the same words again and again '.repeat(400)); // 12,400 compressible bytes
+    const pieces = [Buffer.from('WARC/1.1\r\n\r\n'), text.subarray(0, 5000), text.subarray(5000), Buffer.from('\r\n\r\n')];
+    const all = Buffer.concat(pieces);
+    const deflated = gzipMember(pieces, 6).length;
+    for (const [from, to] of [[14, 14 + 12_400], [0, all.length], [100, 5014], [3000, 9000], [5014, 5015 + 2000]] as const) {
+      const m = gzipMember(pieces, 6, { from, to });
+      const bytes = Buffer.concat(m.pieces);
+      assert.equal(bytes.length, m.length);
+      assert.ok(zlib.gunzipSync(bytes).equals(all), `[${from}, ${to}) round trip`);
+      assert.equal(readGzipMember(bytes).kind, 'ok');
+      assert.ok(m.length > to - from, `[${from}, ${to}): ${to - from} bytes stored (member ${m.length} bytes)`);
+      assert.ok(m.length < to - from + deflated + 64, `[${from}, ${to}): the rest is deflated`);
+    }
+    // Short ranges, and level 0, are not worth a separate call: the member is the plain one.
+    assert.deepEqual(Buffer.concat(gzipMember(pieces, 6, { from: 20, to: 1000 }).pieces), Buffer.concat(gzipMember(pieces, 6).pieces));
+    assert.ok(zlib.gunzipSync(Buffer.concat(gzipMember(pieces, 0, { from: 14, to: 12_414 }).pieces)).equals(all));
+  });
+
+  it('stores the body of a gzip-encoded response in its WARC member, and readers see the same record', async () => {
+    const dir = freshDir();
+    const plain = Buffer.from('<p>compressible text, over and over</p>\n'.repeat(300));
+    const gz = zlib.gzipSync(plain);
+    const record = (i: number, encoded: boolean): WarcRecord => responseRecord({
+      date: T0 + i, targetUri: `http://site.test/${i}`, body: encoded ? gz : plain,
+      httpHead: `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n${encoded ? 'Content-Encoding: gzip\r\n' : ''}\r\n`,
+    });
+    const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0 });
+    await w.start();
+    const a = await w.write(record(1, true));
+    const b = await w.write(record(2, false));
+    await w.close();
+    assert.ok(a.length > gz.length, `the gzip body (${gz.length} bytes) is stored: member ${a.length} bytes`);
+    assert.ok(b.length < plain.length / 5, 'a plain body is deflated');
+    const [file] = warcFiles(dir);
+    const read = await readAll(join(dir, file as string));
+    assert.ok(read[1]?.block.subarray(-gz.length).equals(gz), 'the stored body reads back byte for byte');
+  });
+
   it('reads members written by other tools (file name and comment in the header)', () => {
     const data = Buffer.from('WARC/1.1\r\n\r\n');
     const deflated = zlib.deflateRawSync(data);
@@ -415,7 +454,7 @@ describe('WarcWriter resume', () => {
         batches.push(records.length);
         await new Promise((resolve) => setTimeout(resolve, (k * 7919) % 13));
         if (k % failEvery === 0) throw new Error('worker died');
-        return records.map((pieces) => gzipMember(pieces, level));
+        return records.map(({ pieces, stored }) => gzipMember(pieces, level, stored));
       };
       return { compress, batches };
     }
@@ -485,7 +524,7 @@ describe('WarcWriter resume', () => {
       const dir = freshDir();
       const slow: WarcCompressor = async (records, level) => {
         await new Promise((resolve) => setTimeout(resolve, 30));
-        return records.map((pieces) => gzipMember(pieces, level));
+        return records.map(({ pieces, stored }) => gzipMember(pieces, level, stored));
       };
       const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0, compress: slow });
       await w.start();
