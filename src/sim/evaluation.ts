@@ -25,6 +25,7 @@ import {
   type BufferLog, type Curve, type HotPages,
 } from '../eval/ordering-models.js';
 import type { OrderingPolicySpec } from '../order/policy.js';
+import { countTermsIn } from '../order/terms.js';
 import type { SimGraph } from './graph/sim-graph.js';
 import type { SimConfig } from './sim-config.js';
 
@@ -112,17 +113,10 @@ function topicOf(graph: SimGraph, topic: string | null): Importance {
   const bodies = new Uint32Array(graph.pageCount);
   for (let p = 0; p < graph.pageCount; p++) {
     const c = contentOf(p);
-    titles[p] = countWord(c.title ?? '', word);
-    bodies[p] = countWord(c.text ?? '', word);
+    titles[p] = countTermsIn(c.title ?? '', [word])[0] as number;
+    bodies[p] = countTermsIn(c.text ?? '', [word])[0] as number;
   }
   return topicImportance(titles, bodies, { topic: word });
-}
-
-/** Occurrences of `word` (lowercase) as a whole token of `text`. */
-export function countWord(text: string, word: string): number {
-  let n = 0;
-  for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) if (m[0] === word) n++;
-  return n;
 }
 
 function restrict(importance: Importance, localOf: Int32Array | null, pages: number): Importance {
