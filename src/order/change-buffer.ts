@@ -4,7 +4,8 @@
  * next call), and at most one entry per id per batch: a later `set` of the same id overwrites the
  * earlier one, so the frontier is never asked twice for one URL.
  */
-import { grown, isUrlId } from './id-arrays.js';
+import { grown } from '../core/grown.js';
+import { isUrlId } from './id-arrays.js';
 import type { PriorityChanges } from './policy.js';
 
 /** A reusable batch of priority changes; see the file comment. */

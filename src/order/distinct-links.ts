@@ -9,7 +9,8 @@
  * A stamp per id marks the targets met in the current call, so deduplication costs O(links) with no
  * clearing between pages.
  */
-import { grown, isUrlId } from './id-arrays.js';
+import { grown } from '../core/grown.js';
+import { isUrlId } from './id-arrays.js';
 
 /** Deduplicates a page's out-link ids; see the file comment. */
 export class DistinctLinks {

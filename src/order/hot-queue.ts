@@ -30,7 +30,8 @@
  */
 import { ChangeBuffer } from './change-buffer.js';
 import { DistinctLinks } from './distinct-links.js';
-import { grown, IdFlags, isUrlId } from './id-arrays.js';
+import { grown } from '../core/grown.js';
+import { IdFlags, isUrlId } from './id-arrays.js';
 import { LinkLog } from './link-log.js';
 import { integerParam, OrderParamError } from './order-params.js';
 import type { DiscoveredUrl, FetchedPage, OrderingPolicy, OrderingPolicySpec, PolicyNeeds, PriorityChanges } from './policy.js';

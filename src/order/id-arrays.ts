@@ -7,30 +7,14 @@
  * is how a policy meets an unknown `fromId` without allocating for it.
  */
 
+import { grown } from '../core/grown.js';
+
 /** Largest id a policy keeps state for: ids are array indices, and 2^31 − 2 keeps them Int32-safe. */
 export const MAX_URL_ID = 2 ** 31 - 2;
 
 /** Whether `id` can index per-URL state: an integer in [0, {@link MAX_URL_ID}]. -1 (no ids) is not. */
 export function isUrlId(id: number): boolean {
   return Number.isInteger(id) && id >= 0 && id <= MAX_URL_ID;
-}
-
-/** The typed arrays policies keep per-URL state in. */
-export type IdArray = Float64Array | Uint32Array | Int32Array | Uint8Array;
-
-/**
- * `a` if it has room for index `need − 1`, else a copy at least twice as long (new cells `fill`).
- * The caller keeps the returned array.
- */
-export function grown<T extends IdArray>(a: T, need: number, fill = 0): T {
-  if (need <= a.length) return a;
-  let capacity = Math.max(64, a.length * 2);
-  while (capacity < need) capacity *= 2;
-  const Ctor = a.constructor as new (length: number) => T;
-  const b = new Ctor(capacity);
-  b.set(a);
-  if (fill !== 0) b.fill(fill, a.length);
-  return b;
 }
 
 /**

@@ -8,7 +8,7 @@
  * recomputation read a fixed snapshot of the graph while the crawl goes on (`rank-job.ts`). About
  * 4 bytes per link plus 12 bytes per page and 4 per key.
  */
-import { grown } from './id-arrays.js';
+import { grown } from '../core/grown.js';
 
 /** Out-links of fetched pages in fetch order; see the file comment. */
 export class LinkLog {

@@ -59,7 +59,8 @@
  */
 import { ChangeBuffer } from './change-buffer.js';
 import { DistinctLinks } from './distinct-links.js';
-import { grown, isUrlId } from './id-arrays.js';
+import { grown } from '../core/grown.js';
+import { isUrlId } from './id-arrays.js';
 import { LinkLog } from './link-log.js';
 import { integerParam, numberParam } from './order-params.js';
 import {

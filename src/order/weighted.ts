@@ -22,7 +22,8 @@
  * Departures: none; the paper names the combination but does not test one as an ordering.
  */
 import { ChangeBuffer } from './change-buffer.js';
-import { grown, IdFlags, isUrlId } from './id-arrays.js';
+import { grown } from '../core/grown.js';
+import { IdFlags, isUrlId } from './id-arrays.js';
 import { numberParam, OrderParamError } from './order-params.js';
 import {
   canEstimateImportance, canObserveRemoteLinks,

@@ -20,6 +20,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ShoalError } from '../core/errors.js';
+import { grown } from '../core/grown.js';
 import { BACKSLASH, DOUBLE_QUOTE, LiteralScanner, QUOTE, isDigit, isIdentifierByte } from './js-literal-scanner.js';
 
 /** Longest n-gram key the packing holds (eld's keys are 3 to 6 characters). */
@@ -226,8 +227,8 @@ class NgramTableBuilder {
     while (p < this.pairs && this.pairLanguage[p] !== language) p++;
     if (p === this.pairs) {
       if (p === this.pairLanguage.length) {
-        this.pairLanguage = grow(this.pairLanguage);
-        this.pairScore = grow(this.pairScore);
+        this.pairLanguage = grown(this.pairLanguage, this.pairLanguage.length + 1);
+        this.pairScore = grown(this.pairScore, this.pairScore.length + 1);
       }
       this.pairs++;
     }
@@ -243,7 +244,7 @@ class NgramTableBuilder {
   /** Ends the n-gram being read, packed as (`low`, `high`); false if it has more than 255 pairs. */
   endNgram(low: number, high: number): boolean {
     if (this.pairs - this.start > 0xff) return false;
-    if (this.count * SLOT_WORDS === this.ngrams.length) this.ngrams = grow(this.ngrams);
+    if (this.count * SLOT_WORDS === this.ngrams.length) this.ngrams = grown(this.ngrams, this.ngrams.length + 1);
     const at = this.count++ * SLOT_WORDS;
     this.ngrams[at] = low;
     this.ngrams[at + 1] = high;
@@ -273,12 +274,6 @@ class NgramTableBuilder {
     }
     return new NgramTable(slots, size, this.pairLanguage.slice(0, this.pairs), this.pairScore.slice(0, this.pairs));
   }
-}
-
-function grow<T extends Uint8Array | Uint16Array | Uint32Array>(a: T): T {
-  const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
-  bigger.set(a);
-  return bigger;
 }
 
 /**
