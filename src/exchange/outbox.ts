@@ -38,6 +38,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { ShoalError } from '../core/errors.js';
+import { syncDirectory } from '../store/sync-dir.js';
 import type { PartitionId } from '../partition/partitioner.js';
 
 /** One message in the outbox. */
@@ -384,17 +385,4 @@ function writeAll(fd: number, buf: Uint8Array): void {
 
 function fdatasyncAsync(fd: number): Promise<void> {
   return new Promise((resolve, reject) => fdatasync(fd, (err) => (err === null ? resolve() : reject(err))));
-}
-
-/** Makes a created or renamed name durable. Windows cannot open a directory (NTFS journals names): ignored there. */
-function syncDirectory(dir: string): void {
-  let fd = -1;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch (err) {
-    if (!['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'EBADF'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
-  } finally {
-    if (fd >= 0) closeSync(fd);
-  }
 }

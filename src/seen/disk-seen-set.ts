@@ -42,9 +42,10 @@ import {
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { ShoalError } from '../core/errors.js';
+import { syncDirectory } from '../store/sync-dir.js';
 import { FingerprintCache } from './fingerprint-cache.js';
 import { MemorySeenSet } from './memory-seen-set.js';
-import { BLOCK_BYTES, BLOCK_ENTRIES, RUN_RE, below, indexName, openSortedRun, runName, syncDir, writeMergedRun, type SortedRun } from './sorted-run.js';
+import { BLOCK_BYTES, BLOCK_ENTRIES, RUN_RE, below, indexName, openSortedRun, runName, writeMergedRun, type SortedRun } from './sorted-run.js';
 import {
   WORD_OFFSET, fingerprintWords, lifecycleError, splitFingerprint,
   type Fingerprints, type SeenSet, type SeenSetSpec,
@@ -349,7 +350,7 @@ export class DiskSeenSet implements SeenSet {
       unlinkSync(join(this.dir, indexName(run.generation)));
     }
     for (const g of journalGenerations(this.dir)) if (g < next) unlinkSync(join(this.dir, journalName(g)));
-    syncDir(this.dir);
+    syncDirectory(this.dir);
   }
 
   /** Opens the newest complete run and replays the journals from its generation on. */
@@ -410,7 +411,7 @@ export class DiskSeenSet implements SeenSet {
     this.journalFd = openSync(path, isNew ? 'w' : 'r+');
     this.journalBytes = isNew ? 0 : fstatSync(this.journalFd).size;
     this.journalNumber = g;
-    if (isNew) syncDir(this.dir);
+    if (isNew) syncDirectory(this.dir);
   }
 
   private check(method: string): void {

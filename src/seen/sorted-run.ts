@@ -5,10 +5,11 @@
  * is written whole beside the old one (`.tmp` files), synced, then renamed in, index first, so that
  * a crash leaves either the old run or the new one, never a half.
  */
-import { closeSync, fdatasyncSync, fstatSync, openSync, readSync, renameSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync } from 'node:fs';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ShoalError } from '../core/errors.js';
+import { syncDirectory } from '../store/sync-dir.js';
 
 /** Fingerprints per block of the run, and so per index entry: 4 KiB. */
 export const BLOCK_ENTRIES = 512;
@@ -169,20 +170,10 @@ export async function writeMergedRun(dir: string, run: SortedRun | null, added: 
     // The index first: a run file without its index is not complete (recovery ignores it).
     renameSync(tmpIndex, join(dir, indexName(next)));
     renameSync(tmp, join(dir, runName(next)));
-    syncDir(dir);
+    syncDirectory(dir);
     return new SortedRun(next, openSync(join(dir, runName(next)), 'r'), written, usedIndex.slice());
   } finally {
     await reader?.close();
     await writer.close();
-  }
-}
-
-/** fsyncs a directory, so that renames and new files in it survive a power loss. */
-export function syncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }

@@ -27,6 +27,7 @@
 import { closeSync, fstatSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ShoalError } from '../core/errors.js';
+import { syncDirectory } from './sync-dir.js';
 import { readAt, validPrefixLength, type RecordFraming } from './tail-repair.js';
 
 /** Re-exported: the framing is part of {@link AppendFileOptions}. */
@@ -93,27 +94,6 @@ function fsyncAsync(fd: number): Promise<void> {
 function writeAllSync(fd: number, buf: Uint8Array): void {
   let at = 0;
   while (at < buf.length) at += writeSync(fd, buf, at, buf.length - at);
-}
-
-/**
- * Makes a new file's name durable: fsync of the new entry's directory. Windows cannot open a
- * directory, and NTFS journals the entry itself, so there the error is expected and ignored.
- */
-function syncDirectory(dir: string): void {
-  let fd: number;
-  try {
-    fd = openSync(dir, 'r');
-  } catch (err) {
-    if (['EISDIR', 'EPERM', 'EACCES'].includes((err as NodeJS.ErrnoException).code ?? '')) return;
-    throw err;
-  }
-  try {
-    fsyncSync(fd);
-  } catch (err) {
-    if (!['EINVAL', 'EBADF', 'EPERM'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
