@@ -252,18 +252,24 @@ export class SimNode {
     if (isSending) this.flushUrls();
   }
 
-  /** The page as the policy sees it: ids always, URLs, anchors and content when it reads them. */
+  /**
+   * The page as the policy sees it: ids always, URLs, anchors and content when it reads them. A
+   * policy that reads more than ids is shown every link occurrence when the graph keeps one link per
+   * target and can tell them (`linksOf`), as a crawl shows the parsed page.
+   */
   private fetchedPage(page: number, depth: number, start: number, end: number): FetchedPage {
     const g = this.setup.graph;
-    const outIds = g.csr.targets.subarray(start, end);
     const url = this.isReadingUrls ? g.urlOf(page) : '';
-    if (!this.isReadingUrls && !this.isReadingAnchors && !this.isReadingText) return { id: page, url, depth, outIds };
+    if (!this.isReadingUrls && !this.isReadingAnchors && !this.isReadingText) return { id: page, url, depth, outIds: g.csr.targets.subarray(start, end) };
+    const links = g.linksOf?.(page);
+    const outIds = links?.ids ?? g.csr.targets.subarray(start, end);
     const anchorOf = g.anchorOf;
+    const anchors = links?.anchors ?? (anchorOf === null ? null : Array.from({ length: end - start }, (_, i) => anchorOf(start + i)));
     const content = this.isReadingText ? g.contentOf?.(page) : undefined;
     return {
       id: page, url, depth, outIds,
       ...(this.isReadingUrls ? { outUrls: Array.from(outIds, (v) => g.urlOf(v)) } : {}),
-      ...(this.isReadingAnchors && anchorOf !== null ? { anchors: Array.from({ length: end - start }, (_, i) => anchorOf(start + i)) } : {}),
+      ...(this.isReadingAnchors && anchors !== null ? { anchors } : {}),
       ...(content?.title === undefined ? {} : { title: content.title }),
       ...(content?.text === undefined ? {} : { text: content.text }),
     };

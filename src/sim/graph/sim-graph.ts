@@ -34,6 +34,18 @@ export interface PageContent {
   readonly text?: string;
 }
 
+/**
+ * Every link of a page as a crawl parses it: each occurrence in document order (repeats, self-links
+ * and nofollow links included), with its own anchor text. A crawl shows an ordering policy these
+ * (`observe`); a graph that keeps one link per target gives them when it can.
+ */
+export interface PageLinks {
+  /** Target page of each occurrence (occurrences of URLs that are no page of the graph left out). */
+  readonly ids: Uint32Array;
+  /** Anchor text of each occurrence ('' for none). */
+  readonly anchors: readonly string[];
+}
+
 /** What is known of each host, by host index; null columns are unknown for every host. */
 export interface SimHosts {
   /** Number of hosts h. */
@@ -92,6 +104,11 @@ export interface SimGraph {
   readonly anchorOf: ((edge: number) => string) | null;
   /** Title and text of a page; null when the graph has none. */
   readonly contentOf: ((page: number) => PageContent) | null;
+  /**
+   * Every occurrence of a page's links ({@link PageLinks}) when `csr` keeps one link per target (a
+   * truth export) and the graph can parse its pages; absent or null when `csr` holds them already.
+   */
+  readonly linksOf?: ((page: number) => PageLinks) | null;
   /** Bytes downloaded for each page, when a real crawl measured them; null otherwise. */
   readonly pageBytes: Float64Array | null;
   /** True labels (test web ground truth only). */

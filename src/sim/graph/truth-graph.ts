@@ -8,13 +8,15 @@
  * Pages that serve content are shown to the ordering policy and their links followed; a redirect's
  * target is followed like a link (the export's redirect edge); error pages end there, as in a crawl
  * (`web/model.ts` `servesContent`). What a real crawl also meets and the simulator does not model:
- * robots.txt rules, transient errors and retries, traps (not in the export), and a page linking
- * twice to one target (the export keeps one link, at its first position).
+ * robots.txt rules, transient errors and retries, and traps (not in the export). A page linking twice
+ * to one target has one edge, at its first followed occurrence; with the content rebuilt, a policy
+ * that reads anchors, URLs or text is shown every occurrence with its anchor (`linksOf`), as a crawl
+ * shows it.
  */
 import { NOFOLLOW_BIT } from '../../web/truth/format.js';
 import { readTruth, type Truth } from '../../web/truth/read.js';
 import { truthContent } from './truth-content.js';
-import { SimGraphFormat, SimPageKind, type PageContent, type SimGraph } from './sim-graph.js';
+import { SimGraphFormat, SimPageKind, type PageContent, type PageLinks, type SimGraph } from './sim-graph.js';
 
 /** Options of {@link loadTruthGraph}. */
 export interface TruthGraphOptions {
@@ -38,6 +40,7 @@ export async function loadTruthGraph(dir: string, options: TruthGraphOptions = {
 export interface TruthProviders {
   readonly contentOf?: (page: number) => PageContent;
   readonly anchorOf?: (edge: number) => string;
+  readonly linksOf?: (page: number) => PageLinks;
 }
 
 /** The simulator's view of a truth already read. */
@@ -93,6 +96,7 @@ export function truthGraphOf(truth: Truth, source: string, options: TruthProvide
     pageIdOf: (name) => (/^\d+$/.test(name) ? (Number(name) < n ? Number(name) : -1) : truth.pageIdOf(name)),
     anchorOf: options.anchorOf ?? null,
     contentOf: options.contentOf ?? null,
+    linksOf: options.linksOf ?? null,
     pageBytes: null,
     labels: {
       categories: m.categories, topic: truth.topic, languages: m.languages, lang: truth.lang, sameContentAs, pagerank: truth.pagerank,

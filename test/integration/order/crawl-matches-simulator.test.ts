@@ -5,10 +5,15 @@
  * the robots.txt fetch that opens each host adds no wait), and its ground truth is simulated with the
  * same policy and politeness and zero latency. Both must visit the pages in the same order: the
  * policy code, the frontier's scheduling core and the order of calls are shared, so any difference is
- * a bug in one of them. Also for breadth-first and backlink, whose orders differ from pagerank's.
+ * a bug in one of them. Also for breadth-first and backlink, whose orders differ from pagerank's
+ * (checked), and for the two policies that read text: similarity and the hot queue, with a query word
+ * of the web's anchors, titles and text, on the truth with its content rebuilt (titles, text and
+ * anchors parsed from the pages as the server renders them), which exercises that plumbing end to
+ * end. The truth is exported with the web's port, so the simulator's URLs (which similarity and the
+ * hot queue read) are the crawl's.
  * Mirrors and near-duplicates are off: the simulator does not model duplicate detection (a crawl
  * does not follow the links of a copy). Links written rel=nofollow and then again without it are
- * kept: the truth export places such an edge where the crawl queues it.
+ * kept: the truth export places such an edge where the crawl queues it, with that link's anchor.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -43,8 +48,8 @@ before(async () => {
     // The simulator does not model duplicate detection (a crawl does not follow a copy's links).
     duplicates: { mirrorHostRate: 0, nearDuplicateRate: 0 },
   });
-  await exportTruth(web.model, join(root, 'truth'));
-  graph = await loadTruthGraph(join(root, 'truth'));
+  await exportTruth(web.model, join(root, 'truth'), { port: web.port });
+  graph = await loadTruthGraph(join(root, 'truth'), { rebuildContent: true });
 });
 after(async () => {
   graph?.close();
@@ -64,8 +69,7 @@ async function crawlOrder(order: OrderPolicyInput, name: string): Promise<string
     progressIntervalMs: 0,
   }).run();
   const urls: string[] = [];
-  // The truth's URLs name no port; the test web listens on one.
-  for await (const e of readCrawlLog(join(out, CRAWL_LOG_FILE))) if (e.outcome === 'ok') urls.push(e.url.replace(`:${web.port}/`, '/'));
+  for await (const e of readCrawlLog(join(out, CRAWL_LOG_FILE))) if (e.outcome === 'ok') urls.push(e.url);
   return urls;
 }
 
@@ -80,11 +84,17 @@ async function simulatedOrder(order: OrderPolicyInput): Promise<string[]> {
   return Array.from(run.visits.pages.subarray(0, run.visits.count), (p) => graph.urlOf(p));
 }
 
+/** A word of the test web's anchors, titles and text (on 16 pages' anchors, 2 titles, 19 texts). */
+const QUERY = 'cosmology';
+
 describe('a real crawl and the simulator visit the same pages in the same order', () => {
+  const orders = new Map<string, string[]>();
   for (const [name, order] of [
     ['pagerank', { policy: 'pagerank', recomputeEvery: 7, sliceWork: 0, minChange: 0 }],
     ['bfs', { policy: 'bfs' }],
     ['backlink', { policy: 'backlink' }],
+    ['similarity', { policy: 'similarity', query: QUERY }],
+    ['hot-queue', { policy: 'hot-queue', terms: [QUERY] }],
   ] as const) {
     it(name, { timeout: 120_000 }, async () => {
       const real = await crawlOrder(order, name);
@@ -92,6 +102,17 @@ describe('a real crawl and the simulator visit the same pages in the same order'
       assert.ok(real.length > PAGES * 0.8, `the crawl must reach most pages (${real.length} of ${PAGES})`);
       const firstDifference = real.findIndex((u, i) => u !== simulated[i]);
       assert.deepEqual(real, simulated, `first difference at visit ${firstDifference}: ${real[firstDifference]} vs ${simulated[firstDifference]}`);
+      orders.set(name, real);
     });
   }
+
+  it('breadth-first and backlink orders differ from pagerank\'s', () => {
+    const pagerank = orders.get('pagerank');
+    assert.ok(pagerank !== undefined, 'the pagerank test ran');
+    for (const name of ['bfs', 'backlink', 'similarity', 'hot-queue']) {
+      const other = orders.get(name);
+      assert.ok(other !== undefined, `the ${name} test ran`);
+      assert.notDeepEqual(other, pagerank, `${name} visits the pages in pagerank's order`);
+    }
+  });
 });

@@ -5,20 +5,22 @@
  * served pages carry.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { parseHtml } from '../../../src/parse/html-page.js';
+import { normalizeUrl } from '../../../src/url/normalize.js';
 import { LinkKind, pageLinks } from '../../../src/web/links.js';
-import { pageTitle } from '../../../src/web/render.js';
+import { servesContent } from '../../../src/web/model.js';
+import { pageTitle, renderPage } from '../../../src/web/render.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 import { exportTruth } from '../../../src/web/truth/export.js';
 import { LINK_KIND_MASK } from '../../../src/web/truth/format.js';
 import { readTruth } from '../../../src/web/truth/read.js';
 import { loadTruthGraph } from '../../../src/sim/graph/truth-graph.js';
 import { detectGraphFormat } from '../../../src/sim/graph/load-graph.js';
+import { scratchDirs } from '../../helpers/scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'shoal-sim-truth-'));
+const { root: dir } = scratchDirs('shoal-sim-truth-');
 let web: TestWeb;
 
 before(async () => {
@@ -27,7 +29,6 @@ before(async () => {
 });
 after(async () => {
   await web?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('truth graph', () => {
@@ -81,5 +82,29 @@ describe('truth graph', () => {
       assert.equal(g.anchorOf?.(e), pageTitle(web.model, g.csr.targets[e] as number));
     }
     assert.ok(navLinks > 0);
+  });
+
+  it('gives an edge the anchor of the link a crawl queues, and a policy every occurrence of its links', async () => {
+    const g = await loadTruthGraph(join(dir, 'truth'), { rebuildContent: true });
+    let nofollowFirst = 0;
+    for (let p = 0; p < g.pageCount; p++) {
+      if (!servesContent(web.model.pageKind[p] as number)) continue;
+      const html = parseHtml(renderPage(web.model, p, web.port).html, web.url(p));
+      const occurrences = html.links.flatMap((l) => {
+        const n = normalizeUrl(l.href, html.effectiveBase);
+        const id = n.kind === 'ok' ? g.pageIdOf(n.url) : -1;
+        return id < 0 ? [] : [{ id, anchor: l.anchorText, isNofollow: l.isNofollow }];
+      });
+      const links = g.linksOf?.(p);
+      assert.deepEqual(Array.from(links?.ids ?? []), occurrences.map((o) => o.id), `page ${p}: link targets`);
+      assert.deepEqual(links?.anchors, occurrences.map((o) => o.anchor), `page ${p}: anchors`);
+      for (let e = g.csr.offsets[p] as number; e < (g.csr.offsets[p + 1] as number); e++) {
+        const of = occurrences.filter((o) => o.id === g.csr.targets[e]);
+        const queued = of.find((o) => !o.isNofollow) ?? of[0];
+        assert.equal(g.anchorOf?.(e), queued?.anchor ?? '', `page ${p}, edge ${e}`);
+        if (of[0]?.isNofollow === true && queued !== of[0] && queued?.anchor !== of[0].anchor) nofollowFirst++;
+      }
+    }
+    assert.ok(nofollowFirst > 0, 'some link is written rel=nofollow, then followed with another anchor');
   });
 });
