@@ -10,7 +10,7 @@
 import { grown } from '../core/grown.js';
 
 /** Largest id a policy keeps state for: ids are array indices, and 2^31 − 2 keeps them Int32-safe. */
-export const MAX_URL_ID = 2 ** 31 - 2;
+const MAX_URL_ID = 2 ** 31 - 2;
 
 /** Whether `id` can index per-URL state: an integer in [0, {@link MAX_URL_ID}]. -1 (no ids) is not. */
 export function isUrlId(id: number): boolean {

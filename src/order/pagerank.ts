@@ -78,7 +78,7 @@ export interface PageRankPolicyOptions {
   readonly recomputeEvery?: number;
   /** Stop a recomputation when Σ|change|/n is below this (>= 0). Default 1e-4. */
   readonly tolerance?: number;
-  /** Iteration cap per recomputation (>= 1). Default 5. */
+  /** Iteration cap per recomputation (>= 1). Default 3. */
   readonly maxIterations?: number;
   /** Work units (links + nodes visited) per `observe` spent on a recomputation; 0 = all at once. Default 2,000,000. */
   readonly sliceWork?: number;

@@ -15,13 +15,6 @@ export function tokensOf(text: string): string[] {
   return text.toLowerCase().match(TOKEN) ?? [];
 }
 
-/** The distinct lowercase tokens of every string in `texts`, in first-seen order. */
-export function distinctTokensOf(texts: Iterable<string>): string[] {
-  const out = new Set<string>();
-  for (const t of texts) for (const token of tokensOf(t)) out.add(token);
-  return [...out];
-}
-
 /** `url` without its scheme, percent-escapes decoded when valid, lowercased: what URL rules match. */
 export function urlText(url: string): string {
   const at = url.indexOf('://');

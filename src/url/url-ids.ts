@@ -21,11 +21,6 @@ export class UrlIds {
   private count = 0;
   private readonly scratch = new Uint32Array(2);
 
-  /** Ids handed out so far: every id is below this. */
-  get size(): number {
-    return this.count;
-  }
-
   /** The id of `url` (a normalized URL), handing out the next one on first sight. */
   idOf(url: string): number {
     urlFingerprintInto(url, this.scratch);
