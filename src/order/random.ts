@@ -4,15 +4,16 @@
  *
  *     O(u) = a uniform draw in [0, 1), fixed when u is discovered
  *
- * Each discovered URL draws one number from a seeded generator (mulberry32; two 32-bit draws make
- * a 53-bit fraction, so ties are practically impossible), and the frontier serves the highest draw
- * first. The draws depend only on the seed and the order of `prioritize` calls: the same crawl with
+ * Each discovered URL draws one number from a seeded generator (the test web's sfc32, `Rng` of
+ * `src/web/prng.ts`, on its own purpose; two 32-bit draws make a 53-bit fraction, so ties are
+ * practically impossible), and the frontier serves the highest draw first. The draws depend only on the seed and the order of `prioritize` calls: the same crawl with
  * the same seed visits the same pages in the same order.
  *
  * Departures: the paper's random crawler may revisit pages; this one fetches each URL once, in a
  * random order of the URLs discovered so far (a random permutation of the frontier), which is what
  * a real crawler can do.
  */
+import { Purpose, Rng } from '../web/prng.js';
 import { integerParam } from './order-params.js';
 import {
   NEEDS_NOTHING, NO_PRIORITY_CHANGES,
@@ -34,33 +35,24 @@ export class RandomPolicy implements OrderingPolicy {
   readonly spec: OrderingPolicySpec;
   /** Reads nothing: the draw is the whole policy. */
   readonly needs: PolicyNeeds = NEEDS_NOTHING;
-  private state: number;
+  private readonly rng: Rng;
 
   /** @throws OrderParamError when the seed is not an integer in [0, 2^32 − 1]. */
   constructor(options: RandomPolicyOptions = {}) {
     const seed = integerParam('seed', options.seed ?? DEFAULT_RANDOM_SEED, 0, 0xffffffff);
     this.spec = Object.freeze({ id: 'random', params: Object.freeze({ seed }) });
-    this.state = seed >>> 0;
+    this.rng = new Rng(seed, Purpose.orderRandom, 0);
   }
 
   /** The next draw of the generator, in [0, 1). */
   prioritize(_url: DiscoveredUrl): number {
-    const high = this.next32() >>> 5;
-    const low = this.next32() >>> 6;
+    const high = this.rng.nextU32() >>> 5;
+    const low = this.rng.nextU32() >>> 6;
     return (high * 2 ** 26 + low) / 2 ** 53;
   }
 
   /** The draw of a URL never changes. */
   observe(_page: FetchedPage): PriorityChanges {
     return NO_PRIORITY_CHANGES;
-  }
-
-  /** mulberry32: a 32-bit state, full period, good enough to shuffle a frontier. */
-  private next32(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
   }
 }

@@ -42,6 +42,8 @@ export const Purpose = {
   nearDup: 15,
   trap: 16,
   textTape: 17,
+  /** The random ordering policy's draws (`src/order/random.ts`): not part of the test web. */
+  orderRandom: 18,
 } as const;
 
 /**
