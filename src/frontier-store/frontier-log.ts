@@ -32,16 +32,22 @@
  *
  * **Segments.** A new segment starts at a flush once the active one holds `segmentBytes`; the owner
  * copies the live records out of the oldest segment, a bounded slice per flush, and deletes it once
- * done (`persistent-frontier.ts`, compaction).
+ * done (`persistent-frontier.ts`, compaction). The directory is fsynced after a segment is created
+ * (before any record goes into it, so a flush never makes records durable in a file whose name
+ * could vanish), after one is deleted (so deletions survive a power loss in the order they were
+ * made: a deleted segment that came back while a later one stayed deleted would bring back ADDs
+ * whose DONEs went with the later one), and at `open` (for whatever the previous process created
+ * or deleted and did not sync).
  */
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { ShoalError } from '../core/errors.js';
+import { syncDirectory } from '../store/sync-dir.js';
 
 const MAGIC = Buffer.from('SHOALFRL', 'latin1');
 /** Version of the segment layout this code writes and reads. */
-export const FRONTIER_LOG_VERSION = 1;
+const FRONTIER_LOG_VERSION = 1;
 const HEADER_BYTES = 16;
 const FRAME_BYTES = 8;
 const SEGMENT_RE = /^log-(\d{6,})\.seg$/;
@@ -51,7 +57,7 @@ const MAX_STRING_BYTES = 0xffff;
 const MAX_BODY_BYTES = 32 + 3 * (2 + MAX_STRING_BYTES) + 1 + 255;
 
 /** Record kinds. */
-export const LogRecordKind = { add: 1, done: 2, retry: 3 } as const;
+const LogRecordKind = { add: 1, done: 2, retry: 3 } as const;
 
 /** What an ADD record holds. */
 export interface AddRecord {
@@ -128,8 +134,25 @@ export function addRecordBytes(host: string, url: string, ip: string | null, fro
     + (ip === null ? 0 : 1 + Buffer.byteLength(ip)) + (fromUrl === null ? 0 : 2 + Buffer.byteLength(fromUrl));
 }
 
+/** Whether `s` is too long for a u16-length string field (measured only when it could be). */
+function isTooLong(s: string | null): boolean {
+  return s !== null && s.length * 3 > MAX_STRING_BYTES && Buffer.byteLength(s) > MAX_STRING_BYTES;
+}
+
+const STRING_FIELDS = ['url', 'host', 'fromUrl'] as const;
+
+/** Why an ADD record cannot be written (a string longer than its length field allows), or null when it can. */
+export function addRecordProblem(r: AddRecord): string | null {
+  for (const name of STRING_FIELDS) {
+    const value = r[name];
+    if (isTooLong(value)) return `frontier: ${name} longer than ${MAX_STRING_BYTES} bytes: ${String(value).slice(0, 80)}...`;
+  }
+  if (r.ip !== null && r.ip.length > 255) return `frontier: ip longer than 255 characters: ${r.ip.slice(0, 80)}`;
+  return null;
+}
+
 /** Decodes an ADD body; throws RangeError when it is malformed. */
-export function decodeAdd(body: Buffer): AddRecord {
+function decodeAdd(body: Buffer): AddRecord {
   if (body.length < 36 || body[0] !== LogRecordKind.add) throw new RangeError('not an ADD record');
   const flags = body[1] as number;
   let p = 32;
@@ -160,9 +183,13 @@ export interface FrontierLogOptions {
 export class FrontierLog {
   private segments: number[] = [];
   private readonly fds = new Map<number, number>();
-  /** The segment being appended to, and the bytes it holds on disk. */
+  /** Sizes of the segments before the active one (they never change), and their sum. */
+  private readonly closedBytes = new Map<number, number>();
+  private closedTotal = 0;
+  /** The segment being appended to, the bytes it holds on disk, and how many of those are known durable. */
   private active = 0;
   private activeBytes = 0;
+  private syncedBytes = 0;
   private stage: Buffer;
   private staged = 0;
   private held: Buffer = Buffer.alloc(64 * 1024);
@@ -185,13 +212,19 @@ export class FrontierLog {
     log.segments = io(() => listSegments(dir), `listing ${dir}`);
     for (let i = 0; i < log.segments.length; i++) {
       const n = log.segments[i] as number;
-      const end = log.scanSegment(n, i === log.segments.length - 1, onRecord);
-      if (i === log.segments.length - 1) {
+      const isLast = i === log.segments.length - 1;
+      const end = log.scanSegment(n, isLast, onRecord);
+      if (isLast) {
+        // What the scan read may sit in the page cache only: the first flush syncs it (syncedBytes 0).
         log.active = n;
         log.activeBytes = end;
+      } else {
+        log.closedBytes.set(n, end);
+        log.closedTotal += end;
       }
     }
     if (log.segments.length === 0) log.startSegment(1);
+    else io(() => syncDirectory(dir), `syncing ${dir}`);
     return log;
   }
 
@@ -200,25 +233,19 @@ export class FrontierLog {
     return this.segments;
   }
 
-  /** Bytes in the active segment, including staged records. */
-  get activeSegmentBytes(): number {
-    return this.activeBytes + this.staged;
-  }
-
   /** Bytes of every segment, staged records included. */
   totalBytes(): number {
-    let total = this.staged;
-    for (const n of this.segments) total += n === this.active ? this.activeBytes : io(() => fstatSync(this.fd(n)).size, `sizing segment ${n}`);
-    return total;
+    return this.closedTotal + this.activeBytes + this.staged;
   }
 
-  /** Appends an ADD record; returns its location and size in bytes. */
+  /**
+   * Appends an ADD record; returns its location and size in bytes.
+   * @throws RangeError, before writing anything, when {@link addRecordProblem} names a problem.
+   */
   appendAdd(r: AddRecord): { readonly location: number; readonly bytes: number } {
     this.check();
-    for (const [name, value] of [['url', r.url], ['host', r.host], ['fromUrl', r.fromUrl ?? '']] as const) {
-      if (Buffer.byteLength(value) > MAX_STRING_BYTES) throw new RangeError(`frontier: ${name} longer than ${MAX_STRING_BYTES} bytes: ${value.slice(0, 80)}...`);
-    }
-    if (r.ip !== null && r.ip.length > 255) throw new RangeError(`frontier: ip longer than 255 characters: ${r.ip.slice(0, 80)}`);
+    const problem = addRecordProblem(r);
+    if (problem !== null) throw new RangeError(problem);
     const bound = FRAME_BYTES + addBodyBound(r);
     if (this.staged + bound > this.stage.length) {
       this.writeStage();
@@ -255,8 +282,11 @@ export class FrontierLog {
     this.frame(b, at, at + FRAME_BYTES + body);
   }
 
-  /** Reads the ADD record at `location`. @throws ShoalError `FRONTIER_CORRUPT` when it does not decode. */
-  readAdd(location: number): AddRecord {
+  /**
+   * Reads the ADD record at `location`; `bytes` is its size, frame included (what `appendAdd` answered).
+   * @throws ShoalError `FRONTIER_CORRUPT` when it does not decode.
+   */
+  readAdd(location: number): { readonly record: AddRecord; readonly bytes: number } {
     this.check();
     const { segment, offset } = splitLocation(location);
     if (segment === this.active && offset >= this.activeBytes) {
@@ -274,8 +304,8 @@ export class FrontierLog {
 
   /**
    * Makes everything appended and held so far durable: staged adds, then held records, then an
-   * fdatasync of the active segment. Then, if the active segment holds `segmentBytes` or more, the
-   * next appends go to a new one.
+   * fdatasync of the active segment (none when nothing was written since the last one). Then, if
+   * the active segment holds `segmentBytes` or more, the next appends go to a new one.
    */
   flush(segmentBytes = Number.POSITIVE_INFINITY): void {
     this.check();
@@ -285,9 +315,16 @@ export class FrontierLog {
       this.heldBytes = 0;
       if (this.held.length > 1 << 20) this.held = Buffer.alloc(64 * 1024);
     }
-    const fd = this.fd(this.active);
-    io(() => fdatasyncSync(fd), `syncing segment ${this.active}`);
-    if (this.activeBytes >= segmentBytes) this.startSegment(this.active + 1);
+    if (this.activeBytes > this.syncedBytes) {
+      const fd = this.fd(this.active);
+      io(() => fdatasyncSync(fd), `syncing segment ${this.active}`);
+      this.syncedBytes = this.activeBytes;
+    }
+    if (this.activeBytes >= segmentBytes) {
+      this.closedBytes.set(this.active, this.activeBytes);
+      this.closedTotal += this.activeBytes;
+      this.startSegment(this.active + 1);
+    }
   }
 
   /**
@@ -297,7 +334,7 @@ export class FrontierLog {
   scanAdds(n: number, offset: number, maxBytes: number, onAdd: (record: AddRecord, location: number) => void): number {
     this.check();
     const fd = this.fd(n);
-    const size = io(() => fstatSync(fd).size, `sizing segment ${n}`);
+    const size = this.segmentEnd(n);
     let at = Math.max(offset, HEADER_BYTES);
     const stop = Math.min(size, at + maxBytes);
     const buffer = Buffer.alloc(Math.min(stop - at, maxBytes) + MAX_BODY_BYTES + FRAME_BYTES);
@@ -320,10 +357,16 @@ export class FrontierLog {
   /** Bytes of segment `n` on disk (staged records not included). */
   segmentEnd(n: number): number {
     this.check();
-    return n === this.active ? this.activeBytes : io(() => fstatSync(this.fd(n)).size, `sizing segment ${n}`);
+    if (n === this.active) return this.activeBytes;
+    const bytes = this.closedBytes.get(n);
+    if (bytes === undefined) throw new Error(`FrontierLog: no segment ${n}`);
+    return bytes;
   }
 
-  /** Deletes segment `n` (not the active one). */
+  /**
+   * Deletes segment `n` (not the active one) and syncs the directory, so the deletion is durable
+   * before anything that relies on it. Its live records must be durable elsewhere first.
+   */
   deleteSegment(n: number): void {
     this.check();
     if (n === this.active) throw new Error(`FrontierLog: segment ${n} is the active one`);
@@ -333,7 +376,10 @@ export class FrontierLog {
       this.fds.delete(n);
     }
     io(() => unlinkSync(join(this.dir, segmentName(n))), `deleting segment ${n}`);
+    io(() => syncDirectory(this.dir), `syncing ${this.dir}`);
     this.segments = this.segments.filter((s) => s !== n);
+    this.closedTotal -= this.closedBytes.get(n) ?? 0;
+    this.closedBytes.delete(n);
   }
 
   /** Flushes and closes every file. Idempotent. */
@@ -375,12 +421,12 @@ export class FrontierLog {
     return at;
   }
 
-  private decodeFramed(bytes: Buffer, location: number): AddRecord {
+  private decodeFramed(bytes: Buffer, location: number): { readonly record: AddRecord; readonly bytes: number } {
     const length = bytes.length >= FRAME_BYTES ? bytes.readUInt32LE(0) : -1;
     const body = length >= 0 && FRAME_BYTES + length <= bytes.length ? bytes.subarray(FRAME_BYTES, FRAME_BYTES + length) : null;
     try {
       if (body === null || crc32(body) !== bytes.readUInt32LE(4)) throw new RangeError('checksum or length does not hold');
-      return decodeAdd(body);
+      return { record: decodeAdd(body), bytes: FRAME_BYTES + length };
     } catch (err) {
       const { segment, offset } = splitLocation(location);
       throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${this.dir}: segment ${segment} offset ${offset}: ${(err as Error).message}`, { cause: err });
@@ -412,18 +458,15 @@ export class FrontierLog {
     return fd;
   }
 
+  /** Creates segment `n`, durable, name included, and makes it the active one. */
   private startSegment(n: number): void {
-    const header = Buffer.alloc(HEADER_BYTES);
-    MAGIC.copy(header, 0);
-    header.writeUInt32LE(FRONTIER_LOG_VERSION, 8);
-    header.writeUInt32LE(n, 12);
     const fd = io(() => openSync(join(this.dir, segmentName(n)), 'w+'), `creating segment ${n}`);
-    io(() => writeSync(fd, header, 0, HEADER_BYTES, 0), `writing segment ${n}`);
-    io(() => fdatasyncSync(fd), `syncing segment ${n}`);
     this.fds.set(n, fd);
+    this.writeHeader(fd, n);
+    io(() => syncDirectory(this.dir), `syncing ${this.dir}`);
     this.segments.push(n);
     this.active = n;
-    this.activeBytes = HEADER_BYTES;
+    this.activeBytes = this.syncedBytes = HEADER_BYTES;
   }
 
   /** Reads segment `n` from start to end; for the last one, cuts a torn tail. @returns its valid length. */
@@ -439,7 +482,7 @@ export class FrontierLog {
       if (!isLast) corrupt(0, 'shorter than its header');
       // Torn at creation: start it again.
       io(() => ftruncateSync(fd, 0), `truncating segment ${n}`);
-      this.rewriteHeader(fd, n);
+      this.writeHeader(fd, n);
       return HEADER_BYTES;
     }
     if (!header.subarray(0, 8).equals(MAGIC)) corrupt(0, 'not a shoal frontier segment');
@@ -475,7 +518,8 @@ export class FrontierLog {
     return at;
   }
 
-  private rewriteHeader(fd: number, n: number): void {
+  /** Writes and fdatasyncs the header of segment `n`. */
+  private writeHeader(fd: number, n: number): void {
     const header = Buffer.alloc(HEADER_BYTES);
     MAGIC.copy(header, 0);
     header.writeUInt32LE(FRONTIER_LOG_VERSION, 8);

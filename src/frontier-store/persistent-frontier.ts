@@ -11,7 +11,8 @@
  *     add ──▶ log: ADD record (staged, written in call order) ──▶ slot (priority, seq, host, location)
  *     next ──▶ slot ──▶ pread of its record ──▶ lease
  *     complete ──▶ DONE or RETRY record held until the next flush
- *     flush ──▶ staged adds, held records, fdatasync; then a slice of compaction
+ *     flush ──▶ a slice of compaction (copies staged) ──▶ staged adds, held records, fdatasync
+ *               ──▶ the compacted segment deleted once empty
  *
  * ## Contract
  *
@@ -46,9 +47,10 @@
  *   its page store and URL-seen set before the frontier, at each checkpoint, therefore never loses a
  *   page and never skips a URL.
  * - **flush()** writes and fdatasyncs synchronously: the promise it returns is already settled.
- *   Then, when the log holds more dead bytes than live ones (and more than a segment), it copies
+ *   When the log holds more dead bytes than live ones (and more than a segment), it first copies
  *   the live records of the oldest segment to the active one, at most `compactBytesPerFlush` per
- *   flush, and deletes the segment once every live record has left it and the copies are synced.
+ *   flush, so that the one fdatasync covers the copies too; once every live record has left that
+ *   segment, it is deleted after the fdatasync.
  * - **Re-prioritizing** (`Reprioritizable`) changes the order in memory only: after a restart a
  *   URL has the priority it was added with again, until its ordering policy learns it anew.
  * - **Politeness across a restart.** Next-contact times and back-off counts live in memory only.
@@ -68,18 +70,19 @@
  */
 import { ShoalError } from '../core/errors.js';
 import { FingerprintMap } from '../core/fingerprint-map.js';
+import { grown } from '../core/grown.js';
 import {
   leaseOf, politenessRules,
   type CompletionReport, type Frontier, type FrontierEntry, type FrontierStats, type Lease, type NextResult, type Reprioritizable,
 } from '../frontier/frontier.js';
 import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, type SlotFrontierOptions } from '../frontier/slot-frontier.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
-import { FrontierLog, addRecordBytes, splitLocation, type AddRecord, type ScannedRecord } from './frontier-log.js';
+import { FrontierLog, addRecordProblem, splitLocation, type AddRecord, type ScannedRecord } from './frontier-log.js';
 
 /** Default size at which a new log segment starts: 64 MiB. */
 export const DEFAULT_SEGMENT_BYTES = 64 * 2 ** 20;
 /** Default compaction per flush: 8 MiB of the oldest segment read, its live records copied. */
-export const DEFAULT_COMPACT_BYTES_PER_FLUSH = 8 * 2 ** 20;
+const DEFAULT_COMPACT_BYTES_PER_FLUSH = 8 * 2 ** 20;
 
 /** Options of {@link PersistentFrontier}; every field is optional. */
 export interface PersistentFrontierOptions extends SlotFrontierOptions {
@@ -125,9 +128,10 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   private log: FrontierLog | null = null;
   private failure: ShoalError | null = null;
 
-  /** Bytes of the records of the URLs held (a record's size follows from its entry: `addRecordBytes`). */
+  /** Bytes of the records of the URLs held. */
   private liveBytes = 0;
-  private readonly leases = new Map<number, { readonly lease: Lease; readonly slot: number }>();
+  /** Leases out, with their slot and the size of their record (read with it: nothing per queued URL). */
+  private readonly leases = new Map<number, { readonly lease: Lease; readonly slot: number; readonly bytes: number }>();
   private nextLeaseId = 1;
   private readonly fp = new Uint32Array(2);
   private compacting: { segment: number; offset: number } | null = null;
@@ -188,12 +192,17 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     return this.closing;
   }
 
-  /** Makes every add and completion so far durable, then compacts a slice; see the Contract. */
+  /** Compacts a slice and makes every add, completion and copy so far durable; see the Contract. */
   async flush(): Promise<void> {
     const log = this.check('flush');
     this.guard(() => {
+      const emptied = this.compactSlice(log);
       log.flush(this.segmentBytes);
-      this.compactSlice(log);
+      // Only now are the copies of its live records durable: the segment may go.
+      if (emptied !== null) {
+        log.deleteSegment(emptied);
+        this.deletedSegments++;
+      }
     });
   }
 
@@ -205,13 +214,21 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       urlFingerprintInto(entry.url, this.fp);
       const hi = this.fp[0] as number;
       const lo = this.fp[1] as number;
-      if (this.core.slotOf(hi, lo) >= 0) return false;
       const seq = this.core.nextAddSeq;
-      const { location, bytes } = log.appendAdd({
+      const record: AddRecord = {
         hi, lo, seq, priority: entry.priority, attempt: 1, depth: entry.depth, host: entry.host, url: entry.url,
         ip: entry.ip ?? null, fromUrl: fromUrlOf(entry), isSitemap: entry.isSitemap === true,
-      });
+      };
+      // Checked before the slot exists, so that a record that cannot be written leaves no slot behind;
+      // a URL held already is refused as a duplicate first, whatever its strings.
+      const problem = addRecordProblem(record);
+      if (problem !== null) {
+        if (this.core.slotOf(hi, lo) >= 0) return false;
+        throw new RangeError(problem);
+      }
       const slot = this.core.add(hi, lo, entry.host, entry.ip, entry.priority, nowMs, seq, 1);
+      if (slot < 0) return false;
+      const { location, bytes } = log.appendAdd(record);
       this.place(slot, location, bytes);
       return true;
     });
@@ -228,8 +245,9 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const slot = this.core.next(nowMs);
       if (slot === NEXT_EMPTY) return EMPTY;
       if (slot === NEXT_WAIT) return { kind: 'wait', untilMs: this.core.waitUntilMs };
-      const lease = leaseOf(this.nextLeaseId++, this.entryOf(log, slot), this.core.slots.attemptOf(slot), nowMs, this.core.leaseIpOf(slot));
-      this.leases.set(lease.id, { lease, slot });
+      const { entry, bytes } = this.readEntry(log, slot);
+      const lease = leaseOf(this.nextLeaseId++, entry, this.core.slots.attemptOf(slot), nowMs, this.core.leaseIpOf(slot));
+      this.leases.set(lease.id, { lease, slot, bytes });
       return { kind: 'url', lease };
     });
   }
@@ -238,7 +256,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     const log = this.check('complete');
     const record = this.leases.get(lease.id);
     if (record === undefined) throw new Error(`frontier: lease ${lease.id} (${lease.entry.url}) is not in flight`);
-    const { slot } = record;
+    const { slot, bytes } = record;
     const t = this.core.slots;
     const hi = t.hiOf(slot);
     const lo = t.loOf(slot);
@@ -251,7 +269,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         log.holdRetry(hi, lo, seq, t.attemptOf(slot));
       } else {
         log.holdDone(hi, lo, seq);
-        this.liveBytes -= addRecordBytes(lease.entry.host, lease.entry.url, lease.entry.ip ?? null, fromUrlOf(lease.entry));
+        this.liveBytes -= bytes;
       }
     });
   }
@@ -284,7 +302,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     this.core.forEachQueued((slot) => slots.push(slot));
     for (const { slot } of this.leases.values()) slots.push(slot);
     slots.sort((a, b) => t.priorityOf(b) - t.priorityOf(a) || t.seqOf(a) - t.seqOf(b));
-    for (const slot of slots) yield { entry: this.entryOf(log, slot), attempt: t.attemptOf(slot) };
+    for (const slot of slots) yield { entry: this.readEntry(log, slot).entry, attempt: t.attemptOf(slot) };
   }
 
   stats(): PersistentFrontierStats {
@@ -307,25 +325,31 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     this.liveBytes += bytes;
   }
 
-  private entryOf(log: FrontierLog, slot: number): FrontierEntry {
+  /** A slot's entry, read from its record, and the record's size. */
+  private readEntry(log: FrontierLog, slot: number): { readonly entry: FrontierEntry; readonly bytes: number } {
     const t = this.core.slots;
-    const r = log.readAdd(t.refOf(slot));
+    const { record: r, bytes } = log.readAdd(t.refOf(slot));
     if (r.hi !== t.hiOf(slot) || r.lo !== t.loOf(slot)) {
       const { segment, offset } = splitLocation(t.refOf(slot));
       throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${String(this.dir)}: segment ${segment} offset ${offset} holds ${r.url}, not the URL queued there`);
     }
-    return {
+    const entry: FrontierEntry = {
       url: r.url, host: r.host, depth: r.depth, priority: r.priority,
       ...(r.ip === null ? {} : { ip: r.ip }), ...(r.fromUrl === null ? {} : { fromUrl: r.fromUrl }), ...(r.isSitemap ? { isSitemap: true } : {}),
     };
+    return { entry, bytes };
   }
 
-  /** One slice of compaction: copies live records out of the oldest segment; deletes it once empty. */
-  private compactSlice(log: FrontierLog): void {
+  /**
+   * One slice of compaction: appends copies of the live records of the oldest segment (written and
+   * synced by the flush that follows). @returns that segment's number once every live record has
+   * left it, for the caller to delete after the flush; else null.
+   */
+  private compactSlice(log: FrontierLog): number | null {
     if (this.compacting === null) {
       const segments = log.segmentNumbers;
       const dead = log.totalBytes() - this.liveBytes;
-      if (segments.length < 2 || dead <= Math.max(this.liveBytes, this.segmentBytes)) return;
+      if (segments.length < 2 || dead <= Math.max(this.liveBytes, this.segmentBytes)) return null;
       this.compacting = { segment: segments[0] as number, offset: 0 };
     }
     const c = this.compacting;
@@ -337,12 +361,9 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       t.setRef(slot, copy.location);
       this.compactedRecords++;
     });
-    log.flush();
-    if (c.offset >= log.segmentEnd(c.segment)) {
-      log.deleteSegment(c.segment);
-      this.deletedSegments++;
-      this.compacting = null;
-    }
+    if (c.offset < log.segmentEnd(c.segment)) return null;
+    this.compacting = null;
+    return c.segment;
   }
 
   private start(nowMs: number): void {
@@ -459,24 +480,20 @@ class Recovery {
     }
   }
 
+  /** A new row; every column has room for it. */
   private grow(): number {
     const i = this.count++;
     if (i === this.seq.length) {
-      const n = this.seq.length * 2;
-      const widen = <T extends Uint32Array | Float64Array | Uint16Array | Int32Array | Uint8Array>(old: T, make: (k: number) => T): T => {
-        const next = make(n);
-        next.set(old);
-        return next;
-      };
-      this.hi = widen(this.hi, (k) => new Uint32Array(k));
-      this.lo = widen(this.lo, (k) => new Uint32Array(k));
-      this.priority = widen(this.priority, (k) => new Float64Array(k));
-      this.seq = widen(this.seq, (k) => new Float64Array(k));
-      this.attempt = widen(this.attempt, (k) => new Uint16Array(k));
-      this.location = widen(this.location, (k) => new Float64Array(k));
-      this.bytes = widen(this.bytes, (k) => new Uint32Array(k));
-      this.host = widen(this.host, (k) => new Int32Array(k));
-      this.isLive = widen(this.isLive, (k) => new Uint8Array(k));
+      const need = i + 1;
+      this.hi = grown(this.hi, need);
+      this.lo = grown(this.lo, need);
+      this.priority = grown(this.priority, need);
+      this.seq = grown(this.seq, need);
+      this.attempt = grown(this.attempt, need);
+      this.location = grown(this.location, need);
+      this.bytes = grown(this.bytes, need);
+      this.host = grown(this.host, need);
+      this.isLive = grown(this.isLive, need);
     }
     return i;
   }

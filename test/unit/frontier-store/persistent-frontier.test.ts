@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryFrontier } from '../../../src/frontier/memory-frontier.js';
@@ -168,6 +168,13 @@ describe('PersistentFrontier: order', () => {
   }));
 });
 
+/** Bytes of the segment files in `dir`. */
+async function segmentFileBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const name of await readdir(dir)) if (name.endsWith('.seg')) total += (await stat(join(dir, name))).size;
+  return total;
+}
+
 describe('PersistentFrontier: the log', () => {
   test('200,000 URLs over 5,000 hosts, 150,000 crawled: old segments are compacted away, the log stays near the live records', () => withDir(async (dir) => {
     const options = { backQueueCount: 64, minDelayMs: 100, segmentBytes: 1 << 20, compactBytesPerFlush: 1 << 19 };
@@ -203,6 +210,8 @@ describe('PersistentFrontier: the log', () => {
     const entries = [...frontier.entries()];
     const held = new Set(entries.map((e) => e.entry.url));
     assert.equal(s.liveBytes, entries.reduce((sum, e) => sum + addRecordBytes(e.entry.host, e.entry.url, e.entry.ip ?? null, null), 0), 'live bytes are the held records');
+    assert.equal(s.logBytes, await segmentFileBytes(dir), 'log bytes are the segment files on disk');
+    assert.equal(s.segments, (await readdir(dir)).filter((n) => n.endsWith('.seg')).length);
     await frontier.close();
     const again = await opened(dir, options);
     assert.equal(again.stats().queued, 50_000);
@@ -221,15 +230,35 @@ describe('PersistentFrontier: the log', () => {
     for (let i = 5; i < 8; i++) more.add(entry(`http://a.test/${i}`, { fromUrl: 'http://from.test/x' }), 0);
     await more.close();
     const grown = await readFile(segment);
+    // Where each later record ends: a cut keeps exactly the records wholly before it.
+    const ends: number[] = [];
+    for (let i = 5, at = whole.length; i < 8; i++) ends.push(at += addRecordBytes('a.test', `http://a.test/${i}`, null, 'http://from.test/x'));
+    assert.equal(ends.at(-1), grown.length, 'the three adds are the only records after the first five');
     for (let cut = whole.length; cut <= grown.length; cut++) {
       await writeFile(segment, grown.subarray(0, cut));
       const f = await opened(dir, { minDelayMs: 0 });
       const urls = [...f.entries()].map((e) => e.entry.url);
-      assert.ok(urls.length >= durable && urls.length <= 8, `cut at ${cut}: ${urls.length} URLs`);
+      const whollyBefore = ends.filter((end) => end <= cut).length;
+      assert.equal(urls.length, durable + whollyBefore, `cut at ${cut}: every record wholly before the cut, and no other`);
       assert.deepEqual(urls, Array.from({ length: urls.length }, (_, i) => `http://a.test/${i}`), `cut at ${cut}: a prefix`);
       await f.close();
-      assert.ok((await stat(segment)).size <= cut, 'the torn bytes are cut off');
+      assert.equal((await stat(segment)).size, whollyBefore === 0 ? whole.length : ends[whollyBefore - 1], 'the torn bytes, and only they, are cut off');
     }
+  }));
+
+  test('a URL too long for its record is refused before anything changes; held already, it is a duplicate', () => withDir(async (dir) => {
+    const f = await opened(dir, { minDelayMs: 0 });
+    f.add(entry('http://a.test/1'), 0);
+    const long = `http://a.test/${'x'.repeat(70_000)}`;
+    assert.throws(() => f.add(entry(long), 0), (err: unknown) => err instanceof RangeError && /url longer than 65535 bytes/.test(err.message));
+    assert.throws(() => f.add(entry('http://a.test/2', { fromUrl: long }), 0), /fromUrl longer than/);
+    assert.equal(f.add(entry('http://a.test/1', { fromUrl: long }), 0), false, 'held: refused as a duplicate');
+    assert.equal(f.stats().queued, 1);
+    assert.equal(f.add(entry('http://a.test/2'), 0), true, 'the frontier is still usable');
+    await f.close();
+    const again = await opened(dir, { minDelayMs: 0 });
+    assert.deepEqual([...again.entries()].map((e) => e.entry.url), ['http://a.test/1', 'http://a.test/2']);
+    await again.close();
   }));
 
   test('damage before the last segment is an error, not a silent loss', () => withDir(async (dir) => {
