@@ -48,6 +48,15 @@ export interface Candidate {
   readonly fromUrl: string | null;
   /** Dense id of the page it was found on (`url/url-ids.ts`), when the node numbers URLs for its ordering policy. */
   readonly fromId?: number;
+  /** Dense id of the URL itself, when the node numbers URLs and the page processor has looked it up already. */
+  readonly id?: number;
+  /**
+   * The URL's fingerprint (`url/fingerprint.ts`) as two unsigned 32-bit words, when the caller has
+   * computed it (the page processor, once per link): admission then does not hash the URL again.
+   * Both or neither.
+   */
+  readonly fingerprintHi?: number;
+  readonly fingerprintLo?: number;
   readonly anchorText?: string;
   /**
    * A sitemap to read (its URLs become seeds), not a page. Sitemaps come from the user or from
@@ -130,20 +139,34 @@ export class Admission {
    * here: this node must not fetch them itself).
    */
   async markSeen(urls: readonly string[]): Promise<void> {
-    await this.o.seen.addBatch(this.fingerprintsOf(urls));
-  }
-
-  /** The 64-bit fingerprints of `urls`, in the seen set's layout. */
-  private fingerprintsOf(urls: readonly string[]): BigUint64Array {
     const fingerprints = new BigUint64Array(urls.length);
     const words = new Uint32Array(fingerprints.buffer);
-    const s = this.scratch;
-    for (let i = 0; i < urls.length; i++) {
-      urlFingerprintInto(urls[i] as string, s);
-      words[2 * i + HI] = s[0] as number;
-      words[2 * i + LO] = s[1] as number;
+    for (let i = 0; i < urls.length; i++) this.fingerprintInto(words, i, urls[i] as string);
+    await this.o.seen.addBatch(fingerprints);
+  }
+
+  /** The 64-bit fingerprints of `candidates`, in the seen set's layout; hashed only where a candidate does not carry its own. */
+  private fingerprintsOf(candidates: readonly Candidate[]): BigUint64Array {
+    const fingerprints = new BigUint64Array(candidates.length);
+    const words = new Uint32Array(fingerprints.buffer);
+    for (let i = 0; i < candidates.length; i++) {
+      const c = candidates[i] as Candidate;
+      if (c.fingerprintHi === undefined || c.fingerprintLo === undefined) {
+        this.fingerprintInto(words, i, c.url);
+      } else {
+        words[2 * i + HI] = c.fingerprintHi;
+        words[2 * i + LO] = c.fingerprintLo;
+      }
     }
     return fingerprints;
+  }
+
+  /** Writes the fingerprint of `url` as entry `i` of `words` (a BigUint64Array's words). */
+  private fingerprintInto(words: Uint32Array, i: number, url: string): void {
+    const s = this.scratch;
+    urlFingerprintInto(url, s);
+    words[2 * i + HI] = s[0] as number;
+    words[2 * i + LO] = s[1] as number;
   }
 
   /** The remembered address of a host name, or null. */
@@ -177,7 +200,7 @@ export class Admission {
       passed = router.route(passed, this.ipOf);
     }
     if (passed.length === 0) return;
-    const fingerprints = this.fingerprintsOf(passed.map((c) => c.url));
+    const fingerprints = this.fingerprintsOf(passed);
     const isNew = await o.seen.addBatch(fingerprints);
     const words = new Uint32Array(fingerprints.buffer);
     const fresh: Candidate[] = [];
@@ -197,7 +220,8 @@ export class Admission {
         continue;
       }
       fresh.push(c);
-      freshIds.push(o.urlIds === null ? -1 : o.urlIds.idOfFingerprint(words[2 * i + HI] as number, words[2 * i + LO] as number));
+      if (o.urlIds === null) freshIds.push(-1);
+      else freshIds.push(c.id !== undefined && c.id >= 0 ? c.id : o.urlIds.idOfFingerprint(words[2 * i + HI] as number, words[2 * i + LO] as number));
     }
     await this.resolveHosts(fresh);
     const addAt = o.clock.nowMs();

@@ -13,7 +13,7 @@ import type { CrawlStats } from './crawl-stats.js';
 import type { DedupIndex } from './dedup-index.js';
 import type { CrawlEvents } from './events.js';
 import type { Log } from './log.js';
-import type { CrawlOutcomeKind, CrawlSinks, FetchRecord, PageRecord } from './ports.js';
+import type { CrawlOutcomeKind, CrawlSinks, FetchRecord, GraphLink, PageRecord } from './ports.js';
 import { hostnameOfKey, urlParts } from './url-parts.js';
 import type { PageAnalysis } from './page-analysis.js';
 import { AnalysisError, type PageAnalyzer } from './page-analyzer.js';
@@ -30,6 +30,7 @@ import {
 import type { SitemapParse } from '../sitemap/sitemap-parser.js';
 import type { ForwardedPageMessage } from '../exchange/messages.js';
 import { fetchOkOf, forwardedPageOf, pageMessageBytes, type BoundaryPages } from './page-forwarding.js';
+import { urlFingerprintInto } from '../url/fingerprint.js';
 import { normalizeUrl } from '../url/normalize.js';
 
 /** Where WARC records go (a `WarcWriter`). */
@@ -335,29 +336,48 @@ export class PageProcessor {
     }
   }
 
-  /** Shows the page to the ordering policy, then sends its followable links to admission. */
+  /**
+   * Shows the page to the ordering policy, then sends its followable links to admission. Each
+   * link's URL is hashed here once: its fingerprint gives its id and goes with the candidate to the
+   * URL-seen test, and its id goes with it to the policy's `prioritize`.
+   */
   private async follow(entry: FrontierEntry, parsed: PageAnalysis): Promise<void> {
     const o = this.o;
-    o.sinks.linkGraph?.append(entry.url, parsed.links);
+    const links = parsed.links;
+    o.sinks.linkGraph?.append(entry.url, links);
+    const n = links.length;
     const ids = o.urlIds;
     const pageId = ids === null ? -1 : ids.idOf(entry.url);
-    const outIds = parsed.links.map((l) => (ids === null ? -1 : ids.idOf(l.url)));
+    const fingerprints = new Uint32Array(2 * n);
+    const outIds = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const l = links[i] as GraphLink;
+      // A link that is not followed needs its fingerprint only for its id.
+      if (ids === null && l.isNofollow) continue;
+      urlFingerprintInto(l.url, fingerprints, 2 * i);
+      if (ids !== null) outIds[i] = ids.idOfFingerprint(fingerprints[2 * i] as number, fingerprints[2 * i + 1] as number);
+    }
+    const needs = o.policy.needs;
     const changes = o.policy.observe({
       id: pageId, url: entry.url, depth: entry.depth, outIds,
-      outUrls: parsed.links.map((l) => l.url), anchors: parsed.links.map((l) => l.anchorText),
+      ...(needs.urls ? { outUrls: links.map((l) => l.url) } : {}),
+      ...(needs.anchors ? { anchors: links.map((l) => l.anchorText) } : {}),
       title: parsed.title, text: parsed.visibleText,
     });
     if (changes.length > 0) applyPriorityChanges(changes, ids, o.frontier);
     const candidates: Candidate[] = [];
-    parsed.links.forEach((l, i) => {
-      if (l.isNofollow) o.stats.links.notFollowed++;
-      else {
-        candidates.push({
-          url: l.url, hostname: parsed.hostnames[i] as string, depth: entry.depth + 1, fromUrl: entry.url, anchorText: l.anchorText,
-          ...(pageId < 0 ? {} : { fromId: pageId }),
-        });
+    for (let i = 0; i < n; i++) {
+      const l = links[i] as GraphLink;
+      if (l.isNofollow) {
+        o.stats.links.notFollowed++;
+        continue;
       }
-    });
+      candidates.push({
+        url: l.url, hostname: parsed.hostnames[i] as string, depth: entry.depth + 1, fromUrl: entry.url, anchorText: l.anchorText,
+        fingerprintHi: fingerprints[2 * i] as number, fingerprintLo: fingerprints[2 * i + 1] as number,
+        ...(pageId < 0 ? {} : { fromId: pageId, id: outIds[i] as number }),
+      });
+    }
     await o.admission.admit(candidates);
   }
 

@@ -14,9 +14,10 @@
  *   was found on, the anchor text, and any hints another node sent with it. `observe` receives each
  *   page the node fetched, with the ids of *all* its out-links in document order, targets seen before
  *   and repeated links included, because counts such as IB′ grow with links to URLs already queued.
- *   URL strings, anchor texts, titles and text are given when the caller has them: a crawl always
- *   does; the simulator does when its graph carries them, and refuses (before it starts) a policy
- *   whose {@link OrderingPolicy.needs} it cannot meet.
+ *   A discovered URL's string and anchor text are given when the caller has them. A fetched page's
+ *   `outUrls`, `anchors` and `text` may be absent unless {@link OrderingPolicy.needs} asks for them:
+ *   a crawl builds them only then (they cost an array per page), and the simulator gives them when
+ *   its graph carries them and refuses (before it starts) a policy whose needs it cannot meet.
  * - **Returned.** A priority: a finite number, higher fetched sooner. The frontier serves equal
  *   priorities in the order it received them, so a policy with few distinct values (the hot queue:
  *   hot first) gets FIFO queues for free, and breadth-first is the policy that returns a constant.
@@ -85,13 +86,13 @@ export interface FetchedPage {
   readonly depth: number;
   /** Ids of every out-link target, in document order, duplicates and already-seen targets included. */
   readonly outIds: ArrayLike<number>;
-  /** The out-links' URLs, parallel to `outIds`, when known. */
+  /** The out-links' URLs, parallel to `outIds`; given when `needs.urls` (otherwise possibly absent). */
   readonly outUrls?: readonly string[];
-  /** The out-links' anchor texts ('' for none), parallel to `outIds`, when known. */
+  /** The out-links' anchor texts ('' for none), parallel to `outIds`; given when `needs.anchors` (otherwise possibly absent). */
   readonly anchors?: readonly string[];
   /** Page title, for policies that judge pages by their content (hot pages), when known. */
   readonly title?: string;
-  /** Visible text, for the same policies, when known. */
+  /** Visible text, for the same policies; given when `needs.text` (otherwise possibly absent). */
   readonly text?: string;
 }
 

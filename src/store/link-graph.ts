@@ -22,7 +22,7 @@
  * Memory: the URL → id dictionary maps each URL's 64-bit fingerprint (`url/fingerprint.ts`, the
  * identity the URL-seen set uses too) to its id in typed arrays: 12–24 bytes per URL and no string,
  * so 10 million URLs take about 200 MB. Past that the dictionary belongs on disk, like the URL-seen
- * set (`src/seen/disk-seen-set.ts`); {@link LinkGraphWriter.urlId} is the one place that would ask
+ * set (`src/seen/disk-seen-set.ts`); `LinkGraphWriter.urlIdOfFingerprint` is the one place that would ask
  * it. Everything else is bounded: one buffer per file and the anchor cache (at most
  * `anchorCacheEntries` texts of 256 characters or fewer).
  */
@@ -149,6 +149,10 @@ function encodeLinkRecord(buf: Buffer, source: number, target: number, anchorOff
 
 const URL_LINE = /^(\d+)\t([^\t\r]+)$/;
 
+function checkFlags(flags: number): void {
+  if (!Number.isInteger(flags) || (flags & ~LINK_FLAG_MASK) !== 0) throw new RangeError(`link flags must be LinkFlag bits, got ${flags}`);
+}
+
 /** One link to add from a page. */
 export interface LinkToWrite {
   readonly target: string;
@@ -255,13 +259,19 @@ export class LinkGraphWriter {
    * @throws RangeError when `url` is empty or holds a tab or a line break.
    */
   urlId(url: string): number {
-    const known = this.idOf(url);
+    urlFingerprintInto(url, this.fingerprint);
+    return this.urlIdOfFingerprint(url, this.fingerprint[0] as number, this.fingerprint[1] as number);
+  }
+
+  /** {@link urlId} for a URL whose fingerprint (hi, lo) the caller computed already. */
+  private urlIdOfFingerprint(url: string, hi: number, lo: number): number {
+    const known = this.ids.get(hi, lo);
     if (known !== NOT_FOUND) return known >>> 0;
     if (url.length === 0 || /[\t\r\n]/.test(url)) throw new RangeError(`a URL of the link graph must be non-empty, without tabs or line breaks: ${JSON.stringify(url)}`);
     const id = this.ids.size;
     if (id > 0xfffffffe) throw new RangeError('the link graph holds 2^32 - 1 URLs, its most');
     this.urls.append(`${id}\t${url}\n`);
-    this.ids.set(this.fingerprint[0] as number, this.fingerprint[1] as number, id);
+    this.ids.set(hi, lo, id);
     return id;
   }
 
@@ -277,18 +287,38 @@ export class LinkGraphWriter {
    * @throws RangeError when `flags` has bits outside {@link LINK_FLAG_MASK}, or a URL is invalid (see {@link urlId}).
    */
   addLink(source: string, target: string, anchorText = '', flags = 0): void {
-    if (!Number.isInteger(flags) || (flags & ~LINK_FLAG_MASK) !== 0) throw new RangeError(`link flags must be LinkFlag bits, got ${flags}`);
+    checkFlags(flags);
     const s = this.urlId(source);
-    const t = this.urlId(target);
-    const [offset, bytes] = this.anchorRef(anchorText);
-    encodeLinkRecord(this.record, s, t, offset, bytes, flags);
-    this.links.append(this.record);
-    this.linksWritten++;
+    this.writeLink(s, this.urlId(target), anchorText, flags);
   }
 
-  /** Adds the links of one page, in order. */
-  addLinks(source: string, links: readonly LinkToWrite[]): void {
-    for (const l of links) this.addLink(source, l.target, l.anchorText ?? '', l.flags ?? 0);
+  /**
+   * Adds the links of one page, in order, with the same ids and records as {@link addLink} one by
+   * one; the source URL is looked up once. `fingerprints`, when given, holds each target's
+   * fingerprint (`url/fingerprint.ts`) at words (2i, 2i + 1), as a caller that hashed the links
+   * already has them: the targets are then not hashed again.
+   *
+   * @throws RangeError as {@link addLink} does; the links before the bad one are added.
+   */
+  addLinks(source: string, links: readonly LinkToWrite[], fingerprints?: Uint32Array): void {
+    let s = -1;
+    for (let i = 0; i < links.length; i++) {
+      const l = links[i] as LinkToWrite;
+      const flags = l.flags ?? 0;
+      checkFlags(flags);
+      if (s < 0) s = this.urlId(source);
+      const t = fingerprints === undefined
+        ? this.urlId(l.target)
+        : this.urlIdOfFingerprint(l.target, fingerprints[2 * i] as number, fingerprints[2 * i + 1] as number);
+      this.writeLink(s, t, l.anchorText ?? '', flags);
+    }
+  }
+
+  private writeLink(source: number, target: number, anchorText: string, flags: number): void {
+    const [offset, bytes] = this.anchorRef(anchorText);
+    encodeLinkRecord(this.record, source, target, offset, bytes, flags);
+    this.links.append(this.record);
+    this.linksWritten++;
   }
 
   /** Writes an anchor text (or finds it among recent ones): its offset and length in `anchors.txt`. */

@@ -9,6 +9,7 @@ import {
   decodeLinkRecord, linkRecordCheck,
 } from '../../../src/store/link-graph.js';
 import { readLinkGraph, type LinkGraph } from '../../../src/store/link-graph-reader.js';
+import { urlFingerprintInto } from '../../../src/url/fingerprint.js';
 import { scratchDirs, killWhileRunning } from '../../helpers/scratch.js';
 
 // The every-offset tests repair (truncate and fsync) three files per byte: cheap on a RAM disk.
@@ -124,6 +125,32 @@ describe('LinkGraphWriter and readLinkGraph', () => {
     const g = await read(dir);
     assertGraph(g, links, urlsOf(links));
     g.close();
+  });
+
+  it('addLinks, with or without the targets\' fingerprints, writes the files addLink writes link by link', async () => {
+    // 40 pages of 0–9 links each; the random targets repeat sources and one another.
+    const targets = randomLinks(400, 60);
+    const pages = Array.from({ length: 40 }, (_, k) => ({
+      source: `http://h${k % 13}.test/p${(k * 7) % 60}`, links: targets.slice(k * 10, k * 10 + (k % 10)),
+    }));
+    const dirs = [freshDir(), freshDir(), freshDir()];
+    const writers = dirs.map((dir) => new LinkGraphWriter({ dir }));
+    await Promise.all(writers.map((w) => w.start()));
+    const [one, many, hashed] = writers as [LinkGraphWriter, LinkGraphWriter, LinkGraphWriter];
+    for (const { source, links } of pages) {
+      for (const l of links) one.addLink(source, l.target, l.anchorText, l.flags);
+      const toWrite = links.map((l) => ({ target: l.target, anchorText: l.anchorText, flags: l.flags }));
+      many.addLinks(source, toWrite);
+      const fingerprints = new Uint32Array(2 * links.length);
+      links.forEach((l, i) => urlFingerprintInto(l.target, fingerprints, 2 * i));
+      hashed.addLinks(source, toWrite, fingerprints);
+    }
+    await Promise.all(writers.map((w) => w.close()));
+    assert.ok(one.linkCount > 100);
+    for (const file of [URLS_FILE, ANCHORS_FILE, LINKS_FILE]) {
+      const expected = readFileSync(join(dirs[0] as string, file));
+      for (const dir of dirs.slice(1)) assert.ok(readFileSync(join(dir, file)).equals(expected), `${file} of ${dir}`);
+    }
   });
 
   it('cuts an anchor text longer than MAX_ANCHOR_BYTES at a character boundary', async () => {
