@@ -1,13 +1,15 @@
 /**
  * A map from 64-bit fingerprints, given as two unsigned 32-bit words, to int32 values: open
- * addressing with linear probing over typed arrays, doubled when 70 % full, with backward-shift
- * deletion (no tombstones, so probes stay short however many keys come and go). No object per key:
- * n keys cost 12–24 bytes each, and the garbage collector never walks them. The URL ids of a node
- * (`url/url-ids.ts`) and the frontier's URL index (`frontier/slot-scheduler.ts`) are built on it.
+ * addressing with linear probing over typed arrays, doubled when 70 % full. Keys are only added
+ * (no deletion: none of its users forgets a key). No object per key: n keys cost 12–24 bytes each,
+ * and the garbage collector never walks them. The URL ids of a node (`url/url-ids.ts`), the link
+ * graph's URL dictionary (`store/link-graph.ts`) and the persistent frontier's recovery
+ * (`frontier-store/persistent-frontier.ts`) are built on it; the frontier's own URL index is the
+ * `SlotIndex` of `frontier/slot-table.ts`, which reads its keys from the slot columns.
  *
  * The all-zero pair marks an empty slot, so the key (0, 0) is kept in a field of its own.
  */
-import { fmix32 } from './hash.js';
+import { slotHash } from './hash.js';
 
 /** Linear probing stays short (about 2 probes for a hit, 6 for a miss) up to this load. */
 const MAX_LOAD = 0.7;
@@ -15,11 +17,6 @@ const MIN_SLOTS = 16;
 
 /** Value returned by {@link FingerprintMap.get} for a key that is not in the map. */
 export const NOT_FOUND = -1;
-
-/** Spreads a fingerprint's two words over the table (fingerprints made by hand often differ in their low bits only). */
-function slotHash(hi: number, lo: number): number {
-  return fmix32(Math.imul(hi ^ 0x9e3779b9, 0x85ebca6b) ^ lo);
-}
 
 /** Fingerprint → int32; see the file comment. */
 export class FingerprintMap {
@@ -45,11 +42,6 @@ export class FingerprintMap {
   /** Keys held. */
   get size(): number {
     return this.used + (this.zeroValue === undefined ? 0 : 1);
-  }
-
-  /** Bytes of the tables. */
-  get byteLength(): number {
-    return this.keys.byteLength + this.values.byteLength;
   }
 
   /** The value of key (hi, lo), or {@link NOT_FOUND}. */
@@ -89,52 +81,6 @@ export class FingerprintMap {
     keys[2 * s + 1] = lo;
     this.values[s] = value;
     if (++this.used > this.growAt) this.grow();
-  }
-
-  /** Removes key (hi, lo). @returns whether it was there. */
-  delete(hi: number, lo: number): boolean {
-    hi >>>= 0;
-    lo >>>= 0;
-    if (hi === 0 && lo === 0) {
-      const had = this.zeroValue !== undefined;
-      this.zeroValue = undefined;
-      return had;
-    }
-    const keys = this.keys;
-    const mask = this.mask;
-    let s = slotHash(hi, lo) & mask;
-    for (; ; s = (s + 1) & mask) {
-      const h = keys[2 * s] as number;
-      const l = keys[2 * s + 1] as number;
-      if (h === hi && l === lo) break;
-      if (h === 0 && l === 0) return false;
-    }
-    // Backward-shift deletion: move later members of the cluster into the hole when their home
-    // slot does not lie (cyclically) between the hole and their own slot.
-    let hole = s;
-    for (let t = (s + 1) & mask; ; t = (t + 1) & mask) {
-      const h = keys[2 * t] as number;
-      const l = keys[2 * t + 1] as number;
-      if (h === 0 && l === 0) break;
-      const home = slotHash(h, l) & mask;
-      const isBetween = hole <= t ? home > hole && home <= t : home > hole || home <= t;
-      if (isBetween) continue;
-      keys[2 * hole] = h;
-      keys[2 * hole + 1] = l;
-      this.values[hole] = this.values[t] as number;
-      hole = t;
-    }
-    keys[2 * hole] = 0;
-    keys[2 * hole + 1] = 0;
-    this.used--;
-    return true;
-  }
-
-  /** Removes every key; keeps the tables' size. */
-  clear(): void {
-    this.keys.fill(0);
-    this.used = 0;
-    this.zeroValue = undefined;
   }
 
   private grow(): void {

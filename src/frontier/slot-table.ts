@@ -15,7 +15,7 @@
  * Freed slots are reused (chained through `pos`), so the columns grow to the largest number of URLs
  * held at once, never more: 42 bytes per slot, plus 6–12 bytes in the {@link SlotIndex}.
  */
-import { fmix32 } from '../core/hash.js';
+import { slotHash } from '../core/hash.js';
 
 const CHUNK_BITS = 16;
 /** Slots per chunk: the columns grow 65,536 slots at a time, never copied. */
@@ -240,10 +240,6 @@ export class SlotHeap {
 /** Linear probing stays short up to this load. */
 const MAX_INDEX_LOAD = 0.7;
 
-function keyHash(hi: number, lo: number): number {
-  return fmix32(Math.imul(hi ^ 0x9e3779b9, 0x85ebca6b) ^ lo);
-}
-
 /**
  * The fingerprint → slot index of a {@link SlotTable}: open addressing with linear probing over one
  * `Int32Array` of slot numbers (−1 empty). Keys are not stored twice: a cell's key is read from the
@@ -269,7 +265,7 @@ export class SlotIndex {
     lo >>>= 0;
     const cells = this.cells;
     const t = this.t;
-    for (let c = keyHash(hi, lo) & this.mask; ; c = (c + 1) & this.mask) {
+    for (let c = slotHash(hi, lo) & this.mask; ; c = (c + 1) & this.mask) {
       const slot = cells[c] as number;
       if (slot < 0) return -1;
       if (t.hiOf(slot) === hi && t.loOf(slot) === lo) return slot;
@@ -278,7 +274,7 @@ export class SlotIndex {
 
   /** Indexes `slot` under the key in its `hi`/`lo` columns (not indexed yet). */
   insert(slot: number): void {
-    let c = keyHash(this.t.hiOf(slot), this.t.loOf(slot)) & this.mask;
+    let c = slotHash(this.t.hiOf(slot), this.t.loOf(slot)) & this.mask;
     while ((this.cells[c] as number) >= 0) c = (c + 1) & this.mask;
     this.cells[c] = slot;
     if (++this.used > this.growAt) this.grow();
@@ -289,7 +285,7 @@ export class SlotIndex {
     const cells = this.cells;
     const mask = this.mask;
     const t = this.t;
-    let c = keyHash(t.hiOf(slot), t.loOf(slot)) & mask;
+    let c = slotHash(t.hiOf(slot), t.loOf(slot)) & mask;
     while (cells[c] !== slot) {
       if ((cells[c] as number) < 0) throw new Error(`SlotIndex: slot ${slot} is not indexed`);
       c = (c + 1) & mask;
@@ -298,7 +294,7 @@ export class SlotIndex {
     for (let d = (c + 1) & mask; ; d = (d + 1) & mask) {
       const s = cells[d] as number;
       if (s < 0) break;
-      const home = keyHash(t.hiOf(s), t.loOf(s)) & mask;
+      const home = slotHash(t.hiOf(s), t.loOf(s)) & mask;
       const isBetween = hole <= d ? home > hole && home <= d : home > hole || home <= d;
       if (isBetween) continue;
       cells[hole] = s;
