@@ -11,7 +11,7 @@ import {
 import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, type SlotFrontierOptions } from './slot-frontier.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
 
-export { BACK_QUEUES_PER_FETCH_SLOT, DEFAULT_BACK_QUEUE_COUNT, backQueueCountFor } from './slot-frontier.js';
+export { backQueueCountFor } from './slot-frontier.js';
 
 /** Options of {@link MemoryFrontier}; every field is optional. */
 export type MemoryFrontierOptions = SlotFrontierOptions;

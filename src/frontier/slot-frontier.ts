@@ -362,11 +362,6 @@ export class SlotFrontier {
     return held;
   }
 
-  /** The slots out on lease, in the order they were leased. */
-  inFlightSlots(): number[] {
-    return [...this.leases.keys()];
-  }
-
   /** Calls `f` for every queued slot (not in flight), in no particular order. */
   forEachQueued(f: (slot: number) => void): void {
     this.front.forEach(f);
