@@ -14,13 +14,12 @@
  * index once. Nothing is memory-mapped and nothing grows with the log but its size on disk.
  */
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
 import { ShoalError } from '../core/errors.js';
 import { Checks, JsonLinesWriter, readJsonLines, type RecordShape } from '../store/json-lines.js';
 import type { DedupStore, FirstCapture } from './dedup-index.js';
 
 /** The log's file name in the store's directory. */
-export const CAPTURES_FILE = 'captures.jsonl';
+const CAPTURES_FILE = 'captures.jsonl';
 
 /** One line of the log. */
 interface CaptureLine extends FirstCapture {
@@ -46,11 +45,10 @@ export class LogDedupStore implements DedupStore {
 
   /** Opens (or creates) the log, repairs a torn last line, reads back the newest captures. */
   async open(): Promise<void> {
-    const hadLog = existsSync(this.path);
     const writer = new JsonLinesWriter<CaptureLine>(this.path, 'first capture', SHAPE);
     try {
-      await writer.start();
-      if (hadLog && this.maxDigests > 0) {
+      const { isNew } = await writer.start();
+      if (!isNew && this.maxDigests > 0) {
         for await (const c of readJsonLines(this.path, 'first capture', SHAPE)) {
           this.loaded.delete(c.contentDigest);
           this.loaded.set(c.contentDigest, { url: c.url, payloadDigest: c.payloadDigest, recordId: c.recordId, warcDate: c.warcDate });
