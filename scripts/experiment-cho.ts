@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { loadCrawlGraph } from '../src/sim/graph/crawl-graph.js';
 import type { SimGraph } from '../src/sim/graph/sim-graph.js';
 import { CRAWL_LOG_FILE, readCrawlLog } from '../src/store/crawl-log.js';
-import { checkDocsFolders, DOCS_SITES, docsCrawl } from './experiment/docs-crawl.js';
+import { checkDocsFolders, DOCS_SITES, docsCrawl, seedsInSiteOrder } from './experiment/docs-crawl.js';
 import { runGraphExperiments, type GraphResult } from './experiment/experiments.js';
 import { fetchedSubgraph, withContentInMemory } from './experiment/graph-views.js';
 import { renderReport, type BuildStep } from './experiment/report.js';
@@ -95,7 +95,7 @@ async function docsGraph(): Promise<{ readonly result: GraphResult; readonly ste
     const sub = fetchedSubgraph(loaded, (p) => fetched.has(loaded.urlOf(p)));
     log(`graph (b): ${loaded.pageCount.toLocaleString('en-US')} URLs, cut to ${sub.pageCount.toLocaleString('en-US')} HTML pages; reading every page from the WARC files once`);
     const graph = await timed(steps, 'pages read from the WARC files and parsed', () => withContentInMemory(sub, progress('graph (b) content')));
-    const result = await runGraphExperiments('docs', 'documentation', graph, graph.seeds, writeChart, log);
+    const result = await runGraphExperiments('docs', 'documentation', graph, seedsInSiteOrder(graph), writeChart, log);
     return { result, steps, crawl: crawl.facts, crawlGraph: { pages: loaded.pageCount, links: loaded.linkCount } };
   } finally {
     loaded.close();
