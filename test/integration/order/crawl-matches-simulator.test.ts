@@ -89,13 +89,14 @@ const QUERY = 'cosmology';
 
 describe('a real crawl and the simulator visit the same pages in the same order', () => {
   const orders = new Map<string, string[]>();
-  for (const [name, order] of [
+  const cases: [string, OrderPolicyInput][] = [
     ['pagerank', { policy: 'pagerank', recomputeEvery: 7, sliceWork: 0, minChange: 0 }],
     ['bfs', { policy: 'bfs' }],
     ['backlink', { policy: 'backlink' }],
     ['similarity', { policy: 'similarity', query: QUERY }],
     ['hot-queue', { policy: 'hot-queue', terms: [QUERY] }],
-  ] as const) {
+  ];
+  for (const [name, order] of cases) {
     it(name, { timeout: 120_000 }, async () => {
       const real = await crawlOrder(order, name);
       const simulated = await simulatedOrder(order);
