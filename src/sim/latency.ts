@@ -10,8 +10,10 @@
  * | `lognormal` | ms · e^(spread·z), z standard normal: median `ms`, a long tail of slow hosts |
  * | `measured` | the mean fetch time a real crawl measured on the host (crawl graphs); `ms` for hosts it did not fetch |
  *
- * Draws come from a seeded generator (mulberry32) in host order, so a run is reproducible.
+ * Draws come from the test web's seeded generator (`web/prng.ts`, purpose `latency`) in host order,
+ * so a run is reproducible.
  */
+import { Purpose, Rng } from '../web/prng.js';
 
 /** A latency model, as configured (`sim-config.ts`, section `latency`). */
 export interface LatencyModel {
@@ -24,18 +26,6 @@ export interface LatencyModel {
   readonly seed: number;
 }
 
-/** mulberry32: a small seeded generator of uniform draws in [0, 1). */
-export function seededUniform(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 /**
  * The fetch time of each of `hostCount` hosts, ms.
  * @param measuredMs per host mean fetch time of a real crawl (NaN: not measured); required by `measured`.
@@ -44,22 +34,18 @@ export function seededUniform(seed: number): () => number {
 export function hostLatencies(model: LatencyModel, hostCount: number, measuredMs: Float64Array | null = null): Float64Array {
   if (!(Number.isFinite(model.ms) && model.ms >= 0)) throw new RangeError(`latency: ms must be a finite number >= 0, got ${model.ms}`);
   const out = new Float64Array(hostCount);
-  const uniform = seededUniform(model.seed);
+  const rng = new Rng(model.seed, Purpose.latency, 0);
   switch (model.model) {
     case 'constant':
       out.fill(model.ms);
       break;
     case 'uniform': {
       const half = Math.min(1, model.spread) * model.ms;
-      for (let h = 0; h < hostCount; h++) out[h] = model.ms - half + 2 * half * uniform();
+      for (let h = 0; h < hostCount; h++) out[h] = model.ms - half + 2 * half * rng.next();
       break;
     }
     case 'lognormal':
-      for (let h = 0; h < hostCount; h++) {
-        // Box–Muller: one standard normal draw from two uniform ones.
-        const z = Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-        out[h] = model.ms * Math.exp(model.spread * z);
-      }
+      for (let h = 0; h < hostCount; h++) out[h] = rng.logNormal(model.ms, model.spread);
       break;
     case 'measured':
       if (measuredMs === null) throw new RangeError('latency: the measured model needs fetch times measured by a real crawl (a crawl graph with its crawl log)');
