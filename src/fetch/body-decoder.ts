@@ -53,9 +53,9 @@ function isZlibHeader(first: Buffer): boolean {
 /**
  * The whole of `data` decoded in one call per coding, or null when that is not the whole story: a
  * stage's output passed `maxBytes`, or the data is corrupt (the caller then decodes it as a stream,
- * which knows how much to keep and what to report).
+ * which knows how much to keep and what to report). The codings must pass {@link canDecode}.
  */
-function decodeInOneCall(codings: readonly string[], data: Buffer, maxBytes: number, isLenient: boolean): Buffer | null {
+export function decodeInOneCall(codings: readonly string[], data: Buffer, maxBytes: number, isLenient: boolean): Buffer | null {
   let out = data;
   try {
     for (let i = codings.length - 1; i >= 0 && out.length > 0; i--) { // the last coding applied is undone first

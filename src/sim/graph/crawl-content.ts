@@ -21,15 +21,14 @@
  */
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { ShoalError } from '../../core/errors.js';
-import { parseContentCodings } from '../../fetch/body-decoder.js';
+import { canDecode, decodeInOneCall, parseContentCodings } from '../../fetch/body-decoder.js';
 import { crawlConfigSchema } from '../../node/crawl-config.js';
 import { analyzePage, type PageAnalysisOptions } from '../../node/page-analysis.js';
 import { readLines } from '../../store/read-lines.js';
 import { parseCdxjLine } from '../../store/warc/cdxj.js';
 import { readGzipMember } from '../../store/warc/gzip-members.js';
-import { parseWarcHead } from '../../store/warc/warc-record.js';
+import { parseWarcHead, readHttpHead } from '../../store/warc/warc-record.js';
 import { INDEX_FILE } from '../../store/warc/warc-writer.js';
 import { readAt } from '../../store/tail-repair.js';
 import type { PageContent } from './sim-graph.js';
@@ -145,13 +144,15 @@ export async function crawlContent(
     }
     const blockLength = Number(head.fields.get('content-length') ?? Number.NaN);
     const blockEnd = Number.isSafeInteger(blockLength) ? head.headerLength + blockLength : data.length;
-    const message = httpMessage(data.subarray(head.headerLength, blockEnd));
-    if (message === null) return EMPTY;
-    const mime = (message.contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
-    if (mime !== '' && !HTML_TYPES.has(mime)) return EMPTY;
-    const body = decodeBody(message.body, parseContentCodings(message.contentEncoding), maxDecodedBytes);
+    const block = data.subarray(head.headerLength, blockEnd);
+    const http = readHttpHead(block);
+    if (http.bodyOffset < 0 || (http.mime !== null && !HTML_TYPES.has(http.mime))) return EMPTY;
+    const codings = parseContentCodings(http.contentEncoding ?? undefined);
+    const raw = block.subarray(http.bodyOffset);
+    // The archive keeps bodies as received: undone here as the fetcher undoes them, in one call.
+    const body = codings.length === 0 ? raw : canDecode(codings) ? decodeInOneCall(codings, raw, maxDecodedBytes, false) : null;
     if (body === null) return EMPTY;
-    const analysis = analyzePage({ url, body, contentType: message.contentType }, parse);
+    const analysis = analyzePage({ url, body, contentType: http.contentType ?? undefined }, parse);
     return { title: analysis.title, text: analysis.visibleText };
   };
 
@@ -174,64 +175,4 @@ export async function crawlContent(
       cache.clear();
     },
   };
-}
-
-/** An HTTP response block: its body (after the head) and the two headers that say how to read it. */
-interface HttpMessage {
-  readonly body: Buffer;
-  readonly contentType: string | undefined;
-  readonly contentEncoding: string | undefined;
-}
-
-/** Splits a stored HTTP response into head fields and body; null without a complete head. */
-function httpMessage(block: Buffer): HttpMessage | null {
-  let end = block.indexOf('\r\n\r\n');
-  let gap = 4;
-  if (end < 0) {
-    end = block.indexOf('\n\n');
-    gap = 2;
-  }
-  if (end < 0) return null;
-  let contentType: string | undefined;
-  let contentEncoding: string | undefined;
-  for (const line of block.toString('latin1', 0, end).split(/\r?\n/).slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    if (name === 'content-type' && contentType === undefined) contentType = value;
-    else if (name === 'content-encoding') contentEncoding = contentEncoding === undefined ? value : `${contentEncoding}, ${value}`;
-  }
-  return { body: block.subarray(end + gap), contentType, contentEncoding };
-}
-
-/** A "deflate" body: zlib-wrapped as RFC 9110 says, or raw deflate as some servers send it. */
-function inflateEither(data: Buffer, limit: { maxOutputLength: number }): Buffer {
-  try {
-    return inflateSync(data, limit);
-  } catch {
-    return inflateRawSync(data, limit);
-  }
-}
-
-/**
- * The body with its content codings undone (the last applied first), at most `maxBytes` per stage;
- * null for a coding shoal does not undo or a body that does not decode. The archive keeps bodies as
- * received, so this is the fetcher's decoding (`fetch/body-decoder.ts`) done in one call.
- */
-function decodeBody(body: Buffer, codings: readonly string[], maxBytes: number): Buffer | null {
-  let out = body;
-  try {
-    for (let i = codings.length - 1; i >= 0 && out.length > 0; i--) {
-      const coding = codings[i];
-      const limit = { maxOutputLength: maxBytes };
-      if (coding === 'br') out = brotliDecompressSync(out, limit);
-      else if (coding === 'gzip') out = gunzipSync(out, limit);
-      else if (coding === 'deflate') out = inflateEither(out, limit);
-      else return null;
-    }
-  } catch {
-    return null;
-  }
-  return out;
 }

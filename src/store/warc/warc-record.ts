@@ -2,8 +2,9 @@
  * One WARC/1.1 record (ISO 28500:2017) as bytes: the version line, named fields, a blank line, the
  * block, and two CRLFs. Builders exist for the five kinds shoal writes (`warcinfo`, `request`,
  * `response`, `metadata`, `revisit`); {@link encodeRecord} turns a record into the pieces a gzip
- * member is made of. The inverse ({@link parseWarcHead}, {@link parseHttpHead}) reads what the
- * writer stored, so the index can be rebuilt after a crash without any other WARC library.
+ * member is made of. The inverse ({@link parseWarcHead}, {@link parseHttpHead}, {@link readHttpHead})
+ * reads what the writer stored, so the index can be rebuilt after a crash, and the archive replayed,
+ * without any other WARC library.
  *
  * Bodies can be megabytes: a record keeps its block as the caller's buffers (never copied), and the
  * digests are computed over those pieces.
@@ -236,27 +237,51 @@ export function parseHttpHead(head: Buffer): HttpSummary {
   return { status, mime };
 }
 
-/** {@link parseHttpHead}, and whether the payload has a content coding (`Content-Encoding` other than identity). */
-function readHttpHead(head: Buffer): HttpSummary & { readonly isEncoded: boolean } {
-  let end = head.indexOf('\r\n\r\n');
-  if (end < 0) end = head.indexOf('\n\n');
-  const text = head.toString('latin1', 0, end < 0 ? Math.min(head.length, 65536) : end);
+/** An HTTP message head read back, with what it takes to read the body after it. */
+export interface HttpHead extends HttpSummary {
+  /** The first `Content-Type` value as written, or null. */
+  readonly contentType: string | null;
+  /** Every `Content-Encoding` value in order, joined with `, `; null when there is none. */
+  readonly contentEncoding: string | null;
+  /** Where the body starts (just past the blank line that ends the head); −1 when the head does not end. */
+  readonly bodyOffset: number;
+}
+
+/**
+ * {@link parseHttpHead}, the raw `Content-Type` and `Content-Encoding` values, and where the body
+ * starts: for readers of a stored response (the index, a replay of the archive).
+ */
+export function readHttpHead(message: Buffer): HttpHead {
+  let end = message.indexOf('\r\n\r\n');
+  let gap = 4;
+  if (end < 0) {
+    end = message.indexOf('\n\n');
+    gap = 2;
+  }
+  const text = message.toString('latin1', 0, end < 0 ? Math.min(message.length, 65536) : end);
   const lines = text.split(/\r?\n/);
   const status = /^HTTP\/\d(?:\.\d)?[ \t]+(\d{3})(?:[ \t]|$)/.exec(lines[0] ?? '');
-  let mime: string | null = null;
-  let hasType = false;
-  let isEncoded = false;
+  let contentType: string | null = null;
+  let contentEncoding: string | null = null;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim().toLowerCase();
-    if (name === 'content-type' && !hasType) {
-      hasType = true;
-      mime = (line.slice(colon + 1).split(';', 1)[0] ?? '').trim().toLowerCase() || null;
-    } else if (name === 'content-encoding') isEncoded ||= line.slice(colon + 1).split(',').some((c) => !/^\s*(identity)?\s*$/i.test(c));
+    const value = line.slice(colon + 1).trim();
+    if (name === 'content-type' && contentType === null) contentType = value;
+    else if (name === 'content-encoding') contentEncoding = contentEncoding === null ? value : `${contentEncoding}, ${value}`;
   }
-  return { status: status === null ? null : Number(status[1]), mime, isEncoded };
+  return {
+    status: status === null ? null : Number(status[1]),
+    mime: contentType === null ? null : (contentType.split(';', 1)[0] ?? '').trim().toLowerCase() || null,
+    contentType, contentEncoding, bodyOffset: end < 0 ? -1 : end + gap,
+  };
+}
+
+/** Whether a `Content-Encoding` value names a content coding (anything but identity). */
+function isEncodedBy(contentEncoding: string | null): boolean {
+  return contentEncoding !== null && contentEncoding.split(',').some((c) => !/^\s*(identity)?\s*$/i.test(c));
 }
 
 /** Media types whose bytes are compressed already: deflating them again costs much and gains nothing. */
@@ -327,8 +352,8 @@ export function responseRecord(input: ResponseInput): WarcRecord {
   const httpHead = headBytes(input.httpHead);
   const body = input.body ?? EMPTY;
   const digest = input.payloadDigest ?? sha1Digest([body]);
-  const { status, mime, isEncoded } = readHttpHead(httpHead);
-  const isCompressed = isEncoded || (mime !== null && COMPRESSED_MEDIA.test(mime));
+  const { status, mime, contentEncoding } = readHttpHead(httpHead);
+  const isCompressed = isEncodedBy(contentEncoding) || (mime !== null && COMPRESSED_MEDIA.test(mime));
   return finish(WarcType.response, head, uri, ContentType.httpResponse, [httpHead, body], digest, { status, mime }, isCompressed ? body.length : 0);
 }
 
