@@ -34,8 +34,12 @@ export interface CrawlForEval {
   readonly target: readonly string[] | null;
 }
 
-/** The node directories of a crawl: `[nodeId, dir]` pairs. */
-function nodeDirsOf(dir: string): { manifest: ClusterManifest | null; nodes: [string | null, string][] } {
+/**
+ * The node directories of a crawl: `[nodeId, dir]` pairs, read from its `cluster.json` (a
+ * collaborative crawl), or the directory itself with no id (a crawl of one node).
+ * @throws ShoalError `IO` when `cluster.json` is unreadable or no shoal cluster manifest.
+ */
+export function nodeDirsOf(dir: string): { manifest: ClusterManifest | null; nodes: [string | null, string][] } {
   const path = join(dir, CLUSTER_MANIFEST);
   if (!existsSync(path)) return { manifest: null, nodes: [[null, dir]] };
   let manifest: ClusterManifest;

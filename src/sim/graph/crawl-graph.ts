@@ -23,11 +23,12 @@
  *   files through their CDXJ indexes and parsed as the crawl parsed them (`crawl-content.ts`);
  *   without it the graph has anchor texts but no page text.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ShoalError } from '../../core/errors.js';
 import { csrFromEdges } from '../../eval/csr.js';
 import { CLUSTER_MANIFEST } from '../../cluster/embedded-cluster.js';
+import { nodeDirsOf } from '../../cluster/read-crawl.js';
 import { urlParts } from '../../node/url-parts.js';
 import { CRAWL_LOG_FILE, readCrawlLog } from '../../store/crawl-log.js';
 import { readLinkGraph, type LinkGraph } from '../../store/link-graph-reader.js';
@@ -41,20 +42,9 @@ export function crawlLinkDirs(paths: readonly string[]): { readonly nodeDir: str
   const out: { nodeDir: string | null; linksDir: string }[] = [];
   for (const path of paths) {
     if (!existsSync(path) || !statSync(path).isDirectory()) throw new ShoalError('GRAPH_FORMAT', `crawl graph: ${path} is not a directory`);
-    const manifestPath = join(path, CLUSTER_MANIFEST);
-    if (existsSync(manifestPath)) {
-      let nodes: unknown;
-      try {
-        nodes = (JSON.parse(readFileSync(manifestPath, 'utf8')) as { nodes?: unknown }).nodes;
-      } catch (err) {
-        throw new ShoalError('GRAPH_FORMAT', `crawl graph: ${manifestPath} is not valid JSON`, { cause: err });
-      }
-      if (!Array.isArray(nodes)) throw new ShoalError('GRAPH_FORMAT', `crawl graph: ${manifestPath} lists no nodes`);
-      for (const node of nodes as { dir?: unknown }[]) {
-        if (typeof node.dir !== 'string') throw new ShoalError('GRAPH_FORMAT', `crawl graph: ${manifestPath}: a node has no dir`);
-        const nodeDir = join(path, node.dir);
-        out.push({ nodeDir, linksDir: join(nodeDir, LINK_GRAPH_DIR) });
-      }
+    const cluster = clusterNodeDirs(path);
+    if (cluster !== null) {
+      for (const nodeDir of cluster) out.push({ nodeDir, linksDir: join(nodeDir, LINK_GRAPH_DIR) });
     } else if (existsSync(join(path, LINKS_FILE))) {
       out.push({ nodeDir: null, linksDir: path });
     } else if (existsSync(join(path, LINK_GRAPH_DIR, LINKS_FILE))) {
@@ -65,6 +55,17 @@ export function crawlLinkDirs(paths: readonly string[]): { readonly nodeDir: str
   }
   if (out.length === 0) throw new ShoalError('GRAPH_FORMAT', 'crawl graph: no directory given');
   return out;
+}
+
+/** The node directories a collaborative crawl's `cluster.json` names; null for a directory without one. */
+function clusterNodeDirs(path: string): string[] | null {
+  let read: ReturnType<typeof nodeDirsOf>;
+  try {
+    read = nodeDirsOf(path);
+  } catch (err) {
+    throw new ShoalError('GRAPH_FORMAT', `crawl graph: ${(err as Error).message}`, { cause: err });
+  }
+  return read.manifest === null ? null : read.nodes.map(([, dir]) => dir);
 }
 
 /** Options of {@link loadCrawlGraph}. */
