@@ -30,11 +30,14 @@ export function formatRatio(x: number | null, decimals = 4): string {
   return x === null ? 'n/a' : formatFixed(x, decimals);
 }
 
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)];
+/**
+ * Rows of cells as plain-text lines: each column padded to its widest cell, the first left-aligned
+ * and the others right-aligned, two spaces between columns, no trailing blanks.
+ */
+export function alignColumns(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, c) => { widths[c] = Math.max(widths[c] ?? 0, cell.length); });
+  return rows.map((cells) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join('  ').trimEnd());
 }
 
 /** Renders the metrics as a readable plain-text table, lines joined by `\n`, no trailing newline. */
@@ -82,7 +85,7 @@ export function formatCollabTable(metrics: CollaborationMetrics, options: Collab
   return [
     `collaboration metrics, ${metrics.nodeCount} node${metrics.nodeCount === 1 ? '' : 's'}`,
     '',
-    ...table(header, rows),
+    ...alignColumns([header, ...rows]),
     '',
     ...overall.map(([label, value]) => `${label.padEnd(labelWidth)}  ${value}`),
   ].join('\n');

@@ -2,23 +2,16 @@
  * The summary table `shoal simulate` prints: per run its visits, times and the curves read at 10,
  * 20 and 40 % of the crawl, then for several nodes the collaboration metrics.
  */
-import { formatSpec } from '../eval/importance.js';
+import { specLabel } from '../core/strings.js';
+import { alignColumns, formatCount, formatRatio } from '../eval/collab-table.js';
 import type { SimResultDoc, SimRunDoc } from './result.js';
 
-const int = (n: number): string => Math.round(n).toLocaleString('en-US');
-const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : v.toFixed(1));
-const num = (v: number | null | undefined, digits = 3): string => (v === null || v === undefined ? '–' : v.toFixed(digits));
-
-/** Pads each column of `rows` to its widest cell (first column left-aligned, the others right). */
-export function alignColumns(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => { widths[i] = Math.max(widths[i] ?? 0, cell.length); });
-  return rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
-}
+const int = formatCount;
+const num = (v: number | null | undefined, digits = 3): string => formatRatio(v ?? null, digits);
 
 function curveCells(run: SimRunDoc, model: 'pst' | 'pcs' | 'wc'): string[] {
   const ys = run.summary[model];
-  return [0, 1, 2].map((i) => pct(ys?.[i]));
+  return [0, 1, 2].map((i) => num(ys?.[i], 1));
 }
 
 /** The table of runs. */
@@ -29,7 +22,7 @@ export function runsTable(result: SimResultDoc): string {
     r.label, r.stopReason, int(r.visits), (r.virtualMs / 3_600_000).toFixed(2), (r.wallMs / 1000).toFixed(1), int(r.pagesPerSecond),
     ...curveCells(r, 'pst'), ...curveCells(r, 'pcs'), ...curveCells(r, 'wc'),
   ]);
-  return alignColumns([header, ...rows]);
+  return alignColumns([header, ...rows]).join('\n');
 }
 
 /** The collaboration metrics of the runs of several nodes. */
@@ -44,7 +37,7 @@ export function collaborationTable(result: SimResultDoc): string | null {
       int(c?.communication.pagesSent ?? 0), num(c?.loadBalance.pages.maxOverMean ?? null, 2), num(c?.linkLocality?.pl ?? null),
     ];
   });
-  return alignColumns([header, ...rows]);
+  return alignColumns([header, ...rows]).join('\n');
 }
 
 /** The whole summary. */
@@ -53,9 +46,9 @@ export function simulationSummary(result: SimResultDoc): string {
   const first = result.runs[0];
   const lines = [
     `shoal simulate: ${result.graph.format} graph ${result.graph.source}: ${int(result.graph.pages)} pages, ${int(result.graph.links)} links, ${int(result.graph.hosts)} hosts`,
-    `  nodes ${result.config.nodes}${first?.partitioner === null || first === undefined ? '' : `, ${formatSpec(first.partitioner)}, forward ${first.forward}`}`
+    `  nodes ${result.config.nodes}${first?.partitioner === null || first === undefined ? '' : `, ${specLabel(first.partitioner)}, forward ${first.forward}`}`
       + `; ${result.config.limits.concurrency} fetch slots per node; latency ${result.config.latency.model} ${result.config.latency.ms} ms`,
-    `  importance ${formatSpec(e.importance)}, hot >= ${e.threshold} (${int(e.hotPages)} of ${int(e.pages)} ${e.scope} pages)`,
+    `  importance ${specLabel(e.importance)}, hot >= ${e.threshold} (${int(e.hotPages)} of ${int(e.pages)} ${e.scope} pages)`,
     '',
     runsTable(result),
   ];
