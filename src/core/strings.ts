@@ -1,5 +1,5 @@
 /**
- * String helpers for hot paths.
+ * String helpers: for hot paths, and the one-line form of a strategy's spec.
  */
 
 let sink = 0;
@@ -16,11 +16,30 @@ export function flatten(s: string): string {
   return s;
 }
 
+/** A parameter value in a {@link StrategySpec}. */
+export type SpecValue = string | number | boolean | readonly string[] | readonly number[];
+
 /**
- * A strategy's id and parameters on one line, for logs and summaries:
- * `pagerank (damping 0.9, recomputeEvery 1000)`; objects and lists as JSON.
+ * The identity of a strategy or metric (CONVENTIONS §3): its configuration id and every parameter
+ * that changes its result, with the effective value. Ordering policies, partitioners, importance
+ * metrics and curves all name themselves with one.
+ */
+export interface StrategySpec {
+  /** Configuration id (`bfs`, `pagerank`, `host-hash`, `backlinks`, ...). */
+  readonly id: string;
+  /** Every parameter that changes the result, with its effective value. */
+  readonly params: Readonly<Record<string, SpecValue>>;
+}
+
+/**
+ * A strategy's id and parameters on one line, in the form `--order` reads back:
+ * `pagerank(damping=0.9, recomputeEvery=1000)`, parameters in key order, lists as `[a,b]`, other
+ * objects as JSON; the bare id when there are no parameters. For logs, summaries, legends and CSV
+ * headers.
  */
 export function specLabel(spec: { readonly id: string; readonly params: Readonly<Record<string, unknown>> }): string {
-  const params = Object.entries(spec.params).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
-  return params.length === 0 ? spec.id : `${spec.id} (${params.join(', ')})`;
+  const keys = Object.keys(spec.params).sort();
+  if (keys.length === 0) return spec.id;
+  const value = (v: unknown): string => (Array.isArray(v) ? `[${v.join(',')}]` : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+  return `${spec.id}(${keys.map((k) => `${k}=${value(spec.params[k])}`).join(', ')})`;
 }

@@ -24,17 +24,7 @@
  */
 import { pageRank, DEFAULT_DAMPING, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, type PageRankOptions } from './pagerank.js';
 import type { Csr } from './csr.js';
-
-/** A parameter value in a spec. */
-export type SpecValue = string | number | boolean | readonly string[] | readonly number[];
-
-/** The identity of a strategy or metric (CONVENTIONS §3): its id and every parameter that changes it. */
-export interface StrategySpec {
-  /** Configuration id (`backlinks`, `pagerank`, `topic`, `bfs`, ...). */
-  readonly id: string;
-  /** Every parameter that changes the result, with its effective value. */
-  readonly params: Readonly<Record<string, SpecValue>>;
-}
+import { specLabel, type SpecValue, type StrategySpec } from '../core/strings.js';
 
 /** What an importance array measures: `backlinks`, `pagerank`, `topic`, `similarity`, ... */
 export type ImportanceSpec = StrategySpec;
@@ -44,14 +34,6 @@ export interface Importance {
   readonly spec: ImportanceSpec;
   /** One finite value per page, length n. */
   readonly values: Float64Array;
-}
-
-/** `id(k=v, ...)`, parameters in key order, for legends, CSV headers and spec-valued parameters. */
-export function formatSpec(spec: StrategySpec): string {
-  const keys = Object.keys(spec.params).sort();
-  if (keys.length === 0) return spec.id;
-  const value = (v: SpecValue): string => (Array.isArray(v) ? `[${v.join(',')}]` : String(v));
-  return `${spec.id}(${keys.map((k) => `${k}=${value(spec.params[k] as SpecValue)}`).join(', ')})`;
 }
 
 /**
@@ -253,7 +235,7 @@ export function topicWithBacklinks(topic: Importance, backlinks: Importance, opt
     if ((topic.values[p] as number) >= minTopic && (backlinks.values[p] as number) >= minBacklinks) values[p] = 1;
   }
   return {
-    spec: { id: 'topic-and-backlinks', params: { topic: formatSpec(topic.spec), minTopic, backlinks: formatSpec(backlinks.spec), minBacklinks } },
+    spec: { id: 'topic-and-backlinks', params: { topic: specLabel(topic.spec), minTopic, backlinks: specLabel(backlinks.spec), minBacklinks } },
     values,
   };
 }
@@ -273,7 +255,7 @@ export function weightedSum(terms: readonly WeightedTerm[]): Importance {
     for (let p = 0; p < n; p++) values[p] = (values[p] as number) + weight * (importance.values[p] as number);
   }
   return {
-    spec: { id: 'weighted-sum', params: { of: terms.map((t) => formatSpec(t.importance.spec)), weights: terms.map((t) => t.weight) } },
+    spec: { id: 'weighted-sum', params: { of: terms.map((t) => specLabel(t.importance.spec)), weights: terms.map((t) => t.weight) } },
     values,
   };
 }
@@ -292,7 +274,7 @@ export function hotMask(values: Float64Array, threshold: number): Uint8Array {
 function sameLength(what: string, all: readonly Importance[]): number {
   const n = (all[0] as Importance).values.length;
   for (const imp of all) {
-    if (imp.values.length !== n) throw new RangeError(`${what}: ${formatSpec(imp.spec)} has ${imp.values.length} pages, expected ${n}`);
+    if (imp.values.length !== n) throw new RangeError(`${what}: ${specLabel(imp.spec)} has ${imp.values.length} pages, expected ${n}`);
   }
   return n;
 }

@@ -18,7 +18,8 @@ import {
   fractions, importanceOf, resolveHot, sampleCounts, checkValues,
   type CrawlerSpec, type Curve, type CurveModel, type HotPages, type ImportanceInput, type SampleOptions,
 } from './ordering-curve.js';
-import type { ImportanceSpec, SpecValue } from './importance.js';
+import type { SpecValue } from '../core/strings.js';
+import type { ImportanceSpec } from './importance.js';
 
 /** The random or ideal crawler. */
 export type Baseline = 'random' | 'ideal';

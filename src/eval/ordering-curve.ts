@@ -15,7 +15,8 @@
  * - A value that is undefined (PCS at K = 0, PST with no hot page) is NaN; the report writers leave
  *   it out (empty CSV cell, JSON null, a gap in the chart line).
  */
-import { hotMask, type Importance, type ImportanceSpec, type SpecValue, type StrategySpec } from './importance.js';
+import type { SpecValue, StrategySpec } from '../core/strings.js';
+import { hotMask, type Importance, type ImportanceSpec } from './importance.js';
 
 /** The evaluation models, as `as const` ids. */
 export const CurveModel = {

@@ -4,7 +4,7 @@
  * curves at 10/20/40 % of the crawl), each node's figures, and for several nodes the collaboration
  * metrics of SPEC §5 with the overlap histogram. No script, no external resource.
  */
-import { formatSpec } from '../eval/importance.js';
+import { specLabel } from '../core/strings.js';
 import type { Curve } from '../eval/ordering-models.js';
 import { escapeXml } from '../report/svg-chart.js';
 import { simulationCharts } from './charts.js';
@@ -68,18 +68,18 @@ export function simulationReportHtml(result: SimResultDoc, curves: readonly Curv
     ['graph', `${g.format}: ${g.source}`],
     ['pages, links, hosts', `${int(g.pages)}, ${int(g.links)}, ${int(g.hosts)}`],
     ['seeds', int(g.seeds)],
-    ['nodes', `${cfg.nodes}${first?.partitioner == null ? '' : `, ${formatSpec(first.partitioner)}, forward ${first.forward}`}`],
+    ['nodes', `${cfg.nodes}${first?.partitioner == null ? '' : `, ${specLabel(first.partitioner)}, forward ${first.forward}`}`],
     ['fetch slots per node', String(cfg.limits.concurrency)],
     ['politeness', `min delay ${cfg.politeness.minDelayMs} ms, k = ${cfg.politeness.k}, ${cfg.politeness.maxConnectionsPerHost} per host, ${cfg.politeness.maxConnectionsPerIp} per IP`],
     ['latency', `${cfg.latency.model}, ${cfg.latency.ms} ms${cfg.latency.model === 'uniform' || cfg.latency.model === 'lognormal' ? `, spread ${cfg.latency.spread}, seed ${cfg.latency.seed}` : ''}`],
     ['stop after', cfg.limits.maxPages === null ? 'nothing left to fetch' : `${int(cfg.limits.maxPages)} pages`],
-    ['importance', formatSpec(e.importance)],
+    ['importance', specLabel(e.importance)],
     ['hot pages', `I(P) ≥ ${e.threshold}: ${int(e.hotPages)} of ${int(e.pages)} (${e.scope})`],
-    ['weighted coverage weights', formatSpec(e.weights)],
+    ['weighted coverage weights', specLabel(e.weights)],
   ]);
   const perRun = result.runs.map((r) => [
     `<h3>${esc(r.label)}</h3>`,
-    `<p class="spec">${esc(formatSpec(r.policy))}</p>`,
+    `<p class="spec">${esc(specLabel(r.policy))}</p>`,
     nodesTable(r),
     collaborationSection(r),
   ].join('\n')).join('\n');

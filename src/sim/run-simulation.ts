@@ -7,7 +7,7 @@
  */
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { Curve } from '../eval/ordering-models.js';
-import { formatSpec } from '../eval/importance.js';
+import { specLabel } from '../core/strings.js';
 import { orderPolicySchema, type OrderPolicyConfig } from '../order/registry.js';
 import type { OrderingPolicy } from '../order/policy.js';
 import { createPartitioner } from '../partition/registry.js';
@@ -57,7 +57,7 @@ export function policyLabel(config: OrderPolicyConfig): string {
     if (key === 'policy' || JSON.stringify(value) === JSON.stringify(base[key])) continue;
     params[key] = typeof value === 'object' && value !== null ? JSON.stringify(value) : (value as string | number | boolean);
   }
-  return formatSpec({ id: config.policy, params });
+  return specLabel({ id: config.policy, params });
 }
 
 /** Seeds: the graph's own, or the pages the configuration names. @throws ConfigError naming unknown seeds. */

@@ -4,10 +4,11 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { specLabel } from '../../../src/core/strings.js';
 import { csrFromEdges, type Csr } from '../../../src/eval/csr.js';
 import { pageRank } from '../../../src/eval/pagerank.js';
 import {
-  backlinkImportance, cosineSimilarity, distinctLinks, formatSpec, hotMask, inverseDocumentFrequency, pageRankImportance,
+  backlinkImportance, cosineSimilarity, distinctLinks, hotMask, inverseDocumentFrequency, pageRankImportance,
   similarityImportance, sparseVector, tfIdf, topicImportance, topicWithBacklinks, weightedSum, type Importance,
 } from '../../../src/eval/importance.js';
 
@@ -174,11 +175,12 @@ describe('combined importance', () => {
   });
 });
 
-describe('formatSpec and hotMask', () => {
+describe('specLabel and hotMask', () => {
   it('formats parameters in key order, arrays in brackets', () => {
-    assert.equal(formatSpec({ id: 'pagerank', params: { tolerance: 1e-9, damping: 0.9 } }), 'pagerank(damping=0.9, tolerance=1e-9)');
-    assert.equal(formatSpec({ id: 'w', params: { of: ['a', 'b'] } }), 'w(of=[a,b])');
-    assert.equal(formatSpec({ id: 'bfs', params: {} }), 'bfs');
+    assert.equal(specLabel({ id: 'pagerank', params: { tolerance: 1e-9, damping: 0.9 } }), 'pagerank(damping=0.9, tolerance=1e-9)');
+    assert.equal(specLabel({ id: 'w', params: { of: ['a', 'b'] } }), 'w(of=[a,b])');
+    assert.equal(specLabel({ id: 'bfs', params: {} }), 'bfs');
+    assert.equal(specLabel({ id: 'x', params: { o: { a: 1 } } }), 'x(o={"a":1})');
   });
 
   it('marks I(P) >= G as hot and refuses NaN', () => {
