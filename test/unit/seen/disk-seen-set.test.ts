@@ -202,26 +202,38 @@ test('a directory that cannot be opened is an IO error', () => withDir(async (di
   await s.close();
 }));
 
-test('a journal torn at every byte of its last block keeps every earlier block and nothing invented', () => withDir(async (dir) => {
+test('a journal torn at every byte keeps exactly the blocks wholly before the cut', () => withDir(async (dir) => {
   const s = new DiskSeenSet({ dir, bufferEntries: 1000 });
   await s.start();
-  await s.addBatch(Array.from({ length: 1500 }, (_, i) => BigInt(i) * 31n + 5n));
+  const merged = Array.from({ length: 1500 }, (_, i) => BigInt(i) * 31n + 5n);
+  await s.addBatch(merged);
   await s.settled();
   await s.flush();
-  await s.addBatch([10n ** 12n, 10n ** 12n + 1n]);
+  // Three blocks in journal 2, one per flush: 2, 3 and 1 fingerprints.
+  const blocks = [[10n ** 12n, 10n ** 12n + 1n], [2n ** 40n, 2n ** 40n + 3n, MAX - 1n], [2n ** 63n + 9n]];
+  for (const block of blocks) {
+    await s.addBatch(block);
+    await s.flush();
+  }
   await s.close();
   const journal = join(dir, 'journal-000002.log');
   const whole = await readFile(journal);
+  const ends: number[] = [];
+  for (const block of blocks) ends.push((ends.at(-1) ?? 0) + 8 + 8 * block.length);
+  assert.equal(ends.at(-1), whole.length, 'the journal holds the three blocks and nothing else');
   for (let cut = 0; cut <= whole.length; cut++) {
     await writeFile(journal, whole.subarray(0, cut));
     const again = new DiskSeenSet({ dir, bufferEntries: 1000 });
     await again.start();
-    const flushed = await again.hasBatch(Array.from({ length: 1500 }, (_, i) => BigInt(i) * 31n + 5n));
-    assert.ok(flushed.slice(0, 1000).every((x) => x === 1), `cut ${cut}: the merged run is intact`);
-    const last = [...await again.hasBatch([10n ** 12n, 10n ** 12n + 1n])];
-    assert.ok(last.every((x) => x === last[0]), `cut ${cut}: the last block is whole or gone`);
+    assert.ok((await again.hasBatch(merged)).every((x) => x === 1), `cut ${cut}: the merged run is intact`);
+    const kept = ends.filter((end) => end <= cut).length;
+    for (const [i, block] of blocks.entries()) {
+      const expected = i < kept ? 1 : 0;
+      assert.deepEqual([...await again.hasBatch(block)], block.map(() => expected), `cut ${cut}: block ${i} ${i < kept ? 'kept' : 'gone'}`);
+    }
     assert.equal(await again.has(7n), false);
     await again.close();
+    assert.equal((await readFile(journal)).length, kept === 0 ? 0 : ends[kept - 1], `cut ${cut}: cut back to the last whole block`);
   }
 }));
 
