@@ -3,14 +3,9 @@
  * exported once into the cache (reused while its manifest is there) and read back with the pages
  * rebuilt, so titles, text and anchors are what a crawl of that web would parse.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadTruthGraph } from '../../src/sim/graph/truth-graph.js';
 import type { SimGraph } from '../../src/sim/graph/sim-graph.js';
 import type { WebConfigInput } from '../../src/web/config.js';
-import { WebModel } from '../../src/web/model.js';
-import { exportTruth } from '../../src/web/truth/export.js';
-import { MANIFEST_FILE } from '../../src/web/truth/format.js';
 
 /**
  * The test web: 1,500 hosts sharing 120,000 pages (the generator's power-law host sizes, topics and
@@ -18,14 +13,6 @@ import { MANIFEST_FILE } from '../../src/web/truth/format.js';
  * other knob at its default (faults, duplicates, languages, nofollow).
  */
 export const TEST_WEB_CONFIG = { seed: 1, hosts: 1_500, pages: 120_000, seeds: 1, server: { addressCount: 128 } } as const satisfies WebConfigInput;
-
-/** The truth export in `dir`, made now unless a complete one is there. */
-export async function ensureTruth(dir: string): Promise<{ readonly isCached: boolean; readonly ms: number }> {
-  const t0 = performance.now();
-  if (existsSync(join(dir, MANIFEST_FILE))) return { isCached: true, ms: 0 };
-  await exportTruth(new WebModel(TEST_WEB_CONFIG), dir);
-  return { isCached: false, ms: performance.now() - t0 };
-}
 
 /** The truth graph with its pages rebuilt on demand (titles, text, anchors). */
 export function loadTestWebGraph(dir: string): Promise<SimGraph> {
