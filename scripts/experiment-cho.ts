@@ -4,7 +4,7 @@
  * shoal's simulator on two graphs, and regenerates docs/experiments/url-ordering.md and its charts
  * (docs/experiments/url-ordering/*.svg) from the results. The document is never edited by hand.
  *
- * (a) A test web of 120,000 pages: its ground truth exported into the cache directory (reused when
+ * (a) A test web of 124,567 pages: its ground truth exported into the cache directory (reused when
  *     present) and read back with its pages rebuilt for titles, text and anchors.
  * (b) Real HTML: three Debian documentation packages served by the test web's replay mode and
  *     crawled for real by shoal over loopback (the crawl directory is cached too), read as a crawl
