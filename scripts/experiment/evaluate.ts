@@ -4,8 +4,8 @@
  * reachable from the seeds, the true importance of each, G and H, one PST curve per run plus the
  * random and ideal crawlers, and the table of PST at the report's points.
  */
-import { summarizeCurve, type Curve } from '../../src/eval/ordering-models.js';
-import { baselineCurves, evalContext, runCurves, type EvalContext } from '../../src/sim/evaluation.js';
+import { pstBaseline, pstCurve, summarizeCurve, type Curve } from '../../src/eval/ordering-models.js';
+import { BASELINE_LABELS, evalContext, scopedVisitOrder, type EvalContext } from '../../src/sim/evaluation.js';
 import type { SimGraph } from '../../src/sim/graph/sim-graph.js';
 import { simConfigSchema, type SimImportanceId } from '../../src/sim/sim-config.js';
 import type { PolicyRun } from './runs.js';
@@ -52,13 +52,13 @@ export function contextFor(graph: SimGraph, seeds: Uint32Array, hot: HotDefiniti
 
 /** PST curves and table rows of `runs` (in order), then the random and ideal crawlers. */
 export function evaluate(graph: SimGraph, ctx: EvalContext, hot: HotDefinition, runs: readonly PolicyRun[]): Evaluation {
-  const curves: Curve[] = [];
-  for (const run of runs) {
-    const pst = runCurves(ctx, graph, { label: run.def.label, policy: { id: run.def.config.policy, params: {} }, visitPages: run.visits, bufferLog: null })
-      .find((c) => c.spec.id === 'pst');
-    if (pst !== undefined) curves.push(pst);
+  const curves: Curve[] = runs.map((run) => pstCurve(
+    scopedVisitOrder(ctx, run.visits, graph.pageCount), ctx.hot, { policy: run.spec, label: run.def.label, points: ctx.points },
+  ));
+  for (const kind of ['random', 'ideal'] as const) {
+    const c = pstBaseline(kind, ctx.hot, { points: ctx.points });
+    curves.push({ ...c, spec: { ...c.spec, label: BASELINE_LABELS[kind] } });
   }
-  curves.push(...baselineCurves(ctx).filter((c) => c.spec.id === 'pst'));
   const rows = curves.map((c): Row => {
     const at = Array.from(summarizeCurve(c, REPORT_AT));
     return { label: c.spec.label ?? c.spec.crawler.kind, kind: c.spec.crawler.kind === 'crawl' ? 'crawl' : c.spec.crawler.kind === 'random' ? 'random' : 'ideal', at, mean: at.reduce((a, b) => a + b, 0) / at.length };
@@ -79,19 +79,4 @@ export function rowOf(e: Evaluation, label: string): Row {
   const row = e.rows.find((r) => r.label === label);
   if (row === undefined) throw new Error(`no curve ${label}`);
   return row;
-}
-
-/** Hot pages H with `importance` ≥ G for each G, over the T pages of `ctx` (to choose a G by share). */
-export function sharesByThreshold(ctx: EvalContext): (threshold: number) => number {
-  const sorted = Float64Array.from(ctx.importance.values).sort();
-  return (threshold) => {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((sorted[mid] as number) >= threshold) hi = mid;
-      else lo = mid + 1;
-    }
-    return sorted.length - lo;
-  };
 }

@@ -5,11 +5,12 @@
  * measured.
  */
 import { curvesChartSvg } from '../../src/report/svg-chart.js';
+import { topShareThreshold, type EvalContext } from '../../src/sim/evaluation.js';
 import type { SimGraph } from '../../src/sim/graph/sim-graph.js';
 import { TOPIC_WORDS } from '../../src/web/data/topic-words.js';
-import { contextFor, evaluate, sharesByThreshold, type Evaluation, type HotDefinition } from './evaluate.js';
+import { contextFor, evaluate, type Evaluation, type HotDefinition } from './evaluate.js';
 import { chooseTopic, graphFacts, hotFacts, topicFacts, type GraphFacts, type TopicRule, type WordCount } from './graph-facts.js';
-import { backlinkPolicies, hotQueuePolicies, runPolicy, type PolicyDef, type PolicyRun } from './runs.js';
+import { backlinkPolicies, hotQueuePolicies, pagerankSection, runPolicy, type PolicyDef, type PolicyRun } from './runs.js';
 import {
   experiment1, experiment2, experiment3, experiment4, MIX_UP_TO, politenessNotes, type HotLabels, type Labels, type SiteShare, type Verdict,
 } from './verdicts.js';
@@ -85,13 +86,14 @@ function largestHostShare(graph: SimGraph, facts: GraphFacts, run: PolicyRun, up
   return onLargest / Math.max(1, seen);
 }
 
-/** A G for `ctx`'s importance whose share of hot pages is nearest the paper's, when `threshold` is off by more than 2×. */
-function comparableThreshold(count: (g: number) => number, values: Float64Array, pages: number, threshold: number): number | null {
-  const share = count(threshold) / pages;
+/**
+ * A G for `ctx`'s importance that makes about the paper's share of pages hot, when `ctx`'s own G makes
+ * a share more than 2× away from it; else null.
+ */
+function comparableThreshold(ctx: EvalContext): number | null {
+  const share = ctx.hotPages / ctx.pages;
   if (share >= PAPER_HOT_SHARE / 2 && share <= PAPER_HOT_SHARE * 2) return null;
-  const sorted = Float64Array.from(values).sort();
-  const k = Math.max(1, Math.round(PAPER_HOT_SHARE * pages));
-  return sorted[sorted.length - k] as number;
+  return topShareThreshold(ctx.importance.values, PAPER_HOT_SHARE);
 }
 
 /**
@@ -128,9 +130,11 @@ export async function runGraphExperiments(
     return file;
   };
   const fmt = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
-  const add = (id: string, what: string, hot: HotDefinition, runs: readonly PolicyRun[], verdictOf: ((e: Evaluation) => Verdict) | null, reason: string | null = null): Evaluation => {
+  const add = (
+    id: string, what: string, hot: HotDefinition, runs: readonly PolicyRun[], verdictOf: ((e: Evaluation) => Verdict) | null, reason: string | null = null,
+    ctx: EvalContext = contextFor(graph, seeds, hot),
+  ): Evaluation => {
     log(`  ${name}: evaluating ${id} (${what})`);
-    const ctx = contextFor(graph, seeds, hot);
     const e = evaluate(graph, ctx, hot, runs);
     const title = `${name}: ${what}, H = ${fmt(e.hotPages)} of ${fmt(e.pages)}`;
     experiments.push({ id, evaluation: e, chartFile: chart(id, title, e), title, verdict: verdictOf === null ? null : verdictOf(e), reason });
@@ -143,9 +147,9 @@ export async function runGraphExperiments(
 
   // Experiment 1 (Graph 2) and, when G = 100 gives a share of hot pages far from the paper's, a comparable G.
   const ib: HotDefinition = { importance: 'ib', threshold: PAPER.ibThreshold };
-  const e1 = add('exp1', `I = IB, G = ${PAPER.ibThreshold}`, ib, runsOf(base, runOf), (e) => experiment1(e, l, facts, hotOf(e), mixOf(base)));
   const ibCtx = contextFor(graph, seeds, ib);
-  const ibAlt = comparableThreshold(sharesByThreshold(ibCtx), ibCtx.importance.values, ibCtx.pages, PAPER.ibThreshold);
+  const e1 = add('exp1', `I = IB, G = ${PAPER.ibThreshold}`, ib, runsOf(base, runOf), (e) => experiment1(e, l, facts, hotOf(e), mixOf(base)), null, ibCtx);
+  const ibAlt = comparableThreshold(ibCtx);
   if (ibAlt !== null) {
     add('exp1-alt', `I = IB, G = ${fmt(ibAlt)}`, { importance: 'ib', threshold: ibAlt }, runsOf(base, runOf), (e) => experiment1(e, l, facts, hotOf(e), mixOf(base)),
       `G = ${PAPER.ibThreshold} makes ${fmt(e1.hotPages)} pages hot here, ${(100 * e1.hotPages / e1.pages).toFixed(2)} % of T, against ${(100 * PAPER_HOT_SHARE).toFixed(2)} % in the paper; G = ${fmt(ibAlt)} is the backlink count of the page at that share's rank, so about as large a share of pages is hot.`);
@@ -155,8 +159,8 @@ export async function runGraphExperiments(
   const irCtx = contextFor(graph, seeds, ir);
   let irSum = 0;
   for (const v of irCtx.importance.values) irSum += v;
-  add('exp2', `I = IR, G = ${PAPER.irThreshold}`, ir, runsOf(base, runOf), (e) => experiment2(e, e1, l, facts, hotOf(e), mixOf(base)));
-  const irAlt = comparableThreshold(sharesByThreshold(irCtx), irCtx.importance.values, irCtx.pages, PAPER.irThreshold);
+  add('exp2', `I = IR, G = ${PAPER.irThreshold}`, ir, runsOf(base, runOf), (e) => experiment2(e, e1, l, facts, hotOf(e), mixOf(base)), null, irCtx);
+  const irAlt = comparableThreshold(irCtx);
   if (irAlt !== null) {
     add('exp2-alt', `I = IR, G = ${fmt(irAlt)}`, { importance: 'ir', threshold: irAlt }, runsOf(base, runOf), (e) => experiment2(e, e1, l, facts, hotOf(e), mixOf(base)),
       `G = ${PAPER.irThreshold} gives a share of hot pages more than twice away from the ${(100 * PAPER_HOT_SHARE).toFixed(2)} % of the paper's Graph 2 (the paper gives no H for its Graph 4); G = ${fmt(irAlt)} is the PageRank at that share's rank.`);
@@ -169,7 +173,7 @@ export async function runGraphExperiments(
   add('exp4', `hot = IS("${word}") ∧ IB ≥ ${PAPER.topicBacklinks}`, { importance: 'topic-ib', threshold: 1, topic: word }, runsOf(modified, runOf),
     (e) => experiment4(e, hotLabels.modified, facts, hotOf(e), mixOf(modified), PAPER.readAt, PAPER.readAbove));
   // Experiment 1 again under shoal's default politeness.
-  const ePolite = add('exp1-polite', `I = IB, G = ${PAPER.ibThreshold}, polite`, ib, runsOf(base, polite), null);
+  const ePolite = add('exp1-polite', `I = IB, G = ${PAPER.ibThreshold}, polite`, ib, runsOf(base, polite), null, null, ibCtx);
 
   return {
     key, name, pageCount: graph.pageCount, linkCount: graph.linkCount, hostCount: graph.hosts.count,
@@ -185,6 +189,6 @@ export async function runGraphExperiments(
     politeness: politenessNotes(e1, ePolite, l, facts, hotOf(e1), base.slice(0, 3).map((d) => ({
       label: d.label, free: largestHostShare(graph, facts, runOf.get(d.key) as PolicyRun, MIX_UP_TO), polite: largestHostShare(graph, facts, polite.get(d.key) as PolicyRun, MIX_UP_TO),
     }))),
-    recomputeEvery: Math.max(1, Math.ceil(graph.pageCount / 100)),
+    recomputeEvery: pagerankSection(graph.pageCount).recomputeEvery,
   };
 }

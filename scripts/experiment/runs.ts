@@ -5,6 +5,7 @@
  * A run's visit order does not depend on the importance metric, so one run serves every experiment
  * that uses its policy.
  */
+import type { OrderingPolicySpec } from '../../src/order/policy.js';
 import { orderPolicySchema, orderingPolicyFrom, type OrderPolicyConfig, type OrderPolicyInput } from '../../src/order/registry.js';
 import type { SimGraph } from '../../src/sim/graph/sim-graph.js';
 import { simConfigSchema } from '../../src/sim/sim-config.js';
@@ -23,6 +24,8 @@ export interface PolicyDef {
 /** One run's result. */
 export interface PolicyRun {
   readonly def: PolicyDef;
+  /** The spec of the policy the run used, with every parameter. */
+  readonly spec: OrderingPolicySpec;
   /** Page of each visit, in order. */
   readonly visits: Uint32Array;
   readonly wallMs: number;
@@ -36,8 +39,11 @@ const def = (key: string, label: string, input: OrderPolicyInput): PolicyDef => 
 /** A policy section that may be a component of a weighted combination. */
 type SingleSection = Exclude<OrderPolicyInput, { readonly policy: 'weighted' }>;
 
+/** The section of IR′, with the recomputation period it always sets. */
+type PageRankSection = Extract<SingleSection, { readonly policy: 'pagerank' }> & { readonly recomputeEvery: number };
+
 /** IR′ as the experiment runs it: recomputed every 1 % of the graph, each recomputation at once. */
-export function pagerankSection(pageCount: number): SingleSection {
+export function pagerankSection(pageCount: number): PageRankSection {
   return { policy: 'pagerank', recomputeEvery: Math.max(1, Math.ceil(pageCount / 100)), sliceWork: 0 };
 }
 
@@ -97,6 +103,6 @@ export async function runPolicy(graph: SimGraph, seeds: Uint32Array, policy: Pol
     progressEveryVisits: Number.MAX_SAFE_INTEGER,
   });
   return {
-    def: policy, visits: run.visits.pages.slice(0, run.visits.count), wallMs: run.wallMs, virtualMs: run.virtualMs, stopReason: run.stopReason, isPolite,
+    def: policy, spec: run.policy, visits: run.visits.pages.slice(0, run.visits.count), wallMs: run.wallMs, virtualMs: run.virtualMs, stopReason: run.stopReason, isPolite,
   };
 }
