@@ -3,11 +3,12 @@
  * Every number in it comes from the results or from {@link PAPER}; the text around the numbers is
  * fixed, or chosen by the verdicts (`verdicts.ts`).
  */
+import { DEFAULT_PAGERANK_MAX_ITERATIONS } from '../../src/order/pagerank.js';
 import type { DocsCrawlFacts, DocsSite } from './docs-crawl.js';
 import { REPORT_AT, type Evaluation } from './evaluate.js';
 import { PAPER, PAPER_HOT_SHARE, TOPIC_CANDIDATES, TOPIC_RULE, type ExperimentResult, type GraphResult } from './experiments.js';
 import { HOT_WEIGHT } from './runs.js';
-import { MIN_MARGIN, type Verdict } from './verdicts.js';
+import { areSitesApart, MIN_MARGIN, type Verdict } from './verdicts.js';
 
 /** A timed step of building a graph. */
 export interface BuildStep {
@@ -212,7 +213,7 @@ export function renderReport(input: ReportInput): string {
   out.push(
     '## Politeness',
     '',
-    `The paper's virtual crawler ignored politeness. Experiment 1 again, with shoal's defaults: ${input.polite.concurrency} fetch slots, fetches of ${input.polite.latencyMs} ms, min delay ${input.polite.minDelayMs} ms, k = ${input.polite.k}, one connection per host and per address${a.hostCount > 0 ? ', and the test web\'s robots.txt Crawl-delays' : ''}.`,
+    `The paper's virtual crawler ignored politeness. Experiment 1 again, with shoal's defaults: ${input.polite.concurrency} fetch slots, fetches of ${input.polite.latencyMs} ms, min delay ${input.polite.minDelayMs} ms, k = ${input.polite.k}, one connection per host and per address, and the test web's robots.txt Crawl-delays.`,
     '',
   );
   for (const g of [a, b]) {
@@ -224,8 +225,8 @@ export function renderReport(input: ReportInput): string {
     '## Where the setup differs from the paper',
     '',
     `- Size and shape. The paper's graph had ${int(PAPER.pages)} pages of one university's many sites. Graph (a) has ${int(a.facts.pages)} reachable pages on ${int(a.facts.hosts)} hosts whose sizes, topics and in-degrees follow the test web's power laws; ${pct(a.facts.sameHostShare)} of its links stay within a host. Graph (b) has ${int(b.facts.pages)} pages on ${int(b.facts.hosts)} hosts, each a hierarchical manual whose every page repeats its site's navigation; ${pct(b.facts.sameHostShare)} of its links stay within a host.`,
-    `- Seeds. The paper started from one page. Graph (a) starts from ${a.seeds.length === 1 ? 'one page, the home page of its largest host' : `${a.seeds.length} pages`}; graph (b) from the root of each of its ${b.seeds.length} sites, which no link joins.`,
-    '- IR′ is recomputed every 1 % of the graph with at most three warm-started iterations, with one-step increments in between, where the paper solved it again before each choice; IB′ counts distinct linking pages. Equal priorities are served in discovery order.',
+    `- Seeds. The paper started from one page. Graph (a) starts from ${a.seeds.length === 1 ? 'one page, the home page of its largest host' : `${a.seeds.length} pages`}; graph (b) from the root of each of its ${b.seeds.length} sites${areSitesApart(b.facts) ? ', which no link joins' : ''}.`,
+    `- IR′ is recomputed every 1 % of the graph with at most ${DEFAULT_PAGERANK_MAX_ITERATIONS} warm-started iterations, with one-step increments in between, where the paper solved it again before each choice; IB′ counts distinct linking pages. Equal priorities are served in discovery order.`,
     '- The hot queue also promotes a URL already queued when a later anchor names the word or a hot page is found near it; in the IB′ and IR′ combinations the hot URLs are ordered among themselves by IB′ or IR′.',
     '- Pages that answer errors or redirects on the test web are visited and count in T, as a crawler would fetch them.',
     '',

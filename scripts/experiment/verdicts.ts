@@ -45,7 +45,8 @@ export function beats(a: Row, b: Row): { readonly isTrue: boolean; readonly lead
   };
 }
 
-function verdictOf(claims: readonly Claim[], notes: readonly string[]): Verdict {
+/** A statement's verdict from its claims: holds when all do, holds partly when some do, does not hold when none does. */
+export function verdictOf(claims: readonly Claim[], notes: readonly string[]): Verdict {
   const n = claims.filter((c) => c.isTrue).length;
   return { word: n === claims.length ? 'holds' : n === 0 ? 'does not hold' : 'holds partly', claims, notes };
 }
@@ -94,13 +95,18 @@ export interface SiteShare {
 /** The first part of a crawl whose visits are counted by host. */
 export const MIX_UP_TO = 0.2;
 
+/** Whether the graph's sites share no links: all but a thousandth of the links between T pages stay within a host. */
+export function areSitesApart(graph: Pick<GraphFacts, 'sameHostShare'>): boolean {
+  return graph.sameHostShare >= 0.999;
+}
+
 /**
  * On a graph of a few sites: how the crawlers split their first visits between the largest site and
  * the others, against where the hot pages are; null on a graph of many hosts.
  */
 function siteNote(graph: GraphFacts, hot: HotFacts, mix: readonly SiteShare[]): string | null {
   if (graph.hosts > 10 || graph.hosts < 2 || mix.length === 0) return null;
-  const apart = graph.sameHostShare >= 0.999 ? `The ${graph.hosts} sites share no links. ` : '';
+  const apart = areSitesApart(graph) ? `The ${graph.hosts} sites share no links. ` : '';
   const shares = mix.map((m) => `${m.label} ${pct(m.share)}`).join(', ');
   const late = mix.filter((m) => m.share < hot.largestHostShare / 2).map((m) => m.label);
   const early = mix.filter((m) => m.share > 2 * hot.largestHostShare && hot.largestHostShare < 0.5).map((m) => m.label);
