@@ -24,7 +24,7 @@ import type { CrawlSummary } from '../src/node/crawl-stats.js';
 import { CrawlChannel, type CrawlProgress } from '../src/node/events.js';
 import type { WebConfigInput } from '../src/web/config.js';
 import { startTestWeb } from '../src/web/start.js';
-import { dirBytes } from './lib/dir-bytes.js';
+import { dirBytes } from './lib/dir-bytes.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const isQuick = process.argv.includes('--quick');

@@ -3,11 +3,12 @@
 // in the process whose memory is measured. Usage: node bench/lib/frontier-crawler.mjs HOSTS SEEDS MAX_PAGES CONCURRENCY
 // Sends one `{ type: 'result', ... }` message (the shape of CrawlResult in the parent) and exits.
 import { channel } from 'node:diagnostics_channel';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
+import { dirBytes } from './dir-bytes.mjs';
 
 const MiB = 2 ** 20;
 const PROGRESS = 'shoal:crawl:progress';
@@ -72,19 +73,6 @@ function crawlStartedAt(crawlDir) {
     // No log: the figure is left out.
   }
   return null;
-}
-
-function dirBytes(dir) {
-  let total = 0;
-  try {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      total += e.isDirectory() ? dirBytes(p) : statSync(p).size;
-    }
-  } catch {
-    // Missing: 0.
-  }
-  return total;
 }
 
 const out = mkdtempSync(join(tmpdir(), 'shoal-bench-frontier-'));
