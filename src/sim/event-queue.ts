@@ -3,6 +3,7 @@
  * order they were scheduled (so a run is deterministic and a fetch that takes 0 ms completes before
  * anything scheduled after it). A binary min-heap over typed arrays: no object per event.
  */
+import { grown } from '../core/grown.js';
 
 /** What an event is about; `node` and `ref` are read according to the kind. */
 export const SimEventKind = {
@@ -114,16 +115,11 @@ export class EventQueue {
   }
 
   private grow(): void {
-    const n = this.time.length * 2;
-    const grow = <T extends Float64Array | Uint8Array | Uint32Array>(a: T, make: (size: number) => T): T => {
-      const b = make(n);
-      b.set(a);
-      return b;
-    };
-    this.time = grow(this.time, (s) => new Float64Array(s));
-    this.seq = grow(this.seq, (s) => new Float64Array(s));
-    this.kind = grow(this.kind, (s) => new Uint8Array(s));
-    this.node = grow(this.node, (s) => new Uint32Array(s));
-    this.ref = grow(this.ref, (s) => new Float64Array(s));
+    const need = this.count + 1;
+    this.time = grown(this.time, need);
+    this.seq = grown(this.seq, need);
+    this.kind = grown(this.kind, need);
+    this.node = grown(this.node, need);
+    this.ref = grown(this.ref, need);
   }
 }

@@ -2,6 +2,7 @@
  * What a simulated crawl visited, in order: page id, virtual time the fetch completed (ms since the
  * crawl started) and the node that fetched it, in three growable typed arrays.
  */
+import { grown } from '../core/grown.js';
 
 /** The visits of a run, in the order their fetches completed. */
 export interface Visits {
@@ -34,16 +35,9 @@ export class VisitLog {
 
   record(page: number, timeMs: number, node: number): void {
     if (this.length === this.pages.length) {
-      const n = this.pages.length * 2;
-      const pages = new Uint32Array(n);
-      pages.set(this.pages);
-      const times = new Float64Array(n);
-      times.set(this.timesMs);
-      const nodes = new Uint16Array(n);
-      nodes.set(this.nodes);
-      this.pages = pages;
-      this.timesMs = times;
-      this.nodes = nodes;
+      this.pages = grown(this.pages, this.length + 1);
+      this.timesMs = grown(this.timesMs, this.length + 1);
+      this.nodes = grown(this.nodes, this.length + 1);
     }
     this.pages[this.length] = page;
     this.timesMs[this.length] = timeMs;

@@ -1,7 +1,8 @@
 /**
- * Growable typed arrays for loaders that do not know their sizes in advance: the capacity doubles,
- * so n pushes cost O(n) and at most twice the final memory while growing.
+ * Growable typed arrays for loaders that do not know their sizes in advance, over `core/grown.ts`
+ * (capacity doubles, so n pushes cost O(n) and at most twice the final memory while growing).
  */
+import { grown } from '../../core/grown.js';
 
 /** A growable Uint32Array; `data[0 .. length)` holds the values. */
 export class GrowableU32 {
@@ -13,11 +14,7 @@ export class GrowableU32 {
   }
 
   push(x: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
+    if (this.length === this.data.length) this.data = grown(this.data, this.length + 1);
     this.data[this.length++] = x;
   }
 
@@ -36,11 +33,7 @@ export class GrowableU8 {
   }
 
   set(i: number, value: number): void {
-    if (i >= this.data.length) {
-      const grown = new Uint8Array(Math.max(2 * this.data.length, i + 1));
-      grown.set(this.data);
-      this.data = grown;
-    }
+    this.data = grown(this.data, i + 1);
     this.data[i] = value;
   }
 }

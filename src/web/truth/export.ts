@@ -21,6 +21,7 @@ import { endianness } from 'node:os';
 import { mkdir, open, readFile, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ShoalError } from '../../core/errors.js';
+import { grown } from '../../core/grown.js';
 import { inDegrees, type Csr } from '../../eval/csr.js';
 import { pageRankDetailed } from '../../eval/pagerank.js';
 import { geoEntities } from '../geo.js';
@@ -305,7 +306,6 @@ async function writeHosts(model: WebModel, dir: string, sinks: FileSink[]): Prom
   return out.finish();
 }
 
-/** Growable parallel arrays of edge targets and kind bytes. */
 /**
  * Moves edge `at` of the page being built to the end of the buffer with kind byte `kind`, shifting
  * the edges after it back by one (`slot` follows each edge's new index). Rare: a link written
@@ -324,6 +324,7 @@ function moveToEnd(edges: EdgeBuffer, slot: Uint32Array, at: number, kind: numbe
   slot[target] = edges.length - 1;
 }
 
+/** Growable parallel arrays of edge targets and kind bytes. */
 class EdgeBuffer {
   targets: Uint32Array;
   kinds: Uint8Array;
@@ -336,13 +337,8 @@ class EdgeBuffer {
 
   push(target: number, kind: number): void {
     if (this.length === this.targets.length) {
-      const capacity = Math.ceil(this.length * 1.5) + 1024;
-      const targets = new Uint32Array(capacity);
-      targets.set(this.targets);
-      const kinds = new Uint8Array(capacity);
-      kinds.set(this.kinds);
-      this.targets = targets;
-      this.kinds = kinds;
+      this.targets = grown(this.targets, this.length + 1);
+      this.kinds = grown(this.kinds, this.length + 1);
     }
     this.targets[this.length] = target;
     this.kinds[this.length] = kind;
