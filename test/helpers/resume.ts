@@ -11,6 +11,7 @@ import type { TestWeb } from '../../src/web/start.js';
 import { exportTruth } from '../../src/web/truth/export.js';
 import { Reach } from '../../src/web/truth/format.js';
 import { readTruth } from '../../src/web/truth/read.js';
+import { runNode, type CliRun } from './cli.js';
 
 /** A page request (robots.txt and its redirects are not pages). */
 export const isPage = (r: RequestRecord): boolean => !r.path.startsWith('/robots');
@@ -32,13 +33,8 @@ export async function runKilledAfter(web: TestWeb, args: readonly string[], page
 }
 
 /** Runs `node args` to its end. */
-export function runToEnd(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+export function runToEnd(args: readonly string[]): Promise<CliRun> {
+  return runNode(args);
 }
 
 /** The pages a polite crawler reaches (the truth's `reach` = 2) that the web's log never saw requested. */
