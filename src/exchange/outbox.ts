@@ -7,7 +7,8 @@
  *
  * - `<firstSeq, 16 digits>.outbox`: segments, each a run of records
  *   `[u32 length][u32 crc32][f64 seq][u32 to][bytes]`, little-endian, where `length` counts the bytes
- *   after the first eight (12 + the message's bytes) and the CRC-32 covers those same bytes. A new
+ *   after the first eight (12 + the message's bytes) and the CRC-32 covers those same bytes (the
+ *   framed records of `store/tail-repair.ts`). A new
  *   segment starts when the current one would pass `segmentBytes`, and at the first append after
  *   `open()` (a repaired file is never appended to). A segment whose entries are all confirmed, and
  *   that is no longer written, is deleted.
@@ -36,9 +37,9 @@
 import { closeSync, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { ShoalError } from '../core/errors.js';
 import { syncDirectory } from '../store/sync-dir.js';
+import { FRAME_BYTES, frameRecord, readFramed } from '../store/tail-repair.js';
 import type { PartitionId } from '../partition/partitioner.js';
 
 /** One message in the outbox. */
@@ -62,7 +63,6 @@ export const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
 /** How many sequence numbers `next-seq` reserves at a time (see the file comment). */
 export const SEQ_RESERVATION = 65_536;
 
-const HEADER_BYTES = 8;
 /** seq (f64) + to (u32). */
 const FIXED_BODY_BYTES = 12;
 const SEGMENT_NAME = /^(\d{16})\.outbox$/;
@@ -150,12 +150,11 @@ export class Outbox {
     if (!Number.isSafeInteger(seq) || seq <= this.lastAppendedSeq) throw new RangeError(`Outbox.append(): seq ${seq} is not above the last one, ${this.lastAppendedSeq}`);
     if (!Number.isInteger(to) || to < 0 || to > 0xffffffff) throw new RangeError(`Outbox.append(): partition ${to} is not a u32`);
     if (bytes.length > 0xffffffff - FIXED_BODY_BYTES) throw new RangeError(`Outbox.append(): ${bytes.length} bytes is too large`);
-    const record = Buffer.allocUnsafe(HEADER_BYTES + FIXED_BODY_BYTES + bytes.length);
-    record.writeUInt32LE(FIXED_BODY_BYTES + bytes.length, 0);
-    record.writeDoubleLE(seq, 8);
-    record.writeUInt32LE(to, 16);
-    record.set(bytes, 20);
-    record.writeUInt32LE(crc32(record.subarray(HEADER_BYTES)) >>> 0, 4);
+    const record = Buffer.allocUnsafe(FRAME_BYTES + FIXED_BODY_BYTES + bytes.length);
+    record.writeDoubleLE(seq, FRAME_BYTES);
+    record.writeUInt32LE(to, FRAME_BYTES + 8);
+    record.set(bytes, FRAME_BYTES + FIXED_BODY_BYTES);
+    frameRecord(record, 0, record.length);
     let segment = this.current;
     if (segment === null || (segment.bytes > 0 && segment.bytes + record.length > this.segmentBytes)) segment = this.rotate(seq);
     segment.bytes += record.length;
@@ -353,17 +352,15 @@ function parseSegment(buf: Buffer, firstSeq: number, afterSeq: number): { entrie
   let previous = afterSeq;
   const stop = (problem: string) => ({ entries, validBytes: at, problem });
   while (at < buf.length) {
-    if (buf.length - at < HEADER_BYTES) return stop('torn record header');
-    const length = buf.readUInt32LE(at);
-    if (length < FIXED_BODY_BYTES || length > buf.length - at - HEADER_BYTES) return stop(`bad or torn record length ${length}`);
-    const body = buf.subarray(at + HEADER_BYTES, at + HEADER_BYTES + length);
-    if ((crc32(body) >>> 0) !== buf.readUInt32LE(at + 4)) return stop('checksum mismatch');
+    const framed = readFramed(buf, at, FIXED_BODY_BYTES);
+    if (framed.kind !== 'record') return stop(framed.problem);
+    const { body } = framed;
     const seq = body.readDoubleLE(0);
     if (!Number.isSafeInteger(seq) || seq <= previous || (entries.length === 0 && seq !== firstSeq)) return stop(`unexpected seq ${seq}`);
-    const bytes = new Uint8Array(body.buffer, body.byteOffset + FIXED_BODY_BYTES, length - FIXED_BODY_BYTES);
+    const bytes = new Uint8Array(body.buffer, body.byteOffset + FIXED_BODY_BYTES, body.length - FIXED_BODY_BYTES);
     entries.push({ seq, to: body.readUInt32LE(8), bytes });
     previous = seq;
-    at += HEADER_BYTES + length;
+    at += FRAME_BYTES + body.length;
   }
   return stop('');
 }

@@ -5,7 +5,7 @@
  * (`src/frontier/slot-table.ts`) and each slot's record location.
  *
  *     segment file   = header (16 bytes: "SHOALFRL", version u32, segment number u32), then records
- *     record         = bodyLength u32 · crc32(body) u32 · body                     (little-endian)
+ *     record         = bodyLength u32 · crc32(body) u32 · body      (little-endian; `store/tail-repair.ts`)
  *     body, ADD      = 1 · flags u8 · attempt u16 · seq f64 · priority f64 · depth u32 · hi u32 · lo u32
  *                      · host (u16 length + UTF-8) · url (u16 + UTF-8) · [ip (u8 + ASCII)] · [fromUrl (u16 + UTF-8)]
  *     body, DONE     = 2 · hi u32 · lo u32 · seq f64                   the URL added with this seq is done
@@ -41,15 +41,14 @@
  */
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { ShoalError } from '../core/errors.js';
 import { syncDirectory } from '../store/sync-dir.js';
+import { FRAME_BYTES, frameRecord, readFramed, type FramedRead } from '../store/tail-repair.js';
 
 const MAGIC = Buffer.from('SHOALFRL', 'latin1');
 /** Version of the segment layout this code writes and reads. */
 const FRONTIER_LOG_VERSION = 1;
 const HEADER_BYTES = 16;
-const FRAME_BYTES = 8;
 const SEGMENT_RE = /^log-(\d{6,})\.seg$/;
 const TWO_32 = 2 ** 32;
 /** Longest strings a record holds (u16 lengths), and so its longest body. */
@@ -253,7 +252,7 @@ export class FrontierLog {
     }
     const start = this.staged;
     const end = encodeAdd(r, this.stage, start + FRAME_BYTES);
-    this.frame(this.stage, start, end);
+    frameRecord(this.stage, start, end);
     this.staged = end;
     return { location: this.active * TWO_32 + this.activeBytes + start, bytes: end - start };
   }
@@ -279,7 +278,7 @@ export class FrontierLog {
     b.writeUInt32LE(lo >>> 0, at + FRAME_BYTES + 5);
     b.writeDoubleLE(seq, at + FRAME_BYTES + 9);
     if (attempt !== null) b.writeUInt16LE(Math.min(attempt, 0xffff), at + FRAME_BYTES + 17);
-    this.frame(b, at, at + FRAME_BYTES + body);
+    frameRecord(b, at, at + FRAME_BYTES + body);
   }
 
   /**
@@ -291,15 +290,18 @@ export class FrontierLog {
     const { segment, offset } = splitLocation(location);
     if (segment === this.active && offset >= this.activeBytes) {
       const at = offset - this.activeBytes;
-      return this.decodeFramed(this.stage.subarray(at, this.staged), location);
+      return this.decodeAdd(readLogRecord(this.stage.subarray(at, this.staged), 0), location);
     }
     const fd = this.fd(segment);
-    let n = io(() => readSync(fd, this.readBuffer, 0, this.readBuffer.length, offset), `reading segment ${segment}`);
-    const length = n >= FRAME_BYTES ? this.readBuffer.readUInt32LE(0) : 0;
-    if (FRAME_BYTES + length <= n) return this.decodeFramed(this.readBuffer.subarray(0, n), location);
-    const whole = Buffer.alloc(FRAME_BYTES + length);
-    n = io(() => readSync(fd, whole, 0, whole.length, offset), `reading segment ${segment}`);
-    return this.decodeFramed(whole.subarray(0, n), location);
+    const n = io(() => readSync(fd, this.readBuffer, 0, this.readBuffer.length, offset), `reading segment ${segment}`);
+    let framed = readLogRecord(this.readBuffer.subarray(0, n), 0);
+    if (framed.kind === 'short' && framed.bytes > n) {
+      // Longer than one read: read it whole.
+      const whole = Buffer.alloc(framed.bytes);
+      const got = io(() => readSync(fd, whole, 0, whole.length, offset), `reading segment ${segment}`);
+      framed = readLogRecord(whole.subarray(0, got), 0);
+    }
+    return this.decodeAdd(framed, location);
   }
 
   /**
@@ -340,15 +342,15 @@ export class FrontierLog {
     const buffer = Buffer.alloc(Math.min(stop - at, maxBytes) + MAX_BODY_BYTES + FRAME_BYTES);
     while (at < stop) {
       const got = io(() => readSync(fd, buffer, 0, buffer.length, at), `reading segment ${n}`);
+      const read = buffer.subarray(0, got);
       let p = 0;
-      while (at + p < stop && p + FRAME_BYTES <= got) {
-        const length = buffer.readUInt32LE(p);
-        if (p + FRAME_BYTES + length > got) break;
-        const body = buffer.subarray(p + FRAME_BYTES, p + FRAME_BYTES + length);
-        if (body[0] === LogRecordKind.add) onAdd(decodeAdd(body), n * TWO_32 + at + p);
-        p += FRAME_BYTES + length;
+      while (at + p < stop) {
+        const framed = readLogRecord(read, p);
+        if (framed.kind === 'short' && p > 0) break; // the rest comes with the next read
+        if (framed.kind !== 'record') throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${this.dir}: segment ${n} offset ${at + p}: ${framed.problem}`);
+        if (framed.body[0] === LogRecordKind.add) onAdd(decodeAdd(framed.body), n * TWO_32 + at + p);
+        p += FRAME_BYTES + framed.body.length;
       }
-      if (p === 0) throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${this.dir}: segment ${n} offset ${at}: not a whole record`);
       at += p;
     }
     return at;
@@ -405,11 +407,6 @@ export class FrontierLog {
     if (this.isClosed) throw new Error('FrontierLog: closed');
   }
 
-  private frame(buffer: Buffer, start: number, end: number): void {
-    buffer.writeUInt32LE(end - start - FRAME_BYTES, start);
-    buffer.writeUInt32LE(crc32(buffer.subarray(start + FRAME_BYTES, end)), start + 4);
-  }
-
   private reserveHeld(bytes: number): number {
     if (this.heldBytes + bytes > this.held.length) {
       const grown = Buffer.alloc(this.held.length * 2);
@@ -421,12 +418,11 @@ export class FrontierLog {
     return at;
   }
 
-  private decodeFramed(bytes: Buffer, location: number): { readonly record: AddRecord; readonly bytes: number } {
-    const length = bytes.length >= FRAME_BYTES ? bytes.readUInt32LE(0) : -1;
-    const body = length >= 0 && FRAME_BYTES + length <= bytes.length ? bytes.subarray(FRAME_BYTES, FRAME_BYTES + length) : null;
+  /** The ADD record read at `location`, and its size. @throws ShoalError `FRONTIER_CORRUPT` when it is anything else. */
+  private decodeAdd(framed: FramedRead, location: number): { readonly record: AddRecord; readonly bytes: number } {
     try {
-      if (body === null || crc32(body) !== bytes.readUInt32LE(4)) throw new RangeError('checksum or length does not hold');
-      return { record: decodeAdd(body), bytes: FRAME_BYTES + length };
+      if (framed.kind !== 'record') throw new RangeError(framed.problem);
+      return { record: decodeAdd(framed.body), bytes: FRAME_BYTES + framed.body.length };
     } catch (err) {
       const { segment, offset } = splitLocation(location);
       throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${this.dir}: segment ${segment} offset ${offset}: ${(err as Error).message}`, { cause: err });
@@ -492,20 +488,20 @@ export class FrontierLog {
     // Records are never longer than MAX_BODY_BYTES < the chunk: one read from a record's start holds it whole.
     for (let isDone = false; !isDone;) {
       const got = io(() => readSync(fd, chunk, 0, chunk.length, at), `reading segment ${n}`);
+      const read = chunk.subarray(0, got);
       let p = 0;
-      while (!isDone && p + FRAME_BYTES <= got) {
-        const length = chunk.readUInt32LE(p);
-        if (length === 0 || length > MAX_BODY_BYTES || at + p + FRAME_BYTES + length > size) isDone = true;
-        else if (p + FRAME_BYTES + length > got) break;
-        else {
-          const body = chunk.subarray(p + FRAME_BYTES, p + FRAME_BYTES + length);
-          const record = crc32(body) === chunk.readUInt32LE(p + 4) ? decodeRecord(body, n * TWO_32 + at + p, FRAME_BYTES + length) : null;
-          if (record === null) isDone = true;
-          else {
-            onRecord(record);
-            p += FRAME_BYTES + length;
-          }
+      for (;;) {
+        const framed = readLogRecord(read, p);
+        // A record cut by the end of the chunk, not of the file: read again from its start.
+        if (framed.kind === 'short' && at + p + framed.bytes <= size) break;
+        const bytes = framed.kind === 'record' ? FRAME_BYTES + framed.body.length : 0;
+        const record = framed.kind === 'record' ? decodeRecord(framed.body, n * TWO_32 + at + p, bytes) : null;
+        if (record === null) {
+          isDone = true;
+          break;
         }
+        onRecord(record);
+        p += bytes;
       }
       if (p === 0) isDone = true;
       at += p;
@@ -527,6 +523,11 @@ export class FrontierLog {
     io(() => writeSync(fd, header, 0, HEADER_BYTES, 0), `writing segment ${n}`);
     io(() => fdatasyncSync(fd), `syncing segment ${n}`);
   }
+}
+
+/** The framed record at `at` of `bytes`, whose body is 1 to MAX_BODY_BYTES long. */
+function readLogRecord(bytes: Buffer, at: number): FramedRead {
+  return readFramed(bytes, at, 1, MAX_BODY_BYTES);
 }
 
 /** A record's body as data, or null when it does not decode (treated as the torn tail). */

@@ -15,9 +15,9 @@
  *   share a block read. The file is read, not memory-mapped: its pages sit in the OS page cache
  *   and do not count in the process's resident memory.
  * - **Buffer**: the fingerprints added since the run was written, in a {@link MemorySeenSet}, each
- *   also appended to the current journal (`journal-<j>.log`: blocks of fingerprints, each with its
- *   length and CRC-32, written and fdatasynced at `flush()`). At `bufferEntries` the buffer is
- *   frozen and merged with the run into run j + 1, in the background, 1 MiB at a time; new
+ *   also appended to the current journal (`journal-<j>.log`: blocks of fingerprints, each a framed
+ *   record of `store/tail-repair.ts`, written and fdatasynced at `flush()`). At `bufferEntries` the
+ *   buffer is frozen and merged with the run into run j + 1, in the background, 1 MiB at a time; new
  *   fingerprints go to a new buffer and journal j + 1 meanwhile. When run j + 1 is synced and renamed
  *   in, the old run and the journals below j + 1 are deleted.
  * - **Cache**: a {@link FingerprintCache} (CLOCK) of fingerprints seen often: most links of a crawl
@@ -40,9 +40,9 @@ import {
   closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { ShoalError } from '../core/errors.js';
 import { syncDirectory } from '../store/sync-dir.js';
+import { FRAME_BYTES, frameRecord, readFramed } from '../store/tail-repair.js';
 import { FingerprintCache } from './fingerprint-cache.js';
 import { MemorySeenSet } from './memory-seen-set.js';
 import { BLOCK_BYTES, BLOCK_ENTRIES, RUN_RE, below, indexName, openSortedRun, runName, writeMergedRun, type SortedRun } from './sorted-run.js';
@@ -309,12 +309,10 @@ export class DiskSeenSet implements SeenSet {
 
   private writePending(): void {
     if (this.pending.length === 0) return;
-    const payload = Buffer.from(Uint32Array.from(this.pending).buffer);
+    const block = Buffer.alloc(FRAME_BYTES + 4 * this.pending.length);
+    for (let i = 0; i < this.pending.length; i++) block.writeUInt32LE(this.pending[i] as number, FRAME_BYTES + 4 * i);
     this.pending = [];
-    const frame = Buffer.alloc(8);
-    frame.writeUInt32LE(payload.length, 0);
-    frame.writeUInt32LE(crc32(payload), 4);
-    const block = Buffer.concat([frame, payload]);
+    frameRecord(block, 0, block.length);
     let done = 0;
     while (done < block.length) done += writeSync(this.journalFd, block, done, block.length - done, this.journalBytes + done);
     this.journalBytes += block.length;
@@ -388,13 +386,10 @@ export class DiskSeenSet implements SeenSet {
       const bytes = Buffer.alloc(size);
       if (size > 0) readSync(fd, bytes, 0, size, 0);
       let at = 0;
-      while (at + 8 <= size) {
-        const length = bytes.readUInt32LE(at);
-        if (length % 8 !== 0 || at + 8 + length > size) break;
-        const payload = bytes.subarray(at + 8, at + 8 + length);
-        if (crc32(payload) !== bytes.readUInt32LE(at + 4)) break;
-        for (let p = 0; p < length; p += 8) this.buffer.addWords(payload.readUInt32LE(p), payload.readUInt32LE(p + 4));
-        at += 8 + length;
+      for (let framed = readFramed(bytes, at); framed.kind === 'record' && framed.body.length % 8 === 0; framed = readFramed(bytes, at)) {
+        const payload = framed.body;
+        for (let p = 0; p < payload.length; p += 8) this.buffer.addWords(payload.readUInt32LE(p), payload.readUInt32LE(p + 4));
+        at += FRAME_BYTES + payload.length;
       }
       if (at < size) {
         if (!isNewest) throw new ShoalError('IO', `${NAME}: ${journalName(g)} in ${this.dir} is damaged at byte ${at} (only the newest journal may end torn)`);

@@ -6,8 +6,15 @@
  * fixed-size records are cut after the last whole record and before the first rejected one. Only the
  * last `scanBytes` are validated (see `AppendFileOptions.repairScanBytes`); for line files the scan
  * starts at the beginning of the line that holds its first byte, found by searching backward.
+ *
+ * Also here, the one definition of *framed* records, for the files that hold them (the persistent
+ * frontier's log, the disk seen set's journal, the exchange outbox), each of which ends at the first
+ * record whose frame does not hold:
+ *
+ *     record = bodyLength u32 · crc32(body) u32 · body          (little-endian)
  */
 import { readSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 
 /** How a file is cut into records, which is what repair needs to know. */
 export type RecordFraming =
@@ -94,3 +101,34 @@ export function validPrefixLength(
   }
 }
 
+/** Bytes of a framed record's frame: its body length and the body's CRC-32. */
+export const FRAME_BYTES = 8;
+
+/** Fills in the frame of the record at `start` whose body is `buf[start + FRAME_BYTES, end)`. */
+export function frameRecord(buf: Buffer, start: number, end: number): void {
+  buf.writeUInt32LE(end - start - FRAME_BYTES, start);
+  buf.writeUInt32LE(crc32(buf.subarray(start + FRAME_BYTES, end)), start + 4);
+}
+
+/** What {@link readFramed} found. */
+export type FramedRead =
+  | { readonly kind: 'record'; readonly body: Buffer }
+  /**
+   * The frame, or the body it announces, runs past the end of the buffer: a torn tail, or a record
+   * that goes on past a chunk read. `bytes` is the record's whole size as far as it is known
+   * (FRAME_BYTES when the frame itself is cut).
+   */
+  | { readonly kind: 'short'; readonly bytes: number; readonly problem: string }
+  /** A length outside the caller's bounds, or a checksum that does not hold. */
+  | { readonly kind: 'bad'; readonly problem: string };
+
+/** The framed record at `at` in `buf`, whose body length must lie in [minBody, maxBody]. */
+export function readFramed(buf: Buffer, at: number, minBody = 0, maxBody = 0xffffffff): FramedRead {
+  if (buf.length - at < FRAME_BYTES) return { kind: 'short', bytes: FRAME_BYTES, problem: 'torn record frame' };
+  const length = buf.readUInt32LE(at);
+  if (length < minBody || length > maxBody) return { kind: 'bad', problem: `bad record length ${length}` };
+  if (buf.length - at - FRAME_BYTES < length) return { kind: 'short', bytes: FRAME_BYTES + length, problem: `torn record (length ${length})` };
+  const body = buf.subarray(at + FRAME_BYTES, at + FRAME_BYTES + length);
+  if (crc32(body) !== buf.readUInt32LE(at + 4)) return { kind: 'bad', problem: 'checksum mismatch' };
+  return { kind: 'record', body };
+}
