@@ -34,7 +34,9 @@ import { CRAWL_LOG_FILE, readCrawlLog } from '../../store/crawl-log.js';
 import { readLinkGraph, type LinkGraph } from '../../store/link-graph-reader.js';
 import { LINK_GRAPH_DIR, LINKS_FILE, LinkFlag } from '../../store/link-graph.js';
 import { crawlContent, warcDirsOf, type CrawlContent } from './crawl-content.js';
+import { edgeOrigins } from './edge-origin.js';
 import { GrowableU32, GrowableU8 } from './growable.js';
+import { numberHosts, Numbering } from './numbering.js';
 import { SimGraphFormat, SimPageKind, type SimGraph } from './sim-graph.js';
 
 /** The node directories (holding `links/`) and link directories that `paths` name, in order. */
@@ -85,17 +87,8 @@ export interface CrawlGraphOptions {
  */
 export async function loadCrawlGraph(paths: readonly string[], options: CrawlGraphOptions = {}): Promise<SimGraph> {
   const dirs = crawlLinkDirs(paths);
-  const idOf = new Map<string, number>();
-  const urls: string[] = [];
-  const globalId = (url: string): number => {
-    let id = idOf.get(url);
-    if (id === undefined) {
-      id = urls.length;
-      idOf.set(url, id);
-      urls.push(url);
-    }
-    return id;
-  };
+  const pages = new Numbering();
+  const globalId = (url: string): number => pages.idOf(url);
   const src = new GrowableU32();
   const dst = new GrowableU32();
   const nofollow = new GrowableU32();
@@ -173,34 +166,15 @@ export async function loadCrawlGraph(paths: readonly string[], options: CrawlGra
     }
   }
 
+  const urls = pages.names;
   const n = urls.length;
   const csr = csrFromEdges(n, src.view(), dst.view());
-  // csrFromEdges is stable on the source: the same walk maps each CSR edge to where it came from.
   const m = src.length;
-  const fill = csr.offsets.slice(0, n);
-  const edgeNofollow = new Uint8Array(m);
-  const origin = new Uint32Array(m);
-  for (let i = 0; i < m; i++) {
-    const u = src.data[i] as number;
-    const e = fill[u] as number;
-    fill[u] = e + 1;
-    edgeNofollow[e] = nofollow.data[i] as number;
-    origin[e] = i;
-  }
+  const origin = edgeOrigins(csr, src.view());
+  const edgeNofollow = Uint8Array.from(origin, (i) => nofollow.data[i] as number);
 
-  const hostIndex = new Map<string, number>();
-  const hostNames: string[] = [];
-  const pageHost = new Uint32Array(n);
-  for (let p = 0; p < n; p++) {
-    const key = urlParts(urls[p] as string).hostKey;
-    let h = hostIndex.get(key);
-    if (h === undefined) {
-      h = hostNames.length;
-      hostIndex.set(key, h);
-      hostNames.push(key);
-    }
-    pageHost[p] = h;
-  }
+  const { pageHost, hosts } = numberHosts(n, (p) => urlParts(urls[p] as string).hostKey);
+  const hostNames = hosts.names;
   const measured = Float64Array.from(hostNames, (h) => {
     const s = hostLatency.get(h);
     return s === undefined ? Number.NaN : s.sum / s.count;
@@ -211,7 +185,7 @@ export async function loadCrawlGraph(paths: readonly string[], options: CrawlGra
   let content: CrawlContent | null = null;
   if (options.withContent === true) {
     try {
-      content = await crawlContent(warcDirsOf(dirs.map((d) => d.nodeDir ?? dirname(d.linksDir))), n, (url) => idOf.get(url) ?? -1);
+      content = await crawlContent(warcDirsOf(dirs.map((d) => d.nodeDir ?? dirname(d.linksDir))), n, (url) => pages.find(url));
     } catch (err) {
       for (const g of graphs) g.close();
       throw err;
@@ -238,7 +212,7 @@ export async function loadCrawlGraph(paths: readonly string[], options: CrawlGra
     hasUrls: true,
     urlOf: (p) => urls[p] as string,
     nameOf: (p) => urls[p] as string,
-    pageIdOf: (name) => idOf.get(name) ?? -1,
+    pageIdOf: (name) => pages.find(name),
     anchorOf: (edge) => {
       const i = origin[edge] as number;
       return (graphs[edgeGraph.data[i] as number] as LinkGraph).anchorOf(edgeLocal.data[i] as number);

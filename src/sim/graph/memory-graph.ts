@@ -9,7 +9,8 @@
  */
 import { csrFromEdges } from '../../eval/csr.js';
 import { urlParts } from '../../node/url-parts.js';
-import { SimGraphFormat, type SimGraph } from './sim-graph.js';
+import { numberHosts, Numbering } from './numbering.js';
+import { checkSimGraph, SimGraphFormat, type SimGraph } from './sim-graph.js';
 
 /** Options of {@link graphFromAdjacency}. */
 export interface AdjacencyGraphOptions {
@@ -21,19 +22,10 @@ export interface AdjacencyGraphOptions {
   readonly content?: (url: string) => { readonly title?: string; readonly text?: string };
 }
 
-/** Builds a graph from `web` with `seeds` (URLs, each a key or target of `web`). */
+/** Builds a graph from `web` with `seeds` (URLs; one that is no key or target is a page without links). */
 export function graphFromAdjacency(web: Readonly<Record<string, readonly string[]>>, seeds: readonly string[], options: AdjacencyGraphOptions = {}): SimGraph {
-  const idOf = new Map<string, number>();
-  const urls: string[] = [];
-  const id = (url: string): number => {
-    let i = idOf.get(url);
-    if (i === undefined) {
-      i = urls.length;
-      idOf.set(url, i);
-      urls.push(url);
-    }
-    return i;
-  };
+  const pages = new Numbering();
+  const id = (url: string): number => pages.idOf(url);
   for (const url of Object.keys(web)) id(url);
   const src: number[] = [];
   const dst: number[] = [];
@@ -48,43 +40,35 @@ export function graphFromAdjacency(web: Readonly<Record<string, readonly string[
     }
   }
   for (const s of seeds) id(s);
+  const urls = pages.names;
   const n = urls.length;
   // Keys come first and their links are listed key by key, so edges are already grouped by source.
   const csr = csrFromEdges(n, Uint32Array.from(src), Uint32Array.from(dst));
   const nofollowSet = new Set((options.nofollow ?? []).map(([f, t]) => `${f}\n${t}`));
   const edgeNofollow = nofollowSet.size === 0 ? null : Uint8Array.from(edgeFrom, (f, e) => (nofollowSet.has(`${f}\n${edgeTo[e] as string}`) ? 1 : 0));
-  const hostIndex = new Map<string, number>();
-  const hostNames: string[] = [];
-  const pageHost = Uint32Array.from(urls, (url) => {
-    const key = urlParts(url).hostKey;
-    let h = hostIndex.get(key);
-    if (h === undefined) {
-      h = hostNames.length;
-      hostIndex.set(key, h);
-      hostNames.push(key);
-    }
-    return h;
-  });
+  const { pageHost, hosts } = numberHosts(n, (p) => urlParts(urls[p] as string).hostKey);
   const { anchor, content } = options;
-  return {
-    format: SimGraphFormat.tsv,
+  const graph: SimGraph = {
+    format: SimGraphFormat.memory,
     source: '(memory)',
     pageCount: n,
     linkCount: src.length,
     csr,
     pageHost,
-    hosts: { count: hostNames.length, nameOf: (h) => hostNames[h] as string, ips: null, crawlDelayMs: null, measuredLatencyMs: null },
+    hosts: { count: hosts.size, nameOf: (h) => hosts.nameOf(h), ips: null, crawlDelayMs: null, measuredLatencyMs: null },
     edgeNofollow,
     pageKinds: null,
-    seeds: Uint32Array.from(seeds, (s) => idOf.get(s) as number),
+    seeds: Uint32Array.from(seeds, (s) => pages.find(s)),
     hasUrls: true,
     urlOf: (p) => urls[p] as string,
     nameOf: (p) => urls[p] as string,
-    pageIdOf: (name) => idOf.get(name) ?? -1,
+    pageIdOf: (name) => pages.find(name),
     anchorOf: anchor === undefined ? null : (e) => anchor(edgeFrom[e] as string, edgeTo[e] as string),
     contentOf: content === undefined ? null : (p) => content(urls[p] as string),
     pageBytes: null,
     labels: null,
     close: () => {},
   };
+  checkSimGraph(graph);
+  return graph;
 }

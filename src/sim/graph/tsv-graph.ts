@@ -22,7 +22,9 @@ import { csrFromEdges } from '../../eval/csr.js';
 import { urlParts } from '../../node/url-parts.js';
 import { readLines } from '../../store/read-lines.js';
 import { normalizeUrl } from '../../url/normalize.js';
+import { edgeOrigins } from './edge-origin.js';
 import { GrowableU32 } from './growable.js';
+import { Numbering } from './numbering.js';
 import { SimGraphFormat, syntheticUrlOf, type SimGraph, type SimHosts } from './sim-graph.js';
 
 const ID = /^\d+$/;
@@ -51,22 +53,12 @@ export async function loadTsvGraph(path: string): Promise<SimGraph> {
   const byRaw = new Map<string, number>();
   const byNormalized = new Map<string, number>();
   const byId = new Map<number, number>();
-  const hostIndex = new Map<string, number>();
-  const hostNames: string[] = [];
+  const hosts = new Numbering();
   const src = new GrowableU32();
   const dst = new GrowableU32();
   const flags = new GrowableU32();
   let isAnyNofollow = false;
 
-  const hostNumber = (name: string): number => {
-    let h = hostIndex.get(name);
-    if (h === undefined) {
-      h = hostNames.length;
-      hostIndex.set(name, h);
-      hostNames.push(name);
-    }
-    return h;
-  };
   const pageOf = (t: PageTable, raw: string, line: number, column: string): number => {
     const known = byRaw.get(raw);
     if (known !== undefined) return known;
@@ -100,10 +92,10 @@ export async function loadTsvGraph(path: string): Promise<SimGraph> {
   const setHost = (t: PageTable, page: number, host: string, line: number): void => {
     if (host === '') return;
     if (/\s/.test(host)) fail(line, `host ${JSON.stringify(host)} holds white space`);
-    const h = hostNumber(host.toLowerCase());
+    const h = hosts.idOf(host.toLowerCase());
     const before = t.hostOf[page] as number;
     if (before !== NO_HOST && before !== h) {
-      fail(line, `page ${String(t.names[page])} is on host ${host} here but on ${hostNames[before] as string} on an earlier line`);
+      fail(line, `page ${String(t.names[page])} is on host ${host} here but on ${hosts.nameOf(before)} on an earlier line`);
     }
     t.hostOf[page] = h;
   };
@@ -141,12 +133,11 @@ export async function loadTsvGraph(path: string): Promise<SimGraph> {
     throw new ShoalError('GRAPH_FORMAT', `graph file ${path} cannot be read: ${(err as Error).message}`, { cause: err });
   }
   if (table === null || src.length === 0) throw new ShoalError('GRAPH_FORMAT', `graph file ${path} names no link (lines of src<TAB>dst)`);
-  return assemble(path, table, src, dst, flags, isAnyNofollow, hostNames, hostNumber);
+  return assemble(path, table, src, dst, flags, isAnyNofollow, hosts);
 }
 
 function assemble(
-  path: string, table: PageTable, src: GrowableU32, dst: GrowableU32, flags: GrowableU32, isAnyNofollow: boolean,
-  hostNames: string[], hostNumber: (name: string) => number,
+  path: string, table: PageTable, src: GrowableU32, dst: GrowableU32, flags: GrowableU32, isAnyNofollow: boolean, hostNumbering: Numbering,
 ): SimGraph {
   const n = table.names.length;
   // Final ids: by increasing original id for id files, by first sight for URL files.
@@ -162,17 +153,7 @@ function assemble(
     d[i] = finalOf[dst.data[i] as number] as number;
   }
   const csr = csrFromEdges(n, s, d);
-  let edgeNofollow: Uint8Array | null = null;
-  if (isAnyNofollow) {
-    edgeNofollow = new Uint8Array(m);
-    const fill = csr.offsets.slice(0, n);
-    for (let i = 0; i < m; i++) {
-      const u = s[i] as number;
-      const e = fill[u] as number;
-      fill[u] = e + 1;
-      edgeNofollow[e] = flags.data[i] as number;
-    }
-  }
+  const edgeNofollow = isAnyNofollow ? Uint8Array.from(edgeOrigins(csr, s), (i) => flags.data[i] as number) : null;
 
   const names = Array.from(order, (t) => table.names[t] as number | string);
   const pageHost = new Uint32Array(n);
@@ -183,27 +164,27 @@ function assemble(
     if (given !== NO_HOST) {
       pageHost[p] = given;
     } else if (table.kind === 'urls') {
-      pageHost[p] = hostNumber(urlParts(names[p] as string).hostKey);
+      pageHost[p] = hostNumbering.idOf(urlParts(names[p] as string).hostKey);
     } else {
       // Hosts of their own come after every named one, numbered in page order.
       ownHostOf[p] = ownHosts++;
     }
   }
-  const hostCount = hostNames.length + ownHosts;
+  const namedHosts = hostNumbering.size;
+  const hostCount = namedHosts + ownHosts;
   const ownHostPage = new Uint32Array(ownHosts);
   for (let p = 0; p < n; p++) {
     const own = ownHostOf[p] as number;
     if (own !== NO_HOST) {
-      pageHost[p] = hostNames.length + own;
+      pageHost[p] = namedHosts + own;
       ownHostPage[own] = p;
     }
   }
-  const namedHosts = hostNames.length;
   const nameOf = (p: number): string => String(names[p]);
   const hosts: SimHosts = {
     count: hostCount,
     // Own hosts get a made-up name per page; `.sim` keeps them out of every real domain.
-    nameOf: (h) => (h < namedHosts ? hostNames[h] as string : `page-${nameOf(ownHostPage[h - namedHosts] as number)}.sim`),
+    nameOf: (h) => (h < namedHosts ? hostNumbering.nameOf(h) : `page-${nameOf(ownHostPage[h - namedHosts] as number)}.sim`),
     ips: null,
     crawlDelayMs: null,
     measuredLatencyMs: null,
