@@ -82,7 +82,7 @@ const evalSchema = z.strictObject({
 
 const outputSchema = z.strictObject({
   outDir: z.string().min(1).nullable().default(null).describe('directory of result.json, curves, chart and visits (required; --out)'),
-  hasVisits: z.boolean().default(true).describe('write each run’s visit order to visits-<policy>.tsv (page, virtual time, node)'),
+  hasVisits: z.boolean().default(true).describe('write each run’s visit order to visits-<n>-<policy>.tsv (n = the run’s place in --order), columns rank, page, name, time_ms (virtual), node'),
   progressEveryPages: count('pages', 1).default(50_000).describe('a progress line on stderr every this many visits'),
 }).prefault({});
 

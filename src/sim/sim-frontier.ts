@@ -30,8 +30,6 @@ export interface SimFrontierOptions {
   readonly fetchSlots: number;
   /** The address of a host, '' or undefined when unknown (then it is limited on its own). */
   readonly ipOf?: (host: number) => string | undefined;
-  /** Pages of the graph: page ids are below this. */
-  readonly pageCount: number;
 }
 
 /** A simulated node's frontier over page ids; see the file comment. */

@@ -54,7 +54,7 @@ export interface SimNodeSetup {
   /** Whether links to other partitions' URLs are counted for link summaries. */
   readonly isSummarizing: boolean;
   readonly exchange: SimExchangePort;
-  readonly frontier: Omit<SimFrontierOptions, 'pageCount'>;
+  readonly frontier: SimFrontierOptions;
 }
 
 /** A node's counters. */
@@ -104,7 +104,7 @@ export class SimNode {
 
   constructor(readonly index: number, readonly policy: OrderingPolicy, private readonly setup: SimNodeSetup) {
     const n = setup.graph.pageCount;
-    this.frontier = new SimFrontier({ ...setup.frontier, pageCount: n });
+    this.frontier = new SimFrontier(setup.frontier);
     this.known = new PageBits(n);
     this.depth = new Uint16Array(n);
     const partitions = setup.placer?.partitionCount ?? 1;
@@ -196,11 +196,6 @@ export class SimNode {
       this.counts.linkSummariesSent++;
       counts.clear();
     });
-  }
-
-  /** Whether link counts are waiting to be sent. */
-  get hasSummaries(): boolean {
-    return this.summaries.some((m) => m.size > 0);
   }
 
   /** observe, the priority changes, then each out-link (steps 1 and 2 of the file comment). */

@@ -2,7 +2,8 @@
  * The graph a simulated crawl runs over: one CSR of pages and links (`eval/csr.ts`) plus what the
  * crawl's components read about each page and link, in typed arrays (no object per page). Three
  * loaders fill it: a test web's ground truth (`truth-graph.ts`), the link graph a real crawl wrote
- * (`crawl-graph.ts`) and a TSV edge list (`tsv-graph.ts`); `load-graph.ts` picks one.
+ * (`crawl-graph.ts`) and a TSV edge list (`tsv-graph.ts`); `load-graph.ts` picks one. Small drawn
+ * webs are built in memory (`memory-graph.ts`).
  *
  * Pages are numbered 0 .. n − 1; the out-links of a page are in document order, as the crawl found
  * them (the truth export removes repeats and self-links; the other two keep them). Hosts are
@@ -15,9 +16,11 @@
  */
 import type { Csr } from '../../eval/csr.js';
 
-/** Where a graph came from. */
-export const SimGraphFormat = { truth: 'truth', crawl: 'crawl', tsv: 'tsv' } as const;
+/** Where a graph came from: one of the three file formats, or an adjacency list built in memory (`memory-graph.ts`). */
+export const SimGraphFormat = { truth: 'truth', crawl: 'crawl', tsv: 'tsv', memory: 'memory' } as const;
 export type SimGraphFormat = (typeof SimGraphFormat)[keyof typeof SimGraphFormat];
+/** The formats read from files (`load-graph.ts`). */
+export type SimGraphFileFormat = Exclude<SimGraphFormat, 'memory'>;
 
 /**
  * What fetching a page gives a crawl, which decides what the crawl does with it
@@ -140,11 +143,6 @@ export function missingForPolicy(needs: { readonly urls: boolean; readonly ancho
     needs.anchors && !can.anchors ? 'anchor texts' : null,
     needs.text && !can.text ? 'page titles and text' : null,
   ].filter((m): m is string => m !== null);
-}
-
-/** Number of out-links of page `p`. */
-export function outDegreeOf(graph: SimGraph, p: number): number {
-  return (graph.csr.offsets[p + 1] as number) - (graph.csr.offsets[p] as number);
 }
 
 /**
