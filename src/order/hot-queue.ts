@@ -19,8 +19,10 @@
  * (4 bytes per link, only when `hotDistance` is 3). Likewise a fetched page at distance 1 passes
  * distance 2 to its targets.
  *
- * Cost: O(|title| + |text| + links) per fetched page; propagation visits at most the links of the
- * hot page's fetched targets. 1 byte of distance and 2 flags per URL.
+ * Cost: O(|title| + |text| + Σ |anchor| + |URL|) per fetched page (a page's text is read until a
+ * term reaches its count); `prioritize` judges again only a URL found elsewhere (a seed, a sitemap
+ * entry, a URL from another node). Propagation visits at most the links of the hot page's fetched
+ * targets. 1 byte of distance and 3 flags per URL.
  *
  * Departures: Figure 4 decides a URL's queue once, at discovery; shoal also moves a queued URL to the
  * hot queue when a later link to it has a term in its anchor, or when a hot page is found near it.
@@ -35,7 +37,7 @@ import { IdFlags, isUrlId } from './id-arrays.js';
 import { LinkLog } from './link-log.js';
 import { integerParam, OrderParamError } from './order-params.js';
 import type { DiscoveredUrl, FetchedPage, OrderingPolicy, OrderingPolicySpec, PolicyNeeds, PriorityChanges } from './policy.js';
-import { countTermsIn, tokensOf, urlText } from './terms.js';
+import { TermCounter, tokensOf, urlText } from './terms.js';
 
 /** Options of {@link HotQueuePolicy}. */
 export interface HotQueuePolicyOptions {
@@ -67,6 +69,7 @@ export class HotQueuePolicy implements OrderingPolicy {
   /** Ids, URLs and anchors; page text when hot pages matter (`hotDistance` > 0). */
   readonly needs: PolicyNeeds;
   private readonly terms: readonly string[];
+  private readonly counter: TermCounter;
   private readonly hotDistance: number;
   private readonly titleMin: number;
   private readonly bodyMin: number;
@@ -92,6 +95,7 @@ export class HotQueuePolicy implements OrderingPolicy {
       if (!terms.includes(tokens[0])) terms.push(tokens[0]);
     }
     this.terms = Object.freeze(terms);
+    this.counter = new TermCounter(this.terms);
     this.hotDistance = integerParam('hotDistance', options.hotDistance ?? DEFAULT_HOT_DISTANCE, 0, MAX_HOT_DISTANCE);
     this.titleMin = integerParam('titleMin', options.titleMin ?? 1, 1);
     this.bodyMin = integerParam('bodyMin', options.bodyMin ?? 10, 1);
@@ -102,11 +106,14 @@ export class HotQueuePolicy implements OrderingPolicy {
     });
   }
 
-  /** 1 when the URL is hot (its anchor or URL names a term, or it is near a hot page), else 0. */
+  /**
+   * 1 when the URL is hot (its anchor or URL names a term, or it is near a hot page), else 0. A link
+   * found on a page `observe` has read was judged there, with the same anchor and URL.
+   */
   prioritize(url: DiscoveredUrl): number {
-    const isHotLink = this.isHotLink(url.anchorText ?? '', url.url);
-    if (!isUrlId(url.id)) return isHotLink ? HOT_PRIORITY : COLD_PRIORITY;
-    if (isHotLink) this.hotLink.set(url.id, true);
+    if (!isUrlId(url.id)) return this.isHotLink(url.anchorText ?? '', url.url) ? HOT_PRIORITY : COLD_PRIORITY;
+    const wasJudged = url.fromId !== undefined && this.fetched.has(url.fromId);
+    if (!wasJudged && this.isHotLink(url.anchorText ?? '', url.url)) this.hotLink.set(url.id, true);
     this.queued.set(url.id, true);
     return this.isHot(url.id) ? HOT_PRIORITY : COLD_PRIORITY;
   }
@@ -142,10 +149,8 @@ export class HotQueuePolicy implements OrderingPolicy {
 
   /** Whether a page's title or text names a term often enough. */
   private isHotPage(page: FetchedPage): boolean {
-    const inTitle = page.title === undefined ? [] : countTermsIn(page.title, this.terms);
-    if (inTitle.some((c) => c >= this.titleMin)) return true;
-    const inText = page.text === undefined ? [] : countTermsIn(page.text, this.terms);
-    return inText.some((c) => c >= this.bodyMin);
+    if (page.title !== undefined && this.counter.reaches(page.title, this.titleMin)) return true;
+    return page.text !== undefined && this.counter.reaches(page.text, this.bodyMin);
   }
 
   /** Gives `id` distance `d` if shorter; passes d + 1 on through its logged links while that still counts. */

@@ -21,8 +21,10 @@
  * tf(text) + titleWeight · tf(title) (title terms weighted up, §2 item 1); the best anchor score for
  * a page not fetched (or fetched without text).
  *
- * Cost: O(|anchor| + |URL|) per link and per discovered URL; O(|text|) per fetched page for df, in
- * a term → count map (at most {@link MAX_DF_TERMS} entries).
+ * Cost: O(|anchor| + |URL|) per link of a fetched page, scored in `observe`; `prioritize` scores
+ * again only a URL found elsewhere (a seed, a sitemap entry, a URL from another node). O(|text|) per
+ * fetched page for df and the page's own score, in one term map per page, plus a term → count map
+ * (at most {@link MAX_DF_TERMS} entries).
  *
  * Departures: the paper defines idf as 1/df and uses the page itself; shoal uses the smoothed
  * logarithmic idf above (finite for unseen terms, positive for terms on every page), and scores
@@ -36,7 +38,7 @@ import {
   type DiscoveredUrl, type FetchedPage, type ImportanceEstimator, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds,
   type PriorityChanges,
 } from './policy.js';
-import { tokensOf, urlTokensOf } from './terms.js';
+import { addTokenCounts, tokensOf, urlTokensOf } from './terms.js';
 
 /** Where idf comes from. */
 export const IdfSource = {
@@ -126,11 +128,15 @@ export class SimilarityPolicy implements OrderingPolicy, ImportanceEstimator {
     });
   }
 
-  /** The best IS′(A, Q) of the URL: its own anchor and URL, and any anchor met earlier. */
+  /**
+   * The best IS′(A, Q) of the URL: its own anchor and URL, and any anchor met earlier. A link found
+   * on a page `observe` has read was scored there, with the same anchor, URL and idf: its best
+   * score stands.
+   */
   prioritize(url: DiscoveredUrl): number {
-    const score = this.linkScore(url.anchorText ?? '', url.url);
-    if (!isUrlId(url.id)) return score;
-    const best = Math.max(score, this.best.get(url.id));
+    if (!isUrlId(url.id)) return this.linkScore(url.anchorText ?? '', url.url);
+    const wasScored = url.fromId !== undefined && this.fetched.has(url.fromId);
+    const best = wasScored ? this.best.get(url.id) : Math.max(this.linkScore(url.anchorText ?? '', url.url), this.best.get(url.id));
     this.best.set(url.id, best);
     this.queued.set(url.id, true);
     return best;
@@ -142,13 +148,8 @@ export class SimilarityPolicy implements OrderingPolicy, ImportanceEstimator {
     this.queued.set(page.id, false);
     const isNew = !this.fetched.has(page.id);
     this.fetched.set(page.id, true);
-    const hasText = page.title !== undefined || page.text !== undefined;
-    if (hasText) {
-      const titleTokens = tokensOf(page.title ?? '');
-      const textTokens = tokensOf(page.text ?? '');
-      if (this.reference === null && isNew) this.countDocument(titleTokens, textTokens);
-      const vector = termFrequencies(titleTokens, this.titleWeight, termFrequencies(textTokens, 1, new Map()));
-      this.pageScore.set(page.id, this.cosine(vector));
+    if (page.title !== undefined || page.text !== undefined) {
+      this.pageScore.set(page.id, this.readPage(page.title ?? '', page.text ?? '', this.reference === null && isNew));
       this.scored.set(page.id, true);
     }
     const n = page.outIds.length;
@@ -202,10 +203,23 @@ export class SimilarityPolicy implements OrderingPolicy, ImportanceEstimator {
     return Number.isFinite(cos) && cos > 0 ? Math.min(1, cos) : 0;
   }
 
-  private countDocument(titleTokens: readonly string[], textTokens: readonly string[]): void {
+  /**
+   * IS′(P, Q) of a fetched page, after counting its terms into df when `isCounted`. One term →
+   * weight map serves both: its keys are the page's distinct terms, and the text is counted into it
+   * as it is read, with no token array.
+   */
+  private readPage(title: string, text: string, isCounted: boolean): number {
+    const titleTokens = tokensOf(title);
+    const tf = termFrequencies(titleTokens, this.titleWeight, addTokenCounts(text, new Map()));
+    if (isCounted) this.countDocument(titleTokens, tf);
+    return this.cosine(tf);
+  }
+
+  /** Counts a page's distinct terms (its title's, then the other keys of `tf`) into df, up to {@link MAX_DF_TERMS} terms. */
+  private countDocument(titleTokens: readonly string[], tf: ReadonlyMap<string, number>): void {
     this.documents++;
     const distinct = new Set(titleTokens);
-    for (const t of textTokens) distinct.add(t);
+    for (const t of tf.keys()) distinct.add(t);
     for (const t of distinct) {
       const count = this.df.get(t);
       if (count !== undefined) this.df.set(t, count + 1);

@@ -45,6 +45,15 @@ describe('HotQueuePolicy', () => {
     assert.equal(p.prioritize(url(8, 'misc', 1)), HOT_PRIORITY);
   });
 
+  test('a link of a fetched page is judged in observe; prioritize judges only URLs found elsewhere', () => {
+    const p = new HotQueuePolicy({ terms: ['computer'], hotDistance: 0 });
+    p.observe({ id: 1, url: 'http://s.test/p1', depth: 0, outIds: [7], anchors: ['misc'], outUrls: ['http://s.test/p7'] });
+    // By the Contract prioritize repeats observe's anchor; a different one here shows which verdict counts.
+    assert.equal(p.prioritize(url(7, 'computer', 1)), COLD_PRIORITY, 'observe judged it cold');
+    assert.equal(p.prioritize(url(8, 'computer')), HOT_PRIORITY, 'a seed is judged when prioritized');
+    assert.equal(p.prioritize(url(9, 'computer', 4)), HOT_PRIORITY, 'found on a page never observed');
+  });
+
   test('hot pages: a term once in the title, or bodyMin times in the text', () => {
     const p = new HotQueuePolicy({ terms: ['computer'] });
     const page = (id: number, title: string, text: string) => ({ id, url: `http://s.test/p${id}`, depth: 0, outIds: [100 + id], title, text });

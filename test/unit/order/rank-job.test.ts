@@ -1,6 +1,6 @@
 /**
  * The sliced IR′ iteration (src/order/rank-job.ts) and the typed-array pieces the policies share:
- * the link log, out-link deduplication, the change buffer, and the tokenizer of the text policies.
+ * the link log, out-link deduplication and the change buffer.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,6 @@ import { grown } from '../../../src/core/grown.js';
 import { IdFlags, IdNumbers, isUrlId } from '../../../src/order/id-arrays.js';
 import { LinkLog } from '../../../src/order/link-log.js';
 import { RankJob } from '../../../src/order/rank-job.js';
-import { countTermsIn, tokensOf, urlText, urlTokensOf } from '../../../src/order/terms.js';
 
 //   0 → 1, 2      1 → 2      2 → 0      3 (no links)      4 (never fetched)
 const LINKS: readonly (readonly number[])[] = [[1, 2], [2], [0], []];
@@ -133,14 +132,5 @@ describe('shared pieces', () => {
     const numbers = new IdNumbers(7);
     numbers.set(2, 1.5);
     assert.deepEqual([numbers.get(2), numbers.get(1), numbers.get(50), numbers.get(-3)], [1.5, 7, 7, 7]);
-  });
-
-  test('terms: lowercase letter-and-digit runs; URLs after the scheme, percent-decoded', () => {
-    assert.deepEqual(tokensOf('Computer-Science, 2nd ÉDITION!'), ['computer', 'science', '2nd', 'édition']);
-    assert.deepEqual(tokensOf(''), []);
-    assert.equal(urlText('http://A.test/Caf%C3%A9/Index.html'), 'a.test/café/index.html');
-    assert.equal(urlText('http://a.test/%E0%A4%A'), 'a.test/%e0%a4%a');
-    assert.deepEqual(urlTokensOf('https://www.cs.test/home?q=1'), ['www', 'cs', 'test', 'home', 'q', '1']);
-    assert.deepEqual(countTermsIn('Computer computers COMPUTER, computer.', ['computer', 'science']), [3, 0]);
   });
 });

@@ -72,6 +72,18 @@ describe('SimilarityPolicy', () => {
     assert.equal(p.prioritize({ id: 6, url: 'http://a.test/6', depth: 1, fromId: 1, anchorText: 'computer' }), 1);
   });
 
+  test('a link is scored in observe, with the idf of then; prioritize scores only a URL found elsewhere', () => {
+    const p = new SimilarityPolicy({ query: 'computer science', urlWeight: 0 });
+    p.observe({ id: 0, url: '', depth: 0, outIds: [5], anchors: ['computer'], text: 'computer science' });
+    const then = p.linkScore('computer', '');
+    // Another page with "science" makes it the commoner term: "computer" alone now scores higher.
+    p.observe({ id: 1, url: '', depth: 0, outIds: [], text: 'science news' });
+    const now = p.linkScore('computer', '');
+    assert.ok(now > then, `${now} > ${then}`);
+    assert.equal(p.prioritize({ id: 5, url: 'http://a.test/5', depth: 1, fromId: 0, anchorText: 'computer' }), then);
+    assert.equal(p.prioritize({ id: 9, url: 'http://a.test/9', depth: 0, anchorText: 'computer' }), now, 'a seed is scored when prioritized');
+  });
+
   test('a fetched page is estimated by its own text, title terms weighted up', () => {
     const p = new SimilarityPolicy({ query: 'computer' });
     p.observe({ id: 0, url: '', depth: 0, outIds: [], title: 'computer', text: 'news stuff' });
