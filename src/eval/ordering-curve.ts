@@ -89,15 +89,18 @@ export type ImportanceInput = Importance | Float64Array;
 const UNSPECIFIED: StrategySpec = Object.freeze({ id: 'unspecified', params: Object.freeze({}) });
 
 /**
- * Which pages are hot: those with I(P) ≥ G (`threshold`), or a mask computed elsewhere (`mask`,
- * nonzero = hot), e.g. topic ∧ backlinks.
+ * Which pages are hot: those with I(P) ≥ G (`threshold`), a mask computed elsewhere (`mask`,
+ * nonzero = hot), e.g. topic ∧ backlinks, or either already resolved by {@link resolveHot} (so
+ * that the curves of many runs share one mask and one count).
  */
 export type HotPages =
   | { readonly kind: 'threshold'; readonly importance: ImportanceInput; readonly threshold: number }
-  | { readonly kind: 'mask'; readonly mask: Uint8Array; readonly importance?: ImportanceSpec };
+  | { readonly kind: 'mask'; readonly mask: Uint8Array; readonly importance?: ImportanceSpec }
+  | ResolvedHotPages;
 
-/** A {@link HotPages} made concrete: the mask, H, and what to record in the curve's spec. */
+/** A {@link HotPages} made concrete: the mask, H, and what to record in the curve's spec. Immutable. */
 export interface ResolvedHotPages {
+  readonly kind: 'resolved';
   /** 1 = hot, one entry per page (length T). */
   readonly mask: Uint8Array;
   /** H: number of hot pages. */
@@ -107,20 +110,21 @@ export interface ResolvedHotPages {
   readonly params: Readonly<Record<string, SpecValue>>;
 }
 
-/** Resolves a {@link HotPages}. @throws RangeError on a NaN importance or threshold. */
+/** Resolves a {@link HotPages} (one already resolved is returned as it is). @throws RangeError on a NaN importance or threshold. */
 export function resolveHot(hot: HotPages): ResolvedHotPages {
+  if (hot.kind === 'resolved') return hot;
   if (hot.kind === 'mask') {
     let hotPages = 0;
     for (let p = 0; p < hot.mask.length; p++) if (hot.mask[p] !== 0) hotPages++;
     const mask = hot.mask.map((v) => (v !== 0 ? 1 : 0));
-    return { mask, hotPages, importance: hot.importance ?? UNSPECIFIED, params: {} };
+    return { kind: 'resolved', mask, hotPages, importance: hot.importance ?? UNSPECIFIED, params: {} };
   }
   if (Number.isNaN(hot.threshold)) throw new RangeError('hot pages: threshold G is NaN');
   const { spec, values } = importanceOf(hot.importance);
   const mask = hotMask(values, hot.threshold);
   let hotPages = 0;
   for (let p = 0; p < mask.length; p++) hotPages += mask[p] as number;
-  return { mask, hotPages, importance: spec, params: { threshold: hot.threshold } };
+  return { kind: 'resolved', mask, hotPages, importance: spec, params: { threshold: hot.threshold } };
 }
 
 /** Default number of sampling steps. */

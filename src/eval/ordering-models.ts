@@ -23,7 +23,7 @@
  */
 import {
   checkValues, checkVisitOrder, crawlerOf, fractions, importanceOf, resolveHot, sampleCounts, upperBound,
-  type CrawlCurveOptions, type Curve, type HotPages, type ImportanceInput, type SampleOptions,
+  type CrawlCurveOptions, type Curve, type HotPages, type ImportanceInput, type ResolvedHotPages, type SampleOptions,
 } from './ordering-curve.js';
 
 export {
@@ -43,9 +43,14 @@ export {
  * @throws RangeError on a bad visit order (see ./ordering-curve.ts) or a NaN importance.
  */
 export function pcsCurve(visitOrder: Uint32Array, importance: ImportanceInput, options: CrawlCurveOptions = {}): Curve {
+  checkVisitOrder(visitOrder, importanceOf(importance).values.length);
+  return pcsOfChecked(visitOrder, importance, options);
+}
+
+/** {@link pcsCurve} of a visit order already checked against T. */
+function pcsOfChecked(visitOrder: Uint32Array, importance: ImportanceInput, options: CrawlCurveOptions): Curve {
   const { spec: importanceSpec, values } = importanceOf(importance);
   const pages = values.length;
-  checkVisitOrder(visitOrder, pages);
   checkValues('pcsCurve', values);
   const visited = visitOrder.length;
   const ascending = Float64Array.from(values).sort();
@@ -84,9 +89,14 @@ export function pcsCurve(visitOrder: Uint32Array, importance: ImportanceInput, o
  */
 export function pstCurve(visitOrder: Uint32Array, hot: HotPages, options: CrawlCurveOptions = {}): Curve {
   const resolved = resolveHot(hot);
+  checkVisitOrder(visitOrder, resolved.mask.length);
+  return pstOfChecked(visitOrder, resolved, options);
+}
+
+/** {@link pstCurve} of a visit order already checked against T. */
+function pstOfChecked(visitOrder: Uint32Array, resolved: ResolvedHotPages, options: CrawlCurveOptions): Curve {
   const { mask, hotPages } = resolved;
   const pages = mask.length;
-  checkVisitOrder(visitOrder, pages);
   const ks = sampleCounts(pages, visitOrder.length, options);
   const y = new Float64Array(ks.length);
   let found = 0;
@@ -121,9 +131,14 @@ export interface WeightedCoverageOptions extends CrawlCurveOptions {
  * @throws RangeError on a bad visit order or a negative, NaN or infinite weight.
  */
 export function weightedCoverageCurve(visitOrder: Uint32Array, weights: ImportanceInput, options: WeightedCoverageOptions = {}): Curve {
+  checkVisitOrder(visitOrder, importanceOf(weights).values.length);
+  return weightedCoverageOfChecked(visitOrder, weights, options);
+}
+
+/** {@link weightedCoverageCurve} of a visit order already checked against T. */
+function weightedCoverageOfChecked(visitOrder: Uint32Array, weights: ImportanceInput, options: WeightedCoverageOptions): Curve {
   const { spec: importanceSpec, values } = importanceOf(weights);
   const pages = values.length;
-  checkVisitOrder(visitOrder, pages);
   checkValues('weightedCoverageCurve', values, true);
   const isNormalized = options.normalized ?? true;
   const scale = isNormalized ? percentScale(values) : 1;
@@ -145,6 +160,34 @@ export function weightedCoverageCurve(visitOrder: Uint32Array, weights: Importan
     x: fractions(ks, pages),
     y,
   };
+}
+
+/** What {@link orderingCurves} measures a crawl against, each over the same T pages. */
+export interface OrderingTargets {
+  /** H for PST. */
+  readonly hot: HotPages;
+  /** I(P) for PCS. */
+  readonly importance: ImportanceInput;
+  /** w(P) for weighted coverage (normalized). */
+  readonly weights: ImportanceInput;
+}
+
+/**
+ * PST, PCS and weighted coverage of one crawl, in that order, its visit order checked once.
+ * @throws RangeError when the three targets do not have the same T, on a bad visit order, or on a
+ *   bad value (as each curve).
+ */
+export function orderingCurves(visitOrder: Uint32Array, targets: OrderingTargets, options: CrawlCurveOptions = {}): Curve[] {
+  const hot = resolveHot(targets.hot);
+  const pages = hot.mask.length;
+  const sizes = [importanceOf(targets.importance).values.length, importanceOf(targets.weights).values.length];
+  if (sizes.some((t) => t !== pages)) throw new RangeError(`orderingCurves: hot pages, importance and weights cover ${[pages, ...sizes].join(', ')} pages`);
+  checkVisitOrder(visitOrder, pages);
+  return [
+    pstOfChecked(visitOrder, hot, options),
+    pcsOfChecked(visitOrder, targets.importance, options),
+    weightedCoverageOfChecked(visitOrder, targets.weights, options),
+  ];
 }
 
 /** Options of {@link weightedCoverageOverTime}. */

@@ -21,8 +21,8 @@ import {
   backlinkImportance, pageRankImportance, topicImportance, topicWithBacklinks, type Importance,
 } from '../eval/importance.js';
 import {
-  firstVisits, pbcBaseline, pbcCurve, pcsBaseline, pcsCurve, pstBaseline, pstCurve, weightedCoverageBaseline, weightedCoverageCurve,
-  type BufferLog, type Curve, type HotPages,
+  firstVisits, orderingCurves, pbcBaseline, pbcCurve, pcsBaseline, pstBaseline, resolveHot, weightedCoverageBaseline,
+  type BufferLog, type Curve, type ResolvedHotPages,
 } from '../eval/ordering-models.js';
 import type { OrderingPolicySpec } from '../order/policy.js';
 import { countTermsIn } from '../order/terms.js';
@@ -43,7 +43,10 @@ export interface EvalContext {
   readonly threshold: number;
   /** H: pages with I(P) ≥ G. */
   readonly hotPages: number;
-  readonly hot: HotPages;
+  /** The hot mask, resolved once for every curve of every run. */
+  readonly hot: ResolvedHotPages;
+  /** 1 for each page reachable from the seeds over followed links (the collaboration metrics' target too). */
+  readonly reachable: Uint8Array;
   /** PageRank of the T pages, the weights of weighted coverage. */
   readonly weights: Importance;
   /** B, or null for no PBC. */
@@ -136,8 +139,8 @@ function restrict(importance: Importance, localOf: Int32Array | null, pages: num
 export function evalContext(graph: SimGraph, seeds: ArrayLike<number>, config: SimConfig['eval']): EvalContext {
   let localOf: Int32Array | null = null;
   let pages = graph.pageCount;
+  const reached = reachablePages(graph, seeds);
   if (config.scope === 'reachable') {
-    const reached = reachablePages(graph, seeds);
     localOf = new Int32Array(graph.pageCount).fill(-1);
     pages = 0;
     for (let p = 0; p < graph.pageCount; p++) if (reached[p] === 1) localOf[p] = pages++;
@@ -147,11 +150,9 @@ export function evalContext(graph: SimGraph, seeds: ArrayLike<number>, config: S
   const importance = restrict(importanceOfGraph(graph, config, pagerank), localOf, pages);
   const isTopic = config.importance === 'topic' || config.importance === 'topic-ib';
   const threshold = config.threshold ?? (isTopic ? 1 : topShareThreshold(importance.values, 0.01));
-  let hotPages = 0;
-  for (const v of importance.values) if (v >= threshold) hotPages++;
+  const hot = resolveHot({ kind: 'threshold', importance, threshold });
   return {
-    scope: config.scope, pages, localOf, importance, threshold, hotPages,
-    hot: { kind: 'threshold', importance, threshold },
+    scope: config.scope, pages, localOf, importance, threshold, hotPages: hot.hotPages, hot, reachable: reached,
     weights: restrict(pagerank(), localOf, pages),
     bufferPages: config.bufferPages, points: config.points,
   };
@@ -203,11 +204,7 @@ export interface RunForCurves {
 export function runCurves(ctx: EvalContext, graph: SimGraph, run: RunForCurves): Curve[] {
   const order = scopedVisitOrder(ctx, run.visitPages, graph.pageCount);
   const options = { policy: run.policy, label: run.label, points: ctx.points };
-  const curves = [
-    pstCurve(order, ctx.hot, options),
-    pcsCurve(order, ctx.importance, options),
-    weightedCoverageCurve(order, ctx.weights, options),
-  ];
+  const curves = orderingCurves(order, { hot: ctx.hot, importance: ctx.importance, weights: ctx.weights }, options);
   if (ctx.bufferPages !== null && run.bufferLog !== null) {
     curves.push(pbcCurve(scopedBufferLog(ctx, run.bufferLog), ctx.hot, { ...options, capacity: ctx.bufferPages }));
   }
