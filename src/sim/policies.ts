@@ -12,22 +12,37 @@ import { parseScalar } from '../config/load.js';
 import type { OrderingPolicy } from '../order/policy.js';
 import { orderingPolicyFrom, type OrderModels, type OrderPolicyConfig } from '../order/registry.js';
 
+/** Fresh policy objects for one entry of the `order` list, with what they read and their spec. */
+export interface PolicyFactory {
+  /** A policy object no one else holds. */
+  (): OrderingPolicy;
+  readonly spec: OrderingPolicy['spec'];
+  readonly needs: OrderingPolicy['needs'];
+}
+
 /**
  * A factory of fresh policy objects for the `index`-th entry of the `order` list (the registry's
  * `orderingPolicyFrom`). Builds one at once, so that bad parameters fail before any run, as a
- * `ConfigError` at `order.<index>.<option>`.
+ * `ConfigError` at `order.<index>.<option>`, and so that its spec and needs can be read; that object
+ * is the one the first call returns.
  */
-export function policyFactory(config: OrderPolicyConfig, index: number, models: OrderModels = {}): () => OrderingPolicy {
-  const make = (): OrderingPolicy => orderingPolicyFrom(config, models);
+export function policyFactory(config: OrderPolicyConfig, index: number, models: OrderModels = {}): PolicyFactory {
+  let first: OrderingPolicy | null;
   try {
-    make();
+    first = orderingPolicyFrom(config, models);
   } catch (err) {
     if (err instanceof ConfigError) {
       throw new ConfigError(err.issues.map((i) => ({ path: i.path.replace(/^order(?=\.|$)/, `order.${index}`), message: i.message })), { cause: err });
     }
     throw err;
   }
-  return make;
+  const { spec, needs } = first;
+  const make = (): OrderingPolicy => {
+    const policy = first ?? orderingPolicyFrom(config, models);
+    first = null;
+    return policy;
+  };
+  return Object.assign(make, { spec, needs });
 }
 
 /**

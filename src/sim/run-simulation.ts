@@ -9,15 +9,14 @@ import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { Curve } from '../eval/ordering-models.js';
 import { specLabel } from '../core/strings.js';
 import { orderPolicySchema, type OrderPolicyConfig } from '../order/registry.js';
-import type { OrderingPolicy } from '../order/policy.js';
 import { createPartitioner } from '../partition/registry.js';
 import { simCollaborationMetrics } from './collab.js';
-import { baselineCurves, evalContext, reachablePages, runCurves } from './evaluation.js';
+import { baselineCurves, evalContext, runCurves } from './evaluation.js';
 import { loadSimGraph } from './graph/load-graph.js';
-import { missingForPolicy, type SimGraph } from './graph/sim-graph.js';
+import { policyNeedsProblem, type SimGraph } from './graph/sim-graph.js';
 import { hostLatencies } from './latency.js';
 import { topicModelOfGraph } from './placement.js';
-import { policyFactory } from './policies.js';
+import { policyFactory, type PolicyFactory } from './policies.js';
 import { SIM_FILES, SIM_RESULT_FORMAT, SIM_RESULT_VERSION, summarizeRun, SUMMARY_AT, type SimResultDoc, type SimRunDoc } from './result.js';
 import type { SimConfig } from './sim-config.js';
 import { simulate, type SimProgress, type SimulationRun } from './simulator.js';
@@ -73,17 +72,12 @@ function seedsOf(graph: SimGraph, names: readonly string[]): Uint32Array {
 }
 
 /** The policies' factories, after checking that the graph gives each what it reads. */
-function policiesFor(graph: SimGraph, order: readonly OrderPolicyConfig[]): (() => OrderingPolicy)[] {
+function policiesFor(graph: SimGraph, order: readonly OrderPolicyConfig[]): PolicyFactory[] {
   const factories = order.map((config, i) => policyFactory(config, i));
   const issues: ConfigIssue[] = [];
-  factories.forEach((make, i) => {
-    const { needs, spec } = make();
-    const missing = missingForPolicy(needs, graph);
-    if (missing.length > 0) {
-      const hint = graph.format === 'truth' ? '; with a truth export, graph.rebuildContent gives titles, text and anchors'
-        : graph.format === 'crawl' ? '; with a crawl graph, graph.crawlContent reads titles and text from its WARC files' : '';
-      issues.push({ path: `order.${i}`, message: `${spec.id} reads ${missing.join(' and ')}, which the ${graph.format} graph ${graph.source} does not have${hint}` });
-    }
+  factories.forEach((factory, i) => {
+    const problem = policyNeedsProblem(factory, graph);
+    if (problem !== null) issues.push({ path: `order.${i}`, message: problem });
   });
   if (issues.length > 0) throw new ConfigError(issues);
   return factories;
@@ -116,7 +110,7 @@ export async function runSimulation(config: SimConfig, options: RunSimulationOpt
       throw new ConfigError([{ path: 'latency.model', message: (err as Error).message }], { cause: err });
     }
     const ctx = evalContext(graph, seeds, config.eval);
-    const reachable = config.nodes > 1 ? reachablePages(graph, seeds) : null;
+    const reachable = config.nodes > 1 ? ctx.reachable : null;
 
     const runs: SimulationRun[] = [];
     const docs: SimRunDoc[] = [];

@@ -24,7 +24,7 @@ import { canEstimateImportance, canObserveRemoteLinks, type OrderingPolicy, type
 import type { PartitionerSpec, Partitioner } from '../partition/partitioner.js';
 import { defaultForwardMode, type ForwardMode } from '../partition/registry.js';
 import { EventQueue, SimEventKind } from './event-queue.js';
-import { missingForPolicy, type SimGraph } from './graph/sim-graph.js';
+import { policyNeedsProblem, type SimGraph } from './graph/sim-graph.js';
 import { PageBits } from './page-bits.js';
 import { SimPlacer } from './placement.js';
 import { SIM_NEXT_WAIT } from './sim-frontier.js';
@@ -192,8 +192,9 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
   const ips = graph.hosts.ips;
   const policies = Array.from({ length: n }, (_, k) => options.createPolicy(k));
   const firstPolicy = policies[0] as OrderingPolicy;
-  const missing = missingForPolicy(firstPolicy.needs, graph);
-  if (missing.length > 0) throw new ConfigError([{ path: 'order', message: `${firstPolicy.spec.id} reads ${missing.join(' and ')}, which the graph does not have` }]);
+  // runSimulation checks every policy before its first run; a direct caller is checked here.
+  const problem = policyNeedsProblem(firstPolicy, graph);
+  if (problem !== null) throw new ConfigError([{ path: 'order', message: problem }]);
   const isSummarizing = summaryIntervalMs > 0 && policies.some(canObserveRemoteLinks);
   const nodes = policies.map((policy, k) => new SimNode(k, policy, {
     graph, placer, exchange, isSummarizing,

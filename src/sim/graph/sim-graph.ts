@@ -146,6 +146,18 @@ export function missingForPolicy(needs: { readonly urls: boolean; readonly ancho
 }
 
 /**
+ * Why `graph` cannot serve the policy `policy` (what it reads and the graph lacks, and the option
+ * that would give it), or null when it can.
+ */
+export function policyNeedsProblem(policy: { readonly spec: { readonly id: string }; readonly needs: Parameters<typeof missingForPolicy>[0] }, graph: SimGraph): string | null {
+  const missing = missingForPolicy(policy.needs, graph);
+  if (missing.length === 0) return null;
+  const hint = graph.format === 'truth' ? '; with a truth export, graph.rebuildContent gives titles, text and anchors'
+    : graph.format === 'crawl' ? '; with a crawl graph, graph.crawlContent reads titles and text from its WARC files' : '';
+  return `${policy.spec.id} reads ${missing.join(' and ')}, which the ${graph.format} graph ${graph.source} does not have${hint}`;
+}
+
+/**
  * Made-up URLs for a graph without real ones: `http://<host name>/<page name>`, with the page name
  * percent-encoded. Distinct pages get distinct URLs as long as page names are distinct.
  */
