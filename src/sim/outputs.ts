@@ -13,10 +13,11 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import type { CurveModel } from '../eval/ordering-models.js';
 import { curvesToCsv, curvesToJson } from '../report/curves-csv.js';
 import { simulationCharts } from './charts.js';
 import type { SimGraph } from './graph/sim-graph.js';
-import { SIM_FILES, toJson } from './result.js';
+import { SIM_FILES, toJson, type SimResultDoc } from './result.js';
 import type { SimulationOutcome } from './run-simulation.js';
 import type { Visits } from './visit-log.js';
 
@@ -32,12 +33,23 @@ export async function writeSimulationOutputs(dir: string, outcome: SimulationOut
   await put(SIM_FILES.result, toJson(result));
   await put(SIM_FILES.curvesJson, curvesToJson(curves));
   await put(SIM_FILES.curvesCsv, curvesToCsv(curves));
-  for (const [model, svg] of simulationCharts(result, curves)) await put(result.charts[model] ?? `chart-${model}.svg`, svg);
+  written.push(...await writeCharts(dir, result, simulationCharts(result, curves)));
   for (const [i, run] of result.runs.entries()) {
     const raw = outcome.runs[i];
     if (run.visitsFile === null || raw === undefined) continue;
     await writeVisits(join(dir, run.visitsFile), outcome.graph, raw.visits);
     written.push(run.visitsFile);
+  }
+  return written;
+}
+
+/** Writes each chart of `charts` (rendered by `simulationCharts`) under its name in `result.charts`; returns the names. */
+export async function writeCharts(dir: string, result: SimResultDoc, charts: ReadonlyMap<CurveModel, string>): Promise<string[]> {
+  const written: string[] = [];
+  for (const [model, svg] of charts) {
+    const name = result.charts[model] ?? `chart-${model}.svg`;
+    await writeFile(join(dir, name), svg);
+    written.push(name);
   }
   return written;
 }

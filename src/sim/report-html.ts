@@ -5,9 +5,8 @@
  * metrics of SPEC §5 with the overlap histogram. No script, no external resource.
  */
 import { specLabel } from '../core/strings.js';
-import type { Curve } from '../eval/ordering-models.js';
+import type { CurveModel } from '../eval/ordering-models.js';
 import { escapeXml } from '../report/svg-chart.js';
-import { simulationCharts } from './charts.js';
 import type { SimResultDoc, SimRunDoc } from './result.js';
 
 const esc = escapeXml;
@@ -57,13 +56,13 @@ function collaborationSection(run: SimRunDoc): string {
   return `<h4>Collaboration</h4>\n${table(['metric', 'value'], rows)}\n<h4>Overlap histogram</h4>\n${table(['pages', 'count'], histogram)}`;
 }
 
-/** The report page of a simulation directory's `result.json` and curves. */
-export function simulationReportHtml(result: SimResultDoc, curves: readonly Curve[]): string {
+/** The report page of a simulation directory's `result.json`, with its charts (`simulationCharts`) inlined. */
+export function simulationReportHtml(result: SimResultDoc, charts: ReadonlyMap<CurveModel, string>): string {
   const g = result.graph;
   const e = result.evaluation;
   const cfg = result.config;
   const first = result.runs[0];
-  const charts = [...simulationCharts(result, curves, 'report').values()].map((svg) => `<figure>\n${svg}</figure>`).join('\n');
+  const figures = [...charts.values()].map((svg) => `<figure>\n${svg}</figure>`).join('\n');
   const setup = table(['setting', 'value'], [
     ['graph', `${g.format}: ${g.source}`],
     ['pages, links, hosts', `${int(g.pages)}, ${int(g.links)}, ${int(g.hosts)}`],
@@ -104,7 +103,7 @@ figure { margin: 1em 0; }
 <h2>Setup</h2>
 ${setup}
 <h2>Charts</h2>
-${charts}
+${figures}
 <h2>Runs</h2>
 ${runsTable(result)}
 <h2>Per run</h2>

@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { simulationCharts } from '../../sim/charts.js';
+import { writeCharts } from '../../sim/outputs.js';
 import { readSimulation, SIM_FILES } from '../../sim/result.js';
 import { simulationReportHtml } from '../../sim/report-html.js';
 import type { CliIo } from '../main.js';
@@ -17,13 +18,9 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     .argument('<dir>', 'the simulation directory (shoal simulate --out)')
     .action(async (dir: string) => {
       const { result, curves } = readSimulation(dir);
-      const written: string[] = [];
-      for (const [model, svg] of simulationCharts(result, curves)) {
-        const name = result.charts[model] ?? `chart-${model}.svg`;
-        await writeFile(join(dir, name), svg);
-        written.push(name);
-      }
-      await writeFile(join(dir, SIM_FILES.report), simulationReportHtml(result, curves));
+      const charts = simulationCharts(result, curves);
+      const written = await writeCharts(dir, result, charts);
+      await writeFile(join(dir, SIM_FILES.report), simulationReportHtml(result, charts));
       written.push(SIM_FILES.report);
       io.out(`shoal report: ${result.runs.length} run${result.runs.length === 1 ? '' : 's'} (${result.runs.map((r) => r.label).join(', ')}); wrote ${written.map((f) => join(dir, f)).join(', ')}\n`);
     });
