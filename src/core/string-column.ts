@@ -21,50 +21,41 @@ export class StringColumn {
   }
 }
 
-/** Builds a {@link StringColumn} of `count` strings, set in any order. */
+/** Builds a {@link StringColumn}: strings are appended in index order, their bytes copied once more by {@link build}. */
 export class StringColumnBuilder {
   private chunks: Buffer[] = [];
   private current = Buffer.allocUnsafe(1 << 20);
   private used = 0;
-  /** Bytes in `chunks`. */
-  private stored = 0;
-  private readonly starts: Float64Array;
-  private readonly lengths: Uint32Array;
+  /** Bytes in `chunks` and `current`. */
+  private total = 0;
+  private readonly ends: Float64Array;
+  private length = 0;
 
-  constructor(private readonly count: number) {
-    this.starts = new Float64Array(count);
-    this.lengths = new Uint32Array(count);
+  /** @param count how many strings the column holds (those never pushed are empty). */
+  constructor(count: number) {
+    this.ends = new Float64Array(count);
   }
 
-  /** Sets string `i`. */
-  set(i: number, s: string): void {
+  /** Appends the next string (index = strings pushed so far). @throws RangeError past `count`. */
+  push(s: string): void {
+    if (this.length === this.ends.length) throw new RangeError(`StringColumnBuilder: more than ${this.ends.length} strings`);
     const bytes = Buffer.byteLength(s);
     if (this.used + bytes > this.current.length) {
       this.chunks.push(this.current.subarray(0, this.used));
-      this.stored += this.used;
       this.current = Buffer.allocUnsafe(Math.max(1 << 20, bytes));
       this.used = 0;
     }
     this.current.write(s, this.used, 'utf8');
-    this.starts[i] = this.stored + this.used;
-    this.lengths[i] = bytes;
     this.used += bytes;
+    this.total += bytes;
+    this.ends[this.length++] = this.total;
   }
 
-  /** The column, strings in index order (unset ones empty). */
+  /** The column (strings never pushed are empty). The builder is spent. */
   build(): StringColumn {
-    const all = Buffer.concat([...this.chunks, this.current.subarray(0, this.used)]);
-    const out = Buffer.allocUnsafe(all.length);
-    const ends = new Float64Array(this.count);
-    let at = 0;
-    for (let i = 0; i < this.count; i++) {
-      const start = this.starts[i] as number;
-      const n = this.lengths[i] as number;
-      all.copy(out, at, start, start + n);
-      at += n;
-      ends[i] = at;
-    }
+    this.ends.fill(this.total, this.length);
+    const bytes = Buffer.concat([...this.chunks, this.current.subarray(0, this.used)], this.total);
     this.chunks = [];
-    return new StringColumn(out, ends);
+    return new StringColumn(bytes, this.ends);
   }
 }

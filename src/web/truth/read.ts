@@ -234,7 +234,7 @@ async function readPages(dir: string, m: TruthManifest, hostCount: number, fail:
     const host = num(1);
     if (host < 0 || host >= hostCount) fail(PAGES_FILE, `line ${row + 2}: host ${host} does not exist`);
     cols.pageHost[row] = host;
-    paths.set(row, f[2] as string);
+    paths.push(f[2] as string);
     cols.status[row] = num(3);
     cols.kind[row] = lookup(fail, PAGES_FILE, row, 'kind', kinds, f[4] as string);
     cols.topic[row] = lookup(fail, PAGES_FILE, row, 'topic', topics, f[5] as string);
