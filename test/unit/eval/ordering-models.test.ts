@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Importance } from '../../../src/eval/importance.js';
 import {
-  checkVisitOrder, firstVisits, pcsBaseline, pcsCurve, pstBaseline, pstCurve, sampleCounts, summarizeCurve,
+  checkVisitOrder, firstVisits, orderingCurves, pcsBaseline, pcsCurve, pstBaseline, pstCurve, resolveHot, sampleCounts, summarizeCurve,
   weightedCoverageBaseline, weightedCoverageCurve, weightedCoverageOverTime, type Curve,
 } from '../../../src/eval/ordering-models.js';
 
@@ -220,5 +220,24 @@ describe('summarizeCurve', () => {
     close(summarizeCurve(curve), percentOf([1, 2, 3], 7));
     const short = pstCurve(ORDER.subarray(0, 3), G7, TEN);
     close(summarizeCurve(short, [0.2, 0.4, -0.1]), [100 * 2 / 7, NaN, NaN]);
+  });
+});
+
+describe('orderingCurves', () => {
+  it('gives PST, PCS and weighted coverage as the three curves alone, with a hot mask resolved once', () => {
+    const hot = resolveHot(G7);
+    assert.equal(hot.hotPages, 7);
+    assert.equal(resolveHot(hot), hot, 'a resolved mask passes through');
+    const options = { ...TEN, policy: { id: 'bfs', params: {} } };
+    const [pst, pcs, wc] = orderingCurves(ORDER, { hot, importance: IMPORTANCE, weights: IMPORTANCE }, options);
+    assert.deepEqual(pst, pstCurve(ORDER, G7, options));
+    assert.deepEqual(pcs, pcsCurve(ORDER, IMPORTANCE, options));
+    assert.deepEqual(wc, weightedCoverageCurve(ORDER, IMPORTANCE, options));
+  });
+
+  it('refuses targets of different sizes and a bad visit order', () => {
+    const nine = Float64Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9);
+    assert.throws(() => orderingCurves(ORDER, { hot: G7, importance: IMPORTANCE, weights: nine }), /cover 10, 10, 9 pages/);
+    assert.throws(() => orderingCurves(Uint32Array.of(1, 1), { hot: G7, importance: IMPORTANCE, weights: IMPORTANCE }), /repeats page 1/);
   });
 });

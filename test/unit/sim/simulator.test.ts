@@ -37,9 +37,7 @@ async function order(graph: SimGraph, createPolicy: () => OrderingPolicy, extra:
  *   └──▶ c ──▶ d
  *        └───▶ e ──▶ g
  *
- * Every page on its own host. Breadth-first: a b c d e f g. Backlinks (IB′ counted when a page is
- * observed; ties first-come): a, then b and c (1 each: b first), then after b: d 1, e 1; after c:
- * d 2, e 2 → d (queued first); after d: f 1; e 2 → e; then f 1, g 1 → f, g.
+ * Every page on its own host. Breadth-first: a b c d e f g.
  */
 const WEB: FixtureWeb = {
   'http://a/': ['http://b/', 'http://c/'],
@@ -58,7 +56,18 @@ describe('visit order per policy', () => {
   });
 
   it('backlink count visits the most linked pages first', async () => {
-    assert.deepEqual(await order(graph, () => new BacklinkPolicy()), ['http://a/', 'http://b/', 'http://c/', 'http://d/', 'http://e/', 'http://f/', 'http://g/']);
+    /*
+     *   a ──▶ b ──▶ e
+     *   ├──▶ c ──▶ e
+     *   └──▶ d ──▶ f
+     *
+     * Breadth-first: a b c d e f. Backlinks (IB′ counted when a page is observed; ties first-come):
+     * a; b, c, d have 1 each → b (e 1), c (e 2); e (2) now beats d (1) → e, then d (f 1), f.
+     */
+    const web = { 'http://a/': ['http://b/', 'http://c/', 'http://d/'], 'http://b/': ['http://e/'], 'http://c/': ['http://e/'], 'http://d/': ['http://f/'] };
+    const g = graphFromAdjacency(web, ['http://a/']);
+    assert.deepEqual(await order(g, () => new BreadthFirstPolicy()), ['http://a/', 'http://b/', 'http://c/', 'http://d/', 'http://e/', 'http://f/']);
+    assert.deepEqual(await order(g, () => new BacklinkPolicy()), ['http://a/', 'http://b/', 'http://c/', 'http://e/', 'http://d/', 'http://f/']);
   });
 
   // The same calls in the same order as the crawl's fixture driver (test/helpers/order.ts), hence the
@@ -178,6 +187,8 @@ describe('politeness on the virtual clock', () => {
     const run = await simulate({ graph: slow, createPolicy: () => new BreadthFirstPolicy(), concurrency: 4, politeness: { minDelayMs: 1000, delayFactor: 0 }, latencyMs: 0 });
     const y = timesByHost(run).get('y.test') as number[];
     const x = timesByHost(run).get('x.test') as number[];
+    assert.equal(run.visits.count, 13);
+    assert.deepEqual([x.length, y.length], [6, 6]);
     for (let i = 1; i < y.length; i++) assert.equal((y[i] as number) - (y[i - 1] as number), 4000);
     for (let i = 1; i < x.length; i++) assert.equal((x[i] as number) - (x[i - 1] as number), 1000);
   });
@@ -187,6 +198,7 @@ describe('politeness on the virtual clock', () => {
     const shared: SimGraph = { ...graph, hosts: { ...graph.hosts, ips: Array.from({ length: graph.hosts.count }, () => '10.0.0.1') } };
     const run = await simulate({ graph: shared, createPolicy: () => new BreadthFirstPolicy(), concurrency: 4, politeness: { minDelayMs: 0, delayFactor: 0 }, latencyMs: 100 });
     const times = Array.from(run.visits.timesMs).sort((a, b) => a - b);
+    assert.equal(times.length, 13);
     for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 100, `fetches ${i - 1} and ${i} overlap`);
   });
 });
@@ -269,6 +281,45 @@ describe('several nodes', () => {
     assert.deepEqual([n1?.pages, n1?.pagesSent, n1?.pagesReceived, n1?.urlsSent], [2, 1, 2, 0]);
     const byNode1 = Array.from(run.visits.pages).filter((_, i) => run.visits.nodes[i] === 1).map((p) => graph.urlOf(p));
     assert.deepEqual(byNode1, ['http://d/', 'http://a/']);
+  });
+
+  it('sends link summaries between nodes, and remote counts reorder a backlink frontier', async () => {
+    /*
+     *  node 0: a, p1, p2, p3          node 1: s, z, x, y          seeds a (node 0), s (node 1)
+     *
+     *  a ──▶ p1, p2, p3    p1, p2, p3 ──▶ y    s ──▶ z, x, y
+     *
+     * Fetches take 10 ms, but a's 200 and z's 1000. Node 1 observes s at 10 ms (z, x, y: IB′ 1 each)
+     * and fetches z until 1010. Node 0 fetches a (200), p1, p2, p3 (230): it sends y to node 1
+     * (absorbed there: a duplicate) and counts 3 links to it. The summary tick at 300 sends those
+     * counts (one message), which arrive at 310: y's IB′ is 4 when z is done, so node 1 visits y
+     * before x. Without summaries, x (queued first) comes first.
+     */
+    const web = {
+      'http://a.test/': ['http://p1.test/', 'http://p2.test/', 'http://p3.test/'],
+      'http://p1.test/': ['http://y.test/'], 'http://p2.test/': ['http://y.test/'], 'http://p3.test/': ['http://y.test/'],
+      'http://s.test/': ['http://z.test/', 'http://x.test/', 'http://y.test/'],
+    };
+    const g = graphFromAdjacency(web, ['http://a.test/', 'http://s.test/']);
+    const owners = new Map(Object.keys(web).concat('http://z.test/', 'http://x.test/', 'http://y.test/')
+      .map((u) => [u, /\/\/(s|z|x|y)\./.test(u) ? 1 : 0]));
+    const latencyMs = Float64Array.from({ length: g.hosts.count }, (_, h) => ({ 'a.test': 200, 'z.test': 1000 } as Record<string, number>)[g.hosts.nameOf(h)] ?? 10);
+    const run = (linkSummaryIntervalMs: number): Promise<SimulationRun> => simulate({
+      graph: g, createPolicy: () => new BacklinkPolicy(), nodeCount: 2, partitioner: new TablePartitioner(owners, 2),
+      concurrency: 1, politeness: { minDelayMs: 0, delayFactor: 0 }, latencyMs, exchangeDelayMs: 10, linkSummaryIntervalMs,
+    });
+    const byNode1 = (r: SimulationRun): string[] => Array.from(r.visits.pages).filter((_, i) => r.visits.nodes[i] === 1).map((p) => g.urlOf(p));
+    const summarized = await run(300);
+    assert.deepEqual(byNode1(summarized), ['http://s.test/', 'http://z.test/', 'http://y.test/', 'http://x.test/']);
+    assert.equal(summarized.messages.linkSummaries, 1);
+    assert.deepEqual(summarized.nodes.map((n) => n.linkSummariesSent), [1, 0]);
+    assert.deepEqual([summarized.nodes[0]?.urlsSent, summarized.nodes[1]?.urlsDuplicate], [1, 1]);
+    // y's new IB′ reached node 1's frontier as its one priority change.
+    assert.equal(summarized.nodes[1]?.reprioritized, 1);
+    const alone = await run(0);
+    assert.deepEqual(byNode1(alone), ['http://s.test/', 'http://z.test/', 'http://x.test/', 'http://y.test/']);
+    assert.equal(alone.messages.linkSummaries, 0);
+    assert.equal(alone.nodes[1]?.reprioritized, 0);
   });
 
   it('refuses several nodes without a partitioner of that many partitions', async () => {
