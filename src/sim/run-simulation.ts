@@ -46,14 +46,17 @@ export interface SimulationOutcome {
 
 /**
  * The legend label of a policy section: its id, with the parameters that differ from their defaults
- * in parentheses (`pagerank(recomputeEvery=10000)`).
+ * in parentheses (`pagerank(recomputeEvery=10000)`); required parameters (a similarity query) always.
  */
 export function policyLabel(config: OrderPolicyConfig): string {
-  const defaults = orderPolicySchema.safeParse({ policy: config.policy });
-  const base: Record<string, unknown> = defaults.success ? defaults.data : {};
   const params: Record<string, string | number | boolean | readonly string[]> = {};
   for (const [key, value] of Object.entries(config)) {
-    if (key === 'policy' || JSON.stringify(value) === JSON.stringify(base[key])) continue;
+    if (key === 'policy') continue;
+    // A default is what the section gets without the key; a required key has none.
+    const rest: Record<string, unknown> = { ...config };
+    delete rest[key];
+    const without = orderPolicySchema.safeParse(rest);
+    if (without.success && JSON.stringify((without.data as Record<string, unknown>)[key]) === JSON.stringify(value)) continue;
     params[key] = typeof value === 'object' && value !== null ? JSON.stringify(value) : (value as string | number | boolean);
   }
   return specLabel({ id: config.policy, params });

@@ -22,6 +22,9 @@ describe('policies of a simulation', () => {
   it('labels a policy by its id and the parameters that differ from their defaults', () => {
     assert.equal(policyLabel(orderPolicySchema.parse({ policy: 'bfs' })), 'bfs');
     assert.equal(policyLabel(orderPolicySchema.parse({ policy: 'pagerank', recomputeEvery: 10000 })), 'pagerank(recomputeEvery=10000)');
+    // Required parameters are named, defaults left out.
+    assert.equal(policyLabel(orderPolicySchema.parse({ policy: 'similarity', query: 'sport' })), 'similarity(query=sport)');
+    assert.equal(policyLabel(orderPolicySchema.parse({ policy: 'hot-queue', terms: ['a', 'b'], hotDistance: 0 })), 'hot-queue(hotDistance=0, terms=["a","b"])');
   });
 
   it('builds a fresh policy object per call', () => {
