@@ -1,12 +1,12 @@
 /**
  * `shoal simulate` then `shoal report`, as a user runs them (a child process running the CLI from
  * the sources), on the exported ground truth of a small test web: the files are written, they hold
- * one run per policy with the curves, chart and tables, a collaborative simulation has its metrics,
- * and a bad option is refused with exit code 2.
+ * one run per policy with the curves, chart and tables, a collaborative simulation has its metrics
+ * (in the summary, result.json and the report's collaboration section), and a bad option is refused
+ * with exit code 2.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -14,9 +14,10 @@ import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { exportTruth } from '../../src/web/truth/export.js';
 import type { SimResultDoc } from '../../src/sim/result.js';
 import { runNode, type CliRun } from '../helpers/cli.js';
+import { scratchDirs } from '../helpers/scratch.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'shoal-simulate-cli-'));
+const { root: dir } = scratchDirs('shoal-simulate-cli-');
 const truthDir = join(dir, 'truth');
 let web: TestWeb;
 
@@ -26,7 +27,6 @@ before(async () => {
 });
 after(async () => {
   await web?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function shoal(args: readonly string[]): Promise<CliRun> {
@@ -82,6 +82,17 @@ describe('shoal simulate and shoal report', () => {
     assert.equal(run?.collaboration?.overlap.overlap, 0);
     assert.ok((run?.collaboration?.communication.urlsPerPage ?? 0) > 0);
     assert.equal(existsSync(join(collab, 'visits-1-bfs.tsv')), false);
+
+    const report = await shoal(['report', collab]);
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(report.stdout, /shoal report: 1 run \(bfs\); wrote .*report\.html/);
+    const html = readFileSync(join(collab, 'report.html'), 'utf8');
+    assert.ok(html.includes('<td>3, url-hash, forward urls</td>'), 'the setup names the nodes and the partitioner');
+    assert.ok(html.includes('<h4>Collaboration</h4>'), 'the run has a collaboration section');
+    assert.ok(html.includes('<th scope="row">overlap (N − I)/N</th><td>0.0000</td>'), 'overlap 0 for hash partitioning');
+    // Every page fetched by one node: the histogram's first row holds all 300 visits.
+    assert.ok(html.includes('<th scope="row">fetched by 1 node</th><td>300</td>'), 'overlap histogram');
+    assert.equal(html.match(/<tr><th scope="row">[0-9]+<\/th>/g)?.length, 3, 'one row per node in the node table');
   });
 
   it('refuses an unknown policy with exit code 2', async () => {
