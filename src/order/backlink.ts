@@ -22,9 +22,9 @@
  * page's repeated links once (as for IR′). A re-fetched page's links are counted from its first
  * fetch only. IB′ is known to fall into locally dense clusters (§6, Figure 3); see `pagerank.ts`.
  */
-import { ChangeBuffer } from './change-buffer.js';
 import { DistinctLinks } from './distinct-links.js';
 import { IdFlags, IdNumbers, isUrlId } from './id-arrays.js';
+import { QueuedChanges } from './queued-changes.js';
 import {
   NEEDS_LINKS_ONLY,
   type DiscoveredUrl, type FetchedPage, type ImportanceEstimator, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds,
@@ -39,24 +39,22 @@ export class BacklinkPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
   readonly needs: PolicyNeeds = NEEDS_LINKS_ONLY;
   private readonly local = new IdNumbers();
   private readonly remote = new IdNumbers();
-  private readonly queued = new IdFlags();
   private readonly observed = new IdFlags();
   private readonly links = new DistinctLinks();
-  private readonly changes = new ChangeBuffer();
+  private readonly changes = new QueuedChanges();
 
   /** IB′(u): the in-links counted so far, the one that found u included (`observe` came first). */
   prioritize(url: DiscoveredUrl): number {
     const hint = url.backlinkHint;
     if (!isUrlId(url.id)) return hint !== undefined && Number.isFinite(hint) && hint > 0 ? hint : 0;
     if (hint !== undefined && Number.isFinite(hint) && hint > this.remote.get(url.id)) this.remote.set(url.id, hint);
-    this.queued.set(url.id, true);
+    this.changes.queue(url.id);
     return this.estimate(url.id);
   }
 
   /** Counts the page's distinct out-links once; returns the new IB′ of the queued targets. */
   observe(page: FetchedPage): PriorityChanges {
-    const changes = this.changes.reset();
-    this.queued.set(page.id, false);
+    const changes = this.changes.begin(page.id);
     if (this.observed.has(page.id)) return changes;
     this.observed.set(page.id, true);
     const count = this.links.of(page.outIds, page.id);
@@ -64,7 +62,7 @@ export class BacklinkPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
     for (let i = 0; i < count; i++) {
       const t = targets[i] as number;
       this.local.set(t, this.local.get(t) + 1);
-      if (this.queued.has(t)) changes.set(t, this.estimate(t));
+      if (changes.isQueued(t)) changes.set(t, this.estimate(t));
     }
     return changes;
   }
@@ -78,7 +76,7 @@ export class BacklinkPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
       const c = counts[i] as number;
       if (!isUrlId(id) || !Number.isFinite(c) || c <= 0) continue;
       this.remote.set(id, this.remote.get(id) + c);
-      if (this.queued.has(id)) changes.set(id, this.estimate(id));
+      if (changes.isQueued(id)) changes.set(id, this.estimate(id));
     }
     return changes;
   }

@@ -17,9 +17,9 @@
  *
  * Cost: O(links) per fetched page; 8 bytes per URL for each of the two values.
  */
-import { ChangeBuffer } from './change-buffer.js';
 import { DistinctLinks } from './distinct-links.js';
 import { IdFlags, IdNumbers, isUrlId } from './id-arrays.js';
+import { QueuedChanges } from './queued-changes.js';
 import {
   NEEDS_LINKS_ONLY,
   type DiscoveredUrl, type FetchedPage, type ImportanceEstimator, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds,
@@ -37,20 +37,18 @@ export class ForwardLinksPolicy implements OrderingPolicy, ImportanceEstimator {
   /** Out-degree of a fetched page (valid when `fetched` has the id). */
   private readonly outDegree = new IdNumbers();
   private readonly fetched = new IdFlags();
-  private readonly queued = new IdFlags();
   private readonly links = new DistinctLinks();
-  private readonly changes = new ChangeBuffer();
+  private readonly changes = new QueuedChanges();
 
   /** The largest out-degree among the fetched pages known to link to the URL. */
   prioritize(url: DiscoveredUrl): number {
-    this.queued.set(url.id, true);
+    this.changes.queue(url.id);
     return this.best.get(url.id);
   }
 
   /** Raises the value of the page's targets to its out-degree; returns the queued ones that rose. */
   observe(page: FetchedPage): PriorityChanges {
-    const changes = this.changes.reset();
-    this.queued.set(page.id, false);
+    const changes = this.changes.begin(page.id);
     if (this.fetched.has(page.id)) return changes;
     const degree = this.links.of(page.outIds, page.id);
     if (isUrlId(page.id)) {
@@ -62,7 +60,7 @@ export class ForwardLinksPolicy implements OrderingPolicy, ImportanceEstimator {
       const t = targets[i] as number;
       if (degree <= this.best.get(t)) continue;
       this.best.set(t, degree);
-      if (this.queued.has(t)) changes.set(t, degree);
+      changes.setIfQueued(t, degree);
     }
     return changes;
   }

@@ -30,12 +30,12 @@
  * paper's queue would append it. Figure 5 tests "10 or more" occurrences in the body; `bodyMin`
  * makes the count configurable.
  */
-import { ChangeBuffer } from './change-buffer.js';
 import { DistinctLinks } from './distinct-links.js';
 import { grown } from '../core/grown.js';
 import { IdFlags, isUrlId } from './id-arrays.js';
 import { LinkLog } from './link-log.js';
 import { integerParam, OrderParamError } from './order-params.js';
+import { QueuedChanges } from './queued-changes.js';
 import type { DiscoveredUrl, FetchedPage, OrderingPolicy, OrderingPolicySpec, PolicyNeeds, PriorityChanges } from './policy.js';
 import { TermCounter, tokensOf, urlText } from './terms.js';
 
@@ -76,11 +76,10 @@ export class HotQueuePolicy implements OrderingPolicy {
   /** Link distance to the nearest known hot page (0 = hot page), FAR when none within 2. */
   private distance = new Uint8Array(0);
   private readonly hotLink = new IdFlags();
-  private readonly queued = new IdFlags();
   private readonly fetched = new IdFlags();
   private readonly log = new LinkLog();
   private readonly links = new DistinctLinks();
-  private readonly changes = new ChangeBuffer();
+  private readonly changes = new QueuedChanges();
 
   /** @throws OrderParamError on no terms, a term that is not one word, or counts out of range. */
   constructor(options: HotQueuePolicyOptions) {
@@ -114,15 +113,14 @@ export class HotQueuePolicy implements OrderingPolicy {
     if (!isUrlId(url.id)) return this.isHotLink(url.anchorText ?? '', url.url) ? HOT_PRIORITY : COLD_PRIORITY;
     const wasJudged = url.fromId !== undefined && this.fetched.has(url.fromId);
     if (!wasJudged && this.isHotLink(url.anchorText ?? '', url.url)) this.hotLink.set(url.id, true);
-    this.queued.set(url.id, true);
+    this.changes.queue(url.id);
     return this.isHot(url.id) ? HOT_PRIORITY : COLD_PRIORITY;
   }
 
   /** Judges the page, marks hot links, spreads hot distance; returns the queued URLs that became hot. */
   observe(page: FetchedPage): PriorityChanges {
-    const changes = this.changes.reset();
     const s = page.id;
-    this.queued.set(s, false);
+    const changes = this.changes.begin(s);
     const isNew = isUrlId(s) && !this.fetched.has(s);
     const count = this.links.of(page.outIds, page.id);
     if (isNew) {
@@ -135,15 +133,20 @@ export class HotQueuePolicy implements OrderingPolicy {
       if (!isUrlId(t) || this.hotLink.has(t) || !this.isHotLink(page.anchors?.[i] ?? '', page.outUrls?.[i] ?? '')) continue;
       const wasHot = this.isHot(t);
       this.hotLink.set(t, true);
-      if (!wasHot && this.queued.has(t)) changes.set(t, HOT_PRIORITY);
+      if (!wasHot) changes.setIfQueued(t, HOT_PRIORITY);
     }
     if (this.hotDistance === 0 || !isUrlId(s)) return changes;
+    // The page's own targets are relaxed from its links here; relax goes further through the log.
+    let d = FAR;
     if (this.isHotPage(page)) {
-      this.relax(s, 0, changes);
-    } else if (isNew && this.distanceOf(s) + 1 < this.hotDistance) {
-      const d = this.distanceOf(s) + 1;
-      for (let i = 0; i < count; i++) this.relax(this.links.targets[i] as number, d, changes);
+      if (this.distanceOf(s) > 0) {
+        this.setDistance(s, 0, changes);
+        d = 1;
+      }
+    } else if (isNew) {
+      d = this.distanceOf(s) + 1;
     }
+    if (d < this.hotDistance) for (let i = 0; i < count; i++) this.relax(this.links.targets[i] as number, d, changes);
     return changes;
   }
 
@@ -154,21 +157,22 @@ export class HotQueuePolicy implements OrderingPolicy {
   }
 
   /** Gives `id` distance `d` if shorter; passes d + 1 on through its logged links while that still counts. */
-  private relax(id: number, d: number, changes: ChangeBuffer): void {
+  private relax(id: number, d: number, changes: QueuedChanges): void {
     if (d >= this.distanceOf(id)) return;
+    this.setDistance(id, d, changes);
+    if (d + 1 >= this.hotDistance) return;
+    const k = this.log.pageOf(id);
+    if (k < 0) return;
+    const end = this.log.end(k);
+    for (let e = this.log.start(k); e < end; e++) this.relax(this.log.targets[e] as number, d + 1, changes);
+  }
+
+  /** Sets the distance of `id` (shorter than its current one); a queued URL turning hot is a change. */
+  private setDistance(id: number, d: number, changes: QueuedChanges): void {
     const wasHot = this.isHot(id);
     this.distance = grown(this.distance, id + 1, FAR);
     this.distance[id] = d;
-    if (!wasHot && this.isHot(id) && this.queued.has(id)) changes.set(id, HOT_PRIORITY);
-    if (d + 1 >= this.hotDistance) return;
-    const k = this.log.pageOf(id);
-    if (k >= 0) {
-      const end = this.log.end(k);
-      for (let e = this.log.start(k); e < end; e++) this.relax(this.log.targets[e] as number, d + 1, changes);
-    } else if (d === 0) {
-      // The hot page itself when links are not logged (hotDistance 2): its targets get distance 1.
-      for (let i = 0; i < this.links.count; i++) this.relax(this.links.targets[i] as number, 1, changes);
-    }
+    if (!wasHot && this.isHot(id)) changes.setIfQueued(id, HOT_PRIORITY);
   }
 
   private distanceOf(id: number): number {

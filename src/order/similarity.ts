@@ -31,9 +31,9 @@
  * URLs by anchor and URL terms, as §4 proposes. A queued URL keeps the score computed with the idf
  * of when its anchor was seen.
  */
-import { ChangeBuffer } from './change-buffer.js';
 import { IdFlags, IdNumbers, isUrlId } from './id-arrays.js';
 import { numberParam, OrderParamError } from './order-params.js';
+import { QueuedChanges } from './queued-changes.js';
 import {
   type DiscoveredUrl, type FetchedPage, type ImportanceEstimator, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds,
   type PriorityChanges,
@@ -92,9 +92,8 @@ export class SimilarityPolicy implements OrderingPolicy, ImportanceEstimator {
   private readonly best = new IdNumbers();
   private readonly pageScore = new IdNumbers();
   private readonly scored = new IdFlags();
-  private readonly queued = new IdFlags();
   private readonly fetched = new IdFlags();
-  private readonly changes = new ChangeBuffer();
+  private readonly changes = new QueuedChanges();
 
   /** @throws OrderParamError on a query without words, bad weights, or `reference` without a table. */
   constructor(options: SimilarityPolicyOptions) {
@@ -138,14 +137,13 @@ export class SimilarityPolicy implements OrderingPolicy, ImportanceEstimator {
     const wasScored = url.fromId !== undefined && this.fetched.has(url.fromId);
     const best = wasScored ? this.best.get(url.id) : Math.max(this.linkScore(url.anchorText ?? '', url.url), this.best.get(url.id));
     this.best.set(url.id, best);
-    this.queued.set(url.id, true);
+    this.changes.queue(url.id);
     return best;
   }
 
   /** Learns df from the page, scores it, and raises queued URLs that got a better anchor. */
   observe(page: FetchedPage): PriorityChanges {
-    const changes = this.changes.reset();
-    this.queued.set(page.id, false);
+    const changes = this.changes.begin(page.id);
     const isNew = !this.fetched.has(page.id);
     this.fetched.set(page.id, true);
     if (page.title !== undefined || page.text !== undefined) {
@@ -159,7 +157,7 @@ export class SimilarityPolicy implements OrderingPolicy, ImportanceEstimator {
       const score = this.linkScore(page.anchors?.[i] ?? '', page.outUrls?.[i] ?? '');
       if (score <= this.best.get(id)) continue;
       this.best.set(id, score);
-      if (this.queued.has(id)) changes.set(id, score);
+      changes.setIfQueued(id, score);
     }
     return changes;
   }

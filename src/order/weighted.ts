@@ -23,8 +23,9 @@
  */
 import { ChangeBuffer } from './change-buffer.js';
 import { grown } from '../core/grown.js';
-import { IdFlags, isUrlId } from './id-arrays.js';
+import { isUrlId } from './id-arrays.js';
 import { numberParam, OrderParamError } from './order-params.js';
+import { QueuedChanges } from './queued-changes.js';
 import {
   canEstimateImportance, canObserveRemoteLinks,
   type DiscoveredUrl, type FetchedPage, type ImportanceEstimator, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds,
@@ -48,9 +49,8 @@ export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
   private readonly weights: readonly number[];
   /** Per component: last priority per id. */
   private readonly last: Float64Array[];
-  private readonly queued = new IdFlags();
   private readonly touched = new ChangeBuffer();
-  private readonly changes = new ChangeBuffer();
+  private readonly changes = new QueuedChanges();
 
   /** @throws OrderParamError on no components or a weight that is not finite and in range. */
   constructor(components: readonly WeightedComponent[]) {
@@ -77,26 +77,27 @@ export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
       if (isKept) this.store(k, url.id, p);
       sum += (this.weights[k] as number) * (Number.isFinite(p) ? p : 0);
     }
-    this.queued.set(url.id, true);
+    this.changes.queue(url.id);
     return finite(sum);
   }
 
   /** Shows the page to every component; returns the new sums of the queued URLs any of them changed. */
   observe(page: FetchedPage): PriorityChanges {
     this.touched.reset();
-    this.queued.set(page.id, false);
+    const changes = this.changes.begin(page.id);
     for (let k = 0; k < this.components.length; k++) this.take(k, (this.components[k] as OrderingPolicy).observe(page));
-    return this.resum();
+    return this.resum(changes);
   }
 
   /** Passes other nodes' link counts to the components that use them; returns the changed sums. */
   observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>): PriorityChanges {
     this.touched.reset();
+    const changes = this.changes.reset();
     for (let k = 0; k < this.components.length; k++) {
       const c = this.components[k] as OrderingPolicy;
       if (canObserveRemoteLinks(c)) this.take(k, c.observeRemoteLinks(ids, counts));
     }
-    return this.resum();
+    return this.resum(changes);
   }
 
   /** Σₖ wₖ · (component estimate, or its last priority for the id); 0 for an id never met. */
@@ -121,13 +122,12 @@ export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
     }
   }
 
-  /** The new sums of the touched ids that are queued. */
-  private resum(): PriorityChanges {
-    const changes = this.changes.reset();
+  /** Adds to `changes` the new sums of the touched ids that are queued. */
+  private resum(changes: QueuedChanges): PriorityChanges {
     const touched = this.touched;
     for (let i = 0; i < touched.length; i++) {
       const id = touched.ids[i] as number;
-      if (!this.queued.has(id)) continue;
+      if (!changes.isQueued(id)) continue;
       let sum = 0;
       for (let k = 0; k < this.components.length; k++) sum += (this.weights[k] as number) * this.lastOf(k, id);
       changes.set(id, finite(sum));
