@@ -2,13 +2,25 @@
  * Crawling small fixture webs with an ordering policy, for the policy tests (test/unit/order/): a
  * MemoryFrontier on a manual clock, the node's URL ids and its way of applying priority changes
  * (src/node/priority-changes.ts), and the call order of the Contract (observe, then prioritize each
- * new out-link). Each test draws its graph in a comment and lists the expected order.
+ * new out-link). Each test draws its graph in a comment and lists the expected order. Also the
+ * changes a policy returns, as a plain object for deepEqual.
  */
 import assert from 'node:assert/strict';
 import { MemoryFrontier, type MemoryFrontierOptions } from '../../src/frontier/memory-frontier.js';
 import { applyPriorityChanges } from '../../src/node/priority-changes.js';
-import type { OrderingPolicy } from '../../src/order/policy.js';
+import type { OrderingPolicy, PriorityChanges } from '../../src/order/policy.js';
 import { UrlIds } from '../../src/url/url-ids.js';
+
+/** A policy's changes as `{ id: priority }`; fails if one id comes twice (the Contract promises one entry per id). */
+export function changesOf(c: PriorityChanges): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (let i = 0; i < c.length; i++) {
+    const id = c.ids[i] as number;
+    assert.ok(!(id in out), `two changes for id ${id}`);
+    out[id] = c.priorities[i] as number;
+  }
+  return out;
+}
 
 /** A fixture web: page URL -> out-links. */
 export type FixtureWeb = Readonly<Record<string, readonly string[]>>;

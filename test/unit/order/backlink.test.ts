@@ -5,14 +5,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BacklinkPolicy } from '../../../src/order/backlink.js';
-import { canEstimateImportance, canObserveRemoteLinks, type PriorityChanges } from '../../../src/order/policy.js';
-import { crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
-
-function changesOf(c: PriorityChanges): Record<number, number> {
-  const out: Record<number, number> = {};
-  for (let i = 0; i < c.length; i++) out[c.ids[i] as number] = c.priorities[i] as number;
-  return out;
-}
+import { canEstimateImportance, canObserveRemoteLinks } from '../../../src/order/policy.js';
+import { changesOf, crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
 
 describe('BacklinkPolicy', () => {
   test('spec, needs and optional abilities', () => {

@@ -1,20 +1,15 @@
 /**
  * The hot-queue ordering (src/order/hot-queue.ts, seed 004 §7): hot URLs by anchor and URL, hot
  * pages by title and text counts, hot distance spreading to queued URLs, and the crawl where the
- * plain hot queue (Figure 4) finds a hot page last that the modified one (Figure 5) finds early.
+ * plain hot queue (Figure 4) takes a hot anchor before breadth-first would and finds a hot page last
+ * that the modified one (Figure 5) finds early.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { BreadthFirstPolicy } from '../../../src/order/bfs.js';
 import { COLD_PRIORITY, HOT_PRIORITY, HotQueuePolicy } from '../../../src/order/hot-queue.js';
 import { OrderParamError } from '../../../src/order/order-params.js';
-import type { PriorityChanges } from '../../../src/order/policy.js';
-import { crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
-
-function changesOf(c: PriorityChanges): Record<number, number> {
-  const out: Record<number, number> = {};
-  for (let i = 0; i < c.length; i++) out[c.ids[i] as number] = c.priorities[i] as number;
-  return out;
-}
+import { changesOf, crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
 
 const url = (id: number, anchorText?: string, fromId?: number) => ({
   id, url: `http://s.test/p${id}`, depth: 1, ...(anchorText === undefined ? {} : { anchorText }), ...(fromId === undefined ? {} : { fromId }),
@@ -98,30 +93,33 @@ describe('HotQueuePolicy', () => {
     assert.throws(() => new HotQueuePolicy({ terms: ['x'], bodyMin: 0 }), OrderParamError);
   });
 
-  test('crawl: the plain hot queue finds a hot page last that the modified one finds fourth', () => {
-    //   /   ──"computer"──▶ /a      /a is hot (title "computer")
-    //       ──"b"─────────▶ /b
+  test('crawl: the plain hot queue takes a hot anchor first and finds a hot page last that the modified one finds third', () => {
+    //   /   ──"b"─────────▶ /b
     //       ──"c"─────────▶ /c
+    //       ──"computer"──▶ /a      /a is hot (title "computer"), and found last on /
+    //   /b  ──"y"─────────▶ /y
     //   /a  ──"x"─────────▶ /x      /x is not hot; its anchor and URL do not name the term
     //   /x  ──"z"─────────▶ /z      /z is hot (title "computer"): distance 2 from /a
-    //   /b  ──"y"─────────▶ /y
     //
+    // breadth-first:            / /b /c /a /y /x /z
     // plain (hotDistance 0):    / /a /b /c /x /y /z    only /a is ever in the hot queue
     // modified (hotDistance 3): / /a /x /z /b /c /y    /x at distance 1, /z at distance 2 of /a
     const s = 'http://s.test';
     const web: Web = {
-      [`${s}/`]: [`${s}/a`, `${s}/b`, `${s}/c`],
+      [`${s}/`]: [`${s}/b`, `${s}/c`, `${s}/a`],
+      [`${s}/b`]: [`${s}/y`],
       [`${s}/a`]: [`${s}/x`],
       [`${s}/x`]: [`${s}/z`],
-      [`${s}/b`]: [`${s}/y`],
     };
     const options = {
       anchor: (_from: string, to: string) => (to === `${s}/a` ? 'computer' : (to.split('/').pop() ?? '')),
       content: (u: string) => ({ title: u === `${s}/a` || u === `${s}/z` ? 'Computer' : 'misc', text: '' }),
     };
     const path = (order: string[]): string[] => order.map((u) => u.slice(s.length));
+    const bfs = path(crawlFixture(web, [`${s}/`], new BreadthFirstPolicy(), options));
     const plain = path(crawlFixture(web, [`${s}/`], new HotQueuePolicy({ terms: ['computer'], hotDistance: 0 }), options));
     const modified = path(crawlFixture(web, [`${s}/`], new HotQueuePolicy({ terms: ['computer'], hotDistance: 3 }), options));
+    assert.deepEqual(bfs, ['/', '/b', '/c', '/a', '/y', '/x', '/z']);
     assert.deepEqual(plain, ['/', '/a', '/b', '/c', '/x', '/y', '/z']);
     assert.deepEqual(modified, ['/', '/a', '/x', '/z', '/b', '/c', '/y']);
   });

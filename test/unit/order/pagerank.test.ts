@@ -11,19 +11,13 @@ import { BacklinkPolicy } from '../../../src/order/backlink.js';
 import { OrderParamError } from '../../../src/order/order-params.js';
 import { PageRankPolicy, type PageRankPolicyOptions } from '../../../src/order/pagerank.js';
 import type { PriorityChanges } from '../../../src/order/policy.js';
-import { crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
+import { changesOf, crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
 
 const close = (a: number, b: number, what: string): void => assert.ok(Math.abs(a - b) < 1e-9, `${what}: ${a} vs ${b}`);
 
 const EXACT: PageRankPolicyOptions = { tolerance: 1e-13, maxIterations: 10_000, sliceWork: 0, minChange: 0 };
 
 /** Changes as a plain id → priority object. */
-function changesOf(c: PriorityChanges): Record<number, number> {
-  const out: Record<number, number> = {};
-  for (let i = 0; i < c.length; i++) out[c.ids[i] as number] = c.priorities[i] as number;
-  return out;
-}
-
 //   Fetched pages and their links, in fetch order (4 and 5 are only discovered):
 //     0 → 1, 3, 5, 1      (the repeated link to 1 counts once)
 //     1 → 2

@@ -1,15 +1,11 @@
 /**
- * The sliced IR′ iteration (src/order/rank-job.ts) and the typed-array pieces the policies share:
- * the link log, out-link deduplication and the change buffer.
+ * The sliced IR′ iteration (src/order/rank-job.ts): the same ranks as src/eval/pagerank.ts, whatever
+ * the slicing, over a fixed snapshot of the link log.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { csrFromEdges } from '../../../src/eval/csr.js';
 import { pageRankDetailed } from '../../../src/eval/pagerank.js';
-import { ChangeBuffer } from '../../../src/order/change-buffer.js';
-import { DistinctLinks } from '../../../src/order/distinct-links.js';
-import { grown } from '../../../src/core/grown.js';
-import { IdFlags, IdNumbers, isUrlId } from '../../../src/order/id-arrays.js';
 import { LinkLog } from '../../../src/order/link-log.js';
 import { RankJob } from '../../../src/order/rank-job.js';
 
@@ -77,60 +73,5 @@ describe('RankJob', () => {
     const j = new RankJob(new LinkLog(), 0, 0, new Float64Array(0), new Float64Array(0), new Float64Array(0), { damping: 0.9, tolerance: 0, maxIterations: 5 });
     assert.ok(j.isDone);
     assert.equal(j.step(1), true);
-  });
-});
-
-describe('shared pieces', () => {
-  test('LinkLog keeps pages in order and finds them by key', () => {
-    const log = new LinkLog();
-    log.append(7, [1, 2, 3], 2);
-    log.append(2, [], 0);
-    log.append(9, [4], 1);
-    assert.equal(log.pageCount, 3);
-    assert.equal(log.linkCount, 3);
-    assert.deepEqual([log.pageOf(7), log.pageOf(2), log.pageOf(9), log.pageOf(3), log.pageOf(-1), log.pageOf(1e6)], [0, 1, 2, -1, -1, -1]);
-    assert.deepEqual([...log.targets.subarray(log.start(0), log.end(0))], [1, 2]);
-    assert.equal(log.end(1) - log.start(1), 0);
-    assert.equal(log.keyOf(2), 9);
-  });
-
-  test('DistinctLinks keeps first occurrences of valid ids other than the page itself, call after call', () => {
-    const d = new DistinctLinks();
-    assert.equal(d.of([3, 1, 3, -1, 2.5, 1, 0, Number.NaN, 7], 7), 3);
-    assert.deepEqual([...d.targets.subarray(0, d.count)], [3, 1, 0]);
-    assert.equal(d.of([3, 3], 9), 1);
-    assert.deepEqual([...d.targets.subarray(0, d.count)], [3]);
-    assert.equal(d.of([], 0), 0);
-    assert.equal(d.of([4, 4], 4), 0, 'a self-link is no link');
-  });
-
-  test('ChangeBuffer keeps one entry per id, the last value, and skips what cannot be applied', () => {
-    const c = new ChangeBuffer();
-    c.set(5, 1);
-    c.set(2, 3);
-    c.set(5, 4);
-    c.set(-1, 1);
-    c.set(7, Number.POSITIVE_INFINITY);
-    assert.equal(c.length, 2);
-    assert.deepEqual([[...c.ids.subarray(0, 2)], [...c.priorities.subarray(0, 2)]], [[5, 2], [4, 3]]);
-    c.reset();
-    assert.equal(c.length, 0);
-    c.set(2, 9);
-    assert.deepEqual([c.length, c.ids[0], c.priorities[0]], [1, 2, 9]);
-  });
-
-  test('id arrays: valid ids, growth with fill, flags and numbers that never throw', () => {
-    assert.deepEqual([0, 5, -1, 1.5, Number.NaN, 2 ** 31].map(isUrlId), [true, true, false, false, false, false]);
-    const a = grown(new Int32Array([1, 2]), 100, -1);
-    assert.ok(a.length >= 100);
-    assert.deepEqual([a[0], a[1], a[2], a[99]], [1, 2, -1, -1]);
-    const flags = new IdFlags();
-    flags.set(3, true);
-    flags.set(-1, true);
-    flags.set(1e6, false);
-    assert.deepEqual([flags.has(3), flags.has(2), flags.has(-1), flags.has(1e6)], [true, false, false, false]);
-    const numbers = new IdNumbers(7);
-    numbers.set(2, 1.5);
-    assert.deepEqual([numbers.get(2), numbers.get(1), numbers.get(50), numbers.get(-3)], [1.5, 7, 7, 7]);
   });
 });

@@ -6,15 +6,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OrderParamError } from '../../../src/order/order-params.js';
-import type { PriorityChanges } from '../../../src/order/policy.js';
 import { SimilarityPolicy } from '../../../src/order/similarity.js';
-import { crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
-
-function changesOf(c: PriorityChanges): Record<number, number> {
-  const out: Record<number, number> = {};
-  for (let i = 0; i < c.length; i++) out[c.ids[i] as number] = c.priorities[i] as number;
-  return out;
-}
+import { changesOf, crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
 
 const close = (a: number, b: number, what: string): void => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} vs ${b}`);
 

@@ -8,17 +8,11 @@ import assert from 'node:assert/strict';
 import { BacklinkPolicy } from '../../../src/order/backlink.js';
 import { LocationPolicy } from '../../../src/order/location.js';
 import { OrderParamError } from '../../../src/order/order-params.js';
-import { canEstimateImportance, canObserveRemoteLinks, type PriorityChanges } from '../../../src/order/policy.js';
+import { canEstimateImportance, canObserveRemoteLinks } from '../../../src/order/policy.js';
 import { RandomPolicy } from '../../../src/order/random.js';
 import { SimilarityPolicy } from '../../../src/order/similarity.js';
 import { WeightedPolicy } from '../../../src/order/weighted.js';
-import { crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
-
-function changesOf(c: PriorityChanges): Record<number, number> {
-  const out: Record<number, number> = {};
-  for (let i = 0; i < c.length; i++) out[c.ids[i] as number] = c.priorities[i] as number;
-  return out;
-}
+import { changesOf, crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
 
 /** IB′ + 10 · IL(u) with only the .com rule. */
 const backlinkPlusLocation = (): WeightedPolicy => new WeightedPolicy([
