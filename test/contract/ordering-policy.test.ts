@@ -16,6 +16,7 @@ import {
 import {
   ORDER_POLICY_IDS, orderingPolicyFrom, orderPolicySchema, type OrderModels, type OrderPolicyConfig, type OrderPolicyId, type OrderPolicyInput,
 } from '../../src/order/registry.js';
+import { crawlFixture, type FixtureWeb } from '../helpers/order.js';
 
 const MODELS: OrderModels = { idf: new Map([['computer', 4], ['science', 2], ['the', 0.01]]) };
 
@@ -167,8 +168,31 @@ for (const section of [...ORDER_POLICY_IDS.map((id) => DEFAULT_SECTIONS[id]), ..
 }
 
 describe('OrderingPolicy registry', () => {
-  test('every id has a default section and builds', () => {
-    assert.deepEqual(Object.keys(DEFAULT_SECTIONS).sort(), [...ORDER_POLICY_IDS].sort());
+  test('every id builds from its default section: the spec names the id and every parameter, and the policy crawls', () => {
+    //   /  ──▶ /a, /b, /computer      /a ──▶ /c, /a (itself)      /b ──▶ /c, /d      /d ──▶ /
+    const s = 'http://s.test';
+    const web: FixtureWeb = {
+      [`${s}/`]: [`${s}/a`, `${s}/b`, `${s}/computer`], [`${s}/a`]: [`${s}/c`, `${s}/a`], [`${s}/b`]: [`${s}/c`, `${s}/d`], [`${s}/d`]: [`${s}/`],
+    };
+    const pages = [`${s}/`, `${s}/a`, `${s}/b`, `${s}/c`, `${s}/computer`, `${s}/d`];
+    const content = (url: string) => ({ title: url.endsWith('/b') ? 'Computer science' : 'misc', text: 'computer '.repeat(url.length % 12) });
+    for (const id of ORDER_POLICY_IDS) {
+      const section = orderPolicySchema.parse(DEFAULT_SECTIONS[id]);
+      const policy = orderingPolicyFrom(section, MODELS);
+      assert.equal(policy.spec.id, id);
+      const params: Record<string, unknown> = { ...section };
+      delete params.policy;
+      assert.deepEqual(Object.keys(policy.spec.params).sort(), Object.keys(params).sort(), `${id}: the spec names every parameter`);
+      for (const [name, value] of Object.entries(params)) {
+        const given = policy.spec.params[name];
+        if (typeof value !== 'object') assert.equal(given, value, `${id}.${name}`);
+        else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) assert.deepEqual(given, value, `${id}.${name}`);
+        else if (!Array.isArray(value)) assert.deepEqual([...(given as string[])].sort(), Object.entries(value as Record<string, number>).map(([k, w]) => `${k}=${w}`).sort(), `${id}.${name}`);
+      }
+      const order = crawlFixture(web, [`${s}/`], policy, { content });
+      assert.equal(order[0], `${s}/`, `${id}: the seed first`);
+      assert.deepEqual([...order].sort(), pages, `${id}: every page once`);
+    }
   });
 
   test('an unknown or missing id fails, listing every valid id', () => {

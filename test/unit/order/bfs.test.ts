@@ -80,13 +80,26 @@ describe('BreadthFirstPolicy', () => {
     assert.deepEqual(order, ['http://a.test/', 'http://b.test/1', 'http://a.test/1', 'http://a.test/2']);
   });
 
-  test('is deterministic: two crawls of the same web give the same order', () => {
+  test('is deterministic, ties broken by discovery order, not by URL: two crawls give the order drawn', () => {
+    //   a.test/ ──▶ c.test/, a.test/z, b.test/      (discovered in this order)
+    //   c.test/ ──▶ a.test/m, b.test/1
+    //   b.test/ ──▶ c.test/3, a.test/z (again)
+    //
+    // Fetches take 250 ms; a host's gap is max(1000, 5 × 250) = 1250 ms after its fetch ends.
+    //   t=0     a/      a ready at 1500
+    //   t=250   c/      c/ and b/ are both ready: c/ was found first (by URL, b/ would go first)
+    //   t=500   b/
+    //   t=1500  a/z     found before a/m (by URL, a/m would go first)
+    //   t=1750  c/3
+    //   t=2000  b/1
+    //   t=3000  a/m
     const web: Web = {
-      'http://a.test/': ['http://b.test/', 'http://a.test/1', 'http://c.test/'],
-      'http://b.test/': ['http://a.test/2', 'http://c.test/1'],
-      'http://c.test/': ['http://b.test/3', 'http://a.test/1'],
+      'http://a.test/': ['http://c.test/', 'http://a.test/z', 'http://b.test/'],
+      'http://c.test/': ['http://a.test/m', 'http://b.test/1'],
+      'http://b.test/': ['http://c.test/3', 'http://a.test/z'],
     };
     const run = (): string[] => crawlFixture(web, ['http://a.test/'], new BreadthFirstPolicy(), { frontier: {}, fetchMs: 250 });
     assert.deepEqual(run(), run());
+    assert.deepEqual(run(), ['http://a.test/', 'http://c.test/', 'http://b.test/', 'http://a.test/z', 'http://c.test/3', 'http://b.test/1', 'http://a.test/m']);
   });
 });
