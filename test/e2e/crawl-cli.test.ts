@@ -2,7 +2,8 @@
  * `shoal crawl` as a user runs it: the installed command (bin/shoal.js over dist/, built by
  * `npm run build`) against a test web on loopback. Exit codes (0 done, 2 bad configuration, 130
  * Ctrl-C), the summary on stdout, progress on stderr, and the crawl directory it leaves; a rerun on
- * the same directory fetches nothing again.
+ * the same directory fetches nothing again. In process: configuration errors, sitemaps, the ordering
+ * policy chosen with --order and --set.
  */
 import assert from 'node:assert/strict';
 import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -139,6 +140,30 @@ describe('shoal crawl (in process)', () => {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /sitemaps\s+[1-9][\d,]* read: [1-9][\d,]* page URLs/);
     assert.match(r.out, /pages\s+1[0-5] /);
+  });
+
+  it('--order and --set choose the ordering policy, named with its parameters in the summary and the crawl-started log line', async () => {
+    const out = join(dir, 'order');
+    const r = await run(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '0', '--max-pages', '25',
+      '--order', 'pagerank', '--set', 'order.recomputeEvery=50', '--set', 'order.minChange=0']);
+    assert.equal(r.code, 0, r.err);
+    const label = 'pagerank(damping=0.9, maxIterations=3, minChange=0, recomputeEvery=50, sliceWork=2000000, tolerance=0.0001)';
+    assert.ok(r.out.split('\n').includes(`  order       ${label}`), r.out);
+    const started = JSON.parse(readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8').split('\n')[0] as string) as { event: string; order: string };
+    assert.deepEqual([started.event, started.order], ['crawl-started', label]);
+  });
+
+  it('an unknown policy or a bad policy parameter exits 2, naming the option and the valid ids', async () => {
+    const unknown = await run(['crawl', '--seed', 'http://a.test/', '--out', join(dir, 'bad-order'), '--order', 'fastest']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /- order\.policy: unknown ordering policy "fastest"; valid: bfs, random, backlink, pagerank, forward-links, location, similarity, hot-queue, weighted/);
+    const bad = await run(['crawl', '--seed', 'http://a.test/', '--out', join(dir, 'bad-order'), '--order', 'pagerank', '--set', 'order.damping=2']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /- order\.damping:/);
+    const missing = await run(['crawl', '--seed', 'http://a.test/', '--out', join(dir, 'bad-order'), '--order', 'hot-queue']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /- order\.terms:/);
+    assert.ok(!existsSync(join(dir, 'bad-order')), 'nothing was crawled');
   });
 
   it('exits 2 without --out or without seeds', async () => {
