@@ -338,25 +338,26 @@ export class PageProcessor {
 
   /**
    * Shows the page to the ordering policy, then sends its followable links to admission. Each
-   * link's URL is hashed here once: its fingerprint gives its id and goes with the candidate to the
-   * URL-seen test, and its id goes with it to the policy's `prioritize`.
+   * link's URL is hashed here once: its fingerprint gives its id, names it in the link graph and
+   * goes with the candidate to the URL-seen test, and its id goes with it to the policy's `prioritize`.
    */
   private async follow(entry: FrontierEntry, parsed: PageAnalysis): Promise<void> {
     const o = this.o;
     const links = parsed.links;
-    o.sinks.linkGraph?.append(entry.url, links);
     const n = links.length;
     const ids = o.urlIds;
+    const graph = o.sinks.linkGraph;
     const pageId = ids === null ? -1 : ids.idOf(entry.url);
     const fingerprints = new Uint32Array(2 * n);
     const outIds = new Int32Array(n).fill(-1);
     for (let i = 0; i < n; i++) {
       const l = links[i] as GraphLink;
-      // A link that is not followed needs its fingerprint only for its id.
-      if (ids === null && l.isNofollow) continue;
+      // A link that is not followed needs its fingerprint only for its id and the link graph.
+      if (ids === null && graph === undefined && l.isNofollow) continue;
       urlFingerprintInto(l.url, fingerprints, 2 * i);
       if (ids !== null) outIds[i] = ids.idOfFingerprint(fingerprints[2 * i] as number, fingerprints[2 * i + 1] as number);
     }
+    graph?.append(entry.url, links, fingerprints);
     const needs = o.policy.needs;
     const changes = o.policy.observe({
       id: pageId, url: entry.url, depth: entry.depth, outIds,

@@ -117,7 +117,8 @@ export interface RecordSink<T> {
 /** The link graph receives a page's links in one piece. */
 export interface LinkGraphSink {
   start(): Promise<void>;
-  append(fromUrl: string, links: readonly GraphLink[]): void;
+  /** `fingerprints`, when the caller has them, holds link i's URL fingerprint at words 2i and 2i + 1. */
+  append(fromUrl: string, links: readonly GraphLink[], fingerprints?: Uint32Array): void;
   flush(): Promise<void>;
   close(): Promise<void>;
 }

@@ -55,8 +55,8 @@ function flagsOf(l: GraphLink): number {
 export function linkGraphSink(graph: LinkGraphWriter): LinkGraphSink {
   return {
     start: async () => { await graph.start(); },
-    append: (fromUrl, links) => {
-      graph.addLinks(fromUrl, links.map((l): LinkToWrite => ({ target: l.url, anchorText: l.anchorText, flags: flagsOf(l) })));
+    append: (fromUrl, links, fingerprints) => {
+      graph.addLinks(fromUrl, links.map((l): LinkToWrite => ({ target: l.url, anchorText: l.anchorText, flags: flagsOf(l) })), fingerprints);
     },
     flush: () => graph.flush(),
     close: () => graph.close(),
