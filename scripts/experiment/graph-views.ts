@@ -10,7 +10,7 @@
  *   values are those of the graph's own providers, unchanged.
  */
 import { csrFromEdges } from '../../src/eval/csr.js';
-import { SimPageKind, type PageContent, type SimGraph, type SimHosts } from '../../src/sim/graph/sim-graph.js';
+import { SimPageKind, type PageContent, type PageLinks, type SimGraph, type SimHosts } from '../../src/sim/graph/sim-graph.js';
 
 /** Redirect hops followed to reach a kept page. */
 const MAX_REDIRECT_HOPS = 5;
@@ -108,8 +108,9 @@ export function fetchedSubgraph(graph: SimGraph, isKept: (page: number) => boole
 export type ContentProgress = (done: number, total: number) => void;
 
 /**
- * `graph` with its titles, text and anchor texts read once into memory (page by page, each page's
- * anchors right after its content, so a provider that parses a page per call parses each page once).
+ * `graph` with its titles, text, anchor texts and link occurrences (`linksOf`, when it has them) read
+ * once into memory, page by page, each page's anchors and links right after its content, so a
+ * provider that parses a page per call parses each page once.
  */
 export function withContentInMemory(graph: SimGraph, onProgress: ContentProgress = () => {}): SimGraph {
   const contentOf = graph.contentOf;
@@ -118,6 +119,8 @@ export function withContentInMemory(graph: SimGraph, onProgress: ContentProgress
   const titles: string[] = new Array<string>(n);
   const texts: string[] = new Array<string>(n);
   const anchors: string[] = new Array<string>(graph.linkCount);
+  const linksOf = graph.linksOf ?? null;
+  const links: PageLinks[] = linksOf === null ? [] : new Array<PageLinks>(n);
   const { offsets } = graph.csr;
   const step = Math.max(1, Math.ceil(n / 20));
   for (let p = 0; p < n; p++) {
@@ -126,12 +129,17 @@ export function withContentInMemory(graph: SimGraph, onProgress: ContentProgress
     titles[p] = flat(c.title ?? '');
     texts[p] = flat(c.text ?? '');
     if (anchorOf !== null) for (let e = offsets[p] as number; e < (offsets[p + 1] as number); e++) anchors[e] = flat(anchorOf(e));
+    if (linksOf !== null) {
+      const l = linksOf(p);
+      links[p] = { ids: l.ids, anchors: l.anchors.map(flat) };
+    }
     if ((p + 1) % step === 0 || p + 1 === n) onProgress(p + 1, n);
   }
   return {
     ...graph,
     anchorOf: anchorOf === null ? null : (edge) => anchors[edge] as string,
     contentOf: contentOf === null ? null : (p) => ({ title: titles[p] as string, text: texts[p] as string }),
+    linksOf: linksOf === null ? null : (p) => links[p] as PageLinks,
   };
 }
 
