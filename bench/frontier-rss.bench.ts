@@ -11,7 +11,7 @@
  *    this bench builds first: the process users run, without a TypeScript loader thread in it):
  *    `new Crawl({ seeds: { file } })` with the default frontier (persistent: its log on disk) and
  *    URL-seen set (disk: a sorted file), min delay 0, concurrency 64, stopping after 20,000 pages
- *    (3,000 with `--quick`). Everything the crawler does counts: reading and normalizing the seeds,
+ *    (10,000 with `--quick`: the seeds are queued while the crawl runs, and fewer pages would end it before the frontier holds 1M). Everything the crawler does counts: reading and normalizing the seeds,
  *    queueing them, crawling, closing the stores;
  *  - this process, which starts both and prints what the crawler reports.
  *
@@ -27,12 +27,23 @@
  * (half and 90 % of the pages), `closed` (the run's last progress event, after every store closed).
  * Memory figures are in MiB (2^20 bytes); the target is checked in MB (10^6 bytes), as stated.
  * Last line: `BENCH_FRONTIER_JSON {...}`.
+ *
+ * The anonymous memory is split further (Linux, glibc; heuristics on /proc/self/smaps): `brk` is
+ * the main thread's malloc heap (the crawl thread's ArrayBuffers are there), `arenas` the malloc
+ * arenas of the other threads (parse worker, I/O pool), `v8` the 256 KiB pages of the V8 heaps.
+ *
+ * Options for finding where memory goes (the figures of such a run are not the benchmark's):
+ *   --set JSON           configuration merged into the crawler's, e.g. '{"parse":{"workers":0}}'
+ *   --node-flags FLAGS   node flags of the crawler process, e.g. '--max-semi-space-size=2'
+ *   --smaps FILE         the crawler's /proc/self/smaps at the `mid` moment
+ *   --heap-snapshot FILE a heap snapshot of the crawl thread at `mid` (it pauses the crawl)
+ *   --rss-trace FILE     RSS, V8 heap and ArrayBuffers every 50 ms (peaks fall between progress events)
  */
 import { once } from 'node:events';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WEB_PRESETS } from '../src/web/presets.js';
@@ -44,14 +55,40 @@ const CRAWLER = join(dirname(SELF), 'lib', 'frontier-crawler.mjs');
 const args = parseArgs({
   options: {
     quick: { type: 'boolean', default: false }, 'serve-web': { type: 'boolean', default: false },
+    set: { type: 'string' }, 'node-flags': { type: 'string' }, smaps: { type: 'string' }, 'heap-snapshot': { type: 'string' }, 'rss-trace': { type: 'string' },
   },
   allowPositionals: false,
 });
 const isQuick = args.values.quick;
 
+/** What the crawler child is asked to do besides crawling (see the file comment); its fifth argument. */
+interface Probes {
+  readonly set?: unknown;
+  readonly smaps?: string;
+  readonly heapSnapshot?: string;
+  readonly rssTrace?: string;
+}
+
+function probesOf(v: typeof args.values): Probes {
+  let set: unknown;
+  if (v.set !== undefined) {
+    try {
+      set = JSON.parse(v.set);
+    } catch (err) {
+      throw new Error(`--set wants a JSON object of configuration: ${(err as Error).message}`);
+    }
+    if (typeof set !== 'object' || set === null || Array.isArray(set)) throw new Error('--set wants a JSON object of configuration, e.g. \'{"parse":{"workers":0}}\'');
+  }
+  const abs = (f: string | undefined): string | undefined => (f === undefined ? undefined : resolve(f));
+  return { ...(set === undefined ? {} : { set }), smaps: abs(v.smaps), heapSnapshot: abs(v['heap-snapshot']), rssTrace: abs(v['rss-trace']) };
+}
+const probes = probesOf(args.values);
+const nodeFlags = (args.values['node-flags'] ?? '').split(/\s+/).filter((f) => f !== '');
+const isProbed = probes.set !== undefined || nodeFlags.length > 0 || probes.heapSnapshot !== undefined;
+
 const WEB: WebConfigInput = { ...WEB_PRESETS.large, latency: { slowHostRate: 0 } };
 const CONCURRENCY = 64;
-const MAX_PAGES = isQuick ? 3_000 : 20_000;
+const MAX_PAGES = isQuick ? 10_000 : 20_000;
 const MIN_FRONTIER = 1_000_000;
 const TARGET_RSS_MB = 300;
 const MiB = 2 ** 20;
@@ -84,7 +121,7 @@ interface MemorySample {
   /** Resident MiB of /proc/self/smaps by mapping kind (named moments only). */
   readonly maps: Readonly<Record<MapKind, number>> | null;
 }
-type MapKind = 'crawlFiles' | 'otherFiles' | 'anon';
+type MapKind = 'crawlFiles' | 'otherFiles' | 'anon' | 'brk' | 'arenas' | 'v8Pages' | 'otherAnon';
 
 interface CrawlResult {
   readonly type: 'result';
@@ -160,13 +197,15 @@ function waitFor<T>(child: ChildProcess, type: string, what: string): Promise<T>
 
 function memoryTable(samples: readonly MemorySample[]): string {
   const head = `  ${'moment'.padEnd(13)}${pad('at s', 7)}${pad('frontier', 11)}${pad('VmRSS', 7)}${pad('VmHWM', 7)}${pad('anon', 6)}${pad('file', 6)}${pad('shmem', 6)}`
-    + ` |${pad('heapUsed', 9)}${pad('heapTot', 8)}${pad('extern', 7)}${pad('arrBuf', 7)} |${pad('crawl dir', 10)}${pad('code', 6)}${pad('anon', 6)}`;
+    + ` |${pad('heapUsed', 9)}${pad('heapTot', 8)}${pad('extern', 7)}${pad('arrBuf', 7)} |${pad('crawl dir', 10)}${pad('code', 6)}${pad('anon', 6)}`
+    + ` =${pad('brk', 5)}${pad('arenas', 7)}${pad('v8', 5)}${pad('other', 6)}`;
   const rows = samples.filter((s) => s.label !== '').map((s) => {
     const m = s.maps;
     return `  ${s.label.padEnd(13)}${pad(f1(s.atMs / 1000), 7)}${pad(int(s.frontier), 11)}${pad(int(s.vmRss), 7)}${pad(int(s.vmHwm), 7)}`
       + `${pad(int(s.rssAnon), 6)}${pad(int(s.rssFile), 6)}${pad(int(s.rssShmem), 6)} |${pad(int(s.heapUsed), 9)}${pad(int(s.heapTotal), 8)}`
       + `${pad(int(s.external), 7)}${pad(int(s.arrayBuffers), 7)} |`
-      + (m === null ? '   (no smaps)' : `${pad(int(m.crawlFiles), 10)}${pad(int(m.otherFiles), 6)}${pad(int(m.anon), 6)}`);
+      + (m === null ? '   (no smaps)' : `${pad(int(m.crawlFiles), 10)}${pad(int(m.otherFiles), 6)}${pad(int(m.anon), 6)}`
+        + ` =${pad(int(m.brk), 5)}${pad(int(m.arenas), 7)}${pad(int(m.v8Pages), 5)}${pad(int(m.otherAnon), 6)}`);
   });
   return [head, ...rows].join('\n');
 }
@@ -190,9 +229,15 @@ async function main(): Promise<number> {
     const seedsMb = statSync(ready.seedsFile).size / 1e6;
     process.stdout.write(`test web: ${int(ready.hosts)} hosts, ${int(ready.seedUrls)} page URLs in the seeds file (${f1(seedsMb)} MB), `
       + `built in ${int(ready.buildMs)} ms (child pid ${web.pid})\n`);
-    const crawler = fork(CRAWLER, [ready.hostsFile, ready.seedsFile, String(MAX_PAGES), String(CONCURRENCY)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const crawler = fork(CRAWLER, [ready.hostsFile, ready.seedsFile, String(MAX_PAGES), String(CONCURRENCY), JSON.stringify(probes)], {
+      execArgv: nodeFlags, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     children.push(crawler);
     process.stdout.write(`crawler: pid ${crawler.pid}, concurrency ${CONCURRENCY}, stops after ${int(MAX_PAGES)} pages; progress (MiB):\n`);
+    if (isProbed) {
+      process.stdout.write(`  PROBED RUN, not the benchmark's figures: ${probes.set === undefined ? '' : `--set ${JSON.stringify(probes.set)} `}`
+        + `${nodeFlags.length === 0 ? '' : `node flags ${nodeFlags.join(' ')} `}${probes.heapSnapshot === undefined ? '' : 'heap snapshot at mid'}\n`);
+    }
     const r = await waitFor<CrawlResult>(crawler, 'result', 'crawler child');
     if (crawler.exitCode === null) await once(crawler, 'exit');
     const isFrontierFull = r.frontierMax >= MIN_FRONTIER;
@@ -216,12 +261,13 @@ async function main(): Promise<number> {
       `  on disk                                 frontier ${int(r.diskMb.frontier)} MiB, seen set ${int(r.diskMb.seen)} MiB`,
       '',
       'crawler memory, MiB (VmHWM: peak so far; anon/file/shmem: RssAnon/RssFile/RssShmem; heap*: the crawl thread\'s V8 heap;',
-      'crawl dir/code/anon: resident bytes of /proc/self/smaps by mapping: files of the crawl directory mapped in, other files, anonymous):',
+      'crawl dir/code/anon: resident bytes of /proc/self/smaps by mapping: files of the crawl directory mapped in, other files, anonymous;',
+      'anon = brk (the main thread\'s malloc heap: crawl-thread ArrayBuffers) + arenas (other threads\' malloc) + v8 (V8 heap pages) + other):',
       memoryTable(r.samples),
       '',
     ].join('\n'));
     const json = {
-      isQuick, seedUrls: ready.seedUrls, seedsFileMb: seedsMb, hosts: ready.hosts, concurrency: CONCURRENCY, maxPages: MAX_PAGES,
+      isQuick, isProbed, probes: isProbed ? { set: probes.set ?? null, nodeFlags } : null, seedUrls: ready.seedUrls, seedsFileMb: seedsMb, hosts: ready.hosts, concurrency: CONCURRENCY, maxPages: MAX_PAGES,
       peakRssMb: r.peakRssMb, targetRssMb: TARGET_RSS_MB, isWithinTarget, frontierMax: r.frontierMax, isFrontierFull,
       frontierAtSeedsQueued: r.frontierAtSeedsQueued, frontierLeft: r.frontierLeft, loadSeedsMs: r.loadSeedsMs, queueSeedsMs: r.queueSeedsMs,
       seedsPerSecond, longestStallMs: r.longestStallMs, crawlPages: r.crawlPages, crawlMs: r.crawlMs, pagesPerSecond, runMs: r.runMs,

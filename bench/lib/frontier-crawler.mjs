@@ -1,20 +1,31 @@
 // The crawler child of bench/frontier-rss.bench.ts, in plain JavaScript so that it runs the compiled
 // package (dist/, as `shoal crawl` does) under plain node: no TypeScript loader thread, no transpiler
-// in the process whose memory is measured. Usage: node bench/lib/frontier-crawler.mjs HOSTS SEEDS MAX_PAGES CONCURRENCY
+// in the process whose memory is measured. Usage: node bench/lib/frontier-crawler.mjs HOSTS SEEDS MAX_PAGES CONCURRENCY [PROBES]
+// PROBES is JSON (see `Probes` in the parent): configuration merged into the crawl's, and files to
+// write at the `mid` moment (heap snapshot, /proc/self/smaps) or all along (an RSS trace).
 // Sends one `{ type: 'result', ... }` message (the shape of CrawlResult in the parent) and exits.
 import { channel } from 'node:diagnostics_channel';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { dirBytes } from './dir-bytes.mjs';
 
 const MiB = 2 ** 20;
 const PROGRESS = 'shoal:crawl:progress';
-const [hostsFile, seedsFile, maxPagesArg, concurrencyArg] = process.argv.slice(2);
+const [hostsFile, seedsFile, maxPagesArg, concurrencyArg, probesArg] = process.argv.slice(2);
 const MAX_PAGES = Number(maxPagesArg);
 const CONCURRENCY = Number(concurrencyArg);
+const probes = JSON.parse(probesArg ?? '{}');
+
+/** `over` merged into `base`: objects key by key, anything else replaced. */
+function merged(base, over) {
+  if (typeof over !== 'object' || over === null || Array.isArray(over) || typeof base !== 'object' || base === null || Array.isArray(base)) return over;
+  const out = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = k in base ? merged(base[k], v) : v;
+  return out;
+}
 
 /** /proc/self/status fields in MiB (0 where the system has none). */
 function procStatus() {
@@ -28,7 +39,12 @@ function procStatus() {
   return { vmRss: field('VmRSS'), vmHwm: field('VmHWM'), rssAnon: field('RssAnon'), rssFile: field('RssFile'), rssShmem: field('RssShmem') };
 }
 
-/** Resident MiB by mapping: files of the crawl directory, other files (code), anonymous (heaps, malloc, stacks). */
+/**
+ * Resident MiB by mapping: files of the crawl directory, other files (code), and the anonymous
+ * memory split by what holds it (Linux, glibc): `brk` (the main thread's malloc heap, where the
+ * crawl thread's ArrayBuffers live), `arenas` (the malloc arenas of the other threads: 64 MiB
+ * aligned), `v8Pages` (256 KiB mappings: V8 heap pages of both threads) and `otherAnon`.
+ */
 function residentByMapping(crawlDir) {
   let text;
   try {
@@ -36,17 +52,24 @@ function residentByMapping(crawlDir) {
   } catch {
     return null;
   }
-  const kb = { crawlFiles: 0, otherFiles: 0, anon: 0 };
+  const kb = { crawlFiles: 0, otherFiles: 0, anon: 0, brk: 0, arenas: 0, v8Pages: 0, otherAnon: 0 };
+  const ARENA = 64 * 2 ** 20;
   let kind = 'anon';
+  let sub = 'otherAnon';
   for (const line of text.split('\n')) {
-    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    const header = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (header !== null) {
-      const path = header[1] ?? '';
-      if (path === '' || path.startsWith('[')) kind = 'anon';
-      else if (path.startsWith(crawlDir)) kind = 'crawlFiles';
-      else kind = 'otherFiles';
+      const path = header[3] ?? '';
+      const start = Number.parseInt(header[1], 16);
+      const size = Number.parseInt(header[2], 16) - start;
+      if (path === '[heap]') [kind, sub] = ['anon', 'brk'];
+      else if (path === '' || path.startsWith('[')) [kind, sub] = ['anon', start % ARENA === 0 && size < ARENA ? 'arenas' : size === 256 * 1024 ? 'v8Pages' : 'otherAnon'];
+      else if (path.startsWith(crawlDir)) [kind, sub] = ['crawlFiles', null];
+      else [kind, sub] = ['otherFiles', null];
     } else if (line.startsWith('Rss:')) {
-      kb[kind] += Number(/(\d+)/.exec(line)?.[1] ?? 0);
+      const n = Number(/(\d+)/.exec(line)?.[1] ?? 0);
+      kb[kind] += n;
+      if (sub !== null) kb[sub] += n;
     }
   }
   for (const k of Object.keys(kb)) kb[k] /= 1024;
@@ -107,7 +130,11 @@ const onProgress = (p) => {
     seedsQueuedAt ??= since();
     frontierAtSeedsQueued = queued;
     take('seeds-queued', queued, p.pages);
-  } else if (!named.has('mid') && p.pages >= MAX_PAGES / 2) take('mid', queued, p.pages);
+  } else if (!named.has('mid') && p.pages >= MAX_PAGES / 2) {
+    take('mid', queued, p.pages);
+    if (probes.smaps) writeFileSync(probes.smaps, readFileSync('/proc/self/smaps'));
+    if (probes.heapSnapshot) process.stderr.write(`  heap snapshot of the crawl thread: ${writeHeapSnapshot(probes.heapSnapshot)}\n`);
+  }
   else if (!named.has('late') && p.pages >= MAX_PAGES * 0.9) take('late', queued, p.pages);
   else samples.push(sample('', since(), queued, p.pages, null));
   if (seedsQueuedAt !== null && p.pages > lastGain.pages) lastGain = { atMs: since(), pages: p.pages };
@@ -117,12 +144,23 @@ const onProgress = (p) => {
     + `v8 malloc ${int(s.v8Malloced)} (peak ${int(s.v8PeakMalloced)}), peak ${int(s.vmHwm)}\n`);
 };
 channel(PROGRESS).subscribe(onProgress);
-const crawl = new Crawl({
+let traceFd = null;
+let traceTimer = null;
+if (probes.rssTrace) {
+  // One line every 50 ms: ms since the start, RSS, V8 heap (total), ArrayBuffers, MiB. Peaks fall between progress events.
+  traceFd = openSync(probes.rssTrace, 'w');
+  writeSync(traceFd, 'ms rss heapTotal arrayBuffers\n');
+  traceTimer = setInterval(() => {
+    const m = process.memoryUsage();
+    writeSync(traceFd, `${Math.round(since())} ${Math.round(m.rss / MiB)} ${Math.round(m.heapTotal / MiB)} ${Math.round(m.arrayBuffers / MiB)}\n`);
+  }, 50).unref();
+}
+const crawl = new Crawl(merged({
   nodeId: 'bench', seeds: { file: seedsFile },
   network: { hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
   politeness: { minDelayMs: 0 }, limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES }, store: { outDir: out },
   progressIntervalMs: 1000,
-});
+}, probes.set ?? {}));
 let result;
 try {
   const summary = await crawl.run();
@@ -139,6 +177,8 @@ try {
   };
 } finally {
   channel(PROGRESS).unsubscribe(onProgress);
+  clearInterval(traceTimer ?? undefined);
+  if (traceFd !== null) closeSync(traceFd);
   rmSync(out, { recursive: true, force: true });
 }
 // Sent once the crawl directory is gone: the parent stops waiting for this process when it has the result.
