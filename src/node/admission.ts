@@ -5,6 +5,14 @@
  * resolution (so the frontier can apply the per-IP limit from the first request on), the ordering
  * policy's priority, and finally `frontier.add`.
  *
+ * Name resolution waits `dnsWaitMs` at most. The page whose links are admitted holds its host's
+ * connection until then (its lease completes once its links are queued), so one slow DNS answer
+ * for a host it links to would stop the crawl of its own host: links of hosts that did not answer
+ * in time are queued without an address, while the lookup goes on and is remembered for the next
+ * links of that host (a lookup already under way is not waited for again). Until its address is
+ * known such a host counts alone against the per-IP limit; the frontier learns the address from
+ * its first fetch. Placing URLs by address (a partitioner that needs the IP) still waits for the answer.
+ *
  * A URL is inserted into the seen set when it is first met, before robots.txt or the frontier
  * decide about it: the seen set means "already dealt with", so a disallowed link found on a
  * thousand pages is judged once.
@@ -85,12 +93,17 @@ export interface AdmissionOptions {
   readonly onRobotsDenied: (candidate: Candidate) => void;
   /** Host names whose address is remembered. Default 100,000. */
   readonly maxCachedHosts?: number;
+  /** How long queueing waits for the addresses of new hosts, ms (see the file comment). Default {@link DEFAULT_DNS_WAIT_MS}. */
+  readonly dnsWaitMs?: number;
   /**
    * In a collaborative crawl, places each URL that passed the filter and sends the ones other
    * nodes own (partition-router.ts); null in a crawl of one node.
    */
   readonly router?: PartitionRouter | null;
 }
+
+/** How long queueing waits for the addresses of new hosts by default, ms. */
+export const DEFAULT_DNS_WAIT_MS = 100;
 
 /** How {@link Admission.admit} treats a batch. */
 export interface AdmitOptions {
@@ -110,9 +123,13 @@ export class Admission {
   private readonly running = new Set<Promise<void>>();
   private readonly scratch = new Uint32Array(2);
   private readonly maxCachedHosts: number;
+  private readonly dnsWaitMs: number;
+  /** Lookups under way, by host name. */
+  private readonly lookups = new Map<string, Promise<void>>();
 
   constructor(private readonly o: AdmissionOptions) {
     this.maxCachedHosts = o.maxCachedHosts ?? 100_000;
+    this.dnsWaitMs = o.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS;
   }
 
   /** Filters, tests and queues `candidates`; resolves once every new one is in the frontier. */
@@ -172,12 +189,40 @@ export class Admission {
   /** The remembered address of a host name, or null. */
   readonly ipOf = (hostname: string): string | null => this.ips.get(hostname) ?? null;
 
-  /** Resolves the host names of `candidates` not resolved yet (for partitioners that place by address). */
-  async resolveHosts(candidates: readonly Candidate[]): Promise<void> {
+  /**
+   * Resolves the host names of `candidates` not resolved yet, waiting `waitMs` at most (partitioners
+   * that place by address wait for every answer). Lookups still running when the wait ends go on,
+   * and their answers are remembered; a name whose lookup is under way is not waited for again when
+   * there is a limit.
+   */
+  async resolveHosts(candidates: readonly Candidate[], waitMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.o.isProxied) return;
-    const unresolved = new Set<string>();
-    for (const c of candidates) if (!this.ips.has(c.hostname)) unresolved.add(c.hostname);
-    if (unresolved.size > 0) await this.resolve(unresolved);
+    const isBounded = waitMs !== Number.POSITIVE_INFINITY;
+    const waitFor: Promise<void>[] = [];
+    const asked = new Set<string>();
+    for (const c of candidates) {
+      const name = c.hostname;
+      if (this.ips.has(name) || asked.has(name)) continue;
+      asked.add(name);
+      const running = this.lookups.get(name);
+      if (running !== undefined) {
+        if (!isBounded) waitFor.push(running);
+        continue;
+      }
+      const lookup = this.lookUp(name);
+      this.lookups.set(name, lookup);
+      waitFor.push(lookup);
+    }
+    if (waitFor.length === 0) return;
+    const all = Promise.all(waitFor);
+    if (!isBounded) {
+      await all;
+      return;
+    }
+    // On the node's clock, so that a crawl on a manual clock waits in its own time.
+    const stop = new AbortController();
+    await Promise.race([all, this.o.clock.sleepUntil(this.o.clock.nowMs() + waitMs, stop.signal)]);
+    stop.abort();
   }
 
   private async admitNow(candidates: readonly Candidate[], isPlaced: boolean): Promise<void> {
@@ -223,7 +268,7 @@ export class Admission {
       if (o.urlIds === null) freshIds.push(-1);
       else freshIds.push(c.id !== undefined && c.id >= 0 ? c.id : o.urlIds.idOfFingerprint(words[2 * i + HI] as number, words[2 * i + LO] as number));
     }
-    await this.resolveHosts(fresh);
+    await this.resolveHosts(fresh, this.dnsWaitMs);
     const addAt = o.clock.nowMs();
     let added = 0;
     for (let i = 0; i < fresh.length; i++) {
@@ -244,9 +289,14 @@ export class Admission {
     if (added > 0) o.waker.notify();
   }
 
-  /** Resolves host names in parallel and remembers the addresses (failures are left to the fetch). */
-  private async resolve(hostnames: ReadonlySet<string>): Promise<void> {
-    await Promise.all([...hostnames].map(async (name) => {
+  /**
+   * Looks `name` up and remembers its address (a failure is left to the fetch, which meets it
+   * again). Never rejects: a resolver that throws counts as a failed lookup.
+   */
+  private async lookUp(name: string): Promise<void> {
+    // Settles after the caller has registered it in `lookups`, even if the resolver throws at once.
+    await Promise.resolve();
+    try {
       const answer = await this.o.resolver.resolve(name);
       if (answer.kind !== 'ok') return;
       this.ips.set(name, answer.ip);
@@ -254,6 +304,10 @@ export class Admission {
         const oldest = this.ips.keys().next().value;
         if (oldest !== undefined) this.ips.delete(oldest);
       }
-    }));
+    } catch {
+      // The resolver broke its contract; the fetch will report the name's failure.
+    } finally {
+      this.lookups.delete(name);
+    }
   }
 }

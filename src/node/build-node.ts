@@ -276,6 +276,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({
     frontier, seen, policy, urlIds, robots, resolver, isProxied, filter, clock, stats, waker, router: isRoutingUrls ? router : null,
+    dnsWaitMs: config.network.dnsWaitMs,
     onRobotsDenied: (c) => (processor as PageProcessor).decided({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
   });
   /** The sitemaps a robots.txt announces, read like `seeds.sitemaps` (the URL-seen set takes each once). */

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { bytes, durationMs } from '../config/units.js';
+import { DEFAULT_DNS_WAIT_MS } from './admission.js';
 import { HostsMap } from '../dns/hosts-map.js';
 import { orderPolicySchema } from '../order/registry.js';
 import { partitionStrategySchema } from '../partition/registry.js';
@@ -121,6 +122,8 @@ const networkSchema = z.strictObject({
     .describe('fixed answers HOST=IP that bypass DNS; HOST may be a wildcard like *.test (--resolve, repeatable)'),
   hostsFile: z.string().nullable().default(null).describe('file of fixed answers in /etc/hosts format (IP name...), e.g. the test web’s hosts map'),
   isSystemDnsAllowed: z.boolean().default(true).describe('whether names not in resolve/hostsFile are looked up in DNS (false: they fail with ENOHOSTSMAP)'),
+  dnsWaitMs: durationMs().default(DEFAULT_DNS_WAIT_MS)
+    .describe('how long queueing a page’s links waits for the address of a new host; later, they are queued without it (the lookup goes on, and the host counts alone against the per-IP limit until its address is known)'),
   allowLoopback: z.boolean().default(false).describe('allow fetching from loopback addresses 127.0.0.0/8 and ::1 (--allow-loopback)'),
   allowPrivate: z.boolean().default(false).describe('allow fetching from private networks 10/8, 172.16/12, 192.168/16, fc00::/7 (--allow-private)'),
 }).prefault({});

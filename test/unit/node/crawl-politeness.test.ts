@@ -25,6 +25,7 @@ import { Crawl } from '../../../src/node/crawl.js';
 import type { CrawlEvents, CrawlProgress } from '../../../src/node/events.js';
 import { silentLog } from '../../../src/node/log.js';
 import type { FetchRecord } from '../../../src/node/ports.js';
+import type { ResolveResult } from '../../../src/dns/resolver.js';
 import { MemorySeenSet } from '../../../src/seen/memory-seen-set.js';
 import { drive, FakeFetcher, FakeResolver, page, type Reply } from './fake-web.js';
 
@@ -123,5 +124,37 @@ describe('the fetch slots on a manual clock', () => {
     assert.equal(fetcher.pending, 0);
     assert.equal(summary.outcomes.ok, 2, 'b/ and c/ finished; a/ was abandoned');
     assert.equal(summary.elapsedMs, 2150);
+  });
+
+  test('a linked host whose name never resolves does not hold up the crawl of the page that links to it', async () => {
+    // d.test/ links to /next and to x.test, whose lookup never answers. The page's lease (d.test's
+    // one connection) completes only once its links are queued: were queueing to wait for the
+    // answer, d.test/next would never be fetched and the crawl would hang.
+    class HangingResolver extends FakeResolver {
+      override resolve(host: string): Promise<ResolveResult> {
+        return host === 'x.test' ? new Promise(() => {}) : super.resolve(host);
+      }
+    }
+    const clock = new ManualClock();
+    const fetcher = new FakeFetcher(clock, (url) => {
+      if (url === 'http://d.test/') return page('/next', 'http://x.test/');
+      if (url === 'http://d.test/next') return page();
+      return { status: 404 };
+    }, 100);
+    const crawl = new Crawl({
+      seeds: { urls: ['http://d.test/'] }, store: { outDir: join(root, `d${++dirs}`) }, network: { dnsWaitMs: 250 },
+      politeness: { minDelayMs: 1000 }, limits: { concurrency: 2 }, frontier: { kind: 'memory' }, progressIntervalMs: 0, parse: { workers: 0 },
+    }, {
+      deps: { clock, log: silentLog, events: { fetch: () => {}, progress: () => {} } },
+      components: { fetcher, resolver: new HangingResolver({ 'd.test': '10.0.0.4' }), seen: new MemorySeenSet(), warc: null, sinks: {} },
+    });
+    const summary = await drive(clock, crawl.run());
+    // d/ ends at 1200; its links are queued 250 ms later (x.test without an address), when its
+    // lease completes: the next request to d.test is 1000 ms after that. x.test is crawled too.
+    assert.deepEqual(fetcher.received.map((r) => `${r.atMs} ${r.url.replace(/^http:\/\//, '')}`), [
+      '0 d.test/robots.txt', '1100 d.test/', '1450 x.test/robots.txt', '2450 d.test/next', '2550 x.test/',
+    ]);
+    assert.equal(summary.stopReason, 'exhausted');
+    assert.equal(summary.outcomes.ok, 2);
   });
 });
