@@ -81,6 +81,23 @@ export class CachingResolver implements Resolver {
   }
 
   async resolve(host: string): Promise<ResolveResult> {
+    const known = this.known(host);
+    if (typeof known !== 'string') return known;
+    const name = known;
+    const pending = this.inFlight.get(name);
+    if (pending !== undefined) return pending;
+    const query = this.query(name).finally(() => this.inFlight.delete(name));
+    this.inFlight.set(name, query);
+    return query;
+  }
+
+  peek(host: string): ResolveResult | null {
+    const known = this.known(host);
+    return typeof known === 'string' ? null : known;
+  }
+
+  /** The answer for `host` that needs no lookup, or the canonical name to look up. */
+  private known(host: string): ResolveResult | string {
     const literal = host.replace(/^\[(.*)\]$/, '$1');
     const literalFamily = isIP(literal);
     if (literalFamily !== 0) return { kind: 'ok', ip: literal, family: literalFamily as 4 | 6, source: ResolveSource.literal };
@@ -101,11 +118,7 @@ export class CachingResolver implements Resolver {
       }
       this.cache.delete(name);
     }
-    const pending = this.inFlight.get(name);
-    if (pending !== undefined) return pending;
-    const query = this.query(name).finally(() => this.inFlight.delete(name));
-    this.inFlight.set(name, query);
-    return query;
+    return name;
   }
 
   close(): void {

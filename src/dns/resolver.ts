@@ -23,5 +23,10 @@ export type ResolveResult =
 /** Resolves host names to addresses. */
 export interface Resolver {
   resolve(host: string): Promise<ResolveResult>;
+  /**
+   * The answer `resolve` would give without a lookup (an IP literal, a fixed answer, a fresh cached
+   * one), or null when it would have to ask. Optional: a resolver without it is never asked.
+   */
+  peek?(host: string): ResolveResult | null;
   close(): void;
 }

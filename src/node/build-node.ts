@@ -302,6 +302,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const loop = new FetchLoop({
     frontier, robots, fetcher, processor, clock, waker, stats, maxAttempts: f.maxAttempts, maxRetryAfterMs: pol.maxRetryAfterMs,
     maxPages: config.limits.maxPages, isProxied, gate, budget: budget?.counters ?? null,
+    resolver: isProxied ? null : resolver, dnsWaitMs: config.network.dnsWaitMs,
     ...(setup?.sharedPages === undefined ? {} : { sharedPages: setup.sharedPages }),
   });
   const pageProcessor = processor;

@@ -123,7 +123,7 @@ const networkSchema = z.strictObject({
   hostsFile: z.string().nullable().default(null).describe('file of fixed answers in /etc/hosts format (IP name...), e.g. the test web’s hosts map'),
   isSystemDnsAllowed: z.boolean().default(true).describe('whether names not in resolve/hostsFile are looked up in DNS (false: they fail with ENOHOSTSMAP)'),
   dnsWaitMs: durationMs().default(DEFAULT_DNS_WAIT_MS)
-    .describe('how long queueing a page’s links waits for the address of a new host; later, they are queued without it (the lookup goes on, and the host counts alone against the per-IP limit until its address is known)'),
+    .describe('how long a slow name server is waited for: by queueing, for a new host of a page’s links (later, they are queued without its address, and the host counts alone against the per-IP limit until it is known); by a fetch slot, before it puts the URL back for 1 s (the lookup goes on)'),
   allowLoopback: z.boolean().default(false).describe('allow fetching from loopback addresses 127.0.0.0/8 and ::1 (--allow-loopback)'),
   allowPrivate: z.boolean().default(false).describe('allow fetching from private networks 10/8, 172.16/12, 192.168/16, fc00::/7 (--allow-private)'),
 }).prefault({});

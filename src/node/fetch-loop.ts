@@ -10,6 +10,12 @@
  * place in the host's queue (`shouldRetry`), and comes out again once the politeness gap after the
  * robots.txt request has passed, so the server never sees two requests closer than the gap.
  *
+ * A slot does not wait for a slow name server either: when the host's name has no answer at hand
+ * (resolver `peek`) and none comes within `dnsWaitMs`, the URL goes back to its queue, to be tried
+ * again {@link DNS_RETRY_MS} later, while the lookup goes on in the resolver. Otherwise a crawl that
+ * meets many hosts whose names answer slowly or not at all (dead links, a local resolver that drops
+ * queries) has every slot waiting on DNS, and the hosts that do answer wait with them.
+ *
  * The crawl is over when the frontier is empty, no slot is busy (a busy slot may still add URLs) and
  * nobody holds the run open ({@link FetchLoop.hold}: the node while it queues a seeds file),
  * when `maxPages` page fetches have started, or when the signal aborts. Leases taken but not fetched
@@ -27,6 +33,7 @@ import { hostnameOfKey, urlParts } from './url-parts.js';
 import type { Waker } from './waker.js';
 import { isRetryable, type FetchOutcome, type Fetcher } from '../fetch/fetcher.js';
 import type { CompletionReport, Frontier, Lease } from '../frontier/frontier.js';
+import type { Resolver } from '../dns/resolver.js';
 import type { ScopeCounters } from '../url/scope.js';
 
 /** Collaborators and limits of {@link FetchLoop}. */
@@ -54,7 +61,14 @@ export interface FetchLoopOptions {
   readonly gate: CompletionGate | null;
   /** The counted budgets (pages per host, bytes); null without any. */
   readonly budget: ScopeCounters | null;
+  /** The resolver the fetcher asks, to see whether a host's name is answered yet; null: never checked (a proxy resolves names). */
+  readonly resolver?: Resolver | null;
+  /** How long a slot waits for a host's name before the URL goes back to its queue, ms. Default 100. */
+  readonly dnsWaitMs?: number;
 }
+
+/** How long a URL whose host's name is not answered yet waits before it is tried again, ms. */
+export const DNS_RETRY_MS = 1000;
 
 /** Whether an outcome shows the server struggling: the host backs off (frontier `shouldBackOff`). */
 function isStruggling(o: FetchOutcome): boolean {
@@ -68,11 +82,11 @@ export class FetchLoop {
   private startedPages = 0;
   private reason: StopReason | null = null;
   /**
-   * Times a URL went back to its queue to wait for robots.txt: the frontier counts those in
-   * `lease.attempt` too, and they are not requests for the URL. (Forgotten on a restart, where a URL
-   * waiting for robots.txt then gets fewer attempts, never more.)
+   * Times a URL went back to its queue to wait for robots.txt or for its host's name: the frontier
+   * counts those in `lease.attempt` too, and they are not requests for the URL. (Forgotten on a
+   * restart, where a URL that waited then gets fewer attempts, never more.)
    */
-  private readonly robotsWaits = new Map<string, number>();
+  private readonly waits = new Map<string, number>();
   /** Aborts fetches in flight: the caller's signal, or a slot failing. */
   private readonly controller = new AbortController();
   private readonly signal = this.controller.signal;
@@ -183,9 +197,15 @@ export class FetchLoop {
     const url = entry.url;
     const parts = urlParts(url);
     // Requests already made for the URL, in this run or (with a persistent frontier) an earlier one.
-    const priorAttempts = Math.max(0, lease.attempt - 1 - (this.robotsWaits.get(url) ?? 0));
+    const priorAttempts = Math.max(0, lease.attempt - 1 - (this.waits.get(url) ?? 0));
     const isNew = priorAttempts === 0;
     if (isNew && this.isBudgetSpent()) return;
+
+    if (await this.isNamePending(hostnameOfKey(entry.host))) {
+      this.waits.set(url, (this.waits.get(url) ?? 0) + 1);
+      await this.complete(lease, { fetchDurationMs: 0, shouldRetry: true, retryAfterMs: DNS_RETRY_MS });
+      return;
+    }
 
     let crawlDelayMs = 0;
     for (;;) {
@@ -198,7 +218,7 @@ export class FetchLoop {
         const report = await o.robots.fetch(parts.origin, this.signal);
         if (report.isAborted) return;
         const after = o.robots.verdict(parts.origin, o.clock.nowMs());
-        this.robotsWaits.set(url, (this.robotsWaits.get(url) ?? 0) + 1);
+        this.waits.set(url, (this.waits.get(url) ?? 0) + 1);
         await this.complete(lease, {
           fetchDurationMs: report.durationMs, shouldRetry: true,
           ...(after.kind === 'rules' ? { crawlDelayMs: after.crawlDelayMs } : {}),
@@ -208,7 +228,7 @@ export class FetchLoop {
         return;
       }
       if (verdict.kind === 'wait') {
-        this.robotsWaits.set(url, (this.robotsWaits.get(url) ?? 0) + 1);
+        this.waits.set(url, (this.waits.get(url) ?? 0) + 1);
         await this.complete(lease, { fetchDurationMs: 0, shouldRetry: true, retryAfterMs: Math.max(0, verdict.untilMs - o.clock.nowMs()) });
         return;
       }
@@ -268,6 +288,22 @@ export class FetchLoop {
     await this.complete(lease, report);
   }
 
+  /**
+   * Whether `hostname` has no answer at hand and none came within `dnsWaitMs` (the lookup goes on in
+   * the resolver, and the answer, even a failure, is at hand next time).
+   */
+  private async isNamePending(hostname: string): Promise<boolean> {
+    const { resolver, clock } = this.o;
+    if (resolver == null || resolver.peek === undefined || resolver.peek(hostname) !== null) return false;
+    const stop = new AbortController();
+    const isAnswered = await Promise.race([
+      resolver.resolve(hostname).then(() => true, () => true),
+      clock.sleepUntil(clock.nowMs() + (this.o.dnsWaitMs ?? 100), stop.signal).then(() => false),
+    ]);
+    stop.abort();
+    return !isAnswered;
+  }
+
   /** Page fetches started that count against `maxPages`. */
   private get limitCount(): number {
     return this.o.sharedPages?.started ?? this.startedPages;
@@ -297,6 +333,6 @@ export class FetchLoop {
   }
 
   private finishUrl(url: string): void {
-    this.robotsWaits.delete(url);
+    this.waits.delete(url);
   }
 }

@@ -25,6 +25,24 @@ describe('CachingResolver', () => {
     assert.deepEqual(sys.calls, []);
   });
 
+  it('peek gives only the answers at hand: literals, the hosts map, fresh cache entries (failures too)', async () => {
+    let now = 0;
+    const sys = scripted({ 'a.example': { kind: 'ok', ip: '10.0.0.1', family: 4, ttlMs: 1000 } });
+    const r = new CachingResolver({ hostsMap: HostsMap.fromEntries(['*.test=127.0.0.5']), lookup: sys.lookup, now: () => now, negativeTtlMs: 1000 });
+    assert.deepEqual(r.peek('127.0.0.9'), { kind: 'ok', ip: '127.0.0.9', family: 4, source: 'literal' });
+    assert.deepEqual(r.peek('x.test'), { kind: 'ok', ip: '127.0.0.5', family: 4, source: 'hosts-map' });
+    assert.equal(r.peek('a.example'), null, 'not looked up yet');
+    const pending = r.resolve('a.example');
+    assert.equal(r.peek('a.example'), null, 'still being looked up');
+    await pending;
+    assert.deepEqual(r.peek('A.example'), { kind: 'ok', ip: '10.0.0.1', family: 4, source: 'cache' });
+    await r.resolve('gone.example');
+    assert.equal(r.peek('gone.example')?.kind, 'dns-error', 'a failure at hand is an answer too');
+    now = 1000;
+    assert.equal(r.peek('a.example'), null, 'expired');
+    assert.deepEqual(sys.calls, ['a.example', 'gone.example'], 'peek never looks anything up');
+  });
+
   it('caches answers for their TTL, capped, and asks again after it', async () => {
     let now = 1_000;
     const sys = scripted({

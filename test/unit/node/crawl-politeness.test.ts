@@ -157,4 +157,43 @@ describe('the fetch slots on a manual clock', () => {
     assert.equal(summary.stopReason, 'exhausted');
     assert.equal(summary.outcomes.ok, 2);
   });
+
+  test('a slot does not wait for a name server that is slow to answer: the URL goes back and other hosts are fetched', async () => {
+    // One fetch slot. x.test's name is answered only at 5000 ms; the fetcher looks names up first,
+    // as the real one does. The slot waits dnsWaitMs (250) for it, puts the URL back for 1 s and
+    // serves d.test meanwhile; x.test is fetched once its answer is at hand.
+    const clock = new ManualClock();
+    const answers = new Map<string, ResolveResult>([['d.test', { kind: 'ok', ip: '10.0.0.4', family: 4, source: 'hosts-map' }]]);
+    const xAnswer: ResolveResult = { kind: 'ok', ip: '10.0.0.8', family: 4, source: 'dns' };
+    const xAnswered = clock.sleepUntil(5000).then(() => { answers.set('x.test', xAnswer); });
+    const resolver = {
+      resolve: (host: string): Promise<ResolveResult> => {
+        const known = answers.get(host);
+        return known !== undefined ? Promise.resolve(known) : xAnswered.then(() => xAnswer);
+      },
+      peek: (host: string): ResolveResult | null => answers.get(host) ?? null,
+      close: () => {},
+    };
+    const fetcher = new FakeFetcher(clock, (url) => {
+      if (url === 'http://d.test/') return page('/1', '/2', '/3');
+      if (url === 'http://x.test/' || /^http:\/\/d\.test\/\d$/.test(url)) return page();
+      return { status: 404 };
+    }, 100, resolver);
+    const crawl = new Crawl({
+      seeds: { urls: ['http://x.test/', 'http://d.test/'] }, store: { outDir: join(root, `d${++dirs}`) }, network: { dnsWaitMs: 250 },
+      politeness: { minDelayMs: 1000 }, limits: { concurrency: 1 }, frontier: { kind: 'memory' }, progressIntervalMs: 0, parse: { workers: 0 },
+    }, {
+      deps: { clock, log: silentLog, events: { fetch: () => {}, progress: () => {} } },
+      components: { fetcher, resolver, seen: new MemorySeenSet(), warc: null, sinks: {} },
+    });
+    const summary = await drive(clock, crawl.run());
+    // The seeds are queued at 250 (admission waits dnsWaitMs for x.test's name too). Each time the
+    // slot takes x.test before 5000 it spends 250 ms on the name and puts the URL back for 1 s; in
+    // between it serves d.test (robots.txt, then every 1000 ms after the last request ended).
+    assert.deepEqual(fetcher.received.map((r) => `${r.atMs} ${r.url.replace(/^http:\/\//, '')}`), [
+      '500 d.test/robots.txt', '1750 d.test/', '3000 d.test/1', '4250 d.test/2', '5250 x.test/robots.txt', '5350 d.test/3', '6350 x.test/',
+    ]);
+    assert.equal(summary.outcomes.ok, 5);
+    assert.equal(summary.retries, 0, 'waiting for a name is not a retry');
+  });
 });

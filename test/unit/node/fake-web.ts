@@ -37,6 +37,8 @@ export class FakeFetcher implements Fetcher {
     private readonly clock: ManualClock,
     private readonly route: (url: string, attempt: number) => Reply,
     private readonly durationMs = 100,
+    /** When given, a fetch first looks its host up here, as the real fetcher does (a slow name holds the fetch). */
+    private readonly resolver: Resolver | null = null,
   ) {}
 
   get pending(): number {
@@ -46,6 +48,7 @@ export class FakeFetcher implements Fetcher {
   async fetch(asked: FetchRequest, signal?: AbortSignal): Promise<FetchOutcome> {
     const url = asked.url;
     const host = new URL(url).host;
+    await this.resolver?.resolve(new URL(url).hostname);
     const startedMs = this.clock.nowMs();
     this.received.push({ url, atMs: startedMs });
     const attempt = (this.attempts.get(url) ?? 0) + 1;
