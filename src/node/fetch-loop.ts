@@ -87,6 +87,8 @@ export class FetchLoop {
    * restart, where a URL that waited then gets fewer attempts, never more.)
    */
   private readonly waits = new Map<string, number>();
+  /** Hosts whose name was answered after a slot stopped waiting for it (see {@link isNamePending}). */
+  private readonly answeredLate = new Set<string>();
   /** Aborts fetches in flight: the caller's signal, or a slot failing. */
   private readonly controller = new AbortController();
   private readonly signal = this.controller.signal;
@@ -295,12 +297,15 @@ export class FetchLoop {
   private async isNamePending(hostname: string): Promise<boolean> {
     const { resolver, clock } = this.o;
     if (resolver == null || resolver.peek === undefined || resolver.peek(hostname) !== null) return false;
+    // An answer that came after a wait but is not at hand now (a TTL of 0, or shorter than the
+    // retry) lets the next URL of the host go: its fetch looks the name up itself, within the
+    // fetcher's own limits. Without this, such a host would go back to its queue forever.
+    if (this.answeredLate.delete(hostname)) return false;
     const stop = new AbortController();
-    const isAnswered = await Promise.race([
-      resolver.resolve(hostname).then(() => true, () => true),
-      clock.sleepUntil(clock.nowMs() + (this.o.dnsWaitMs ?? 100), stop.signal).then(() => false),
-    ]);
+    const lookup = resolver.resolve(hostname).then(() => true, () => true);
+    const isAnswered = await Promise.race([lookup, clock.sleepUntil(clock.nowMs() + (this.o.dnsWaitMs ?? 100), stop.signal).then(() => false)]);
     stop.abort();
+    if (!isAnswered) void lookup.then(() => this.answeredLate.add(hostname));
     return !isAnswered;
   }
 

@@ -196,4 +196,30 @@ describe('the fetch slots on a manual clock', () => {
     assert.equal(summary.outcomes.ok, 5);
     assert.equal(summary.retries, 0, 'waiting for a name is not a retry');
   });
+
+  test('a name that is answered slowly and never kept (TTL 0) is still fetched', async () => {
+    // Every lookup of y.test takes 400 ms and nothing is at hand afterwards; a slot waits 250 ms.
+    // The first lease goes back; the answer that came meanwhile lets the next one through.
+    const clock = new ManualClock();
+    const resolver = {
+      resolve: (): Promise<ResolveResult> => clock.sleepUntil(clock.nowMs() + 400).then(() => ({ kind: 'ok', ip: '10.0.0.7', family: 4, source: 'dns' })),
+      peek: (): ResolveResult | null => null,
+      close: () => {},
+    };
+    const fetcher = new FakeFetcher(clock, (url) => (url === 'http://y.test/' ? page() : { status: 404 }), 100, resolver);
+    const crawl = new Crawl({
+      seeds: { urls: ['http://y.test/'] }, store: { outDir: join(root, `d${++dirs}`) }, network: { dnsWaitMs: 250 },
+      politeness: { minDelayMs: 1000 }, limits: { concurrency: 1 }, frontier: { kind: 'memory' }, progressIntervalMs: 0, parse: { workers: 0 },
+    }, {
+      deps: { clock, log: silentLog, events: { fetch: () => {}, progress: () => {} } },
+      components: { fetcher, resolver, seen: new MemorySeenSet(), warc: null, sinks: {} },
+    });
+    // Were the host to go back to its queue forever, the crawl would never end: it is stopped at 60 s.
+    const controller = new AbortController();
+    void clock.sleepUntil(60_000).then(() => controller.abort());
+    const summary = await drive(clock, crawl.run(controller.signal));
+    assert.deepEqual(fetcher.received.map((r) => r.url), ['http://y.test/robots.txt', 'http://y.test/']);
+    assert.equal(summary.outcomes.ok, 1);
+    assert.equal(summary.stopReason, 'exhausted');
+  });
 });
