@@ -296,11 +296,11 @@ export class FetchLoop {
    */
   private async isNamePending(hostname: string): Promise<boolean> {
     const { resolver, clock } = this.o;
-    if (resolver == null || resolver.peek === undefined || resolver.peek(hostname) !== null) return false;
-    // An answer that came after a wait but is not at hand now (a TTL of 0, or shorter than the
-    // retry) lets the next URL of the host go: its fetch looks the name up itself, within the
-    // fetcher's own limits. Without this, such a host would go back to its queue forever.
-    if (this.answeredLate.delete(hostname)) return false;
+    if (resolver == null || resolver.peek === undefined) return false;
+    // An answer that came after a wait lets the next URL of the host go, even if it is not at hand
+    // any more (a TTL of 0, or shorter than the retry): its fetch looks the name up itself, within
+    // the fetcher's own limits. Without this, such a host would go back to its queue forever.
+    if (this.answeredLate.delete(hostname) || resolver.peek(hostname) !== null) return false;
     const stop = new AbortController();
     const lookup = resolver.resolve(hostname).then(() => true, () => true);
     const isAnswered = await Promise.race([lookup, clock.sleepUntil(clock.nowMs() + (this.o.dnsWaitMs ?? 100), stop.signal).then(() => false)]);
