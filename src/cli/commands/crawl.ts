@@ -87,16 +87,27 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
   }
 }
 
-/** One progress line. */
-export function progressLine(p: CrawlProgress): string {
+/**
+ * One progress line. `pagesPerSecond` is the rate shown; by default the event's own, which covers
+ * the time since the previous event (a line printed every few seconds shows its own span instead:
+ * {@link rateSince}).
+ */
+export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPerSecond): string {
   const errors = Object.entries(p.errors).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`);
   const x = p.exchange;
-  return `${fmt(p.elapsedMs / 1000)} s · pages ${fmt(p.pages)} (${fmt(p.recentPagesPerSecond)}/s) · ${megabytes(p.bytes)}`
+  return `${fmt(p.elapsedMs / 1000)} s · pages ${fmt(p.pages)} (${fmt(pagesPerSecond)}/s) · ${megabytes(p.bytes)}`
     + ` · frontier ${fmt(p.frontier.queued)} (${fmt(p.frontier.inFlight)} in flight) · hosts ${fmt(p.hosts)}`
     + (x === undefined ? '' : ` · exchange ${fmt(x.urlsSent)} URLs sent (${p.pages > 0 ? (x.urlsSent / p.pages).toFixed(2) : '0'}/page)`
       + (x.pagesSent > 0 ? `, ${fmt(x.pagesSent)} pages forwarded` : ''))
     + (p.collab === undefined ? '' : ` · overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}`)
     + (errors.length === 0 ? '' : ` · ${errors.join(', ')}`);
+}
+
+/** Pages per second from the line printed last (`since`, null before the first) to `p`. */
+export function rateSince(since: { readonly elapsedMs: number; readonly pages: number } | null, p: CrawlProgress): number {
+  const from = since ?? { elapsedMs: 0, pages: 0 };
+  const seconds = (p.elapsedMs - from.elapsedMs) / 1000;
+  return seconds > 0 ? (p.pages - from.pages) / seconds : p.recentPagesPerSecond;
 }
 
 const STOPPED: Readonly<Record<CrawlSummary['stopReason'], string>> = {
@@ -171,7 +182,8 @@ export async function runCrawl(
     controller.abort();
   });
   const isTty = io.isErrTty === true;
-  let lastLineMs = Number.NEGATIVE_INFINITY;
+  /** The progress printed last as a line of its own (not on a terminal), for the rate of the next one. */
+  let lastLine: { elapsedMs: number; pages: number } | null = null;
   let isLineOpen = false;
   const onProgress = (message: unknown): void => {
     const p = message as CrawlProgress;
@@ -179,9 +191,9 @@ export async function runCrawl(
     if (isTty) {
       io.err(`\r\x1b[2K${progressLine(p)}`);
       isLineOpen = true;
-    } else if (p.elapsedMs - lastLineMs >= PROGRESS_LINE_MS || p.stopReason !== null) {
-      lastLineMs = p.elapsedMs;
-      io.err(`${progressLine(p)}\n`);
+    } else if (lastLine === null || p.elapsedMs - lastLine.elapsedMs >= PROGRESS_LINE_MS || p.stopReason !== null) {
+      io.err(`${progressLine(p, rateSince(lastLine, p))}\n`);
+      lastLine = { elapsedMs: p.elapsedMs, pages: p.pages };
     }
   };
   const progress = channel(CrawlChannel.progress);
