@@ -22,7 +22,7 @@
  * when a run stops stay in flight: a persistent frontier puts them back on resume.
  */
 import { setMaxListeners } from 'node:events';
-import { fromUrlOf, type NodeEntry } from './admission.js';
+import { DEFAULT_DNS_WAIT_MS, fromUrlOf, type NodeEntry } from './admission.js';
 import type { Clock } from './clock.js';
 import type { CompletionGate } from './checkpoint.js';
 import type { CrawlStats } from './crawl-stats.js';
@@ -63,7 +63,7 @@ export interface FetchLoopOptions {
   readonly budget: ScopeCounters | null;
   /** The resolver the fetcher asks, to see whether a host's name is answered yet; null: never checked (a proxy resolves names). */
   readonly resolver?: Resolver | null;
-  /** How long a slot waits for a host's name before the URL goes back to its queue, ms. Default 100. */
+  /** How long a slot waits for a host's name before the URL goes back to its queue, ms. Default {@link DEFAULT_DNS_WAIT_MS}. */
   readonly dnsWaitMs?: number;
 }
 
@@ -303,7 +303,7 @@ export class FetchLoop {
     if (this.answeredLate.delete(hostname) || resolver.peek(hostname) !== null) return false;
     const stop = new AbortController();
     const lookup = resolver.resolve(hostname).then(() => true, () => true);
-    const isAnswered = await Promise.race([lookup, clock.sleepUntil(clock.nowMs() + (this.o.dnsWaitMs ?? 100), stop.signal).then(() => false)]);
+    const isAnswered = await Promise.race([lookup, clock.sleepUntil(clock.nowMs() + (this.o.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS), stop.signal).then(() => false)]);
     stop.abort();
     if (!isAnswered) void lookup.then(() => this.answeredLate.add(hostname));
     return !isAnswered;
