@@ -19,14 +19,6 @@ const MAX_PAGES = Number(maxPagesArg);
 const CONCURRENCY = Number(concurrencyArg);
 const probes = JSON.parse(probesArg ?? '{}');
 
-/** `over` merged into `base`: objects key by key, anything else replaced. */
-function merged(base, over) {
-  if (typeof over !== 'object' || over === null || Array.isArray(over) || typeof base !== 'object' || base === null || Array.isArray(base)) return over;
-  const out = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in base ? merged(base[k], v) : v;
-  return out;
-}
-
 /** /proc/self/status fields in MiB (0 where the system has none). */
 function procStatus() {
   let text = '';
@@ -101,6 +93,8 @@ function crawlStartedAt(crawlDir) {
 const out = mkdtempSync(join(tmpdir(), 'shoal-bench-frontier-'));
 const samples = [sample('start', 0, 0, 0, out)];
 const { Crawl } = await import('../../dist/index.js');
+// Already loaded by the package: the deep merge its configuration loader uses.
+const { mergeTrees } = await import('../../dist/config/load.js');
 samples.push(sample('baseline', 0, 0, 0, out));
 const stalls = monitorEventLoopDelay({ resolution: 20 });
 stalls.enable();
@@ -155,7 +149,7 @@ if (probes.rssTrace) {
     writeSync(traceFd, `${Math.round(since())} ${Math.round(m.rss / MiB)} ${Math.round(m.heapTotal / MiB)} ${Math.round(m.arrayBuffers / MiB)}\n`);
   }, 50).unref();
 }
-const crawl = new Crawl(merged({
+const crawl = new Crawl(mergeTrees({
   nodeId: 'bench', seeds: { file: seedsFile },
   network: { hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
   politeness: { minDelayMs: 0 }, limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES }, store: { outDir: out },
