@@ -50,12 +50,18 @@ function isZlibHeader(first: Buffer): boolean {
   return first.length < 2 || (cmf * 256 + (first[1] as number)) % 31 === 0;
 }
 
+/** What one call per coding made of a body: its output, or why there is none. */
+export type OneCallResult =
+  | { readonly kind: 'decoded'; readonly body: Buffer }
+  /** A stage's output passed `maxBytes`. */
+  | { readonly kind: 'over' }
+  | { readonly kind: 'corrupt' };
+
 /**
- * The whole of `data` decoded in one call per coding, or null when that is not the whole story: a
- * stage's output passed `maxBytes`, or the data is corrupt (the caller then decodes it as a stream,
- * which knows how much to keep and what to report). The codings must pass {@link canDecode}.
+ * The whole of `data` decoded in one call per coding, each stage's output capped at `maxBytes`. The
+ * codings must pass {@link canDecode}.
  */
-export function decodeInOneCall(codings: readonly string[], data: Buffer, maxBytes: number, isLenient: boolean): Buffer | null {
+export function decodeOnce(codings: readonly string[], data: Buffer, maxBytes: number, isLenient: boolean): OneCallResult {
   let out = data;
   try {
     for (let i = codings.length - 1; i >= 0 && out.length > 0; i--) { // the last coding applied is undone first
@@ -68,22 +74,41 @@ export function decodeInOneCall(codings: readonly string[], data: Buffer, maxByt
       if (coding === 'gzip') out = gunzipSync(out, options);
       else out = isZlibHeader(out) ? inflateSync(out, options) : inflateRawSync(out, options);
     }
-  } catch {
-    return null;
+  } catch (err) {
+    return (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE' ? { kind: 'over' } : { kind: 'corrupt' };
   }
-  return out;
+  return { kind: 'decoded', body: out };
 }
 
 /**
+ * {@link decodeOnce}'s output, or null when that is not the whole story: a stage's output passed
+ * `maxBytes`, or the data is corrupt.
+ */
+export function decodeInOneCall(codings: readonly string[], data: Buffer, maxBytes: number, isLenient: boolean): Buffer | null {
+  const r = decodeOnce(codings, data, maxBytes, isLenient);
+  return r.kind === 'decoded' ? r.body : null;
+}
+
+/**
+ * How {@link BodyDecoder} treats a body:
+ * - `whole` (a page): a cut-off or corrupt stream is an error, and a body over the limit is refused
+ *   whole: none of its output is kept;
+ * - `prefix` (an error body, cut at a small cap): what a cut-off stream held is kept, and over the
+ *   limit the first `maxBytes`.
+ */
+export type DecodeMode = 'whole' | 'prefix';
+
+/**
  * Undoes content codings, keeping at most `maxBytes` of output (and of every intermediate stage, so
- * stacked codings cannot balloon either). Over the limit it keeps the first `maxBytes`, stops, and
- * calls `onOver`; a corrupt stream calls `onError`. The codings must pass {@link canDecode}.
- * `isLenient` keeps what a cut-off stream held instead of failing on it (for bodies cut at a cap).
+ * stacked codings cannot balloon either). Over the limit it stops and calls `onOver`; a corrupt
+ * stream calls `onError`. The codings must pass {@link canDecode}. See {@link DecodeMode}.
  *
  * A body is held as received and decoded in one call when it ends, unless it grows past
  * {@link ONE_CALL_MAX_RAW_BYTES}: from there it is decoded as bytes arrive, so that a large bomb is
- * stopped while it downloads. When the one call meets the limit or a corrupt stream, the held bytes
- * go through the stream instead, which then reports as it would have.
+ * stopped while it downloads. When the one call meets a corrupt stream, or the limit in `prefix`
+ * mode, the held bytes go through the stream instead, which then reports as it would have (and
+ * keeps the prefix). A `whole` body over the limit in one call is refused there: a small gzip bomb
+ * is decoded once, up to the limit, and nothing of it is held.
  */
 export class BodyDecoder {
   /** Bytes held for one call; null once decoding as a stream. */
@@ -98,7 +123,7 @@ export class BodyDecoder {
 
   constructor(
     private readonly codings: readonly string[], private readonly maxBytes: number,
-    private readonly isLenient: boolean, private readonly onOver: () => void, private readonly onError: (err: Error) => void,
+    private readonly mode: DecodeMode, private readonly onOver: () => void, private readonly onError: (err: Error) => void,
   ) {
     this.stages = codings.map(() => null);
     this.stageBytes = codings.map(() => 0);
@@ -115,14 +140,22 @@ export class BodyDecoder {
     if (this.heldBytes > ONE_CALL_MAX_RAW_BYTES) this.stream();
   }
 
-  /** Ends the input; resolves with the output (the first `maxBytes` when over the limit). */
+  /**
+   * Ends the input; resolves with the output: over the limit, the first `maxBytes` in `prefix` mode
+   * and nothing in `whole` mode.
+   */
   finish(): Promise<Buffer> {
     if (this.held !== null && !this.isStopped) {
       const data = this.held.length === 1 ? this.held[0] as Buffer : Buffer.concat(this.held);
-      const out = data.length === 0 ? data : decodeInOneCall(this.codings, data, this.maxBytes, this.isLenient);
-      if (out !== null) {
+      const r = data.length === 0 ? { kind: 'decoded', body: data } as const : decodeOnce(this.codings, data, this.maxBytes, this.mode === 'prefix');
+      if (r.kind === 'decoded') {
         this.held = null;
-        return Promise.resolve(out);
+        return Promise.resolve(r.body);
+      }
+      if (r.kind === 'over' && this.mode === 'whole') {
+        this.held = null;
+        this.over();
+        return Promise.resolve(Buffer.alloc(0));
       }
       this.stream();
     }
@@ -151,9 +184,13 @@ export class BodyDecoder {
     if (this.isStopped) return;
     if (i === this.codings.length) {
       const room = this.maxBytes - this.outBytes;
-      this.out.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
       this.outBytes += chunk.length;
-      if (this.outBytes > this.maxBytes) this.stop(this.onOver);
+      if (this.outBytes <= this.maxBytes) {
+        this.out.push(chunk);
+        return;
+      }
+      if (this.mode === 'prefix' && room > 0) this.out.push(chunk.subarray(0, room));
+      this.over();
       return;
     }
     (this.stages[i] ?? this.open(i, chunk)).write(chunk);
@@ -172,21 +209,28 @@ export class BodyDecoder {
 
   private open(i: number, first: Buffer): Transform {
     const coding = this.codings[this.codings.length - 1 - i] as string; // the last coding applied is undone first
-    // Lenient decoding keeps what a cut-off stream held (error bodies cut at their cap).
-    const flush = this.isLenient ? { finishFlush: zc.Z_SYNC_FLUSH } : {};
+    // `prefix` keeps what a cut-off stream held (error bodies cut at their cap).
+    const isLenient = this.mode === 'prefix';
+    const flush = isLenient ? { finishFlush: zc.Z_SYNC_FLUSH } : {};
     let stage: Transform;
-    if (coding === 'br') stage = createBrotliDecompress(this.isLenient ? { finishFlush: zc.BROTLI_OPERATION_FLUSH } : {});
+    if (coding === 'br') stage = createBrotliDecompress(isLenient ? { finishFlush: zc.BROTLI_OPERATION_FLUSH } : {});
     else if (coding === 'gzip') stage = createGunzip(flush);
     else stage = isZlibHeader(first) ? createInflate(flush) : createInflateRaw(flush);
     stage.on('data', (c: Buffer) => {
       this.stageBytes[i] = (this.stageBytes[i] ?? 0) + c.length;
-      if (i < this.codings.length - 1 && (this.stageBytes[i] as number) > this.maxBytes) this.stop(this.onOver);
+      if (i < this.codings.length - 1 && (this.stageBytes[i] as number) > this.maxBytes) this.over();
       else this.feed(i + 1, c);
     });
     stage.on('end', () => this.end(i + 1));
     stage.on('error', (err: Error) => this.stop(() => this.onError(err)));
     this.stages[i] = stage;
     return stage;
+  }
+
+  /** The limit is passed: a `whole` body lets go of its output at once (a bomb's megabytes). */
+  private over(): void {
+    if (this.mode === 'whole') this.out.length = 0;
+    this.stop(this.onOver);
   }
 
   private stop(then: () => void): void {

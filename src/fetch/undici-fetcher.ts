@@ -238,7 +238,7 @@ class Call implements Dispatcher.DispatchHandler {
     this.codings = codings;
     if (codings.length === 0) return; // identity: the body as received is the decoded body
     const cap = isPage ? limits.maxDecodedBytes : limits.maxErrorBodyBytes;
-    this.decoder = new BodyDecoder(codings, cap, !isPage, () => {
+    this.decoder = new BodyDecoder(codings, cap, isPage ? 'whole' : 'prefix', () => {
       if (isPage) this.tooLarge(SizeLimit.decoded, cap);
       else this.truncate();
     }, (err) => {

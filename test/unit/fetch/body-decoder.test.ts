@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { BodyDecoder } from '../../../src/fetch/body-decoder.js';
+import { BodyDecoder, decodeOnce, type DecodeMode } from '../../../src/fetch/body-decoder.js';
 
 interface Run {
   readonly body: Buffer;
@@ -16,10 +16,10 @@ interface Run {
 }
 
 /** Feeds `data` in chunks of `chunkBytes` and finishes. */
-async function decode(codings: string[], data: Buffer, maxBytes: number, options: { chunkBytes?: number; isLenient?: boolean } = {}): Promise<Run> {
+async function decode(codings: string[], data: Buffer, maxBytes: number, options: { chunkBytes?: number; mode?: DecodeMode } = {}): Promise<Run> {
   let overs = 0;
   const errors: Error[] = [];
-  const d = new BodyDecoder(codings, maxBytes, options.isLenient ?? false, () => overs++, (e) => errors.push(e));
+  const d = new BodyDecoder(codings, maxBytes, options.mode ?? 'whole', () => overs++, (e) => errors.push(e));
   const step = options.chunkBytes ?? 16 * 1024;
   for (let i = 0; i < data.length; i += step) d.write(data.subarray(i, i + step));
   return { body: await d.finish(), overs, errors };
@@ -65,19 +65,47 @@ test('concatenated gzip members decode to their concatenation', async () => {
   assert.ok(r.body.equals(Buffer.concat([a, b])));
 });
 
-test('over the limit: the first maxBytes and one onOver, for a small body (one call) and a large one (stream)', async () => {
+test('over the limit, prefix mode: the first maxBytes and one onOver, for a small body (one call) and a large one (stream)', async () => {
   const small = gzipSync(Buffer.alloc(5_000_000, 0x41)); // a bomb: a few KB on the wire
   assert.ok(small.length < 64 * 1024);
-  const bomb = await decode(['gzip'], small, 100_000);
+  const bomb = await decode(['gzip'], small, 100_000, { mode: 'prefix' });
   assert.equal(bomb.overs, 1);
   assert.equal(bomb.body.length, 100_000);
   assert.ok(bomb.body.equals(Buffer.alloc(100_000, 0x41)));
 
   const big = gzipSync(randomBytes(3 * 1024 * 1024), { level: 1 }); // incompressible: > 1 MiB on the wire, decoded as it arrives
   assert.ok(big.length > 1024 * 1024);
-  const r = await decode(['gzip'], big, 2 * 1024 * 1024);
+  const r = await decode(['gzip'], big, 2 * 1024 * 1024, { mode: 'prefix' });
   assert.equal(r.overs, 1);
   assert.equal(r.body.length, 2 * 1024 * 1024);
+});
+
+test('over the limit, whole mode: one onOver and nothing kept, for a small body (one call) and a large one (stream)', async () => {
+  const small = gzipSync(Buffer.alloc(5_000_000, 0x41));
+  let overs = 0;
+  const d = new BodyDecoder(['gzip'], 100_000, 'whole', () => overs++, (e) => assert.fail(e));
+  d.write(small);
+  const pending = d.finish();
+  assert.equal(overs, 1, 'a small bomb is refused by the one call, without a second decoding as a stream');
+  assert.equal((await pending).length, 0);
+  assert.equal(overs, 1);
+
+  const big = gzipSync(randomBytes(3 * 1024 * 1024), { level: 1 });
+  const r = await decode(['gzip'], big, 2 * 1024 * 1024);
+  assert.equal(r.overs, 1);
+  assert.equal(r.body.length, 0);
+  // An intermediate stage over the limit (stacked codings) keeps nothing either.
+  const stacked = await decode(['gzip', 'br'], brotliCompressSync(gzipSync(randomBytes(300_000), { level: 0 })), 100_000);
+  assert.deepEqual([stacked.overs, stacked.body.length], [1, 0]);
+});
+
+test('decodeOnce tells a body over the limit from a corrupt one', () => {
+  const text = pageText(10_000);
+  assert.equal(decodeOnce(['gzip'], gzipSync(text), 5_000, false).kind, 'over');
+  assert.equal(decodeOnce(['br'], brotliCompressSync(text), 5_000, false).kind, 'over');
+  assert.equal(decodeOnce(['gzip'], Buffer.concat([gzipSync(text).subarray(0, 20), Buffer.alloc(200, 7)]), 1e6, false).kind, 'corrupt');
+  const ok = decodeOnce(['deflate', 'gzip'], gzipSync(deflateSync(text)), 10_000, false);
+  assert.ok(ok.kind === 'decoded' && ok.body.equals(text));
 });
 
 test('exactly at the limit is not over it', async () => {
@@ -111,7 +139,7 @@ test('lenient decoding keeps what a cut-off stream held; strict decoding fails o
   const text = pageText(40_000);
   const packed = gzipSync(text);
   const cut = packed.subarray(0, Math.floor(packed.length / 2));
-  const lenient = await decode(['gzip'], cut, 1e6, { isLenient: true });
+  const lenient = await decode(['gzip'], cut, 1e6, { mode: 'prefix' });
   assert.deepEqual(lenient.errors, []);
   assert.ok(lenient.body.length > 0 && lenient.body.length < text.length);
   assert.ok(text.subarray(0, lenient.body.length).equals(lenient.body), 'a prefix of the original');
@@ -122,13 +150,13 @@ test('lenient decoding keeps what a cut-off stream held; strict decoding fails o
 test('stacked codings: an intermediate stage past the limit is over the limit too', async () => {
   // The outer coding (br) expands to a gzip stream larger than the limit.
   const inner = gzipSync(randomBytes(300_000), { level: 0 });
-  const r = await decode(['gzip', 'br'], brotliCompressSync(inner), 100_000);
+  const r = await decode(['gzip', 'br'], brotliCompressSync(inner), 100_000, { mode: 'prefix' });
   assert.equal(r.overs, 1);
   assert.ok(r.body.length <= 100_000);
 });
 
 test('destroy() before finish resolves with nothing further', async () => {
-  const d = new BodyDecoder(['gzip'], 1e6, false, () => assert.fail('no onOver'), () => assert.fail('no onError'));
+  const d = new BodyDecoder(['gzip'], 1e6, 'whole', () => assert.fail('no onOver'), () => assert.fail('no onError'));
   d.write(gzipSync(pageText(5000)));
   d.destroy();
   const body = await d.finish();
