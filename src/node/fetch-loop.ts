@@ -159,7 +159,7 @@ export class FetchLoop {
   stop(reason: StopReason): void {
     if (this.reason !== null) return;
     this.reason = reason;
-    this.o.waker.notify();
+    this.o.waker.notifyAll();
   }
 
   private async slot(): Promise<void> {
@@ -168,6 +168,7 @@ export class FetchLoop {
       while (this.reason === null) {
         const next = frontier.next(clock.nowMs());
         if (next.kind === 'url') {
+          waker.notify(); // there may be more: the next waiting slot looks (see waker.ts)
           await this.handle(next.lease);
         } else if (next.kind === 'empty' && this.busy === 0 && this.holds === 0) {
           this.stop(StopReason.exhausted);

@@ -43,31 +43,39 @@ describe('SystemClock', () => {
 });
 
 describe('Waker', () => {
-  test('many waiters share one timer, set for the earliest deadline', async () => {
+  test('many waiters share one timer, set for the earliest deadline; it wakes one of them', async () => {
     const clock = new ManualClock();
     const waker = new Waker(clock);
-    const woke: number[] = [];
-    for (const at of [500, 300, 400]) void waker.wait(at).then(() => woke.push(clock.nowMs()));
-    void waker.wait(Number.POSITIVE_INFINITY).then(() => woke.push(-1));
+    const woke: string[] = [];
+    for (const at of [500, 300, 400]) void waker.wait(at).then(() => woke.push(`${at}@${clock.nowMs()}`));
+    void waker.wait(Number.POSITIVE_INFINITY).then(() => woke.push(`never@${clock.nowMs()}`));
     assert.equal(clock.pending, 1, 'one timer: the first was cancelled when an earlier deadline came');
     assert.equal(clock.nextTimerMs(), 300);
     await clock.advanceTo(300);
-    assert.deepEqual(woke, [300, 300, 300, -1], 'everyone wakes to look at the frontier again');
+    assert.deepEqual(woke, ['500@300'], 'the longest waiting wakes, and only it');
+    assert.equal(waker.waiting, 3);
+    assert.equal(clock.pending, 0, 'the timer is spent: the next slot that finds nothing arms it again');
+    waker.notifyAll();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(woke, ['500@300', '300@300', '400@300', 'never@300']);
+    assert.equal(waker.waiting, 0);
     waker.close();
   });
 
-  test('notify wakes the waiters without any time passing', async () => {
+  test('notify wakes one waiter at a time, without any time passing; a notify with nobody waiting is not kept', async () => {
     const clock = new ManualClock();
     const waker = new Waker(clock);
-    let isAwake = false;
-    const waiting = waker.wait(Number.POSITIVE_INFINITY).then(() => { isAwake = true; });
+    const woke: number[] = [];
+    waker.notify();
+    for (const i of [1, 2]) void waker.wait(Number.POSITIVE_INFINITY).then(() => woke.push(i));
     await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(isAwake, false);
+    assert.deepEqual(woke, []);
     waker.notify();
-    await waiting;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(woke, [1]);
+    waker.notify();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(woke, [1, 2]);
     assert.equal(clock.nowMs(), 0);
-    const later = waker.wait(Number.POSITIVE_INFINITY);
-    waker.notify();
-    await later;
   });
 });
