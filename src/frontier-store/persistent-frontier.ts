@@ -252,6 +252,14 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     });
   }
 
+  /** Politeness only (see `Frontier.endFetch`): nothing is written; the lease stays in flight until `complete`. */
+  endFetch(lease: Lease, report: CompletionReport, nowMs: number): void {
+    this.check('endFetch');
+    const record = this.leases.get(lease.id);
+    if (record === undefined) throw new Error(`frontier: lease ${lease.id} (${lease.entry.url}) is not in flight`);
+    this.core.endFetch(record.slot, report, nowMs);
+  }
+
   complete(lease: Lease, report: CompletionReport, nowMs: number): void {
     const log = this.check('complete');
     const record = this.leases.get(lease.id);

@@ -14,8 +14,9 @@
  *   it. Among the hosts that may be contacted it picks the best URL (highest priority, then oldest).
  *   Otherwise it answers `wait` with the exact earliest time a host becomes contactable, or
  *   `untilMs: Infinity` when only the completion of a lease in flight can unblock anything; and
- *   `empty` if and only if nothing is queued and nothing is in flight.
- * - **Politeness.** `complete(lease, report, nowMs)` sets the host's next-contact time to
+ *   `empty` if and only if nothing is queued and nothing is in flight. A lease whose fetch was ended
+ *   with `endFetch` is still in flight but no longer counts against the connection limits.
+ * - **Politeness.** `complete(lease, report, nowMs)` (or `endFetch`, see below) sets the host's next-contact time to
  *   {@link nextContactMs}: `nowMs + max(minDelayMs, k × fetchDurationMs, crawlDelayMs)`, pushed later
  *   still by Retry-After or by the exponential back-off when the report asks for it.
  * - **Leases.** Every lease is completed exactly once. A lease handed out and not completed is *in
@@ -141,8 +142,16 @@ export interface Frontier {
   add(entry: FrontierEntry, nowMs: number): boolean;
   /** A lease on the best URL that may be fetched at `nowMs`, or how long to wait, or `empty`. */
   next(nowMs: number): NextResult;
-  /** Returns a lease with how its fetch went; sets the host's next-contact time. */
+  /** Returns a lease with how its fetch went; sets the host's next-contact time (unless `endFetch` did). */
   complete(lease: Lease, report: CompletionReport, nowMs: number): void;
+  /**
+   * Ends the fetch of a lease that will not be retried (`shouldRetry` is refused) while the lease
+   * stays in flight: the politeness of `complete` happens now (next-contact time, back-off, the
+   * connection no longer counted against the host and its IP), and the later `complete` only makes
+   * the URL done. A node ends the fetch when the response is in and completes the lease once the
+   * page's records are written, so the server's connection is not held while the page is processed.
+   */
+  endFetch(lease: Lease, report: CompletionReport, nowMs: number): void;
   /** The leases in flight (a copy), oldest first: what a persistent frontier re-queues on resume. */
   inFlight(): readonly Lease[];
   /** Current counters. */

@@ -50,6 +50,12 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
     return { kind: 'url', lease };
   }
 
+  endFetch(lease: Lease, report: CompletionReport, nowMs: number): void {
+    const record = this.leases.get(lease.id);
+    if (record === undefined) throw new Error(`frontier: lease ${lease.id} (${lease.entry.url}) is not in flight`);
+    this.core.endFetch(record.slot, report, nowMs);
+  }
+
   complete(lease: Lease, report: CompletionReport, nowMs: number): void {
     const record = this.leases.get(lease.id);
     if (record === undefined) throw new Error(`frontier: lease ${lease.id} (${lease.entry.url}) is not in flight`);

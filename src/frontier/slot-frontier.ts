@@ -93,6 +93,8 @@ interface Host extends HeapSlot {
   /** Consecutive completions that asked for back-off. */
   failures: number;
   inFlight: number;
+  /** Its slots whose fetch ended and that wait for `complete`: they keep the host's back queue, not a connection. */
+  ended: number;
   place: Place;
 }
 
@@ -152,6 +154,8 @@ export class SlotFrontier {
   private readonly dormant = new Map<string, Dormant>();
   private readonly dormantByTime = new HostHeap<Dormant>(dormantBefore);
   private readonly leases = new Map<number, Leased>();
+  /** Slots whose fetch has ended ({@link endFetch}) and that wait for {@link complete}, with their host: still held, no longer counted against the host and its IP. */
+  private readonly ended = new Map<number, Host>();
 
   private nextSeq = 0;
   private nextHostId = 0;
@@ -245,7 +249,7 @@ export class SlotFrontier {
         this.waitUntilMs = soonest.readyAtMs;
         return NEXT_WAIT;
       }
-      if (this.leases.size > 0) {
+      if (this.leases.size > 0 || this.ended.size > 0) {
         this.waitUntilMs = Number.POSITIVE_INFINITY;
         return NEXT_WAIT;
       }
@@ -266,16 +270,64 @@ export class SlotFrontier {
   }
 
   /**
-   * Returns a leased slot with how its fetch went; sets the host's next-contact time.
+   * Returns a leased slot with how its fetch went; sets the host's next-contact time. For a slot
+   * whose fetch was ended by {@link endFetch}, only frees the slot (the report is not read again).
    * @returns true if the URL stays queued (a retry: same slot, `attempt` one higher), false if its
    *   slot was freed (read what you need from the slot before calling).
    * @throws Error if `slot` is not out on lease; RangeError on impossible numbers in the report.
    */
   complete(slot: number, report: CompletionReport, nowMs: number): boolean {
+    const endedHost = this.ended.get(slot);
+    if (endedHost !== undefined) {
+      this.ended.delete(slot);
+      endedHost.ended--;
+      this.bySlotKey.remove(slot);
+      this.slots.release(slot);
+      this.forgetDormant(nowMs);
+      if (this.isIdle(endedHost)) {
+        const group = endedHost.group;
+        this.release(endedHost, nowMs);
+        this.dropGroupIfUnused(group);
+        this.fill(nowMs);
+      }
+      return false;
+    }
     const record = this.leases.get(slot);
     if (record === undefined) throw new Error(`frontier: slot ${slot} is not in flight`);
     checkReport(report);
     this.leases.delete(slot);
+    const isRetry = report.shouldRetry === true;
+    this.settle(slot, record, report, nowMs, isRetry ? 'retry' : 'free');
+    return isRetry;
+  }
+
+  /**
+   * Ends the fetch of a leased slot that will not be retried: the politeness part of
+   * {@link complete} (the host's next-contact time, its back-off, the connection no longer counted
+   * against the host and its IP), while the slot stays held, in flight, until `complete(slot)`, and
+   * its host keeps its back queue until then (as for a lease out). A node ends the fetch when the
+   * response is in, and completes once the page's records are written.
+   * @throws Error if `slot` is not out on lease or its fetch already ended; RangeError on impossible
+   *   numbers in the report, or a report that asks for a retry (complete it instead).
+   */
+  endFetch(slot: number, report: CompletionReport, nowMs: number): void {
+    const record = this.leases.get(slot);
+    if (record === undefined) throw new Error(`frontier: slot ${slot} is not in flight, or its fetch already ended`);
+    checkReport(report);
+    if (report.shouldRetry === true) throw new RangeError('frontier: a fetch to be retried is completed, not ended');
+    this.leases.delete(slot);
+    this.ended.set(slot, record.host);
+    record.host.ended++;
+    this.settle(slot, record, report, nowMs, 'keep');
+  }
+
+  /** Whether a host may give up its back queue: nothing queued, nothing in flight, no ended fetch waiting for `complete`. */
+  private isIdle(host: Host): boolean {
+    return host.queue.size === 0 && host.inFlight === 0 && host.ended === 0;
+  }
+
+  /** The politeness of a fetch that ended, then what becomes of its slot: queued again, freed, or kept for a later `complete`. */
+  private settle(slot: number, record: Leased, report: CompletionReport, nowMs: number, disposition: 'retry' | 'free' | 'keep'): void {
     const { host, group } = record;
     host.inFlight--;
     group.inFlight--;
@@ -290,25 +342,23 @@ export class SlotFrontier {
     if (report.ip !== undefined && report.ip !== host.group.ip) this.regroup(host, report.ip);
 
     const t = this.slots;
-    const isRetry = report.shouldRetry === true;
-    if (isRetry) {
+    if (disposition === 'retry') {
       t.setAttempt(slot, t.attemptOf(slot) + 1);
       host.queue.push(slot);
       this.queued++;
       this.retryCount++;
-    } else {
+    } else if (disposition === 'free') {
       this.bySlotKey.remove(slot);
       t.release(slot);
     }
     this.forgetDormant(nowMs);
-    const isIdle = host.queue.size === 0 && host.inFlight === 0;
+    const isIdle = this.isIdle(host);
     if (isIdle) this.release(host, nowMs);
     else this.schedule(host, nowMs);
     // Only now is every host of the lease's group in its right place; the group has a free slot.
     this.refreshGroup(group);
     this.dropGroupIfUnused(group);
     if (isIdle) this.fill(nowMs);
-    return isRetry;
   }
 
   /**
@@ -372,7 +422,7 @@ export class SlotFrontier {
   stats(): FrontierStats {
     return {
       queued: this.queued,
-      inFlight: this.leases.size,
+      inFlight: this.leases.size + this.ended.size,
       frontQueued: this.front.size,
       activeHosts: this.activeCount,
       readyHosts: this.readyHosts,
@@ -442,7 +492,7 @@ export class SlotFrontier {
     const host: Host = {
       name, index: h, id: this.nextHostId++, queue: new SlotHeap(this.slots), group,
       readyAtMs: left?.readyAtMs ?? Number.NEGATIVE_INFINITY, failures: left?.failures ?? 0,
-      inFlight: 0, place: Place.none, heapIndex: NOT_IN_HEAP,
+      inFlight: 0, ended: 0, place: Place.none, heapIndex: NOT_IN_HEAP,
     };
     this.hostActive[h] = host;
     this.activeCount++;

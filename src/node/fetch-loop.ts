@@ -4,7 +4,9 @@
  * sure the host's robots.txt is known and allows the URL, fetch it, pass the outcome to the page
  * processor, and hand the lease back with what politeness needs (the fetch duration, Retry-After,
  * back-off, Crawl-delay, retry) before taking the next lease. A slot is busy from lease to the end
- * of processing, so at most N pages are in the pipeline (backpressure by construction).
+ * of processing, so at most N pages are in the pipeline (backpressure by construction). The host and
+ * its IP are free sooner: a page's fetch is ended in the frontier (`endFetch`, politeness) when its
+ * response is in, and its lease completed (durability) once its records are written.
  *
  * The lease of a host's first URL also covers its robots.txt request: the URL then goes back to its
  * place in the host's queue (`shouldRetry`), and comes out again once the politeness gap after the
@@ -285,8 +287,12 @@ export class FetchLoop {
       return;
     }
     this.finishUrl(url);
-    // The lease is completed once the page's records are written: a checkpoint never makes final a
-    // fetch whose WARC record is not in the file yet. (The host's gap starts a little later for it.)
+    // The server's part is over: the host's gap starts now, and its connection (host and IP) is free
+    // for the next URL while this page is analysed and written. The lease itself is completed once
+    // the page's records are written: a checkpoint never makes final a fetch whose WARC record is not
+    // in the file yet.
+    o.frontier.endFetch(lease, report, o.clock.nowMs());
+    o.waker.notify();
     await o.processor.process(entry, outcome, attempts, startedWallMs);
     await this.complete(lease, report);
   }

@@ -342,6 +342,35 @@ describe('PersistentFrontier: reopen', () => {
     await second.close();
   }));
 
+  test('a fetch ended but not completed frees the host and its IP, writes nothing, and comes back after a crash', () => withDir(async (dir) => {
+    const options = { minDelayMs: 100, delayFactor: 0, maxConnectionsPerIp: 1 };
+    const first = await opened(dir, options);
+    first.add(entry('http://a.test/1', { ip: '10.0.0.1' }), 0);
+    first.add(entry('http://a.test/2', { ip: '10.0.0.1' }), 0);
+    first.add(entry('http://b.test/1', { ip: '10.0.0.1' }), 0);
+    const a1 = take(first, 0);
+    assert.equal(a1.entry.url, 'http://a.test/1');
+    assert.deepEqual(first.next(5), { kind: 'wait', untilMs: Infinity }, 'the IP\'s one connection is out');
+    first.endFetch(a1, { fetchDurationMs: 10 }, 10);
+    const b1 = take(first, 10);
+    assert.equal(b1.entry.url, 'http://b.test/1', 'the IP is free once the fetch ended');
+    first.endFetch(b1, { fetchDurationMs: 5 }, 15);
+    assert.deepEqual(first.next(15), { kind: 'wait', untilMs: 110 }, 'a.test\'s gap runs from the end of its fetch');
+    const a2 = take(first, 110);
+    assert.equal(a2.entry.url, 'http://a.test/2');
+    assert.equal(first.add(entry('http://a.test/1'), 110), false, 'still held until completed');
+    assert.equal(first.stats().inFlight, 3);
+    assert.throws(() => first.endFetch(a1, { fetchDurationMs: 10 }, 111), /not in flight, or its fetch already ended/);
+    assert.throws(() => first.endFetch(a2, { fetchDurationMs: 1, shouldRetry: true }, 120), RangeError, 'a retry is completed, not ended');
+    first.complete(a2, { fetchDurationMs: 1 }, 120);
+    first.complete(b1, { fetchDurationMs: 5 }, 200);
+    await first.flush();
+    await first.close(); // a.test/1 ended and never completed: it comes back
+    const second = await opened(dir, options);
+    assert.deepEqual([...second.entries()].map((s) => s.entry.url), ['http://a.test/1']);
+    await second.close();
+  }));
+
   test('a held URL is refused; a completed one is taken again, once, even before a flush', () => withDir(async (dir) => {
     const frontier = await opened(dir, { minDelayMs: 0, delayFactor: 0 });
     for (const i of [1, 2, 3]) frontier.add(entry(`http://a.test/${i}`), 0);

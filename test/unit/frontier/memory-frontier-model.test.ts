@@ -102,6 +102,11 @@ interface Workload {
   readonly isEveryIpKnown: boolean;
   /** Every host fits in a back queue: the model can predict each choice exactly. */
   readonly isExact: boolean;
+  /**
+   * Half the fetches that are not retried are ended first (`endFetch`: politeness) and completed
+   * after a random processing time, as a node does while it writes a page's records.
+   */
+  readonly endsFetches?: boolean;
   readonly options: ConstructorParameters<typeof MemoryFrontier>[0];
 }
 
@@ -125,6 +130,8 @@ function runWorkload(w: Workload): { log: string[]; fetched: number; leases: num
   const model = new Map<string, ModelUrl>();
   const queuedByHost = new Map<string, Set<ModelUrl>>(hosts.map((h) => [h.name, new Set()]));
   const log: string[] = [];
+  /** URLs per host whose fetch was ended and that are not completed yet. */
+  const processing = new Map<string, number>();
   let made = 0;
   let fetched = 0;
   let leases = 0;
@@ -134,7 +141,9 @@ function runWorkload(w: Workload): { log: string[]; fetched: number; leases: num
     const url = `http://${host.name}/p${made}`;
     const priority = rng.int(w.priorities);
     const e: FrontierEntry = { url, host: host.name, depth: 0, priority, ip: host.isIpKnownAtAdd ? host.ip : undefined };
-    auditor.onAdd(host.name, nowMs, queuedByHost.get(host.name)?.size === 0 && (auditor.hostFlight.get(host.name) ?? 0) === 0);
+    // Idle: the host gives up its back queue (a URL ended but not completed keeps it).
+    const isIdle = queuedByHost.get(host.name)?.size === 0 && (auditor.hostFlight.get(host.name) ?? 0) === 0 && (processing.get(host.name) ?? 0) === 0;
+    auditor.onAdd(host.name, nowMs, isIdle);
     assert.equal(frontier.add(e, nowMs), true);
     const m: ModelUrl = { url, host: host.name, priority, seq: made++, state: 'queued' };
     model.set(url, m);
@@ -166,7 +175,8 @@ function runWorkload(w: Workload): { log: string[]; fetched: number; leases: num
   };
 
   for (let i = 0; i < Math.min(w.urls, 60); i++) addUrl(0);
-  const slots: ({ lease: Lease; endMs: number } | undefined)[] = Array.from({ length: w.slots }, () => undefined);
+  // A slot in its processing time (after endFetch) carries the report it will complete with.
+  const slots: ({ lease: Lease; endMs: number; report?: CompletionReport } | undefined)[] = Array.from({ length: w.slots }, () => undefined);
   let now = 0;
   for (let step = 0; ; step++) {
     assert.ok(step < 200_000, 'the crawl must finish');
@@ -204,7 +214,7 @@ function runWorkload(w: Workload): { log: string[]; fetched: number; leases: num
       slots[s] = undefined;
       const { lease } = slot;
       const host = hostByName.get(lease.entry.host) as HostSpec;
-      const report: CompletionReport = {
+      const report: CompletionReport = slot.report ?? {
         fetchDurationMs: now - lease.leasedAtMs,
         shouldRetry: lease.attempt < 4 && rng.chance(0.1),
         shouldBackOff: rng.chance(0.05),
@@ -212,8 +222,19 @@ function runWorkload(w: Workload): { log: string[]; fetched: number; leases: num
         crawlDelayMs: host.crawlDelayMs,
         ip: host.ip,
       };
+      if (slot.report === undefined && w.endsFetches === true && report.shouldRetry !== true && rng.chance(0.5)) {
+        // The host's politeness now; the URL stays held, in flight, until it is completed.
+        frontier.endFetch(lease, report, now);
+        auditor.onComplete(lease, report, now);
+        assert.equal(frontier.add({ url: lease.entry.url, host: lease.entry.host, depth: 0, priority: 0 }, now), false, 'an ended URL is still held');
+        processing.set(lease.entry.host, (processing.get(lease.entry.host) ?? 0) + 1);
+        slots[s] = { lease, endMs: now + rng.range(1, 3000), report };
+        log.push(`${now} ended ${lease.entry.url}#${lease.attempt}`);
+        continue;
+      }
       frontier.complete(lease, report, now);
-      auditor.onComplete(lease, report, now);
+      if (slot.report === undefined) auditor.onComplete(lease, report, now);
+      else processing.set(lease.entry.host, (processing.get(lease.entry.host) as number) - 1);
       log.push(`${now} done ${lease.entry.url}#${lease.attempt}${report.shouldRetry === true ? ' retry' : ''}`);
       const m = model.get(lease.entry.url) as ModelUrl;
       if (report.shouldRetry === true) {
@@ -266,6 +287,16 @@ describe('MemoryFrontier: seeded random crawls never break politeness', () => {
 
   test('4 back queues for 40 hosts: politeness holds while hosts rotate through the back queues', () => {
     runWorkload({ ...base, seed: 4, priorities: 2, isExact: false, options: { backQueueCount: 4 } });
+  });
+
+  test('fetches ended before they are completed: the connection is free at the end of the fetch (exact model)', () => {
+    const run = runWorkload({ ...base, seed: 6, isEveryIpKnown: true, endsFetches: true, options: { backQueueCount: 1000 } });
+    assert.equal(run.fetched, 1500);
+    assert.ok(run.log.some((l) => l.includes(' ended ')), 'some fetches were ended first');
+  });
+
+  test('ended fetches with 4 back queues for 40 hosts', () => {
+    runWorkload({ ...base, seed: 7, priorities: 2, isExact: false, endsFetches: true, options: { backQueueCount: 4 } });
   });
 
   test('the same seed gives the same crawl', () => {

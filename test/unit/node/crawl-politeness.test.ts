@@ -127,8 +127,8 @@ describe('the fetch slots on a manual clock', () => {
   });
 
   test('a linked host whose name never resolves does not hold up the crawl of the page that links to it', async () => {
-    // d.test/ links to /next and to x.test, whose lookup never answers. The page's lease (d.test's
-    // one connection) completes only once its links are queued: were queueing to wait for the
+    // d.test/ links to /next and to x.test, whose lookup never answers. The page's lease completes
+    // only once its links are queued, and /next is one of them: were queueing to wait for the
     // answer, d.test/next would never be fetched and the crawl would hang.
     class HangingResolver extends FakeResolver {
       override resolve(host: string): Promise<ResolveResult> {
@@ -149,10 +149,11 @@ describe('the fetch slots on a manual clock', () => {
       components: { fetcher, resolver: new HangingResolver({ 'd.test': '10.0.0.4' }), seen: new MemorySeenSet(), warc: null, sinks: {} },
     });
     const summary = await drive(clock, crawl.run());
-    // d/ ends at 1200; its links are queued 250 ms later (x.test without an address), when its
-    // lease completes: the next request to d.test is 1000 ms after that. x.test is crawled too.
+    // d/ ends at 1200; its links are queued 250 ms later (x.test without an address). d.test's
+    // gap runs from the end of the fetch, not from the queueing: the next request to d.test is at
+    // 2200. x.test is crawled too.
     assert.deepEqual(fetcher.received.map((r) => `${r.atMs} ${r.url.replace(/^http:\/\//, '')}`), [
-      '0 d.test/robots.txt', '1100 d.test/', '1450 x.test/robots.txt', '2450 d.test/next', '2550 x.test/',
+      '0 d.test/robots.txt', '1100 d.test/', '1450 x.test/robots.txt', '2200 d.test/next', '2550 x.test/',
     ]);
     assert.equal(summary.stopReason, 'exhausted');
     assert.equal(summary.outcomes.ok, 2);
