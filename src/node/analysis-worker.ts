@@ -2,8 +2,9 @@
  * The entry of an analysis worker thread (see page-analyzer.ts): answers each page it is sent with
  * {@link analyzePage} (as JSON: see page-analyzer.ts), each sitemap with its parse (JSON too), each
  * batch of WARC records with their gzip members, or with the message of the exception that stopped
- * it. Says `ready` once its modules are loaded, so that the pool can tell a worker that cannot
- * start from one that died later.
+ * it. Tasks arrive in arrays (those of one turn of the crawl thread); answers go back in arrays too,
+ * as soon as the oldest waiting one is 1.5 ms old or this thread's turn ends. Says `ready` once its
+ * modules are loaded, so that the pool can tell a worker that cannot start from one that died later.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzePage } from './page-analysis.js';
@@ -48,22 +49,57 @@ async function sitemapReply(request: Extract<AnalysisRequest, { kind: 'sitemap' 
   }
 }
 
-port.on('message', (request: AnalysisRequest) => {
-  let reply: AnalysisReply;
+/** Replies waiting to go back together, and the buffers they move (see `send` in page-analyzer.ts). */
+let replies: AnalysisReply[] = [];
+let moved: ArrayBuffer[] = [];
+
+/** When the oldest reply waiting was made: none waits longer than {@link MAX_REPLY_WAIT_MS} of further work. */
+let oldestAtMs = 0;
+/**
+ * Replies go back together when they are ready within this much of each other: fewer messages to
+ * wake the crawl thread when pages come in bursts, while a page's answer is never held behind more
+ * than about two pages' work.
+ */
+const MAX_REPLY_WAIT_MS = 1.5;
+
+function reply(r: AnalysisReply, buffer?: ArrayBuffer): void {
+  if (replies.length === 0) {
+    oldestAtMs = performance.now();
+    setImmediate(sendReplies);
+  }
+  replies.push(r);
+  if (buffer !== undefined) moved.push(buffer);
+  if (performance.now() - oldestAtMs >= MAX_REPLY_WAIT_MS) sendReplies();
+}
+
+function sendReplies(): void {
+  if (replies.length === 0) return;
+  const batch = replies;
+  const buffers = moved;
+  replies = [];
+  moved = [];
+  port?.postMessage(batch, buffers);
+}
+
+function answer(request: AnalysisRequest): void {
   if (request.kind === 'sitemap') {
-    void sitemapReply(request).then((r) => port.postMessage(r));
+    void sitemapReply(request).then((r) => reply(r));
     return;
   }
   try {
     if (request.kind === 'gzip') {
       const r = gzipped(request);
-      port.postMessage(r, [r.data.buffer as ArrayBuffer]);
+      reply(r, r.data.buffer as ArrayBuffer);
       return;
     }
-    reply = { id: request.id, kind: 'analysis', json: JSON.stringify(analyzePage(request, options)) };
+    reply({ id: request.id, kind: 'analysis', json: JSON.stringify(analyzePage(request, options)) });
   } catch (err) {
-    reply = { id: request.id, kind: 'error', message: err instanceof Error ? err.message : String(err) };
+    reply({ id: request.id, kind: 'error', message: err instanceof Error ? err.message : String(err) });
   }
-  port.postMessage(reply);
+}
+
+// Tasks come in arrays: those the crawl thread gave this worker in one turn of its event loop.
+port.on('message', (requests: AnalysisRequest[]) => {
+  for (const request of requests) answer(request);
 });
 port.postMessage({ kind: 'ready' });

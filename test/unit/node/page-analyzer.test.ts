@@ -137,6 +137,22 @@ test('the workers compress WARC records: one valid gzip member per record, in or
   assert.ok(gunzipSync(Buffer.concat(b[2]?.pieces ?? [])).equals(Buffer.concat((records[2] as RecordBytes).pieces)));
 });
 
+test('tasks of one turn travel together, and each gets its own answer: pages, records and sitemaps interleaved', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
+  pools.push(pool);
+  const sitemap = Buffer.from('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://site-1.example/a</loc></url></urlset>');
+  // All issued in one turn of the event loop: one message to the worker, answers in few messages.
+  const tasks = pages.slice(0, 12).map((p, i) => (i % 3 === 0
+    ? pool.compress([{ pieces: [p.body], stored: null }], 6).then((m) => ({ i, kind: 'gzip', value: gunzipSync(Buffer.concat(m[0]?.pieces ?? [])).equals(p.body) }))
+    : i % 3 === 1
+      ? pool.analyze(p).then((a) => ({ i, kind: 'page', value: a.title === `Page ${i} of the shoal test` }))
+      : pool.parseSitemap({ url: `http://site-${i}.example/sitemap.xml`, body: sitemap, maxUrls: 10 }).then((m) => ({ i, kind: 'sitemap', value: m.kind === 'urlset' && m.urls.length === 1 }))));
+  const answers = await Promise.all(tasks);
+  assert.equal(pool.messagesSent, 1, 'the twelve tasks went to the worker in one message');
+  assert.deepEqual(answers.map((a) => a.kind), pages.slice(0, 12).map((_, i) => ['gzip', 'page', 'sitemap'][i % 3]));
+  for (const a of answers) assert.equal(a.value, true, `task ${a.i} (${a.kind}) got its own answer`);
+});
+
 test('sitemaps are read the same in the workers as in the crawl thread, gzip included', async () => {
   const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
   pools.push(pool);
