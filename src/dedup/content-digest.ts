@@ -13,9 +13,7 @@
  *   content. Anything a reader would see as different (words, case, punctuation) still differs.
  */
 import { hash } from 'node:crypto';
-
-/** RFC 4648 §6 alphabet. */
-const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+import { sha1Text } from '../core/digest-text.js';
 
 /**
  * Any run of white space, as JavaScript's `\s` defines it: ASCII blanks, NO-BREAK SPACE, the Unicode
@@ -50,26 +48,6 @@ function collapseWhiteSpace(text: string): string {
 }
 
 /**
- * RFC 4648 base32 of `bytes`, upper case, without padding (for 20-byte SHA-1 digests no padding
- * would be written anyway).
- */
-function base32(bytes: Uint8Array): string {
-  let out = '';
-  let buffer = 0; // pending bits, right-aligned
-  let bits = 0;
-  for (const byte of bytes) {
-    buffer = ((buffer << 8) | byte) & 0xfff; // at most 4 + 8 pending bits matter
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      out += BASE32_ALPHABET[(buffer >>> bits) & 31];
-    }
-  }
-  if (bits > 0) out += BASE32_ALPHABET[(buffer << (5 - bits)) & 31];
-  return out;
-}
-
-/**
  * WARC-style digest of a payload: `sha1:` followed by the 32-character base32 SHA-1 of `body`, as
  * written in `WARC-Payload-Digest` (and `WARC-Block-Digest`, given the whole block).
  *
@@ -77,7 +55,7 @@ function base32(bytes: Uint8Array): string {
  * @returns for example `sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ` for an empty body.
  */
 export function payloadDigest(body: Uint8Array): string {
-  return 'sha1:' + base32(hash('sha1', body, 'buffer'));
+  return sha1Text(hash('sha1', body, 'buffer'));
 }
 
 /**

@@ -12,7 +12,8 @@
  * Sources: WARC/1.1 §5 (named fields), §6 (record types), Annex D (gzip per record); the revisit
  * profile `identical-payload-digest` of §6.7.2.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, hash, randomUUID } from 'node:crypto';
+import { sha1Text } from '../../core/digest-text.js';
 
 /** The record types shoal writes (WARC/1.1 §6). */
 export const WarcType = {
@@ -140,7 +141,6 @@ export const RECORD_TRAILER: Buffer = Buffer.from('\r\n\r\n', 'latin1');
 const EMPTY = Buffer.alloc(0);
 /** RFC 9110 token characters: what a field name may contain. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 /** A fresh record id, `<urn:uuid:…>`. */
 export function newRecordId(): string {
@@ -191,22 +191,10 @@ export function encodeHttpText(text: string): Buffer {
  * `payloadDigest` in `dedup/content-digest.ts`, which takes one buffer).
  */
 export function sha1Digest(pieces: readonly Uint8Array[]): string {
-  const hash = createHash('sha1');
-  for (const p of pieces) hash.update(p);
-  const bytes = hash.digest();
-  let out = 'sha1:';
-  let buffer = 0;
-  let bits = 0;
-  for (const byte of bytes) {
-    buffer = ((buffer << 8) | byte) & 0xfff;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      out += BASE32[(buffer >>> bits) & 31];
-    }
-  }
-  // 160 bits is a multiple of 5: nothing is left over and no padding is needed.
-  return out;
+  if (pieces.length === 1) return sha1Text(hash('sha1', pieces[0] as Uint8Array, 'buffer'));
+  const h = createHash('sha1');
+  for (const p of pieces) h.update(p);
+  return sha1Text(h.digest());
 }
 
 /** An HTTP head from a start line and header lines; values are sanitized like WARC fields. */
