@@ -16,9 +16,10 @@
  *   `untilMs: Infinity` when only the completion of a lease in flight can unblock anything; and
  *   `empty` if and only if nothing is queued and nothing is in flight. A lease whose fetch was ended
  *   with `endFetch` is still in flight but no longer counts against the connection limits.
- * - **Politeness.** `complete(lease, report, nowMs)` (or `endFetch`, see below) sets the host's next-contact time to
- *   {@link nextContactMs}: `nowMs + max(minDelayMs, k × fetchDurationMs, crawlDelayMs)`, pushed later
- *   still by Retry-After or by the exponential back-off when the report asks for it.
+ * - **Politeness.** `complete(lease, report, nowMs)`, or `endFetch` with the same arguments, sets
+ *   the host's next-contact time to {@link nextContactMs}: `nowMs + max(minDelayMs, k ×
+ *   fetchDurationMs, crawlDelayMs)`, pushed later still by Retry-After or by the exponential back-off
+ *   when the report asks for it.
  * - **Leases.** Every lease is completed exactly once. A lease handed out and not completed is *in
  *   flight*; `inFlight()` lists them. A persistent frontier records leases so that after a crash it can
  *   put every in-flight URL back: a page may then be fetched twice, never lost (SPEC §8), and the

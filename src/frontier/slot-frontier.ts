@@ -285,9 +285,7 @@ export class SlotFrontier {
       this.slots.release(slot);
       this.forgetDormant(nowMs);
       if (this.isIdle(endedHost)) {
-        const group = endedHost.group;
         this.release(endedHost, nowMs);
-        this.dropGroupIfUnused(group);
         this.fill(nowMs);
       }
       return false;

@@ -7,14 +7,15 @@
  *
  * {@link WorkerPageAnalyzer} runs N workers (`analysis-worker.ts`) and gives each page to the worker
  * with the fewest pages in hand. A page's body is copied once into a buffer of its own and moved
- * (transferred, not copied again) to the worker; the analysis comes back as one JSON string. The
- * tasks given to a worker in one turn of the event loop go in one message, and a worker sends its
- * answers back together when they are ready within 1.5 ms of each other: every message wakes the
- * other thread, and on two busy cores that switch cost the crawl thread about 8 % of its time per
- * page (`bench:crawl`). (A
+ * (transferred, not copied again) to the worker; the analysis comes back as one JSON string. (A
  * structured clone of a page's hundred link objects costs the receiving thread about five times what
  * `JSON.parse` of the same data does, and the crawl's thread is the one that must not wait.) A worker
  * holds the process open only while it has pages in hand.
+ *
+ * The tasks given to a worker in one turn of the event loop go in one message, and a worker sends
+ * its answers back together when they are ready within 1.5 ms of each other: every message wakes the
+ * other thread, and on two busy cores that switch cost the crawl thread about 8 % of its time per
+ * page (`bench:crawl`).
  *
  * Failures lose nothing and stop nothing: an exception inside an analysis rejects that page's
  * promise only; a worker that dies (out of memory on a hostile page: each worker has a heap limit)
@@ -245,6 +246,8 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     await Promise.all(this.slots.map(async (s) => {
       for (const p of s.pending.values()) p.reject(err);
       s.pending.clear();
+      s.outbox = [];
+      s.moved = [];
       await s.worker.terminate();
     }));
   }
