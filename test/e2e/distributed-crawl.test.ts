@@ -77,6 +77,21 @@ async function downloads(out: string): Promise<Set<string>> {
 interface Running {
   readonly child: ChildProcess;
   readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  /** What the node printed so far (for a failure's message). */
+  readonly output: () => string;
+}
+
+/** The nodes' results; after `ms` without all of them, fails with the end of what each printed (a hung crawl says where it stands). */
+async function allDone(runs: readonly Running[], ms: number): Promise<Awaited<Running['done']>[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the nodes did not end within ${ms} ms:\n${runs.map((r, i) => `--- node ${i}:\n${r.output().slice(-3000)}`).join('\n')}`)), ms);
+  });
+  try {
+    return await Promise.race([Promise.all(runs.map((r) => r.done)), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function node(crawlId: string, partition: number, out: string, minDelayMs: number, extra: readonly string[] = []): Running {
@@ -91,7 +106,10 @@ function node(crawlId: string, partition: number, out: string, minDelayMs: numbe
   let stderr = '';
   child.stdout?.on('data', (c: Buffer) => { stdout += c.toString(); });
   child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
-  return { child, done: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }))) };
+  return {
+    child, done: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }))),
+    output: () => `${stdout}\n[stderr]\n${stderr}`,
+  };
 }
 
 /** Resolves once `out`'s crawl log has at least `lines` lines. */
@@ -120,7 +138,7 @@ describe('shoal node: a crawl over NATS JetStream', () => {
     assert.ok(existsSync(fileURLToPath(new URL('../../dist/cluster/distributed-node.js', import.meta.url))), 'dist/ is built (`npm run build`)');
     const outs = [join(dir, 'two-0'), join(dir, 'two-1')];
     const runs = [node('two', 0, outs[0] as string, 0), node('two', 1, outs[1] as string, 0)];
-    for (const r of await Promise.all(runs.map((x) => x.done))) {
+    for (const r of await allDone(runs, 100_000)) {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /done: the frontier is empty/);
     }
@@ -149,9 +167,9 @@ describe('shoal node: a crawl over NATS JetStream', () => {
     const killed = await victim.done;
     assert.equal(killed.signal, 'SIGKILL');
     const restarted = node('kill', 1, outs[1] as string, 40, checkpoints);
-    const [a, b] = await Promise.all([survivor.done, restarted.done]);
-    assert.equal(a.code, 0, a.stderr);
-    assert.equal(b.code, 0, b.stderr);
+    const [a, b] = await allDone([survivor, restarted], 150_000);
+    assert.equal(a?.code, 0, a?.stderr);
+    assert.equal(b?.code, 0, b?.stderr);
     // Pages fetched twice: at most the killed node's leases out at its last checkpoint (its
     // concurrency at most) and those it took since (250 ms of crawling).
     await assertWhole(outs, 64);
@@ -160,7 +178,7 @@ describe('shoal node: a crawl over NATS JetStream', () => {
   it('the first node to reach its page limit ends the crawl: the other stops for the same reason', { timeout: 120_000 }, async () => {
     // Node 0 may fetch 20 pages, node 1 many more: node 1 stops because node 0 did.
     const runs = [node('limit', 0, join(dir, 'limit-0'), 40, ['--max-pages', '20']), node('limit', 1, join(dir, 'limit-1'), 40, ['--max-pages', '100000'])];
-    const [a, b] = await Promise.all(runs.map((x) => x.done));
+    const [a, b] = await allDone(runs, 100_000);
     assert.equal(a?.code, 0, a?.stderr);
     assert.equal(b?.code, 0, b?.stderr);
     assert.match(a?.stdout ?? '', /done: --max-pages reached/);
@@ -176,7 +194,7 @@ describe('shoal node: a crawl over NATS JetStream', () => {
     await nats.stop();
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await nats.restart();
-    for (const r of await Promise.all(runs.map((x) => x.done))) assert.equal(r.code, 0, r.stderr);
+    for (const r of await allDone(runs, 100_000)) assert.equal(r.code, 0, r.stderr);
     await assertWhole(outs, 0);
   });
 });
