@@ -5,9 +5,9 @@
  * resolution (so the frontier can apply the per-IP limit from the first request on), the ordering
  * policy's priority, and finally `frontier.add`.
  *
- * Name resolution waits `dnsWaitMs` at most. The page whose links are admitted holds its host's
- * connection until then (its lease completes once its links are queued), so one slow DNS answer
- * for a host it links to would stop the crawl of its own host: links of hosts that did not answer
+ * Name resolution waits `dnsWaitMs` at most. The page whose links are admitted holds its fetch slot
+ * until then (the slot is busy until the page's links are queued), so slow DNS answers for the
+ * hosts it links to would hold the slots one after another: links of hosts that did not answer
  * in time are queued without an address, while the lookup goes on and is remembered for the next
  * links of that host (a lookup already under way is not waited for again). Until its address is
  * known such a host counts alone against the per-IP limit; the frontier learns the address from
@@ -104,8 +104,9 @@ export interface AdmissionOptions {
 
 /**
  * How long queueing waits for the addresses of new hosts by default, ms: enough for an answer the
- * local resolver holds. Every page that links a new host whose name is slower holds its own host
- * this long (on the Python documentation, 100 ms made its 528 pages take 28–30 s instead of 19 s).
+ * local resolver holds. Every page that links a new host whose name is slower holds its fetch slot
+ * this long (on the Python documentation, 100 ms made its 528 pages take 28–30 s instead of 19 s,
+ * measured when the page also held its host's connection).
  */
 export const DEFAULT_DNS_WAIT_MS = 20;
 
