@@ -4,20 +4,25 @@
  * (front queue, back queues, the heap of hosts by next-contact time, IP groups, delays, back-off)
  * over typed-array slots. What a URL needs only when it is leased — the URL itself, where it was
  * found, its depth, its host's address — is a record in the frontier log (`frontier-log.ts`), read
- * back with pread when the URL is leased. So memory holds about 50 bytes per queued URL (its slot
- * with its record's location, its cell in the fingerprint index) and no string, and the log's pages
- * stay in the OS page cache, outside the process's resident memory.
+ * back with pread when the URL is leased. So memory holds about 50 bytes per URL in a slot (its
+ * slot with its record's location, its cell in the fingerprint index) and no string, and the log's
+ * pages stay in the OS page cache, outside the process's resident memory. Only the first
+ * `memoryUrlsPerHost` URLs of a host (default 16) take a slot: the host's further URLs are *parked*,
+ * their record's location in a FIFO per host (8 bytes each), and come back into slots, oldest
+ * first, as the host's URLs complete. A million queued URLs over 10,000 hosts take about 19 MiB.
  *
  *     add ──▶ log: ADD record (staged, written in call order) ──▶ slot (priority, seq, host, location)
+ *                                                            └──▶ or parked: the host's FIFO of locations
  *     next ──▶ slot ──▶ pread of its record ──▶ lease
- *     complete ──▶ DONE or RETRY record held until the next flush
+ *     complete ──▶ DONE or RETRY record held until the next flush ──▶ the host's oldest parked URL to a slot
  *     flush ──▶ a slice of compaction (copies staged) ──▶ staged adds, held records, fdatasync
  *               ──▶ the compacted segment deleted once empty
  *
  * ## Contract
  *
  * Everything in the Contract of `Frontier` (`src/frontier/frontier.ts`) holds, with the politeness
- * and order of `MemoryFrontier` exactly (the same `SlotFrontier`). In addition:
+ * and order of `MemoryFrontier` exactly (the same `SlotFrontier`) as long as no host holds more than
+ * `memoryUrlsPerHost` URLs; beyond that, see **Parking**. In addition:
  *
  * - **Lifecycle.** The constructor allocates and checks the options. `open(dir)` opens (or creates)
  *   the log in `dir`, recovers it (below) and resolves; called again with the same `dir` it returns
@@ -25,8 +30,9 @@
  *   `open()` has resolved, `open()` with another `dir`, and any call after `close()`, throw (or
  *   reject with) an `Error` naming the method: a lifecycle bug in the caller. One process owns the
  *   directory.
- * - **Memory.** Per held URL: its slot (42 bytes, allocated 65,536 at a time) and its cell in the
- *   fingerprint index (6–12 bytes); per host with URLs, a small record; the staging buffer of the
+ * - **Memory.** Per URL in a slot: the slot (42 bytes, allocated 65,536 at a time) and its cell in
+ *   the fingerprint index (6–12 bytes); per parked URL, 8 to 32 bytes (its location, in a ring
+ *   that doubles and halves); per host with URLs, a small record; the staging buffer of the
  *   log (256 KiB) and the completions held since the last flush (about 20 bytes each). Nothing grows
  *   with the length of URLs.
  * - **Durability.** Let F be the last `flush()` whose promise resolved before a crash (a process
@@ -48,9 +54,21 @@
  *   page and never skips a URL.
  * - **flush()** writes and fdatasyncs synchronously: the promise it returns is already settled.
  *   When the log holds more dead bytes than live ones (and more than a segment), it first copies
- *   the live records of the oldest segment to the active one, at most `compactBytesPerFlush` per
- *   flush, so that the one fdatasync covers the copies too; once every live record has left that
- *   segment, it is deleted after the fdatasync.
+ *   the live records of the oldest segment (those of slots, then the parked ones) to the active
+ *   one, at most `compactBytesPerFlush` per flush each, so that the one fdatasync covers the copies
+ *   too; once every live record has left that segment, it is deleted after the fdatasync.
+ * - **Parking.** A URL is parked when its host has parked URLs already or holds `memoryUrlsPerHost`
+ *   URLs in slots (queued, in flight, or ended and not completed). When one of the host's URLs is
+ *   completed and leaves, the host's oldest parked URLs take slots again, with the priority, add
+ *   order (seq) and record they were added with, until the host holds its share. So a host's URLs
+ *   leave in its add order beyond its share (its parked URLs are not ranked by priority until they
+ *   are back in a slot), and every host with URLs has some in slots, so no host waits behind
+ *   another's backlog. A parked URL is not re-prioritized (`reprioritize` answers false) and is not
+ *   checked for duplicates when it is added again: it is then held twice until it comes back into
+ *   a slot, where the copy is dropped if the URL is in a slot still (the node's URL-seen test comes
+ *   first, so only a URL re-added after a crash can meet this; the cost is at most one fetch more).
+ *   On `open()` the rule is applied again to the recovered URLs in add order (with the share now
+ *   configured), except that a URL with a retry recorded keeps a slot.
  * - **Re-prioritizing** (`Reprioritizable`) changes the order in memory only: after a restart a
  *   URL has the priority it was added with again, until its ordering policy learns it anew.
  * - **Politeness across a restart.** Next-contact times and back-off counts live in memory only.
@@ -69,20 +87,22 @@
  * location is ours.
  */
 import { ShoalError } from '../core/errors.js';
-import { FingerprintMap } from '../core/fingerprint-map.js';
-import { grown } from '../core/grown.js';
 import {
   leaseOf, politenessRules,
   type CompletionReport, type Frontier, type FrontierEntry, type FrontierStats, type Lease, type NextResult, type Reprioritizable,
 } from '../frontier/frontier.js';
 import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, type SlotFrontierOptions } from '../frontier/slot-frontier.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
-import { FrontierLog, addRecordProblem, splitLocation, type AddRecord, type ScannedRecord } from './frontier-log.js';
+import { FrontierLog, addRecordProblem, splitLocation, type AddRecord } from './frontier-log.js';
+import { LocationQueue } from './location-queue.js';
+import { Recovery } from './recovery.js';
 
 /** Default size at which a new log segment starts: 64 MiB. */
 export const DEFAULT_SEGMENT_BYTES = 64 * 2 ** 20;
 /** Default compaction per flush: 8 MiB of the oldest segment read, its live records copied. */
 const DEFAULT_COMPACT_BYTES_PER_FLUSH = 8 * 2 ** 20;
+/** Default URLs of one host held in memory; the host's further URLs are parked on disk. */
+export const DEFAULT_MEMORY_URLS_PER_HOST = 16;
 
 /** Options of {@link PersistentFrontier}; every field is optional. */
 export interface PersistentFrontierOptions extends SlotFrontierOptions {
@@ -94,6 +114,13 @@ export interface PersistentFrontierOptions extends SlotFrontierOptions {
   readonly compactBytesPerFlush?: number;
   /** Bytes of added records staged in memory before they are written to the log. Default 256 KiB. */
   readonly stageBytes?: number;
+  /**
+   * URLs of one host held in memory with their scheduling keys (queued, in flight, or waiting for
+   * `complete`); the host's further URLs are parked: their records stay on disk, with 8 bytes each
+   * in memory, and come back in the order they were added as the host's URLs complete. Default
+   * {@link DEFAULT_MEMORY_URLS_PER_HOST}.
+   */
+  readonly memoryUrlsPerHost?: number;
 }
 
 /** {@link FrontierStats} plus what the log holds and did. */
@@ -106,12 +133,27 @@ export interface PersistentFrontierStats extends FrontierStats {
   /** Records copied out of old segments, and segments deleted, since `open()`. */
   readonly compactedRecords: number;
   readonly deletedSegments: number;
+  /** URLs held on disk only, behind their host's URLs in memory (included in `queued`). */
+  readonly parked: number;
+  /** Hosts with parked URLs. */
+  readonly parkedHosts: number;
   /** From `open()`: URLs found held, and completions found final. */
   readonly recoveredUrls: number;
   readonly recoveredCompletions: number;
 }
 
 const EMPTY: NextResult = { kind: 'empty' };
+
+/** A compaction under way: the slots' records of `segment` are copied up to `offset`, then its parked records host by host. */
+interface Compaction {
+  readonly segment: number;
+  offset: number;
+  /** The hosts that had parked URLs when the slots' records were done (null before). */
+  parkedHosts: string[] | null;
+  hostAt: number;
+  /** Entries of that host's queue already looked at, counted from the first ever pushed. */
+  entryAt: number;
+}
 const NAME = 'PersistentFrontier';
 
 /** The crash-safe frontier; see the file comment for the Contract. */
@@ -121,6 +163,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   private readonly segmentBytes: number;
   private readonly compactBytesPerFlush: number;
   private readonly stageBytes: number;
+  private readonly memoryUrlsPerHost: number;
 
   private dir: string | null = null;
   private opening: Promise<void> | null = null;
@@ -134,7 +177,10 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   private readonly leases = new Map<number, { readonly lease: Lease; readonly slot: number; readonly bytes: number }>();
   private nextLeaseId = 1;
   private readonly fp = new Uint32Array(2);
-  private compacting: { segment: number; offset: number } | null = null;
+  private compacting: Compaction | null = null;
+  /** Hosts with parked URLs: their records' locations, oldest first. */
+  private readonly parked = new Map<string, LocationQueue>();
+  private parkedCount = 0;
   private compactedRecords = 0;
   private deletedSegments = 0;
   private recoveredUrls = 0;
@@ -151,6 +197,10 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     this.compactBytesPerFlush = options.compactBytesPerFlush ?? DEFAULT_COMPACT_BYTES_PER_FLUSH;
     this.stageBytes = options.stageBytes ?? 256 * 1024;
+    this.memoryUrlsPerHost = options.memoryUrlsPerHost ?? DEFAULT_MEMORY_URLS_PER_HOST;
+    if (!(Number.isSafeInteger(this.memoryUrlsPerHost) && this.memoryUrlsPerHost >= 1)) {
+      throw new RangeError(`frontier: memoryUrlsPerHost must be an integer >= 1, got ${this.memoryUrlsPerHost}`);
+    }
     if (!(Number.isInteger(this.stageBytes) && this.stageBytes >= 1)) throw new RangeError(`frontier: stageBytes must be an integer >= 1, got ${this.stageBytes}`);
     if (!(Number.isFinite(this.resumeDelayMs) && this.resumeDelayMs >= 0)) throw new RangeError(`frontier: resumeDelayMs must be a finite number >= 0, got ${this.resumeDelayMs}`);
     for (const [name, value] of [['segmentBytes', this.segmentBytes], ['compactBytesPerFlush', this.compactBytesPerFlush]] as const) {
@@ -170,10 +220,16 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       this.log = FrontierLog.open(dir, (r) => recovered.take(r), { stageBytes: this.stageBytes });
       this.recoveredCompletions = recovered.completions;
       recovered.replay((r, location, bytes) => {
+        // A retried URL (its attempt count is not in its record) stays in memory.
+        if (r.attempt === 1 && this.isParking(r.host)) {
+          this.core.noteSeq(r.seq);
+          this.park(r.host, location, bytes);
+          return;
+        }
         const slot = this.core.add(r.hi, r.lo, r.host, r.ip, r.priority, 0, r.seq, r.attempt);
         this.place(slot, location, bytes);
       });
-      this.recoveredUrls = this.core.slots.size;
+      this.recoveredUrls = this.core.slots.size + this.parkedCount;
       (this.log as FrontierLog).flush();
     })();
     return this.opening;
@@ -225,6 +281,13 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       if (problem !== null) {
         if (this.core.slotOf(hi, lo) >= 0) return false;
         throw new RangeError(problem);
+      }
+      if (this.isParking(entry.host)) {
+        if (this.core.slotOf(hi, lo) >= 0) return false;
+        const { location, bytes } = log.appendAdd(record);
+        this.core.noteSeq(seq);
+        this.park(entry.host, location, bytes);
+        return true;
       }
       const slot = this.core.add(hi, lo, entry.host, entry.ip, entry.priority, nowMs, seq, 1);
       if (slot < 0) return false;
@@ -278,6 +341,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       } else {
         log.holdDone(hi, lo, seq);
         this.liveBytes -= bytes;
+        this.unpark(log, lease.entry.host, nowMs);
       }
     });
   }
@@ -311,12 +375,22 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     for (const { slot } of this.leases.values()) slots.push(slot);
     slots.sort((a, b) => t.priorityOf(b) - t.priorityOf(a) || t.seqOf(a) - t.seqOf(b));
     for (const slot of slots) yield { entry: this.readEntry(log, slot).entry, attempt: t.attemptOf(slot) };
+    for (const queue of this.parked.values()) {
+      for (let i = 0; i < queue.size; i++) {
+        const { record } = log.readAdd(queue.at(i));
+        yield { entry: entryOf(record), attempt: record.attempt };
+      }
+    }
   }
 
   stats(): PersistentFrontierStats {
     const log = this.log;
+    const core = this.core.stats();
     return {
-      ...this.core.stats(),
+      ...core,
+      queued: core.queued + this.parkedCount,
+      parked: this.parkedCount,
+      parkedHosts: this.parked.size,
       liveBytes: this.liveBytes,
       logBytes: log === null ? 0 : log.totalBytes(),
       segments: log === null ? 0 : log.segmentNumbers.length,
@@ -325,6 +399,50 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       recoveredUrls: this.recoveredUrls,
       recoveredCompletions: this.recoveredCompletions,
     };
+  }
+
+  /** Whether a new URL of `host` is parked: the host has parked URLs already, or its share of memory. */
+  private isParking(host: string): boolean {
+    return this.parked.has(host) || this.core.heldOfHost(host) >= this.memoryUrlsPerHost;
+  }
+
+  private park(host: string, location: number, bytes: number): void {
+    let queue = this.parked.get(host);
+    if (queue === undefined) {
+      queue = new LocationQueue();
+      this.parked.set(host, queue);
+    }
+    queue.push(location);
+    this.parkedCount++;
+    this.liveBytes += bytes;
+  }
+
+  /** Brings `host`'s parked URLs back into memory, oldest first, while it holds fewer than its share. */
+  private unpark(log: FrontierLog, host: string, nowMs: number): void {
+    const queue = this.parked.get(host);
+    if (queue === undefined) return;
+    while (queue.size > 0 && this.core.heldOfHost(host) < this.memoryUrlsPerHost) {
+      let location = queue.shift();
+      this.parkedCount--;
+      const { record: r, bytes } = log.readAdd(location);
+      let size = bytes;
+      if (this.compacting !== null && splitLocation(location).segment === this.compacting.segment) {
+        // Its segment is being compacted, which may have passed it: it moves now.
+        const copy = log.appendAdd(r);
+        this.liveBytes += copy.bytes - bytes;
+        this.compactedRecords++;
+        location = copy.location;
+        size = copy.bytes;
+      }
+      const slot = this.core.add(r.hi, r.lo, r.host, r.ip ?? undefined, r.priority, nowMs, r.seq, r.attempt);
+      if (slot < 0) {
+        // Added again while parked, and held in memory still: one is enough.
+        this.liveBytes -= size;
+        continue;
+      }
+      this.core.slots.setRef(slot, location);
+    }
+    if (queue.size === 0) this.parked.delete(host);
   }
 
   /** Records where a slot's record lives. */
@@ -341,11 +459,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const { segment, offset } = splitLocation(t.refOf(slot));
       throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${String(this.dir)}: segment ${segment} offset ${offset} holds ${r.url}, not the URL queued there`);
     }
-    const entry: FrontierEntry = {
-      url: r.url, host: r.host, depth: r.depth, priority: r.priority,
-      ...(r.ip === null ? {} : { ip: r.ip }), ...(r.fromUrl === null ? {} : { fromUrl: r.fromUrl }), ...(r.isSitemap ? { isSitemap: true } : {}),
-    };
-    return { entry, bytes };
+    return { entry: entryOf(r), bytes };
   }
 
   /**
@@ -358,7 +472,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const segments = log.segmentNumbers;
       const dead = log.totalBytes() - this.liveBytes;
       if (segments.length < 2 || dead <= Math.max(this.liveBytes, this.segmentBytes)) return null;
-      this.compacting = { segment: segments[0] as number, offset: 0 };
+      this.compacting = { segment: segments[0] as number, offset: 0, parkedHosts: null, hostAt: 0, entryAt: 0 };
     }
     const c = this.compacting;
     const t = this.core.slots;
@@ -369,9 +483,38 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       t.setRef(slot, copy.location);
       this.compactedRecords++;
     });
-    if (c.offset < log.segmentEnd(c.segment)) return null;
+    if (c.offset < log.segmentEnd(c.segment) || !this.copyParked(log, c)) return null;
     this.compacting = null;
     return c.segment;
+  }
+
+  /**
+   * The parked records of the segment under compaction, copied host by host (at most
+   * `compactBytesPerFlush` per flush). A parked URL that comes back into memory meanwhile is moved
+   * by `unpark`; URLs parked meanwhile are in the active segment. @returns true once all are copied.
+   */
+  private copyParked(log: FrontierLog, c: Compaction): boolean {
+    c.parkedHosts ??= [...this.parked.keys()];
+    let budget = this.compactBytesPerFlush;
+    for (; c.hostAt < c.parkedHosts.length; c.hostAt++, c.entryAt = 0) {
+      const queue = this.parked.get(c.parkedHosts[c.hostAt] as string);
+      if (queue === undefined) continue;
+      for (let i = Math.max(0, c.entryAt - queue.headIndex); i < queue.size; i++) {
+        if (budget <= 0) {
+          c.entryAt = queue.headIndex + i;
+          return false;
+        }
+        const location = queue.at(i);
+        if (splitLocation(location).segment !== c.segment) continue;
+        const { record, bytes } = log.readAdd(location);
+        const copy = log.appendAdd(record);
+        queue.set(i, copy.location);
+        this.liveBytes += copy.bytes - bytes;
+        this.compactedRecords++;
+        budget -= bytes;
+      }
+    }
+    return true;
   }
 
   private start(nowMs: number): void {
@@ -398,113 +541,12 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   }
 }
 
-/** What recovery passes on for each live URL: what `SlotFrontier.add` needs, and where its record is. */
-interface RecoveredUrl {
-  readonly hi: number;
-  readonly lo: number;
-  readonly host: string;
-  readonly ip: string | undefined;
-  readonly priority: number;
-  readonly seq: number;
-  readonly attempt: number;
-}
-
-/**
- * The state a log's records describe, rebuilt in one pass: per fingerprint, the latest add whose
- * seq no DONE record has named. Columns of typed arrays, one row per ADD record seen (no URL
- * strings: a resumed frontier of a million URLs does not hold a million strings even while it
- * recovers); host names are interned.
- */
-class Recovery {
-  completions = 0;
-  private readonly rows = new FingerprintMap(1 << 16);
-  private count = 0;
-  private hi = new Uint32Array(1 << 16);
-  private lo = new Uint32Array(1 << 16);
-  private priority = new Float64Array(1 << 16);
-  private seq = new Float64Array(1 << 16);
-  private attempt = new Uint16Array(1 << 16);
-  private location = new Float64Array(1 << 16);
-  private bytes = new Uint32Array(1 << 16);
-  private host = new Int32Array(1 << 16);
-  private isLive = new Uint8Array(1 << 16);
-  private readonly hostIndex = new Map<string, number>();
-  private readonly hostNames: string[] = [];
-  private readonly hostIp: (string | undefined)[] = [];
-
-  take(r: ScannedRecord): void {
-    if (r.kind === 'add') {
-      const a = r.record;
-      const row = this.rows.get(a.hi, a.lo);
-      if (row >= 0 && this.isLive[row] === 1 && this.seq[row] === a.seq) {
-        // A copy made by compaction: the record moved.
-        this.location[row] = r.location;
-        this.attempt[row] = Math.max(this.attempt[row] as number, a.attempt);
-        return;
-      }
-      const i = this.grow();
-      let h = this.hostIndex.get(a.host);
-      if (h === undefined) {
-        h = this.hostNames.length;
-        this.hostIndex.set(a.host, h);
-        this.hostNames.push(a.host);
-        this.hostIp.push(undefined);
-      }
-      if (a.ip !== null) this.hostIp[h] = a.ip;
-      this.hi[i] = a.hi;
-      this.lo[i] = a.lo;
-      this.priority[i] = a.priority;
-      this.seq[i] = a.seq;
-      this.attempt[i] = a.attempt;
-      this.location[i] = r.location;
-      this.bytes[i] = r.bytes;
-      this.host[i] = h;
-      this.isLive[i] = 1;
-      if (row >= 0) this.isLive[row] = 0;
-      this.rows.set(a.hi, a.lo, i);
-      return;
-    }
-    const row = this.rows.get(r.hi, r.lo);
-    if (row < 0 || this.isLive[row] !== 1 || this.seq[row] !== r.seq) return;
-    if (r.kind === 'done') {
-      this.isLive[row] = 0;
-      this.completions++;
-    } else {
-      this.attempt[row] = r.attempt;
-    }
-  }
-
-  /** Calls back for every live URL in add order (seq), with its latest attempt and location. */
-  replay(f: (r: RecoveredUrl, location: number, bytes: number) => void): void {
-    const live: number[] = [];
-    for (let i = 0; i < this.count; i++) if (this.isLive[i] === 1) live.push(i);
-    live.sort((a, b) => (this.seq[a] as number) - (this.seq[b] as number));
-    for (const i of live) {
-      const h = this.host[i] as number;
-      f({
-        hi: this.hi[i] as number, lo: this.lo[i] as number, host: this.hostNames[h] as string, ip: this.hostIp[h],
-        priority: this.priority[i] as number, seq: this.seq[i] as number, attempt: this.attempt[i] as number,
-      }, this.location[i] as number, this.bytes[i] as number);
-    }
-  }
-
-  /** A new row; every column has room for it. */
-  private grow(): number {
-    const i = this.count++;
-    if (i === this.seq.length) {
-      const need = i + 1;
-      this.hi = grown(this.hi, need);
-      this.lo = grown(this.lo, need);
-      this.priority = grown(this.priority, need);
-      this.seq = grown(this.seq, need);
-      this.attempt = grown(this.attempt, need);
-      this.location = grown(this.location, need);
-      this.bytes = grown(this.bytes, need);
-      this.host = grown(this.host, need);
-      this.isLive = grown(this.isLive, need);
-    }
-    return i;
-  }
+/** The entry an ADD record describes. */
+function entryOf(r: AddRecord): FrontierEntry {
+  return {
+    url: r.url, host: r.host, depth: r.depth, priority: r.priority,
+    ...(r.ip === null ? {} : { ip: r.ip }), ...(r.fromUrl === null ? {} : { fromUrl: r.fromUrl }), ...(r.isSitemap ? { isSitemap: true } : {}),
+  };
 }
 
 /** The page an entry was found on, as the log stores it. */

@@ -279,3 +279,19 @@ export function checkReport(report: CompletionReport): void {
 function stripUndefined<T extends object>(options: T): Partial<T> {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/**
+ * Back queues per fetch slot: Mercator's rule of thumb of about three back queues for every
+ * downloading thread, so that a free slot rarely finds every held host still in its delay (as
+ * reported in Manning, Raghavan & Schütze, Introduction to Information Retrieval, §20.2.3; the seed
+ * slides give Mercator's ~3k threads but not the ratio).
+ */
+export const BACK_QUEUES_PER_FETCH_SLOT = 3;
+
+/** The back-queue count for a node running `fetchSlots` fetches at once. */
+export function backQueueCountFor(fetchSlots: number): number {
+  return BACK_QUEUES_PER_FETCH_SLOT * Math.max(1, Math.floor(fetchSlots));
+}
+
+/** Default number of back queues: 300, as for 100 fetch slots. */
+export const DEFAULT_BACK_QUEUE_COUNT = backQueueCountFor(100);

@@ -40,25 +40,11 @@
 import { HostHeap, NOT_IN_HEAP, type HeapSlot } from './host-heap.js';
 import { SlotHeap, SlotIndex, SlotTable } from './slot-table.js';
 import {
-  asksForBackoff, checkReport, nextContactMs, politenessRules,
+  asksForBackoff, checkReport, DEFAULT_BACK_QUEUE_COUNT, nextContactMs, politenessRules,
   type CompletionReport, type FrontierStats, type PolitenessOptions, type PolitenessRules,
 } from './frontier.js';
 
-/**
- * Back queues per fetch slot: Mercator's rule of thumb of about three back queues for every
- * downloading thread, so that a free slot rarely finds every held host still in its delay (as
- * reported in Manning, Raghavan & Schütze, Introduction to Information Retrieval, §20.2.3; the seed
- * slides give Mercator's ~3k threads but not the ratio).
- */
-export const BACK_QUEUES_PER_FETCH_SLOT = 3;
-
-/** The back-queue count for a node running `fetchSlots` fetches at once. */
-export function backQueueCountFor(fetchSlots: number): number {
-  return BACK_QUEUES_PER_FETCH_SLOT * Math.max(1, Math.floor(fetchSlots));
-}
-
-/** Default number of back queues: 300, as for 100 fetch slots. */
-export const DEFAULT_BACK_QUEUE_COUNT = backQueueCountFor(100);
+export { BACK_QUEUES_PER_FETCH_SLOT, backQueueCountFor, DEFAULT_BACK_QUEUE_COUNT } from './frontier.js';
 
 /** {@link SlotFrontier.next}: nothing may go before {@link SlotFrontier.waitUntilMs}. */
 export const NEXT_WAIT = -1;
@@ -143,6 +129,8 @@ export class SlotFrontier {
   private readonly hostIndex = new Map<string, number>();
   private readonly hostNames: string[] = [];
   private readonly hostFront: number[] = [];
+  /** Slots held per host: queued, in flight or ended. */
+  private readonly hostHeld: number[] = [];
   private readonly hostIp: (string | undefined)[] = [];
   private readonly hostActive: (Host | null)[] = [];
   private readonly freeHostIndexes: number[] = [];
@@ -201,6 +189,17 @@ export class SlotFrontier {
     return this.nextSeq;
   }
 
+  /** Numbers later plain adds after `seq`: an add kept outside the slots (on disk) took it. */
+  noteSeq(seq: number): void {
+    this.nextSeq = Math.max(this.nextSeq, seq + 1);
+  }
+
+  /** URLs of host `hostName` held in slots: queued, in flight or ended. */
+  heldOfHost(hostName: string): number {
+    const h = this.hostIndex.get(hostName);
+    return h === undefined ? 0 : (this.hostHeld[h] as number);
+  }
+
   /**
    * Queues the URL with fingerprint (hi, lo) on host `hostName` (the politeness key). `ip`, when
    * known, puts the host under its address's connection limit from the start. `seq` and `attempt`
@@ -217,6 +216,7 @@ export class SlotFrontier {
     if (this.bySlotKey.find(hi, lo) >= 0) return -1;
     this.nextSeq = Math.max(this.nextSeq, seq + 1);
     const h = this.internHost(hostName, ip);
+    this.hostHeld[h] = (this.hostHeld[h] as number) + 1;
     const slot = this.slots.allocate(hi >>> 0, lo >>> 0, priority, seq, attempt, h);
     this.bySlotKey.insert(slot);
     this.queued++;
@@ -281,8 +281,7 @@ export class SlotFrontier {
     if (endedHost !== undefined) {
       this.ended.delete(slot);
       endedHost.ended--;
-      this.bySlotKey.remove(slot);
-      this.slots.release(slot);
+      this.forget(slot);
       this.forgetDormant(nowMs);
       if (this.isIdle(endedHost)) {
         this.release(endedHost, nowMs);
@@ -346,8 +345,7 @@ export class SlotFrontier {
       this.queued++;
       this.retryCount++;
     } else if (disposition === 'free') {
-      this.bySlotKey.remove(slot);
-      t.release(slot);
+      this.forget(slot);
     }
     this.forgetDormant(nowMs);
     const isIdle = this.isIdle(host);
@@ -432,6 +430,14 @@ export class SlotFrontier {
     };
   }
 
+  /** Frees a slot that is done: its index cell, its host's count, its row. */
+  private forget(slot: number): void {
+    this.bySlotKey.remove(slot);
+    const h = this.slots.hostOf(slot);
+    this.hostHeld[h] = (this.hostHeld[h] as number) - 1;
+    this.slots.release(slot);
+  }
+
   private internHost(name: string, ip: string | undefined): number {
     let h = this.hostIndex.get(name);
     if (h === undefined) {
@@ -439,6 +445,7 @@ export class SlotFrontier {
       this.hostIndex.set(name, h);
       this.hostNames[h] = name;
       this.hostFront[h] = 0;
+      this.hostHeld[h] = 0;
       this.hostActive[h] = null;
       this.hostIp[h] = ip;
     } else if (ip !== undefined) {

@@ -225,7 +225,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   };
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
   const persistent = components.frontier === undefined && config.frontier.kind === 'persistent'
-    ? new PersistentFrontier({ ...politeness, backQueueCount, segmentBytes: config.frontier.segmentBytes })
+    ? new PersistentFrontier({ ...politeness, backQueueCount, segmentBytes: config.frontier.segmentBytes, memoryUrlsPerHost: config.frontier.memoryUrlsPerHost })
     : null;
   const frontier = components.frontier ?? persistent ?? new MemoryFrontier({ ...politeness, backQueueCount });
   const rules = politenessRules(politeness);

@@ -34,7 +34,8 @@
  * fingerprint, twice that during a merge) + index (1/32 byte per fingerprint on disk); disk = 8 bytes
  * per fingerprint plus the journal. Each merge rewrites the run: over a crawl of n URLs with buffer
  * b, about n²/2b × 8 bytes are written (Mercator's trade-off; for n = 100 million and b = 1 million,
- * some 40 GB over the crawl, sequential).
+ * some 40 GB over the crawl, sequential; 160 GB with the default b of 262,144, which keeps the
+ * buffer to a few MiB: raise it for crawls of tens of millions of URLs).
  */
 import {
   closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync,
@@ -55,9 +56,9 @@ import {
 export interface DiskSeenSetOptions {
   /** Directory of the run, its index and the journals (created if missing). */
   readonly dir: string;
-  /** Entries of the in-memory cache of popular fingerprints (9.25 bytes each). Default 1,048,576. */
+  /** Entries of the in-memory cache of popular fingerprints (9.25 bytes each). Default {@link DEFAULT_CACHE_ENTRIES}. */
   readonly cacheEntries?: number;
-  /** Fingerprints held in memory before they are merged into the sorted run. Default 1,048,576. */
+  /** Fingerprints held in memory before they are merged into the sorted run. Default {@link DEFAULT_BUFFER_ENTRIES}. */
   readonly bufferEntries?: number;
 }
 
@@ -81,8 +82,10 @@ export interface DiskSeenSetStats {
 }
 
 const NAME = 'DiskSeenSet';
-const DEFAULT_CACHE_ENTRIES = 1 << 20;
-const DEFAULT_BUFFER_ENTRIES = 1 << 20;
+/** Default {@link DiskSeenSetOptions.cacheEntries}: 262,144 fingerprints (2.3 MiB). */
+export const DEFAULT_CACHE_ENTRIES = 1 << 18;
+/** Default {@link DiskSeenSetOptions.bufferEntries}: 262,144 fingerprints (3–6 MiB, twice that during a merge). */
+export const DEFAULT_BUFFER_ENTRIES = 1 << 18;
 const { hi: HI, lo: LO } = WORD_OFFSET;
 const JOURNAL_RE = /^journal-(\d+)\.log$/;
 const journalName = (g: number): string => `journal-${String(g).padStart(6, '0')}.log`;

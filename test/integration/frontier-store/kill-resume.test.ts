@@ -116,7 +116,8 @@ function violations(found: ReadonlySet<string>, at: Snapshot, adds: readonly str
 
 /** What the frontier holds after reopening `dir`, checked for wholeness (clause 4). */
 async function reopen(dir: string, added: ReadonlyMap<string, Added>): Promise<Set<string>> {
-  const frontier = new PersistentFrontier();
+  // Two URLs of a host in memory: entries() reads the parked ones from disk too.
+  const frontier = new PersistentFrontier({ memoryUrlsPerHost: 2 });
   await frontier.open(dir);
   const found = new Set<string>();
   for (const { entry } of frontier.entries()) {
@@ -152,7 +153,7 @@ describe('PersistentFrontier: kill -9 at random moments, then resume', () => {
         }
         assert.ok(kills >= 2, 'the worker must be killed, not finish');
         // Everything held leaves exactly once.
-        const frontier = new PersistentFrontier({ resumeDelayMs: 0, minDelayMs: 0, delayFactor: 0 });
+        const frontier = new PersistentFrontier({ resumeDelayMs: 0, minDelayMs: 0, delayFactor: 0, memoryUrlsPerHost: 1 });
         await frontier.open(dir);
         const drained: string[] = [];
         for (let r = frontier.next(0); r.kind !== 'empty'; r = frontier.next(0)) {

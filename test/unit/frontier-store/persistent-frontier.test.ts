@@ -76,7 +76,10 @@ describe('PersistentFrontier: order', () => {
         const rng = new Rng(seed, 31, 1);
         const politeness = { minDelayMs: 100, delayFactor: 2, maxConnectionsPerHost: 1 + (seed % 2), maxConnectionsPerIp: 2, backoffBaseMs: 500, backoffMaxMs: 4000 };
         const memory = new MemoryFrontier({ ...politeness, backQueueCount: 8 });
-        const persistent = await opened(dir, { ...politeness, backQueueCount: 8, stageBytes: 50 + 100 * seed, segmentBytes: 4096, compactBytesPerFlush: 4096 });
+        // Nothing parked: a host's URLs all stay in memory, as in MemoryFrontier (parking.test.ts covers parking).
+        const persistent = await opened(dir, {
+          ...politeness, backQueueCount: 8, stageBytes: 50 + 100 * seed, segmentBytes: 4096, compactBytesPerFlush: 4096, memoryUrlsPerHost: Number.MAX_SAFE_INTEGER,
+        });
         const hosts = Array.from({ length: 7 }, (_, i) => ({ name: `h${i}.test`, ip: `10.0.0.${i % 3}`, isIpKnown: i % 2 === 0 }));
         const added: FrontierEntry[] = [];
         const leases: [Lease, Lease][] = [];
@@ -177,6 +180,7 @@ async function segmentFileBytes(dir: string): Promise<number> {
 
 describe('PersistentFrontier: the log', () => {
   test('200,000 URLs over 5,000 hosts, 150,000 crawled: old segments are compacted away, the log stays near the live records', () => withDir(async (dir) => {
+    // About 40 URLs per host: beyond the 16 in memory, a host's URLs are parked, and compacted as well.
     const options = { backQueueCount: 64, minDelayMs: 100, segmentBytes: 1 << 20, compactBytesPerFlush: 1 << 19 };
     const frontier = await opened(dir, options);
     const rng = new Rng(9, 33, 1);
@@ -206,6 +210,7 @@ describe('PersistentFrontier: the log', () => {
     const s = frontier.stats();
     assert.equal(s.queued, 50_000);
     assert.ok(s.deletedSegments > 0 && s.compactedRecords > 0, JSON.stringify(s));
+    assert.ok(full.parked > 100_000 && s.parked > 0, `URLs parked: ${full.parked} when all were added, ${s.parked} at the end`);
     assert.ok(s.logBytes <= 2 * s.liveBytes + 2 * options.segmentBytes, `log ${s.logBytes} bytes for ${s.liveBytes} live`);
     const entries = [...frontier.entries()];
     const held = new Set(entries.map((e) => e.entry.url));
