@@ -3,6 +3,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
@@ -20,6 +21,16 @@ export function scratchDirs(prefix: string): { readonly root: string; readonly r
     rmSync(ramRoot, { recursive: true, force: true });
   });
   return { root, ramRoot };
+}
+
+/** Runs `fn` with a fresh directory under the OS temp dir (named `prefix`…), removed afterwards. */
+export async function withDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -5,22 +5,13 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Lease } from '../../../src/frontier/frontier.js';
 import { PersistentFrontier, type PersistentFrontierOptions } from '../../../src/frontier-store/persistent-frontier.js';
 import { Rng } from '../../../src/web/prng.js';
 import { entry } from '../../helpers/frontier.js';
+import { withDir as withScratchDir } from '../../helpers/scratch.js';
 
-async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'shoal-parking-test-'));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withDir = <T>(fn: (dir: string) => Promise<T>): Promise<T> => withScratchDir('shoal-parking-test-', fn);
 
 async function opened(dir: string, options: PersistentFrontierOptions): Promise<PersistentFrontier> {
   const frontier = new PersistentFrontier({ resumeDelayMs: 0, minDelayMs: 0, delayFactor: 0, ...options });

@@ -6,8 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryFrontier } from '../../../src/frontier/memory-frontier.js';
 import type { CompletionReport, Frontier, FrontierEntry, Lease, NextResult } from '../../../src/frontier/frontier.js';
@@ -17,16 +16,9 @@ import { Rng } from '../../../src/web/prng.js';
 import { ShoalError } from '../../../src/core/errors.js';
 import { addRecordBytes } from '../../../src/frontier-store/frontier-log.js';
 import { entry, take } from '../../helpers/frontier.js';
+import { withDir as withScratchDir } from '../../helpers/scratch.js';
 
-/** Runs `fn` with a fresh directory under the OS temp dir, removed afterwards. */
-async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'shoal-frontier-test-'));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withDir = <T>(fn: (dir: string) => Promise<T>): Promise<T> => withScratchDir('shoal-frontier-test-', fn);
 
 async function opened(dir: string, options: PersistentFrontierOptions = {}): Promise<PersistentFrontier> {
   const frontier = new PersistentFrontier({ resumeDelayMs: 0, ...options });

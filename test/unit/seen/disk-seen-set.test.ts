@@ -1,26 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ShoalError } from '../../../src/core/errors.js';
 import { DiskSeenSet } from '../../../src/seen/disk-seen-set.js';
 import { fingerprintWords, WORD_OFFSET } from '../../../src/seen/seen-set.js';
 import { hash32 } from '../../../src/web/prng.js';
 import { oracleAnswers } from '../../helpers/seen.js';
+import { withDir as withScratchDir } from '../../helpers/scratch.js';
 
 const MAX = (1n << 64n) - 1n;
 
-/** Runs `fn` with a fresh directory under the OS temp dir, removed afterwards. */
-async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'shoal-seen-test-'));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withDir = <T>(fn: (dir: string) => Promise<T>): Promise<T> => withScratchDir('shoal-seen-test-', fn);
 
 /**
  * `n` fingerprints from `seed`: about `repeatShare` of them repeat an element of `pool` (earlier
