@@ -366,7 +366,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     return Array.from(this.leases.values(), (record) => record.lease);
   }
 
-  /** Every URL held (queued or in flight), best first, with its attempt count. Reads each record from the log. */
+  /** Every URL held (queued or in flight), with its attempt count: those in slots best first, then the parked ones, host by host in add order. Reads each record from the log. */
   *entries(): Generator<{ readonly entry: FrontierEntry; readonly attempt: number }> {
     const log = this.check('entries');
     const t = this.core.slots;
