@@ -35,7 +35,9 @@ export function combineSummaries(node: string, outDir: string, stopReason: StopR
       children: sum(nodes, (s) => s.sitemaps.children), problems: sum(nodes, (s) => s.sitemaps.problems),
     },
     hosts: sum(nodes, (s) => s.hosts),
-    frontierLeft: { queued: sum(nodes, (s) => s.frontierLeft.queued), inFlight: sum(nodes, (s) => s.frontierLeft.inFlight) },
+    frontierLeft: {
+      queued: sum(nodes, (s) => s.frontierLeft.queued), inFlight: sum(nodes, (s) => s.frontierLeft.inFlight), parked: sum(nodes, (s) => s.frontierLeft.parked),
+    },
     seenUrls: sum(nodes, (s) => s.seenUrls), warcFiles: nodes.flatMap((s) => s.warcFiles).sort(),
   };
 }

@@ -6,8 +6,9 @@
  * found, its depth, its host's address — is a record in the frontier log (`frontier-log.ts`), read
  * back with pread when the URL is leased. So memory holds about 50 bytes per URL in a slot (its
  * slot with its record's location, its cell in the fingerprint index) and no string, and the log's
- * pages stay in the OS page cache, outside the process's resident memory. Only the first
- * `memoryUrlsPerHost` URLs of a host (default 16) take a slot: the host's further URLs are *parked*,
+ * pages stay in the OS page cache, outside the process's resident memory. With `memoryUrlsPerHost`
+ * set (a crawl node sets 16 under breadth-first order), only that many URLs of a host take a slot:
+ * the host's further URLs are *parked*,
  * their record's location in a FIFO per host (8 bytes each), and come back into slots, oldest
  * first, as the host's URLs complete. A million queued URLs over 10,000 hosts take about 19 MiB.
  *
@@ -101,8 +102,11 @@ import { Recovery } from './recovery.js';
 export const DEFAULT_SEGMENT_BYTES = 64 * 2 ** 20;
 /** Default compaction per flush: 8 MiB of the oldest segment read, its live records copied. */
 const DEFAULT_COMPACT_BYTES_PER_FLUSH = 8 * 2 ** 20;
-/** Default URLs of one host held in memory; the host's further URLs are parked on disk. */
-export const DEFAULT_MEMORY_URLS_PER_HOST = 16;
+/**
+ * The share of slots a crawl node gives each host under breadth-first order (`frontier.memoryUrlsPerHost`
+ * left null): its URLs leave in add order anyway, so parking the rest changes nothing a host sees.
+ */
+export const FIFO_MEMORY_URLS_PER_HOST = 16;
 
 /** Options of {@link PersistentFrontier}; every field is optional. */
 export interface PersistentFrontierOptions extends SlotFrontierOptions {
@@ -117,8 +121,9 @@ export interface PersistentFrontierOptions extends SlotFrontierOptions {
   /**
    * URLs of one host held in memory with their scheduling keys (queued, in flight, or waiting for
    * `complete`); the host's further URLs are parked: their records stay on disk, with 8 bytes each
-   * in memory, and come back in the order they were added as the host's URLs complete. Default
-   * {@link DEFAULT_MEMORY_URLS_PER_HOST}.
+   * in memory, and come back in the order they were added as the host's URLs complete. Default:
+   * no limit (nothing parked), which a priority order needs to rank every URL it has queued; a
+   * crawl node under breadth-first order sets {@link FIFO_MEMORY_URLS_PER_HOST}.
    */
   readonly memoryUrlsPerHost?: number;
 }
@@ -197,7 +202,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     this.compactBytesPerFlush = options.compactBytesPerFlush ?? DEFAULT_COMPACT_BYTES_PER_FLUSH;
     this.stageBytes = options.stageBytes ?? 256 * 1024;
-    this.memoryUrlsPerHost = options.memoryUrlsPerHost ?? DEFAULT_MEMORY_URLS_PER_HOST;
+    this.memoryUrlsPerHost = options.memoryUrlsPerHost ?? Number.MAX_SAFE_INTEGER;
     if (!(Number.isSafeInteger(this.memoryUrlsPerHost) && this.memoryUrlsPerHost >= 1)) {
       throw new RangeError(`frontier: memoryUrlsPerHost must be an integer >= 1, got ${this.memoryUrlsPerHost}`);
     }

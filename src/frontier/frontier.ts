@@ -131,12 +131,14 @@ export interface FrontierStats {
   readonly retries: number;
   /** Completions that backed their host off (Retry-After or exponential back-off). */
   readonly backoffs: number;
+  /** Of `queued`, the URLs held on disk only (`PersistentFrontier`'s parking); absent when none can be. */
+  readonly parked?: number;
 }
 
 /**
  * The frontier extension point (see the file comment for the Contract).
  * Implementations: `MemoryFrontier` (`memory-frontier.ts`); `PersistentFrontier`
- * (`src/frontier-store/persistent-frontier.ts`), the same scheduling over an LMDB store.
+ * (`src/frontier-store/persistent-frontier.ts`), the same scheduling with the URLs in a log on disk.
  */
 export interface Frontier {
   /** Queues a URL that passed the URL-seen test; false (and no change) if the URL is already held. */

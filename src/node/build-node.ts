@@ -46,7 +46,7 @@ import type { Fetcher } from '../fetch/fetcher.js';
 import { UndiciFetcher } from '../fetch/undici-fetcher.js';
 import { politenessRules, type Frontier } from '../frontier/frontier.js';
 import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.js';
-import { PersistentFrontier } from '../frontier-store/persistent-frontier.js';
+import { FIFO_MEMORY_URLS_PER_HOST, PersistentFrontier } from '../frontier-store/persistent-frontier.js';
 import type { OrderingPolicy } from '../order/policy.js';
 import { orderingPolicyFrom } from '../order/registry.js';
 import { orderModelsOf } from './order-models.js';
@@ -224,8 +224,11 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
     maxConnectionsPerIp: pol.maxConnectionsPerIp, backoffBaseMs: pol.backoffBaseMs, backoffMaxMs: pol.backoffMaxMs,
   };
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
+  const policy = components.policy ?? orderingPolicyFrom(config.order, orderModelsOf(config));
+  // Parking keeps a host's URLs in add order beyond its share: breadth-first's order, not a ranking's.
+  const memoryUrlsPerHost = config.frontier.memoryUrlsPerHost ?? (policy.spec.id === 'bfs' ? FIFO_MEMORY_URLS_PER_HOST : undefined);
   const persistent = components.frontier === undefined && config.frontier.kind === 'persistent'
-    ? new PersistentFrontier({ ...politeness, backQueueCount, segmentBytes: config.frontier.segmentBytes, memoryUrlsPerHost: config.frontier.memoryUrlsPerHost })
+    ? new PersistentFrontier({ ...politeness, backQueueCount, segmentBytes: config.frontier.segmentBytes, ...(memoryUrlsPerHost === undefined ? {} : { memoryUrlsPerHost }) })
     : null;
   const frontier = components.frontier ?? persistent ?? new MemoryFrontier({ ...politeness, backQueueCount });
   const rules = politenessRules(politeness);
@@ -233,7 +236,6 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   // With a frontier on disk, the seen set takes a URL for good only at the checkpoint that makes its frontier entry durable.
   const staged = persistent !== null && hasBatchTest(durableSeen) ? new StagedSeenSet(durableSeen) : null;
   const seen: SeenSet = staged ?? durableSeen;
-  const policy = components.policy ?? orderingPolicyFrom(config.order, orderModelsOf(config));
   const urlIds = policy.needs.ids ? new UrlIds() : null;
   const sinks = components.sinks ?? crawlDirSinks(layout.root, config.store);
   const budget = CrawlBudget.open(layout.budget, { maxPagesPerHost: config.scope.maxPagesPerHost, maxBytes: config.limits.maxBytes });

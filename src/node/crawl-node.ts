@@ -329,7 +329,7 @@ export class CrawlNode {
       pagesPerSecond: seconds > 0 ? stats.pages / seconds : 0, bytes: stats.bytes, bytesPerSecond: seconds > 0 ? stats.bytes / seconds : 0,
       outcomes: Object.fromEntries(stats.outcomes), requests: stats.requests, robotsRequests: stats.robotsRequests, retries: stats.retries,
       duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), sitemaps: { ...stats.sitemaps }, hosts: stats.hosts,
-      frontierLeft: { queued: f.queued, inFlight: f.inFlight }, seenUrls: this.p.seen.size, warcFiles: [...this.p.warcFiles].sort(),
+      frontierLeft: { queued: f.queued, inFlight: f.inFlight, parked: f.parked ?? 0 }, seenUrls: this.p.seen.size, warcFiles: [...this.p.warcFiles].sort(),
       ...(this.p.collab === null ? {} : { exchange: this.exchangeSummary(this.p.collab) }),
     };
   }

@@ -61,8 +61,8 @@ export interface CrawlSummary {
   readonly sitemaps: { readonly documents: number; readonly urls: number; readonly children: number; readonly problems: number };
   /** Hosts contacted. */
   readonly hosts: number;
-  /** What the frontier still held when the crawl stopped. */
-  readonly frontierLeft: { readonly queued: number; readonly inFlight: number };
+  /** What the frontier still held when the crawl stopped; `parked`: of `queued`, the URLs on disk only (0 unless the frontier parks). */
+  readonly frontierLeft: { readonly queued: number; readonly inFlight: number; readonly parked: number };
   /** URLs in the URL-seen set (this run and earlier runs on the same directory). */
   readonly seenUrls: number;
   /** WARC files written to by this run. */

@@ -134,7 +134,7 @@ export function summaryText(s: CrawlSummary, command = 'crawl'): string {
     ...(s.sitemaps.documents === 0 ? [] : [
       `  sitemaps    ${fmt(s.sitemaps.documents)} read: ${fmt(s.sitemaps.urls)} page URLs, ${fmt(s.sitemaps.children)} child sitemaps, ${fmt(s.sitemaps.problems)} not sitemaps`,
     ]),
-    `  frontier    ${fmt(s.frontierLeft.queued)} queued, ${fmt(s.frontierLeft.inFlight)} in flight; ${fmt(s.seenUrls)} URLs seen in all`,
+    `  frontier    ${fmt(s.frontierLeft.queued)} queued${s.frontierLeft.parked > 0 ? ` (${fmt(s.frontierLeft.parked)} of them parked on disk)` : ''}, ${fmt(s.frontierLeft.inFlight)} in flight; ${fmt(s.seenUrls)} URLs seen in all`,
     `  order       ${specLabel(s.order)}`,
     `  output      ${s.outDir} (${s.warcFiles.length === 0 ? 'no new WARC records' : s.warcFiles.length > 4 ? `${s.warcFiles.length} WARC files` : s.warcFiles.join(', ')})`,
     ...(s.cluster === undefined ? [] : [

@@ -123,7 +123,7 @@ for (const strategy of ['host-hash', 'url-hash'] as const) {
       const nodes = summary.cluster?.nodes ?? [];
       assert.deepEqual(nodes.map((s) => s.node), ['n-0', 'n-1', 'n-2']);
       assert.equal(summary.pages, nodes.reduce((a, s) => a + s.pages, 0));
-      assert.deepEqual(summary.frontierLeft, { queued: 0, inFlight: 0 });
+      assert.deepEqual(summary.frontierLeft, { queued: 0, inFlight: 0, parked: 0 });
       assert.equal(summary.cluster?.partitioner.id, strategy);
       const manifest = JSON.parse(readFileSync(join(out(), 'cluster.json'), 'utf8')) as { partitionCount: number; nodes: { nodeId: string }[] };
       assert.equal(manifest.partitionCount, 3);

@@ -146,7 +146,7 @@ describe('one node crawling the test web to exhaustion', () => {
 
   test('ends with the frontier exhausted, every URL accounted for once', () => {
     assert.equal(summary.stopReason, 'exhausted');
-    assert.deepEqual(summary.frontierLeft, { queued: 0, inFlight: 0 });
+    assert.deepEqual(summary.frontierLeft, { queued: 0, inFlight: 0, parked: 0 });
     assert.equal(records.length, summary.urls);
     assert.equal(new Set(records.map((r) => r.url)).size, records.length, 'one final record per URL');
     assert.equal(summary.seenUrls, summary.urls, 'every URL seen was crawled or decided about');

@@ -68,10 +68,8 @@ describe('PersistentFrontier: order', () => {
         const rng = new Rng(seed, 31, 1);
         const politeness = { minDelayMs: 100, delayFactor: 2, maxConnectionsPerHost: 1 + (seed % 2), maxConnectionsPerIp: 2, backoffBaseMs: 500, backoffMaxMs: 4000 };
         const memory = new MemoryFrontier({ ...politeness, backQueueCount: 8 });
-        // Nothing parked: a host's URLs all stay in memory, as in MemoryFrontier (parking.test.ts covers parking).
-        const persistent = await opened(dir, {
-          ...politeness, backQueueCount: 8, stageBytes: 50 + 100 * seed, segmentBytes: 4096, compactBytesPerFlush: 4096, memoryUrlsPerHost: Number.MAX_SAFE_INTEGER,
-        });
+        // Nothing parked (the default): a host's URLs all stay in memory, as in MemoryFrontier (parking.test.ts covers parking).
+        const persistent = await opened(dir, { ...politeness, backQueueCount: 8, stageBytes: 50 + 100 * seed, segmentBytes: 4096, compactBytesPerFlush: 4096 });
         const hosts = Array.from({ length: 7 }, (_, i) => ({ name: `h${i}.test`, ip: `10.0.0.${i % 3}`, isIpKnown: i % 2 === 0 }));
         const added: FrontierEntry[] = [];
         const leases: [Lease, Lease][] = [];
@@ -173,7 +171,7 @@ async function segmentFileBytes(dir: string): Promise<number> {
 describe('PersistentFrontier: the log', () => {
   test('200,000 URLs over 5,000 hosts, 150,000 crawled: old segments are compacted away, the log stays near the live records', () => withDir(async (dir) => {
     // About 40 URLs per host: beyond the 16 in memory, a host's URLs are parked, and compacted as well.
-    const options = { backQueueCount: 64, minDelayMs: 100, segmentBytes: 1 << 20, compactBytesPerFlush: 1 << 19 };
+    const options = { backQueueCount: 64, minDelayMs: 100, segmentBytes: 1 << 20, compactBytesPerFlush: 1 << 19, memoryUrlsPerHost: 16 };
     const frontier = await opened(dir, options);
     const rng = new Rng(9, 33, 1);
     for (let i = 0; i < 200_000; i++) {

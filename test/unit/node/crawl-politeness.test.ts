@@ -94,7 +94,7 @@ describe('the fetch slots on a manual clock', () => {
     assert.equal(summary.requests, 14);
     assert.equal(summary.robotsRequests, 3);
     assert.equal(summary.elapsedMs, 36_500);
-    assert.deepEqual(summary.frontierLeft, { queued: 0, inFlight: 0 });
+    assert.deepEqual(summary.frontierLeft, { queued: 0, inFlight: 0, parked: 0 });
     const byUrl = new Map(records.map((r) => [short(r.url), r]));
     assert.deepEqual([byUrl.get('a/p1')?.attempts, byUrl.get('c/r')?.attempts, byUrl.get('c/r')?.kind], [2, 3, 'reset']);
     assert.equal(byUrl.get('a/private/x')?.kind, 'robots-denied');
