@@ -108,6 +108,15 @@ const DEFAULT_COMPACT_BYTES_PER_FLUSH = 8 * 2 ** 20;
  */
 export const FIFO_MEMORY_URLS_PER_HOST = 16;
 
+/**
+ * The share a crawl node gives each host under breadth-first order: {@link FIFO_MEMORY_URLS_PER_HOST},
+ * or twice the host's connections if more, so that every connection of a host finds a URL in a
+ * slot while others wait for their records to be written.
+ */
+export function fifoShareFor(maxConnectionsPerHost: number): number {
+  return Math.max(FIFO_MEMORY_URLS_PER_HOST, 2 * maxConnectionsPerHost);
+}
+
 /** Options of {@link PersistentFrontier}; every field is optional. */
 export interface PersistentFrontierOptions extends SlotFrontierOptions {
   /** After reopening a log with URLs, no contact before the first `nowMs` + this, ms. Default `minDelayMs`. */
@@ -123,7 +132,7 @@ export interface PersistentFrontierOptions extends SlotFrontierOptions {
    * `complete`); the host's further URLs are parked: their records stay on disk, with 8 bytes each
    * in memory, and come back in the order they were added as the host's URLs complete. Default:
    * no limit (nothing parked), which a priority order needs to rank every URL it has queued; a
-   * crawl node under breadth-first order sets {@link FIFO_MEMORY_URLS_PER_HOST}.
+   * crawl node under breadth-first order sets {@link fifoShareFor} (16 for up to 8 connections per host).
    */
   readonly memoryUrlsPerHost?: number;
 }

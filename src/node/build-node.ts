@@ -46,7 +46,7 @@ import type { Fetcher } from '../fetch/fetcher.js';
 import { UndiciFetcher } from '../fetch/undici-fetcher.js';
 import { politenessRules, type Frontier } from '../frontier/frontier.js';
 import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.js';
-import { FIFO_MEMORY_URLS_PER_HOST, PersistentFrontier } from '../frontier-store/persistent-frontier.js';
+import { fifoShareFor, PersistentFrontier } from '../frontier-store/persistent-frontier.js';
 import type { OrderingPolicy } from '../order/policy.js';
 import { orderingPolicyFrom } from '../order/registry.js';
 import { orderModelsOf } from './order-models.js';
@@ -226,7 +226,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
   const policy = components.policy ?? orderingPolicyFrom(config.order, orderModelsOf(config));
   // Parking keeps a host's URLs in add order beyond its share: breadth-first's order, not a ranking's.
-  const memoryUrlsPerHost = config.frontier.memoryUrlsPerHost ?? (policy.spec.id === 'bfs' ? FIFO_MEMORY_URLS_PER_HOST : undefined);
+  const memoryUrlsPerHost = config.frontier.memoryUrlsPerHost ?? (policy.spec.id === 'bfs' ? fifoShareFor(pol.maxConnectionsPerHost) : undefined);
   const persistent = components.frontier === undefined && config.frontier.kind === 'persistent'
     ? new PersistentFrontier({ ...politeness, backQueueCount, segmentBytes: config.frontier.segmentBytes, ...(memoryUrlsPerHost === undefined ? {} : { memoryUrlsPerHost }) })
     : null;

@@ -166,7 +166,7 @@ const frontierSchema = z.strictObject({
   kind: z.enum(['persistent', 'memory']).default('persistent')
     .describe('persistent: on disk in the crawl directory, survives kill -9 and grows past memory, a rerun resumes; memory: lost when the process ends'),
   memoryUrlsPerHost: count('urls', 1).nullable().default(null)
-    .describe("persistent frontier: a host's URLs held in memory with their scheduling keys; its further URLs wait on disk (8 bytes each in memory) and come back in the order they were added, so a priority order ranks only these; null = 16 under breadth-first order, no limit under any other"),
+    .describe("persistent frontier: a host's URLs held in memory with their scheduling keys; its further URLs wait on disk (8 bytes each in memory) and come back in the order they were added, so a priority order ranks only these; null = 16 (or twice politeness.maxConnectionsPerHost if more) under breadth-first order, no limit under any other"),
   segmentBytes: bytes().default(64 * MiB).describe('persistent frontier: its log starts a new segment file at a checkpoint once the current one holds this much; old segments are compacted and deleted'),
   checkpointIntervalMs: durationMs().default(2000)
     .describe('persistent frontier: how often stores and frontier are made durable together; after a crash, pages fetched since are fetched again'),

@@ -6,7 +6,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Lease } from '../../../src/frontier/frontier.js';
-import { PersistentFrontier, type PersistentFrontierOptions } from '../../../src/frontier-store/persistent-frontier.js';
+import { fifoShareFor, PersistentFrontier, type PersistentFrontierOptions } from '../../../src/frontier-store/persistent-frontier.js';
+import { join } from 'node:path';
 import { Rng } from '../../../src/web/prng.js';
 import { entry } from '../../helpers/frontier.js';
 import { withDir as withScratchDir } from '../../helpers/scratch.js';
@@ -68,6 +69,20 @@ describe('PersistentFrontier: parking a host\'s URLs beyond its share of memory'
     again.complete(leases[0] as Lease, { fetchDurationMs: 0 }, 0);
     assert.deepEqual(drain(again), Array.from({ length: 9 }, (_, i) => `http://a.test/${i + 1}`));
     await again.close();
+  }));
+
+  test('a host\'s share bounds its leases out: a node gives it twice its connections when that is more than 16', () => withDir(async (dir) => {
+    const leasesOut = async (memoryUrlsPerHost: number): Promise<number> => {
+      const frontier = await opened(join(dir, String(memoryUrlsPerHost)), { memoryUrlsPerHost, maxConnectionsPerHost: 20, maxConnectionsPerIp: 20 });
+      for (let i = 0; i < 100; i++) frontier.add(entry(`http://a.test/${i}`), 0);
+      let out = 0;
+      while (frontier.next(0).kind === 'url') out++;
+      await frontier.close();
+      return out;
+    };
+    assert.equal(await leasesOut(16), 16, 'a share of 16 caps 20 connections at 16');
+    assert.deepEqual([fifoShareFor(1), fifoShareFor(8), fifoShareFor(20)], [16, 16, 40]);
+    assert.equal(await leasesOut(fifoShareFor(20)), 20, 'the node\'s share lets all 20 connections work');
   }));
 
   test('a seeded crawl with tiny segments and reopenings: every URL leaves once, each host in add order', async () => {
