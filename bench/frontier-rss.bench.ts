@@ -16,7 +16,8 @@
  *  - this process, which starts both and prints what the crawler reports.
  *
  * The crawler reports its peak RSS (getrusage), the frontier size from `shoal:crawl:progress` (it
- * must reach 1,000,000 URLs, or the run fails), and at a few moments a breakdown of its memory:
+ * must reach 1,000,000 URLs, or the run fails; the progress lines also say how many of them are
+ * parked on disk, beyond the 16 URLs per host the frontier holds in memory under breadth-first order), and at a few moments a breakdown of its memory:
  * /proc/self/status (RssAnon: heaps and malloc; RssFile: mapped files), process.memoryUsage() (the
  * crawl thread's V8 heap; the parse worker's heap is in RssAnon only), and the resident bytes of
  * /proc/self/smaps by mapping (files of the crawl directory, other files such as code, anonymous).

@@ -133,7 +133,7 @@ const onProgress = (p) => {
   else samples.push(sample('', since(), queued, p.pages, null));
   if (seedsQueuedAt !== null && p.pages > lastGain.pages) lastGain = { atMs: since(), pages: p.pages };
   const s = samples[samples.length - 1];
-  process.stderr.write(`  ${f1(s.atMs / 1000)} s: frontier ${int(queued)}, ${int(p.pages)} pages (${int(p.recentPagesPerSecond)}/s); `
+  process.stderr.write(`  ${f1(s.atMs / 1000)} s: frontier ${int(queued)} (${int(p.frontier.parked)} parked on disk), ${int(p.pages)} pages (${int(p.recentPagesPerSecond)}/s); `
     + `RSS ${int(s.vmRss)} (anon ${int(s.rssAnon)}, file ${int(s.rssFile)}), heap ${int(s.heapUsed)}/${int(s.heapTotal)}, buffers ${int(s.arrayBuffers)}, `
     + `v8 malloc ${int(s.v8Malloced)} (peak ${int(s.v8PeakMalloced)}), peak ${int(s.vmHwm)}\n`);
 };

@@ -47,7 +47,10 @@ export function combineProgress(node: string, elapsedMs: number, latest: readonl
   return {
     node, elapsedMs, urls: sum(latest, (p) => p.urls), pages: sum(latest, (p) => p.pages), pagesPerSecond: sum(latest, (p) => p.pagesPerSecond),
     recentPagesPerSecond: sum(latest, (p) => p.recentPagesPerSecond), bytes: sum(latest, (p) => p.bytes), bytesPerSecond: sum(latest, (p) => p.bytesPerSecond),
-    frontier: { queued: sum(latest, (p) => p.frontier.queued), inFlight: sum(latest, (p) => p.frontier.inFlight), activeHosts: sum(latest, (p) => p.frontier.activeHosts) },
+    frontier: {
+      queued: sum(latest, (p) => p.frontier.queued), inFlight: sum(latest, (p) => p.frontier.inFlight),
+      activeHosts: sum(latest, (p) => p.frontier.activeHosts), parked: sum(latest, (p) => p.frontier.parked),
+    },
     hosts: sum(latest, (p) => p.hosts), errors: addRecords(latest.map((p) => p.errors)), stopReason,
     exchange: {
       urlsSent: sum(latest, (p) => p.exchange?.urlsSent ?? 0), urlsReceived: sum(latest, (p) => p.exchange?.urlsReceived ?? 0),

@@ -152,7 +152,7 @@ export class CrawlStats {
       node, elapsedMs, urls: this.urls, pages: this.pages,
       pagesPerSecond: seconds > 0 ? this.pages / seconds : 0, recentPagesPerSecond: recent,
       bytes: this.bytes, bytesPerSecond: seconds > 0 ? this.bytes / seconds : 0,
-      frontier: { queued: frontier.queued, inFlight: frontier.inFlight, activeHosts: frontier.activeHosts },
+      frontier: { queued: frontier.queued, inFlight: frontier.inFlight, activeHosts: frontier.activeHosts, parked: frontier.parked ?? 0 },
       hosts: this.hostSet.size, errors: this.errors(), stopReason,
     };
   }

@@ -36,6 +36,8 @@ export interface FrontierProgress {
   readonly inFlight: number;
   /** Hosts holding a back queue. */
   readonly activeHosts: number;
+  /** Of `queued`, the URLs parked on disk (the persistent frontier's parking); 0 when none are. */
+  readonly parked: number;
 }
 
 /** One progress event. */

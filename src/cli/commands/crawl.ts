@@ -96,7 +96,7 @@ export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPer
   const errors = Object.entries(p.errors).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`);
   const x = p.exchange;
   return `${fmt(p.elapsedMs / 1000)} s · pages ${fmt(p.pages)} (${fmt(pagesPerSecond)}/s) · ${megabytes(p.bytes)}`
-    + ` · frontier ${fmt(p.frontier.queued)} (${fmt(p.frontier.inFlight)} in flight) · hosts ${fmt(p.hosts)}`
+    + ` · frontier ${fmt(p.frontier.queued)} (${p.frontier.parked > 0 ? `${fmt(p.frontier.parked)} on disk, ` : ''}${fmt(p.frontier.inFlight)} in flight) · hosts ${fmt(p.hosts)}`
     + (x === undefined ? '' : ` · exchange ${fmt(x.urlsSent)} URLs sent (${p.pages > 0 ? (x.urlsSent / p.pages).toFixed(2) : '0'}/page)`
       + (x.pagesSent > 0 ? `, ${fmt(x.pagesSent)} pages forwarded` : ''))
     + (p.collab === undefined ? '' : ` · overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}`)

@@ -9,10 +9,10 @@ import { describe, it } from 'node:test';
 import { progressLine, rateSince } from '../../../src/cli/commands/crawl.js';
 import type { CrawlProgress } from '../../../src/node/events.js';
 
-function progress(elapsedMs: number, pages: number, recentPagesPerSecond: number): CrawlProgress {
+function progress(elapsedMs: number, pages: number, recentPagesPerSecond: number, parked = 0): CrawlProgress {
   return {
     node: 'n', elapsedMs, urls: pages, pages, pagesPerSecond: pages / (elapsedMs / 1000), recentPagesPerSecond, bytes: 0, bytesPerSecond: 0,
-    frontier: { queued: 10, inFlight: 1, activeHosts: 1 }, hosts: 1, errors: {}, stopReason: null,
+    frontier: { queued: 10_000, inFlight: 1, activeHosts: 1, parked }, hosts: 1, errors: {}, stopReason: null,
   };
 }
 
@@ -28,5 +28,10 @@ describe('progress lines', () => {
     const p = progress(5_000, 40, 8);
     assert.equal(rateSince({ elapsedMs: 5_000, pages: 40 }, p), 8);
     assert.match(progressLine(p), /pages 40 \(8\/s\)/);
+  });
+
+  it('show how many of the queued URLs are parked on disk, when any are', () => {
+    assert.match(progressLine(progress(5_000, 40, 8, 7_500)), / · frontier 10,000 \(7,500 on disk, 1 in flight\) · /);
+    assert.match(progressLine(progress(5_000, 40, 8)), / · frontier 10,000 \(1 in flight\) · /);
   });
 });
