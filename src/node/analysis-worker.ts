@@ -8,6 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzePage } from './page-analysis.js';
+import { MessageBatch } from './message-batch.js';
 import { readSitemap, type AnalysisReply, type AnalysisRequest, type AnalysisWorkerData } from './page-analyzer.js';
 import { gzipMember } from '../store/warc/gzip-members.js';
 
@@ -49,37 +50,14 @@ async function sitemapReply(request: Extract<AnalysisRequest, { kind: 'sitemap' 
   }
 }
 
-/** Replies waiting to go back together, and the buffers they move (see `send` in page-analyzer.ts). */
-let replies: AnalysisReply[] = [];
-let moved: ArrayBuffer[] = [];
-
-/** When the oldest reply waiting was made: none waits longer than {@link MAX_REPLY_WAIT_MS} of further work. */
-let oldestAtMs = 0;
 /**
  * Replies go back together when they are ready within this much of each other: fewer messages to
  * wake the crawl thread when pages come in bursts, while a page's answer is never held behind more
  * than about two pages' work.
  */
 const MAX_REPLY_WAIT_MS = 1.5;
-
-function reply(r: AnalysisReply, buffer?: ArrayBuffer): void {
-  if (replies.length === 0) {
-    oldestAtMs = performance.now();
-    setImmediate(sendReplies);
-  }
-  replies.push(r);
-  if (buffer !== undefined) moved.push(buffer);
-  if (performance.now() - oldestAtMs >= MAX_REPLY_WAIT_MS) sendReplies();
-}
-
-function sendReplies(): void {
-  if (replies.length === 0) return;
-  const batch = replies;
-  const buffers = moved;
-  replies = [];
-  moved = [];
-  port?.postMessage(batch, buffers);
-}
+const replies = new MessageBatch<AnalysisReply>((batch, buffers) => port.postMessage(batch, buffers), MAX_REPLY_WAIT_MS);
+const reply = (r: AnalysisReply, buffer?: ArrayBuffer): void => replies.push(r, buffer);
 
 function answer(request: AnalysisRequest): void {
   if (request.kind === 'sitemap') {

@@ -24,6 +24,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from './worker-entry.js';
+import { MessageBatch } from './message-batch.js';
 import { parseSitemap, type SitemapParse } from '../sitemap/sitemap-parser.js';
 import type { GzipMember } from '../store/warc/gzip-members.js';
 import type { RecordBytes } from '../store/warc/warc-writer.js';
@@ -134,9 +135,8 @@ interface Slot {
   readonly pending: Map<number, Pending>;
   /** Whether the current worker has loaded its modules. */
   isReady: boolean;
-  /** Tasks for the worker sent together at the end of this turn of the event loop, and the buffers they move. */
-  outbox: AnalysisRequest[];
-  moved: ArrayBuffer[];
+  /** Tasks for the worker, sent together at the end of this turn of the event loop with the buffers they move. */
+  readonly outbox: MessageBatch<AnalysisRequest>;
 }
 
 /** Options of {@link WorkerPageAnalyzer}. */
@@ -246,8 +246,7 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     await Promise.all(this.slots.map(async (s) => {
       for (const p of s.pending.values()) p.reject(err);
       s.pending.clear();
-      s.outbox = [];
-      s.moved = [];
+      s.outbox.clear();
       await s.worker.terminate();
     }));
   }
@@ -262,28 +261,18 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     return new Promise((resolve, reject) => {
       if (slot.pending.size === 0) slot.worker.ref();
       slot.pending.set(id, { about, resolve, reject });
-      if (slot.outbox.length === 0) setImmediate(() => this.send(slot));
-      slot.outbox.push(request(id));
-      slot.moved.push(moved.buffer as ArrayBuffer);
+      slot.outbox.push(request(id), moved.buffer as ArrayBuffer);
     });
   }
 
-  /**
-   * Posts the tasks gathered in this turn of the event loop as one message: pages finish in bursts
-   * (one poll of the sockets ends several), and every message wakes the worker.
-   */
-  private send(slot: Slot): void {
-    if (slot.outbox.length === 0) return;
-    const batch = slot.outbox;
-    const moved = slot.moved;
-    slot.outbox = [];
-    slot.moved = [];
-    this.messagesSent++;
-    slot.worker.postMessage(batch, moved);
-  }
-
   private start(): Slot {
-    const slot: Slot = { worker: spawnWorker(this.workerData, this.maxHeapMb), pending: new Map(), isReady: false, outbox: [], moved: [] };
+    // Pages finish in bursts (one poll of the sockets ends several): the tasks of one turn go in one
+    // message, to the slot's worker of the moment (a worker that dies is replaced in its slot).
+    const outbox = new MessageBatch<AnalysisRequest>((tasks, moved) => {
+      this.messagesSent++;
+      slot.worker.postMessage(tasks, moved);
+    });
+    const slot: Slot = { worker: spawnWorker(this.workerData, this.maxHeapMb), pending: new Map(), isReady: false, outbox };
     this.attach(slot);
     return slot;
   }
@@ -314,8 +303,7 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
       const why = failure === null ? `exited with code ${code}` : `failed: ${failure.message}`;
       const lost = [...slot.pending.values()];
       slot.pending.clear();
-      slot.outbox = []; // their promises are among the lost
-      slot.moved = [];
+      slot.outbox.clear(); // their promises are among the lost
       if (!slot.isReady) {
         // It never loaded its modules: a new one would fail the same way.
         this.broken ??= new AnalysisError(`no analysis worker can start: it ${why}`, { cause: failure ?? undefined, isFatal: true });
