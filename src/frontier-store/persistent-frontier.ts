@@ -442,11 +442,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       let size = bytes;
       if (this.compacting !== null && splitLocation(location).segment === this.compacting.segment) {
         // Its segment is being compacted, which may have passed it: it moves now.
-        const copy = log.appendAdd(r);
-        this.liveBytes += copy.bytes - bytes;
-        this.compactedRecords++;
-        location = copy.location;
-        size = copy.bytes;
+        ({ location, bytes: size } = this.copyParkedRecord(log, r, bytes));
       }
       const slot = this.core.add(r.hi, r.lo, r.host, r.ip ?? undefined, r.priority, nowMs, r.seq, r.attempt);
       if (slot < 0) {
@@ -502,6 +498,14 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     return c.segment;
   }
 
+  /** Copies a parked URL's record (of `bytes`) out of the segment under compaction, to the active one. */
+  private copyParkedRecord(log: FrontierLog, record: AddRecord, bytes: number): { readonly location: number; readonly bytes: number } {
+    const copy = log.appendAdd(record);
+    this.liveBytes += copy.bytes - bytes;
+    this.compactedRecords++;
+    return copy;
+  }
+
   /**
    * The parked records of the segment under compaction, copied host by host (at most
    * `compactBytesPerFlush` per flush). A parked URL that comes back into memory meanwhile is moved
@@ -521,10 +525,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         const location = queue.at(i);
         if (splitLocation(location).segment !== c.segment) continue;
         const { record, bytes } = log.readAdd(location);
-        const copy = log.appendAdd(record);
-        queue.set(i, copy.location);
-        this.liveBytes += copy.bytes - bytes;
-        this.compactedRecords++;
+        queue.set(i, this.copyParkedRecord(log, record, bytes).location);
         budget -= bytes;
       }
     }
