@@ -1,6 +1,8 @@
 /**
- * `npm run bench:crawl` (node --import tsx bench/crawl.bench.ts [--quick]): one node crawling the
- * test web on loopback as fast as politeness allows, with everything a real crawl writes.
+ * `npm run bench:crawl` (node --import tsx bench/crawl.bench.ts [--quick] [--untuned]): one node
+ * crawling the test web on loopback as fast as politeness allows, with everything a real crawl writes.
+ * The crawler runs under the shoal command's process settings (src/node/process-settings.ts; this
+ * script starts itself again under them), or under Node's defaults with `--untuned`.
  *
  * The test web runs in a child process (this same file with `--serve-web`), so its CPU time and
  * memory are its own: 1,000 hosts on 64 addresses, no slow hosts, every other default (faults,
@@ -11,7 +13,7 @@
  * Prints pages/s, MB/s (body bytes as received), the crawler's CPU ms per page (user + system, this
  * process only; also split between the crawl thread and the others, from /proc/self/task), how busy
  * the crawl thread's event loop was, the crawler's peak RSS (getrusage), the server's CPU per page,
- * and a final line `BENCH_CRAWL_JSON {...}` for scripts.
+ * and a final line `BENCH_CRAWL_JSON {...}` for scripts (its `*Mb` memory figures are MiB).
  */
 import { channel } from 'node:diagnostics_channel';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -25,9 +27,11 @@ import { CrawlChannel, type CrawlProgress } from '../src/node/events.js';
 import type { WebConfigInput } from '../src/web/config.js';
 import { startTestWeb } from '../src/web/start.js';
 import { dirBytes } from './lib/dir-bytes.mjs';
+import { processSettingsLabel, rerunUnderProcessSettings } from './lib/process-settings.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const isQuick = process.argv.includes('--quick');
+const isUntuned = process.argv.includes('--untuned');
 
 /** The test web the crawler is measured against. */
 const WEB: WebConfigInput = {
@@ -108,6 +112,7 @@ async function main(): Promise<void> {
   try {
     const ready = await ask<Ready>(child, '', 'ready');
     process.stdout.write(`test web: ${int(1000)} hosts, seeds ${ready.seeds.length}, built in ${int(ready.buildMs)} ms (child pid ${child.pid})\n`);
+    process.stdout.write(`crawler process settings: ${processSettingsLabel(isUntuned)}\n`);
     const before = await ask<Stats>(child, 'stats', 'stats');
     // Sampled at every progress event: the parse workers' threads are gone once the crawl has closed.
     let threads = { crawlThread: 0, others: 0, pages: 0 };
@@ -158,13 +163,13 @@ async function main(): Promise<void> {
       `  CPU ms per page    ${result.cpuMsPerPage.toFixed(3)} (user ${result.cpuUserMsPerPage.toFixed(3)}, system ${result.cpuSystemMsPerPage.toFixed(3)}; all threads of the crawler)`,
       `  crawl thread busy  ${(result.mainThreadBusy * 100).toFixed(0)} % of the time (event-loop utilization; the rest waits on sockets, disk and parse workers)`,
       `  CPU by thread      crawl thread ${result.crawlThreadCpuMsPerPage?.toFixed(3) ?? '?'} ms per page, other threads ${result.otherThreadsCpuMsPerPage?.toFixed(3) ?? '?'} (parse workers, GC helpers, I/O pool; until the last progress event)`,
-      `  peak RSS           ${int(result.peakRssMb)} MB (at the end: JS heap ${int(result.endHeapMb)} MB, external ${int(result.endExternalMb)} MB; ${int(result.frontierLeft)} URLs left in the frontier)`,
+      `  peak RSS           ${int(result.peakRssMb)} MiB = ${int((result.peakRssMb * 2 ** 20) / 1e6)} MB (at the end: JS heap ${int(result.endHeapMb)} MiB, external ${int(result.endExternalMb)} MiB; ${int(result.frontierLeft)} URLs left in the frontier)`,
       `  server             ${result.serverCpuMsPerRequest.toFixed(3)} CPU ms per request, peak RSS ${int(result.serverPeakRssMb)} MB`,
       `  crawl directory    ${f1(result.crawlDirMb)} MB; ${int(result.duplicates)} exact duplicates (${int(result.revisits)} revisits)`,
       `  outcomes           ${JSON.stringify(result.outcomes)}`,
       '',
     ].join('\n'));
-    process.stdout.write(`BENCH_CRAWL_JSON ${JSON.stringify({ ...result, isQuick })}\n`);
+    process.stdout.write(`BENCH_CRAWL_JSON ${JSON.stringify({ ...result, isQuick, processSettings: isUntuned ? 'node-defaults' : 'shoal' })}\n`);
     child.send({ type: 'stop' });
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -172,5 +177,10 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--serve-web')) await serveWeb();
-else await main();
+if (process.argv.includes('--serve-web')) {
+  await serveWeb();
+} else {
+  const code = await rerunUnderProcessSettings(SELF, isUntuned);
+  if (code === null) await main();
+  else process.exitCode = code;
+}

@@ -8,7 +8,9 @@
  *    with seed 1) without slow hosts. It writes every page URL, in a fixed shuffled order, to a seeds
  *    file (about 96 MB);
  *  - the crawler (`lib/frontier-crawler.mjs`, plain node on the compiled package in dist/, which
- *    this bench builds first: the process users run, without a TypeScript loader thread in it):
+ *    this bench builds first: the process users run, without a TypeScript loader thread in it, and
+ *    under the node flags and malloc setting the `shoal` command starts node with, from
+ *    src/node/process-settings.ts):
  *    `new Crawl({ seeds: { file } })` with the default frontier (persistent: its log on disk) and
  *    URL-seen set (disk: a sorted file), min delay 0, concurrency 64, stopping after 20,000 pages
  *    (10,000 with `--quick`: the seeds are queued while the crawl runs, and fewer pages would end it before the frontier holds 1M). Everything the crawler does counts: reading and normalizing the seeds,
@@ -35,7 +37,8 @@
  *
  * Options for finding where memory goes (the figures of such a run are not the benchmark's):
  *   --set JSON           configuration merged into the crawler's, e.g. '{"parse":{"workers":0}}'
- *   --node-flags FLAGS   node flags of the crawler process, e.g. '--max-semi-space-size=2'
+ *   --node-flags FLAGS   node flags of the crawler process, after the shoal command's, e.g. '--max-semi-space-size=2'
+ *   --untuned            the crawler under Node's defaults, without the shoal command's settings
  *   --smaps FILE         the crawler's /proc/self/smaps at the `mid` moment
  *   --heap-snapshot FILE a heap snapshot of the crawl thread at `mid` (it pauses the crawl)
  *   --rss-trace FILE     RSS, V8 heap and ArrayBuffers every 50 ms (peaks fall between progress events)
@@ -49,13 +52,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WEB_PRESETS } from '../src/web/presets.js';
 import type { WebConfigInput } from '../src/web/config.js';
+import { crawlerProcess, processSettingsLabel } from './lib/process-settings.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = join(dirname(SELF), '..');
 const CRAWLER = join(dirname(SELF), 'lib', 'frontier-crawler.mjs');
 const args = parseArgs({
   options: {
-    quick: { type: 'boolean', default: false }, 'serve-web': { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false }, 'serve-web': { type: 'boolean', default: false }, untuned: { type: 'boolean', default: false },
     set: { type: 'string' }, 'node-flags': { type: 'string' }, smaps: { type: 'string' }, 'heap-snapshot': { type: 'string' }, 'rss-trace': { type: 'string' },
   },
   allowPositionals: false,
@@ -85,7 +89,8 @@ function probesOf(v: typeof args.values): Probes {
 }
 const probes = probesOf(args.values);
 const nodeFlags = (args.values['node-flags'] ?? '').split(/\s+/).filter((f) => f !== '');
-const isProbed = probes.set !== undefined || nodeFlags.length > 0 || probes.heapSnapshot !== undefined;
+const isUntuned = args.values.untuned;
+const isProbed = probes.set !== undefined || nodeFlags.length > 0 || probes.heapSnapshot !== undefined || isUntuned;
 
 const WEB: WebConfigInput = { ...WEB_PRESETS.large, latency: { slowHostRate: 0 } };
 const CONCURRENCY = 64;
@@ -231,12 +236,13 @@ async function main(): Promise<number> {
     process.stdout.write(`test web: ${int(ready.hosts)} hosts, ${int(ready.seedUrls)} page URLs in the seeds file (${f1(seedsMb)} MB), `
       + `built in ${int(ready.buildMs)} ms (child pid ${web.pid})\n`);
     const crawler = fork(CRAWLER, [ready.hostsFile, ready.seedsFile, String(MAX_PAGES), String(CONCURRENCY), JSON.stringify(probes)], {
-      execArgv: nodeFlags, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      ...crawlerProcess(isUntuned, nodeFlags), stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     children.push(crawler);
-    process.stdout.write(`crawler: pid ${crawler.pid}, concurrency ${CONCURRENCY}, stops after ${int(MAX_PAGES)} pages; progress (MiB):\n`);
+    process.stdout.write(`crawler: pid ${crawler.pid}, process settings ${processSettingsLabel(isUntuned)}\n`);
+    process.stdout.write(`  concurrency ${CONCURRENCY}, stops after ${int(MAX_PAGES)} pages; progress (MiB):\n`);
     if (isProbed) {
-      process.stdout.write(`  PROBED RUN, not the benchmark's figures: ${probes.set === undefined ? '' : `--set ${JSON.stringify(probes.set)} `}`
+      process.stdout.write(`  PROBED RUN, not the benchmark's figures: ${isUntuned ? '--untuned ' : ''}${probes.set === undefined ? '' : `--set ${JSON.stringify(probes.set)} `}`
         + `${nodeFlags.length === 0 ? '' : `node flags ${nodeFlags.join(' ')} `}${probes.heapSnapshot === undefined ? '' : 'heap snapshot at mid'}\n`);
     }
     const r = await waitFor<CrawlResult>(crawler, 'result', 'crawler child');
@@ -268,7 +274,7 @@ async function main(): Promise<number> {
       '',
     ].join('\n'));
     const json = {
-      isQuick, isProbed, probes: isProbed ? { set: probes.set ?? null, nodeFlags } : null, seedUrls: ready.seedUrls, seedsFileMb: seedsMb, hosts: ready.hosts, concurrency: CONCURRENCY, maxPages: MAX_PAGES,
+      isQuick, isProbed, probes: isProbed ? { set: probes.set ?? null, nodeFlags, isUntuned } : null, seedUrls: ready.seedUrls, seedsFileMb: seedsMb, hosts: ready.hosts, concurrency: CONCURRENCY, maxPages: MAX_PAGES,
       peakRssMb: r.peakRssMb, targetRssMb: TARGET_RSS_MB, isWithinTarget, frontierMax: r.frontierMax, isFrontierFull,
       frontierAtSeedsQueued: r.frontierAtSeedsQueued, frontierLeft: r.frontierLeft, loadSeedsMs: r.loadSeedsMs, queueSeedsMs: r.queueSeedsMs,
       seedsPerSecond, longestStallMs: r.longestStallMs, crawlPages: r.crawlPages, crawlMs: r.crawlMs, pagesPerSecond, runMs: r.runMs,

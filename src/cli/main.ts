@@ -21,6 +21,8 @@ export interface CliIo {
   readonly interrupted: Promise<void>;
   /** Whether `err` writes to a terminal (progress lines are then rewritten in place). Default false. */
   readonly isErrTty?: boolean;
+  /** Node's flags (`process.execArgv`): crawls say when the shoal command's process settings are missing. Absent: not checked. */
+  readonly nodeFlags?: readonly string[];
 }
 
 function defaultIo(): CliIo {
@@ -29,6 +31,7 @@ function defaultIo(): CliIo {
     err: (t) => process.stderr.write(t),
     env: process.env,
     isErrTty: process.stderr.isTTY === true,
+    nodeFlags: process.execArgv,
     interrupted: new Promise((resolve) => {
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());

@@ -263,6 +263,8 @@ export class CrawlNode {
     p.log.info('crawl-started', {
       outDir: p.layout.root, seeds: p.seeds.count, seenBefore: p.seen.size, frontierQueued: f.queued, concurrency: p.config.limits.concurrency,
       order: specLabel(p.policy.spec),
+      // The node flags of this process: the shoal command's memory settings are among them (src/node/process-settings.ts).
+      nodeFlags: process.execArgv,
     });
   }
 

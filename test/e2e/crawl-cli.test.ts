@@ -1,6 +1,7 @@
 /**
  * `shoal crawl` as a user runs it: the installed command (bin/shoal.js over dist/, built by
- * `npm run build`) against a test web on loopback. Exit codes (0 done, 2 bad configuration, 130
+ * `npm run build`, run as a program, so under the process settings its first lines start node with)
+ * against a test web on loopback. Exit codes (0 done, 2 bad configuration, 130
  * Ctrl-C), the summary on stdout, progress on stderr, and the crawl directory it leaves; a rerun on
  * the same directory fetches nothing again. In process: configuration errors, sitemaps, the ordering
  * policy chosen with --order and --set.
@@ -16,7 +17,8 @@ import { parse } from 'yaml';
 import { runCli, type CliIo } from '../../src/cli/main.js';
 import { crawlConfigSchema } from '../../src/node/crawl-config.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
-import { runNode, type CliRun } from '../helpers/cli.js';
+import { SHOAL_NODE_FLAGS } from '../../src/node/process-settings.js';
+import { runNode, runProgram, type CliRun } from '../helpers/cli.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-crawl-cli-'));
@@ -39,10 +41,13 @@ function webFlags(): string[] {
   ];
 }
 
-/** Runs the installed command; `interruptWhen` sends SIGINT once stderr matches it. */
+/** Runs the installed command as a program; `interruptWhen` sends SIGINT once stderr matches it. */
 function shoal(args: readonly string[], interruptWhen?: RegExp): Promise<CliRun> {
-  return runNode([bin, ...args], interruptWhen === undefined ? {} : { interruptWhen });
+  return runProgram(bin, args, interruptWhen === undefined ? {} : { interruptWhen });
 }
+
+/** The note of a crawl whose node was not started with the shoal command's process settings. */
+const UNTUNED_NOTE = /^shoal crawl: node runs without the shoal command's memory settings \((.+)\)/m;
 
 async function warcRecordCount(warcDir: string): Promise<number> {
   let n = 0;
@@ -70,13 +75,15 @@ describe('shoal crawl (the installed command)', () => {
     assert.ok(pages > 100 && pages <= 150, r.stdout);
     assert.match(r.stdout, /^ {2}requests +[\d,]+ \(\d+ robots\.txt/m);
     assert.match(r.stderr, /pages \d+ \(\d+\/s\)/, 'progress lines on stderr');
+    assert.doesNotMatch(r.stderr, UNTUNED_NOTE, 'the command starts node with its process settings');
     const warcDir = join(out, 'warc');
     assert.ok(readdirSync(warcDir).some((f) => /^shoal-\d{14}-00001\.warc\.gz$/.test(f)));
     assert.ok(readFileSync(join(warcDir, 'index.cdxj'), 'utf8').split('\n').length > pages);
     assert.ok(existsSync(join(out, 'state', 'seen')));
     assert.ok(!existsSync(join(out, 'state', 'lock')), 'the lock is released');
-    const log = readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string });
+    const log = readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; nodeFlags?: string[] });
     assert.deepEqual([log[0]?.event, log.at(-1)?.event], ['crawl-started', 'crawl-finished']);
+    assert.deepEqual(log[0]?.nodeFlags, SHOAL_NODE_FLAGS, 'the crawl-started line names the node flags');
     assert.ok(await warcRecordCount(warcDir) > 2 * pages);
   });
 
@@ -99,6 +106,16 @@ describe('shoal crawl (the installed command)', () => {
     const again = await shoal(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '10']);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /^ {2}pages +0 /m);
+  });
+
+  it('started as `node bin/shoal.js`, says which process settings are missing, and crawls', { timeout: 60_000 }, async () => {
+    const plain = join(dir, 'plain');
+    const r = await runNode([bin, 'crawl', ...webFlags(), '--out', plain, '--min-delay-ms', '10', '--max-pages', '5'], {
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'MALLOC_MMAP_THRESHOLD_')),
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(UNTUNED_NOTE.exec(r.stderr)?.[1], [...SHOAL_NODE_FLAGS, 'MALLOC_MMAP_THRESHOLD_'].join(', '));
+    assert.match(r.stdout, /done: --max-pages reached/);
   });
 
   it('stops cleanly on Ctrl-C with exit code 130, WARC files readable', { timeout: 60_000 }, async () => {

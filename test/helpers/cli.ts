@@ -1,5 +1,6 @@
 /** Running shoal's command line in a child process, for the e2e tests. */
 import { spawn } from 'node:child_process';
+import { delimiter, dirname } from 'node:path';
 
 /** How a child process ended, and what it wrote. */
 export interface CliRun {
@@ -17,7 +18,19 @@ export interface RunNodeOptions {
 
 /** Runs `node <args>` and resolves when it exits. */
 export function runNode(args: readonly string[], options: RunNodeOptions = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [...args], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
+  return runProgram(process.execPath, args, options);
+}
+
+/**
+ * Runs an executable file (a script run through its `#!` line, as a user's shell does) and resolves
+ * when it exits. The directory of the node running the tests comes first in its PATH, so that a
+ * script that runs `node` runs this one.
+ */
+export function runProgram(file: string, args: readonly string[], options: RunNodeOptions = {}): Promise<CliRun> {
+  const env = options.env ?? process.env;
+  const child = spawn(file, [...args], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, PATH: `${dirname(process.execPath)}${delimiter}${env.PATH ?? ''}` },
+  });
   let stdout = '';
   let stderr = '';
   let isInterrupted = false;

@@ -17,6 +17,7 @@ import { Crawl } from '../../node/crawl.js';
 import { CRAWL_ENV_PREFIX, crawlConfigSchema, type CrawlConfig } from '../../node/crawl-config.js';
 import type { CrawlSummary } from '../../node/crawl-stats.js';
 import { CrawlChannel, type CrawlProgress } from '../../node/events.js';
+import { processSettings } from '../../node/process-settings.js';
 import type { CliIo } from '../main.js';
 
 export interface CrawlFlags {
@@ -201,6 +202,11 @@ export async function runCrawl(
   let summary: CrawlSummary;
   try {
     io.err(`shoal ${command}: crawling into ${config.store.outDir ?? ''} with ${config.limits.concurrency} fetch slots; Ctrl-C stops cleanly\n`);
+    const settings = io.nodeFlags === undefined ? null : processSettings(io.nodeFlags, io.env);
+    if (settings !== null && !settings.isInEffect) {
+      io.err(`shoal ${command}: node runs without the shoal command's memory settings (${settings.missing.join(', ')}): `
+        + 'expect about half as much memory again; run the `shoal` command itself, or see docs/memory.md\n');
+    }
     summary = await run(controller.signal);
   } finally {
     progress.unsubscribe(onProgress);
