@@ -27,7 +27,7 @@ import { CrawlChannel, type CrawlProgress } from '../src/node/events.js';
 import type { WebConfigInput } from '../src/web/config.js';
 import { startTestWeb } from '../src/web/start.js';
 import { dirBytes } from './lib/dir-bytes.mjs';
-import { processSettingsLabel, rerunUnderProcessSettings } from './lib/process-settings.js';
+import { nonCrawlerEnv, processSettingsLabel, rerunUnderProcessSettings } from './lib/process-settings.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const isQuick = process.argv.includes('--quick');
@@ -103,7 +103,7 @@ const f1 = (n: number): string => n.toFixed(1);
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
-  const child = fork(SELF, ['--serve-web'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(SELF, ['--serve-web'], { execArgv: ['--import', 'tsx'], env: nonCrawlerEnv(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const killChild = (): void => {
     if (child.exitCode === null) child.kill('SIGKILL');
   };

@@ -28,6 +28,15 @@ export async function rerunUnderProcessSettings(script: string, isUntuned: boole
   return code ?? (signal === null ? 1 : 128);
 }
 
+/**
+ * The environment of a process that is not the crawler (the test web's server) in a benchmark that
+ * runs under the shoal command's settings: without the variables they set, so that the server runs
+ * under the same settings in every run.
+ */
+export function nonCrawlerEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k, v]) => SHOAL_PROCESS_ENV[k] !== v));
+}
+
 /** How a benchmark's header names the crawler's process settings. */
 export function processSettingsLabel(isUntuned: boolean): string {
   if (isUntuned) return 'Node defaults (--untuned: NOT the shoal command\'s settings)';
