@@ -159,7 +159,7 @@ const parseSchema = z.strictObject({
 
 const dedupSchema = z.strictObject({
   maxDigests: count('digests').default(250_000)
-    .describe('content digests remembered for exact-duplicate detection (least recently seen dropped; 0 = off)'),
+    .describe('content digests remembered for exact-duplicate detection (least recently seen dropped; about 250 bytes of memory each plus the URL; 0 = off)'),
 }).prefault({});
 
 const frontierSchema = z.strictObject({

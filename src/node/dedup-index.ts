@@ -35,9 +35,34 @@ export interface DedupStore {
   putAll(captures: readonly (readonly [string, FirstCapture])[]): Promise<void>;
 }
 
+/**
+ * A first capture as one flat string: the lengths of its payload digest, record id and date, then
+ * the four fields end to end (the URL last). In a crawl's heap that is one string of about 150 bytes
+ * plus the URL (226 bytes on average in `bench:frontier`, next to 56 for the digest that keys it),
+ * where an object and four strings took up to 1.3 KB (measured with 100,000 synthetic captures):
+ * at the default of 250,000 digests, over 300 MB of the crawl thread's heap. Any field may hold any
+ * character: nothing is split on a separator.
+ */
+export function packCapture(c: FirstCapture): string {
+  // Array.prototype.join builds a flat string; `+` would build a tree holding on to every part.
+  return [c.payloadDigest.length, ':', c.recordId.length, ':', c.warcDate.length, ':', c.payloadDigest, c.recordId, c.warcDate, c.url].join('');
+}
+
+/** The capture {@link packCapture} packed. */
+export function unpackCapture(packed: string): FirstCapture {
+  const a = packed.indexOf(':');
+  const b = packed.indexOf(':', a + 1);
+  const c = packed.indexOf(':', b + 1);
+  const p = c + 1 + Number(packed.slice(0, a));
+  const r = p + Number(packed.slice(a + 1, b));
+  const d = r + Number(packed.slice(b + 1, c));
+  return { payloadDigest: packed.slice(c + 1, p), recordId: packed.slice(p, r), warcDate: packed.slice(r, d), url: packed.slice(d) };
+}
+
 /** Content digests seen in this crawl. */
 export class DedupIndex {
-  private readonly byDigest = new Map<string, FirstCapture>();
+  /** Packed first captures ({@link packCapture}) by content digest, least recently matched first. */
+  private readonly byDigest = new Map<string, string>();
   /** Confirmed since the last seal, and sealed (for the next promote). */
   private confirmed: [string, FirstCapture][] = [];
   private sealed: [string, FirstCapture][] = [];
@@ -54,7 +79,7 @@ export class DedupIndex {
     if (hit !== undefined) {
       this.byDigest.delete(contentDigest);
       this.byDigest.set(contentDigest, hit);
-      return hit;
+      return unpackCapture(hit);
     }
     if (this.maxDigests === 0) return undefined;
     const stored = this.store?.get(contentDigest);
@@ -84,7 +109,7 @@ export class DedupIndex {
   /** Remembers the first capture of `contentDigest`. */
   remember(contentDigest: string, capture: FirstCapture): void {
     if (this.maxDigests === 0) return;
-    this.byDigest.set(contentDigest, capture);
+    this.byDigest.set(contentDigest, packCapture(capture));
     if (this.byDigest.size > this.maxDigests) {
       const oldest = this.byDigest.keys().next().value;
       if (oldest !== undefined) this.byDigest.delete(oldest);

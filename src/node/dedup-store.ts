@@ -16,7 +16,7 @@
 import { join } from 'node:path';
 import { ShoalError } from '../core/errors.js';
 import { Checks, JsonLinesWriter, readJsonLines, type RecordShape } from '../store/json-lines.js';
-import type { DedupStore, FirstCapture } from './dedup-index.js';
+import { packCapture, unpackCapture, type DedupStore, type FirstCapture } from './dedup-index.js';
 
 /** The log's file name in the store's directory. */
 const CAPTURES_FILE = 'captures.jsonl';
@@ -35,8 +35,8 @@ const SHAPE: RecordShape<CaptureLine> = {
 export class LogDedupStore implements DedupStore {
   private readonly path: string;
   private writer: JsonLinesWriter<CaptureLine> | null = null;
-  /** Captures read back at open and not handed to the index yet. */
-  private readonly loaded = new Map<string, FirstCapture>();
+  /** Captures read back at open and not handed to the index yet, packed (dedup-index.ts). */
+  private readonly loaded = new Map<string, string>();
 
   /** @param maxDigests how many of the newest captures `open` reads back. */
   constructor(dir: string, private readonly maxDigests: number) {
@@ -51,7 +51,7 @@ export class LogDedupStore implements DedupStore {
       if (!isNew && this.maxDigests > 0) {
         for await (const c of readJsonLines(this.path, 'first capture', SHAPE)) {
           this.loaded.delete(c.contentDigest);
-          this.loaded.set(c.contentDigest, { url: c.url, payloadDigest: c.payloadDigest, recordId: c.recordId, warcDate: c.warcDate });
+          this.loaded.set(c.contentDigest, packCapture(c));
           if (this.loaded.size > this.maxDigests) this.loaded.delete(this.loaded.keys().next().value as string);
         }
       }
@@ -70,8 +70,9 @@ export class LogDedupStore implements DedupStore {
   /** The stored first capture of `contentDigest`, handed out once (the index keeps it from then on). */
   get(contentDigest: string): FirstCapture | undefined {
     const hit = this.loaded.get(contentDigest);
-    if (hit !== undefined) this.loaded.delete(contentDigest);
-    return hit;
+    if (hit === undefined) return undefined;
+    this.loaded.delete(contentDigest);
+    return unpackCapture(hit);
   }
 
   /** Appends captures and makes them durable. */

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DedupIndex, type DedupStore, type FirstCapture } from '../../../src/node/dedup-index.js';
+import { DedupIndex, packCapture, unpackCapture, type DedupStore, type FirstCapture } from '../../../src/node/dedup-index.js';
 import { LogDedupStore } from '../../../src/node/dedup-store.js';
 import { hostnameOfKey, urlParts } from '../../../src/node/url-parts.js';
 import { normalizeUrl } from '../../../src/url/normalize.js';
@@ -27,6 +27,38 @@ describe('DedupIndex', () => {
     const index = new DedupIndex(0);
     index.remember('d', capture('a'));
     assert.equal(index.find('d'), undefined);
+  });
+});
+
+describe('packCapture', () => {
+  test('gives back every field exactly, whatever characters they hold', () => {
+    const cases: FirstCapture[] = [
+      capture('http://a.test/x'),
+      { url: 'http://a.test/a:b c?d=1:2#', payloadDigest: '', recordId: '<urn:uuid:1:2>', warcDate: '2024-01-01T00:00:00Z' },
+      { url: '', payloadDigest: '12:34:', recordId: ':', warcDate: '0:0:0' },
+      { url: 'http://bücher.test/ü', payloadDigest: 'sha1:ABC', recordId: 'ü:é', warcDate: '' },
+    ];
+    for (const c of cases) assert.deepEqual(unpackCapture(packCapture(c)), c);
+  });
+
+  test('the index and the store hand back what they were given', async () => {
+    const c = { url: 'http://a.test/p:1 2', payloadDigest: '', recordId: '<urn:uuid:x>', warcDate: '2024-01-01T00:00:00.000Z' };
+    const index = new DedupIndex(4);
+    index.remember('d', c);
+    assert.deepEqual(index.find('d'), c);
+    const dir = mkdtempSync(join(tmpdir(), 'shoal-dedup-pack-'));
+    try {
+      const store = new LogDedupStore(dir, 4);
+      await store.open();
+      await store.putAll([['d', c]]);
+      await store.close();
+      const reopened = new LogDedupStore(dir, 4);
+      await reopened.open();
+      assert.deepEqual(reopened.get('d'), c);
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
