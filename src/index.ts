@@ -47,9 +47,9 @@ export type { CrawlEvents, CrawlProgress, FrontierProgress } from './node/events
 export type { CrawlOutcomeKind, CrawlSinks, FetchRecord, GraphLink, LinkGraphSink, PageRecord, RecordSink } from './node/ports.js';
 export type { NodeComponents, NodeDeps } from './node/build-node.js';
 export { ManualClock, SystemClock } from './node/clock.js';
+export type { Clock } from './node/clock.js';
 export { SHOAL_NODE_FLAGS, SHOAL_PROCESS_ENV, processSettings } from './node/process-settings.js';
 export type { ProcessSettingsReport } from './node/process-settings.js';
-export type { Clock } from './node/clock.js';
 export { JsonLog, silentLog } from './node/log.js';
 export type { Log, LogFields } from './node/log.js';
 

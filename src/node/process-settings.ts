@@ -10,14 +10,14 @@
  *
  * - `--max-semi-space-size=4`: each semi-space of V8's young generation is at most 4 MiB, against
  *   Node 20's 16 on 64-bit machines. The young generation of the crawl thread goes from up to 48 MiB
- *   to 12; the price is more scavenges, which a crawl's short-lived page objects make cheap.
+ *   to 12; the price is more scavenges, and more objects promoted to the old generation.
  * - `--heap-growing-percent=50`: after a full collection, V8 lets the old generation grow by half of
  *   what survived before the next one, instead of up to 4 times it when collections look cheap. The
- *   crawl thread's live objects (about 45 MiB) then take about 70 MiB of heap instead of 140.
+ *   crawl thread's live objects (about 45 MiB) then take 75–90 MiB of heap instead of about 140.
  * - `MALLOC_MMAP_THRESHOLD_=131072`: every malloc of 128 KiB or more gets its own mapping, returned
  *   to the system when freed. Without it glibc raises that threshold after each large free (up to
  *   32 MiB), so the frontier's growing columns and large page bodies end up in the malloc heap, whose
- *   freed holes it keeps: 60 MiB more at the peak of `bench:frontier`. A value set in the
+ *   freed holes it keeps: 40–50 MiB more at the peak of `bench:frontier`. A value set in the
  *   environment is kept.
  *
  * The price, measured by `npm run bench:crawl` in alternating runs, is CPU time per page (see
@@ -39,10 +39,11 @@ export interface ProcessSettingsReport {
 }
 
 /**
- * Which of the shoal command's settings a process runs with, given its node flags (`process.execArgv`)
- * and its environment (`process.env`). A flag counts as present when node was given the same flag with any value
- * (`--max-semi-space-size=8` is a choice, not a missing setting), so this tells whether the process
- * was started by the shoal command or with the settings on purpose, not which values it has.
+ * Which of the shoal command's settings a process runs with, given its node flags
+ * (`process.execArgv`) and its environment (`process.env`). A flag counts as present when node was
+ * given the same flag with any value (`--max-semi-space-size=8` is a choice, not a missing setting),
+ * so this tells whether the process was started by the shoal command or with the settings on
+ * purpose, not which values it has.
  */
 export function processSettings(execArgv: readonly string[], env: Readonly<Record<string, string | undefined>>): ProcessSettingsReport {
   const given = new Set(execArgv.map(flagName));
