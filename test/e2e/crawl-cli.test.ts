@@ -1,10 +1,10 @@
 /**
  * `shoal crawl` as a user runs it: the installed command (bin/shoal.js over dist/, built by
  * `npm run build`, run as a program, so under the process settings its first lines start node with)
- * against a test web on loopback. Exit codes (0 done, 2 bad configuration, 130
- * Ctrl-C), the summary on stdout, progress on stderr, and the crawl directory it leaves; a rerun on
- * the same directory fetches nothing again. In process: configuration errors, sitemaps, the ordering
- * policy chosen with --order and --set.
+ * against a test web on loopback. Exit codes (0 done, 2 bad configuration, 130 Ctrl-C), the summary
+ * on stdout, progress on stderr, and the crawl directory it leaves; a rerun on the same directory
+ * fetches nothing again; started as `node bin/shoal.js`, the note naming the settings it lacks. In
+ * process: configuration errors, sitemaps, the ordering policy chosen with --order and --set.
  */
 import assert from 'node:assert/strict';
 import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
