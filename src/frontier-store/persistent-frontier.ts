@@ -439,17 +439,16 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       let location = queue.shift();
       this.parkedCount--;
       const { record: r, bytes } = log.readAdd(location);
-      let size = bytes;
-      if (this.compacting !== null && splitLocation(location).segment === this.compacting.segment) {
-        // Its segment is being compacted, which may have passed it: it moves now.
-        ({ location, bytes: size } = this.copyParkedRecord(log, r, bytes));
-      }
-      const slot = this.core.add(r.hi, r.lo, r.host, r.ip ?? undefined, r.priority, nowMs, r.seq, r.attempt);
-      if (slot < 0) {
+      if (this.core.slotOf(r.hi, r.lo) >= 0) {
         // Added again while parked, and held in memory still: one is enough.
-        this.liveBytes -= size;
+        this.liveBytes -= bytes;
         continue;
       }
+      if (this.compacting !== null && splitLocation(location).segment === this.compacting.segment) {
+        // Its segment is being compacted, which may have passed it: it moves now.
+        location = this.copyParkedRecord(log, r, bytes).location;
+      }
+      const slot = this.core.add(r.hi, r.lo, r.host, r.ip ?? undefined, r.priority, nowMs, r.seq, r.attempt);
       this.core.slots.setRef(slot, location);
     }
     if (queue.size === 0) this.parked.delete(host);

@@ -71,6 +71,20 @@ describe('PersistentFrontier: parking a host\'s URLs beyond its share of memory'
     await again.close();
   }));
 
+  test('a parked URL added again is held twice until it comes back into a slot, where the copy is dropped', () => withDir(async (dir) => {
+    const frontier = await opened(dir, { memoryUrlsPerHost: 2 });
+    for (const url of ['http://a.test/0', 'http://a.test/x', 'http://a.test/1']) assert.equal(frontier.add(entry(url), 0), true);
+    // Parked URLs are not checked for duplicates (that would cost an index cell each).
+    assert.equal(frontier.add(entry('http://a.test/1'), 0), true);
+    assert.deepEqual([frontier.stats().queued, frontier.stats().parked], [4, 2]);
+    // a.test/0 completes: the first a.test/1 takes its slot. a.test/x completes: the second comes
+    // back while the first is in a slot still.
+    assert.deepEqual(drain(frontier), ['http://a.test/0', 'http://a.test/x', 'http://a.test/1'], 'the copy is dropped, not fetched');
+    const s = frontier.stats();
+    assert.deepEqual([s.queued, s.parked, s.liveBytes], [0, 0, 0], 'nothing held, no live bytes left behind');
+    await frontier.close();
+  }));
+
   test('a host\'s share bounds its leases out: a node gives it twice its connections when that is more than 16', () => withDir(async (dir) => {
     const leasesOut = async (memoryUrlsPerHost: number): Promise<number> => {
       const frontier = await opened(join(dir, String(memoryUrlsPerHost)), { memoryUrlsPerHost, maxConnectionsPerHost: 20, maxConnectionsPerIp: 20 });
