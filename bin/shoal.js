@@ -14,5 +14,5 @@ if (!existsSync(fileURLToPath(main))) {
   process.stderr.write('shoal: dist/ is missing; run `npm install` (or `npm run build`) first\n');
   process.exit(2);
 }
-const { runCli } = await import(main.href);
-process.exitCode = await runCli(process.argv.slice(2));
+const { main: run } = await import(main.href);
+await run(process.argv.slice(2));

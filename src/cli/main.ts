@@ -11,39 +11,18 @@ import { registerNodeCommand } from './commands/node.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerSimulateCommand } from './commands/simulate.js';
 import { registerWebCommand } from './commands/web.js';
+import type { CliIo } from './cli-io.js';
+import { exitWith, processIo } from './process-io.js';
+import { shoalVersion } from '../node/version.js';
 
-/** Where a command writes; tests pass their own. */
-export interface CliIo {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** Resolves when the user asks to stop (Ctrl-C / SIGTERM). */
-  readonly interrupted: Promise<void>;
-  /** Whether `err` writes to a terminal (progress lines are then rewritten in place). Default false. */
-  readonly isErrTty?: boolean;
-  /** Node's flags (`process.execArgv`): crawls say when the shoal command's process settings are missing. Absent: not checked. */
-  readonly nodeFlags?: readonly string[];
-}
-
-function defaultIo(): CliIo {
-  return {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
-    env: process.env,
-    isErrTty: process.stderr.isTTY === true,
-    nodeFlags: process.execArgv,
-    interrupted: new Promise((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    }),
-  };
-}
+export type { CliIo, StopCause } from './cli-io.js';
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let code = 0;
   const program = new Command('shoal')
     .description('shoal: a collaborative web crawler that measures itself')
+    .version(shoalVersion(), '-V, --version', 'print the version of shoal')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError()
@@ -74,4 +53,12 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo()): 
     io.err(`shoal: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
     return 1;
   }
+}
+
+/**
+ * The `shoal` program (bin/shoal.js): runs the CLI on the process's own streams and signals, and
+ * exits with its code, even if something was left holding the event loop (see process-io.ts).
+ */
+export async function main(argv: readonly string[]): Promise<void> {
+  exitWith(await runCli(argv, processIo()));
 }

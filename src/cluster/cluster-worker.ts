@@ -10,7 +10,7 @@ import { PortExchange } from '../exchange/memory/port-exchange.js';
 import { buildNode } from '../node/build-node.js';
 import { crawlDirLayout } from '../node/crawl-dir.js';
 import type { CrawlNode } from '../node/crawl-node.js';
-import { CrawlChannel, type CrawlProgress } from '../node/events.js';
+import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../node/events.js';
 import type { FetchRecord } from '../node/ports.js';
 import { InlinePageAnalyzer, WorkerPageAnalyzer, type PageAnalyzer } from '../node/page-analyzer.js';
 import { createPartitioner } from '../partition/registry.js';
@@ -41,10 +41,17 @@ for (const [i, n] of data.nodes.entries()) {
   const exchange = new PortExchange(n.nodeId, crawlDirLayout(n.outDir).outbox, post);
   exchanges.set(n.nodeId, exchange);
   if (i > 0 && analyzer instanceof WorkerPageAnalyzer) analyzer.retain();
-  nodes.push(buildNode(
-    { ...config, nodeId: n.nodeId, store: { ...config.store, outDir: n.outDir }, limits: { ...config.limits, concurrency: n.concurrency } },
-    {}, { analyzer }, { partitioner, partitions: n.partitions, exchange, forward: data.forward, sharedPages },
-  ));
+  try {
+    nodes.push(buildNode(
+      { ...config, nodeId: n.nodeId, store: { ...config.store, outDir: n.outDir }, limits: { ...config.limits, concurrency: n.concurrency } },
+      {}, { analyzer }, { partitioner, partitions: n.partitions, exchange, forward: data.forward, sharedPages },
+    ));
+  } catch (err) {
+    // Locks are the process's files, not the thread's: the nodes built so far let theirs go.
+    if (i > 0 && analyzer instanceof WorkerPageAnalyzer) void analyzer.close();
+    await Promise.allSettled(nodes.map((node) => node.discard()));
+    throw err;
+  }
 }
 const abort = new AbortController();
 port.on('message', (m: ToWorker) => {
@@ -57,6 +64,8 @@ port.on('message', (m: ToWorker) => {
 });
 const onProgress = (m: unknown): void => post({ t: 'progress', progress: m as CrawlProgress });
 channel(CrawlChannel.progress).subscribe(onProgress);
+const onStarted = (m: unknown): void => post({ t: 'started', started: m as CrawlStarted });
+channel(CrawlChannel.started).subscribe(onStarted);
 // For the crawl's live collaboration metrics (live-collab.ts), in the main thread.
 const onFetch = (m: unknown): void => {
   const r = m as FetchRecord;
@@ -76,5 +85,6 @@ await Promise.all(nodes.map(async (node, i) => {
 }));
 clearInterval(states);
 channel(CrawlChannel.progress).unsubscribe(onProgress);
+channel(CrawlChannel.started).unsubscribe(onStarted);
 channel(CrawlChannel.fetch).unsubscribe(onFetch);
 port.close();

@@ -26,12 +26,12 @@ import { NatsExchange } from '../exchange/nats/nats-exchange.js';
 import type { NatsMembership } from '../exchange/nats/nats-membership.js';
 import { buildNode, type NodeDeps } from '../node/build-node.js';
 import type { CrawlConfig } from '../node/crawl-config.js';
-import { crawlDirLayout } from '../node/crawl-dir.js';
+import { crawlDirLayout, expectCrawlDirKind, lockCrawlDir, NODE_MANIFEST, type CrawlDirLayout, type CrawlDirLock } from '../node/crawl-dir.js';
 import type { CrawlNode } from '../node/crawl-node.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
 import type { StopReason } from '../node/events.js';
 import { createPartitioner, defaultForwardMode, type PartitionModels } from '../partition/registry.js';
-import type { PartitionId } from '../partition/partitioner.js';
+import type { Partitioner, PartitionId } from '../partition/partitioner.js';
 import { partitionModelsOf } from './partition-models.js';
 
 /** `node.json` in the node's crawl directory: which crawl and partitions the directory belongs to. */
@@ -63,7 +63,9 @@ export interface DistributedNodeOptions {
   readonly checkIntervalMs?: number;
 }
 
-const NODE_FILE = 'node.json';
+const NODE_FILE = NODE_MANIFEST;
+
+type ClusterForward = 'urls' | 'pages' | 'both';
 
 /** See the file comment. */
 export class DistributedNode {
@@ -92,6 +94,26 @@ export class DistributedNode {
     }
     const nodeId = previous?.nodeId ?? (isNamed ? config.nodeId : `${hostname().replace(/[^A-Za-z0-9_-]/g, '-')}-${process.pid}`);
     const layout = crawlDirLayout(outDir);
+    // Locked before the broker is contacted; the node releases it when its run ends.
+    const lock = lockCrawlDir(layout);
+    let isHandedOver = false;
+    try {
+      expectCrawlDirKind(outDir, 'distributed-node');
+      const summary = await this.join(signal, { crawlId, nodeId, n, partitioner, forward, wanted, layout, lock, handOver: () => { isHandedOver = true; } });
+      return summary;
+    } finally {
+      if (!isHandedOver) lock.release();
+    }
+  }
+
+  private async join(signal: AbortSignal, j: {
+    crawlId: string; nodeId: string; n: number; partitioner: Partitioner; forward: ClusterForward; wanted: readonly PartitionId[] | null;
+    layout: CrawlDirLayout; lock: CrawlDirLock; handOver: () => void;
+  }): Promise<CrawlSummary> {
+    const config = this.config;
+    const nats = config.cluster.nats;
+    const outDir = j.layout.root;
+    const { crawlId, nodeId, n, partitioner, forward, wanted, layout } = j;
     const exchange = new NatsExchange({
       servers: nats.servers, crawlId, nodeId, outboxDir: layout.outbox, ackWaitMs: nats.ackWaitMs,
       membership: { ttlMs: nats.memberTtlMs, heartbeatMs: Math.max(200, Math.floor(nats.memberTtlMs / 3)) },
@@ -116,7 +138,8 @@ export class DistributedNode {
         const stats: NodeStats = { atMs: Date.now(), isIdle: false, unconfirmed: 0, partitions, pages: 0, isDone: false, stopReason };
         await Promise.race([membership.putStats(stats).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5 * checkMs).unref())]);
       };
-      const node = buildNode({ ...config, nodeId }, this.options.deps ?? {}, {}, {
+      j.handOver();
+      const node = buildNode({ ...config, nodeId }, this.options.deps ?? {}, { lock: j.lock }, {
         partitioner, partitions, exchange, forward, maxMessageBytes: exchange.maxMessageBytes, beforeClose,
       });
       const run = node.run(signal);

@@ -19,12 +19,12 @@ import type { Exchange } from '../exchange/exchange.js';
 import { MemoryExchange, MemoryExchangeHub } from '../exchange/memory/memory-exchange.js';
 import { analyzerOf, buildNode, type NodeComponents, type NodeDeps } from '../node/build-node.js';
 import type { CrawlConfig } from '../node/crawl-config.js';
-import { crawlDirLayout } from '../node/crawl-dir.js';
+import { CLUSTER_MANIFEST, crawlDirLayout, expectCrawlDirKind, lockCrawlDir } from '../node/crawl-dir.js';
 import type { CrawlNode } from '../node/crawl-node.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
 import { SystemClock } from '../node/clock.js';
 import type { FetchRecord } from '../node/ports.js';
-import { CrawlChannel, diagnosticsEvents, StopReason, type CrawlProgress } from '../node/events.js';
+import { CrawlChannel, diagnosticsEvents, StopReason, type CrawlEvents, type CrawlProgress, type CrawlStarted } from '../node/events.js';
 import { combineProgress, combineSummaries } from './cluster-summary.js';
 import { LiveCollab } from './live-collab.js';
 import { partitionModelsOf } from './partition-models.js';
@@ -43,8 +43,7 @@ export interface ClusterManifest {
   readonly nodes: readonly { readonly nodeId: string; readonly partitions: readonly number[]; readonly dir: string }[];
 }
 
-/** The file name of the manifest in a collaborative crawl directory. */
-export const CLUSTER_MANIFEST = 'cluster.json';
+export { CLUSTER_MANIFEST };
 
 /** Options of {@link EmbeddedCluster}. */
 export interface EmbeddedClusterOptions {
@@ -75,8 +74,22 @@ export class EmbeddedCluster {
     const n = config.cluster.nodes;
     const partitioner = createPartitioner(config.cluster.partition, n, this.options.models ?? await partitionModelsOf(config));
     const forward = config.cluster.forward ?? defaultForwardMode(partitioner);
-    const manifest = writeManifest(outDir, config, partitioner, forward);
-    if (config.cluster.workers > 0) return new ThreadedCluster(config, manifest, partitioner, this.options.deps ?? {}).run(signal);
+    // The crawl as a whole is locked first (each node then locks its own directory as it is built).
+    const lock = lockCrawlDir(crawlDirLayout(outDir));
+    try {
+      expectCrawlDirKind(outDir, 'cluster');
+      const manifest = writeManifest(outDir, config, partitioner, forward);
+      if (config.cluster.workers > 0) return await new ThreadedCluster(config, manifest, partitioner, this.options.deps ?? {}).run(signal);
+      return await this.runHere(signal, outDir, manifest, partitioner, forward);
+    } finally {
+      lock.release();
+    }
+  }
+
+  /** Runs every node in this thread. */
+  private async runHere(signal: AbortSignal, outDir: string, manifest: ClusterManifest, partitioner: Partitioner, forward: ClusterManifest['forward']): Promise<CrawlSummary> {
+    const config = this.config;
+    const n = config.cluster.nodes;
     const hub = new MemoryExchangeHub();
     const sharedPages = { started: 0 };
     const analyzer = this.options.components?.analyzer ?? analyzerOf(config.parse);
@@ -91,12 +104,19 @@ export class EmbeddedCluster {
       const exchange = new MemoryExchange({ hub, nodeId: m.nodeId, outboxDir: crawlDirLayout(join(outDir, m.dir)).outbox });
       exchanges.push(exchange);
       if (i > 0 && analyzer instanceof WorkerPageAnalyzer) analyzer.retain();
-      nodes.push(buildNode(nodeConfig, this.options.deps ?? {}, { analyzer }, { partitioner, partitions: m.partitions, exchange, forward, sharedPages, maxMessageBytes: this.options.maxMessageBytes ?? null }));
+      try {
+        nodes.push(buildNode(nodeConfig, this.options.deps ?? {}, { analyzer }, { partitioner, partitions: m.partitions, exchange, forward, sharedPages, maxMessageBytes: this.options.maxMessageBytes ?? null }));
+      } catch (err) {
+        // The nodes built so far hold their directories and the shared parse workers: let them go.
+        if (i > 0 && analyzer instanceof WorkerPageAnalyzer) void analyzer.close();
+        await Promise.allSettled([...nodes.map((node) => node.discard()), ...exchanges.map((e) => e.close())]);
+        throw err;
+      }
     }
     const clock = this.options.deps?.clock ?? new SystemClock();
     const events = this.options.deps?.events ?? diagnosticsEvents;
     const startMs = clock.nowMs();
-    const progress = new ProgressCombiner(config.nodeId, manifest.nodes.map((m) => m.nodeId), (p) => events.progress(p));
+    const progress = new ProgressCombiner(config.nodeId, manifest.nodes.map((m) => m.nodeId), events, outDir);
     progress.start();
     // Every node listens on the caller's signal (its slots and timers): many listeners are expected.
     setMaxListeners(Math.max(getMaxListeners(signal), 16 * nodes.length), signal);
@@ -159,21 +179,34 @@ export class EmbeddedCluster {
 
 /**
  * Publishes the crawl's progress: each time the first node publishes, the latest event of every
- * node added up, under the crawl's own node id.
+ * node added up, under the crawl's own node id; and the crawl's start, once every node has started.
  */
 export class ProgressCombiner {
   private readonly latest = new Map<string, CrawlProgress>();
+  private readonly started = new Map<string, CrawlStarted>();
   /** The collaboration metrics so far, from the nodes' fetch records. */
   readonly live: LiveCollab;
   private readonly onEvent = (m: unknown): void => {
     const p = m as CrawlProgress;
     if (!this.members.includes(p.node)) return;
     this.latest.set(p.node, p);
-    if (p.node === this.members[0] && p.stopReason === null) this.publish(this.combined(p.elapsedMs, null));
+    if (p.node === this.members[0] && p.stopReason === null) this.events.progress(this.combined(p.elapsedMs, null));
   };
   private readonly onFetch = (m: unknown): void => this.live.add(m as FetchRecord);
+  private readonly onStarted = (m: unknown): void => {
+    const s = m as CrawlStarted;
+    if (!this.members.includes(s.node) || this.started.has(s.node)) return;
+    this.started.set(s.node, s);
+    if (this.started.size < this.members.length) return;
+    const all = [...this.started.values()];
+    const sum = (of: (x: CrawlStarted) => number): number => all.reduce((a, x) => a + of(x), 0);
+    this.events.started?.({
+      node: this.node, outDir: this.outDir, concurrency: sum((x) => x.concurrency), seeds: Math.max(...all.map((x) => x.seeds)),
+      seenBefore: sum((x) => x.seenBefore), frontierQueued: sum((x) => x.frontierQueued),
+    });
+  };
 
-  constructor(private readonly node: string, private readonly members: readonly string[], private readonly publish: (p: CrawlProgress) => void) {
+  constructor(private readonly node: string, private readonly members: readonly string[], private readonly events: CrawlEvents, private readonly outDir: string) {
     this.live = new LiveCollab(members);
   }
 
@@ -181,11 +214,13 @@ export class ProgressCombiner {
   start(): void {
     channel(CrawlChannel.progress).subscribe(this.onEvent);
     channel(CrawlChannel.fetch).subscribe(this.onFetch);
+    channel(CrawlChannel.started).subscribe(this.onStarted);
   }
 
   stop(): void {
     channel(CrawlChannel.progress).unsubscribe(this.onEvent);
     channel(CrawlChannel.fetch).unsubscribe(this.onFetch);
+    channel(CrawlChannel.started).unsubscribe(this.onStarted);
   }
 
   combined(elapsedMs: number, stopReason: StopReason | null): CrawlProgress {

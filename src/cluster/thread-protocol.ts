@@ -5,7 +5,7 @@
 import type { FromHub, ToHub } from '../exchange/memory/port-exchange.js';
 import type { CrawlConfig } from '../node/crawl-config.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
-import type { CrawlProgress, StopReason } from '../node/events.js';
+import type { CrawlProgress, CrawlStarted, StopReason } from '../node/events.js';
 
 /** What a worker thread is started with. */
 export interface ClusterWorkerData {
@@ -23,6 +23,7 @@ export type FromWorker =
   | ToHub
   | { readonly t: 'state'; readonly nodeId: string; readonly isIdle: boolean; readonly stopReason: StopReason | null }
   | { readonly t: 'progress'; readonly progress: CrawlProgress }
+  | { readonly t: 'started'; readonly started: CrawlStarted }
   | { readonly t: 'fetched'; readonly node: string; readonly url: string; readonly host: string; readonly status: number | null }
   | { readonly t: 'summary'; readonly nodeId: string; readonly summary: CrawlSummary }
   | { readonly t: 'failed'; readonly nodeId: string; readonly message: string };

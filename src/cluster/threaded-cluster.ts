@@ -42,7 +42,7 @@ export class ThreadedCluster {
     const summaries = new Map<string, CrawlSummary>();
     let failure: Error | null = null;
     const workers: Worker[] = [];
-    const progress = new ProgressCombiner(config.nodeId, manifest.nodes.map((m) => m.nodeId), (p) => events.progress(p));
+    const progress = new ProgressCombiner(config.nodeId, manifest.nodes.map((m) => m.nodeId), events, outDir);
     progress.start();
     const startMs = clock.nowMs();
     let version = 0;
@@ -57,6 +57,7 @@ export class ThreadedCluster {
         switch (m.t) {
           case 'state': states.set(m.nodeId, { isIdle: m.isIdle, stopReason: m.stopReason, version: ++version }); return;
           case 'progress': events.progress(m.progress); return;
+          case 'started': events.started?.(m.started); return;
           case 'fetched': progress.live.add(m); return;
           case 'summary': summaries.set(m.nodeId, m.summary); return;
           case 'failed':

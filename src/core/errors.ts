@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   GRAPH_FORMAT: { action: ErrorAction.stop, meaning: 'a graph for the simulator (TSV edge list, crawl link graph) is missing, unreadable or malformed; the message names the file and line' },
   TRUTH_FORMAT: { action: ErrorAction.stop, meaning: 'a ground-truth directory is incomplete, of an unknown version or corrupt' },
   REPLAY_ROOT: { action: ErrorAction.fixConfig, meaning: 'a replay folder does not exist or is not a directory' },
+  CRAWL_DIR_LOCKED: { action: ErrorAction.fixConfig, meaning: 'another live process is crawling into the same crawl directory: stop it, or choose another --out (a lock of a process that died is released by the kernel)' },
   IO: { action: ErrorAction.stop, meaning: 'a file could not be written or read' },
   FRONTIER_CORRUPT: { action: ErrorAction.stop, meaning: 'the persistent frontier found a damaged record before the last segment\'s tail (a torn tail is repaired, other damage is not)' },
   EXCHANGE_MESSAGE_INVALID: { action: ErrorAction.stop, meaning: 'a message between nodes could not be decoded (the exchange counts it and drops it)' },

@@ -11,12 +11,13 @@
  * parse, links back to admission; crawl log, link graph, page metadata).
  */
 import { readFileSync } from 'node:fs';
+import { shoalVersion } from './version.js';
 import { availableParallelism } from 'node:os';
 import { Admission } from './admission.js';
 import { SystemClock, type Clock } from './clock.js';
 import type { CrawlConfig } from './crawl-config.js';
 import { CrawlBudget } from './crawl-budget.js';
-import { crawlDirLayout } from './crawl-dir.js';
+import { crawlDirLayout, expectCrawlDirKind, lockCrawlDir, type CrawlDirLayout, type CrawlDirLock } from './crawl-dir.js';
 import { Checkpointer, CompletionGate, type CheckpointExchange } from './checkpoint.js';
 import { CrawlNode, type Durability, type NodeCollaboration } from './crawl-node.js';
 import { CrawlStats } from './crawl-stats.js';
@@ -33,7 +34,7 @@ import { urlFilterChain } from './filter-chain.js';
 import type { CrawlSinks } from './ports.js';
 import { RobotsCache } from './robots-cache.js';
 import { StagedSeenSet, type DurableSeenSet } from './staged-seen-set.js';
-import { loadSeeds } from './seeds.js';
+import { loadSeeds, type Seeds } from './seeds.js';
 import { crawlDirSinks } from './store-sinks.js';
 import { urlParts } from './url-parts.js';
 import { Waker } from './waker.js';
@@ -84,6 +85,11 @@ export interface NodeComponents {
   readonly warc?: WarcWriter | null;
   /** Where pages are analysed; default: `parse.workers` worker threads. */
   readonly analyzer?: PageAnalyzer;
+  /**
+   * The crawl directory's lock, when the caller took it already (a distributed node locks its
+   * directory before it joins the broker); the node releases it when its run ends. Default: taken here.
+   */
+  readonly lock?: CrawlDirLock;
 }
 
 /**
@@ -115,16 +121,6 @@ function boundaryOf(setup: NodeCollabSetup | null): BoundaryPages | null {
     placer, self: setup.partitions[0] as PartitionId, own: new Set(setup.partitions), send: (to, page) => { setup.exchange.send(to, page); },
     maxMessageBytes: setup.maxMessageBytes ?? null,
   };
-}
-
-/** shoal's version, for the warcinfo records. */
-function shoalVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /** The hosts map from `network.hostsFile` and `network.resolve` (which wins); bad entries are a ConfigError. */
@@ -193,8 +189,12 @@ function stagingUnavailable(seen: SeenSet): StagedSeenSet {
 }
 
 /**
- * Builds a node from a validated configuration.
- * @throws ConfigError for a missing `store.outDir`, bad seeds, an unreadable seeds or hosts file.
+ * Builds a node from a validated configuration. What can be checked without touching the crawl
+ * directory is checked first (seeds, hosts map, certificates, filters, ordering policy); then the
+ * directory is locked, before anything opens or starts, so that a refused crawl has nothing to undo.
+ * The node releases the lock when its run ends; if building fails after the lock, it is released here.
+ * @throws ConfigError for a missing `store.outDir`, bad seeds, an unreadable seeds or hosts file;
+ *   ShoalError `CRAWL_DIR_LOCKED` when another crawl writes into the directory.
  */
 export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, components: NodeComponents = {}, setup: NodeCollabSetup | null = null): CrawlNode {
   const outDir = config.store.outDir;
@@ -202,29 +202,68 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const seeds = loadSeeds(config.seeds);
   const layout = crawlDirLayout(outDir);
   const clock = deps.clock ?? new SystemClock();
+  const hostsMap = components.resolver === undefined ? hostsMapOf(config.network) : undefined;
+  const f = config.fetch;
+  const caCertificates = components.fetcher === undefined ? caCertificatesOf(f.caFile) : undefined;
+  const policy = components.policy ?? orderingPolicyFrom(config.order, orderModelsOf(config));
+  const chain = components.filter !== undefined ? components.filter : urlFilterChain(config, seeds, new Date(clock.wallMs()).getUTCFullYear());
+  const lock = components.lock ?? lockCrawlDir(layout);
+  const opened: { close(): Promise<void> | void }[] = [];
+  try {
+    // A crawl of one node must not resume into what a collaborative crawl left (or the reverse).
+    if (setup === null) expectCrawlDirKind(layout.root, 'node');
+    return assembleNode({ config, deps, components, setup, seeds, layout, clock, hostsMap, caCertificates, policy, chain, lock, opened });
+  } catch (err) {
+    for (const resource of opened) void Promise.resolve(resource.close()).catch(() => {});
+    lock.release();
+    throw err;
+  }
+}
+
+/** What {@link buildNode} checked and took before assembling the node. */
+interface Checked {
+  readonly config: CrawlConfig;
+  readonly deps: Partial<NodeDeps>;
+  readonly components: NodeComponents;
+  readonly setup: NodeCollabSetup | null;
+  readonly seeds: Seeds;
+  readonly layout: CrawlDirLayout;
+  readonly clock: Clock;
+  readonly hostsMap: HostsMap | undefined;
+  readonly caCertificates: string | undefined;
+  readonly policy: OrderingPolicy;
+  readonly chain: UrlFilter | null;
+  readonly lock: CrawlDirLock;
+  /** Resources started so far, closed if assembling fails. */
+  readonly opened: { close(): Promise<void> | void }[];
+}
+
+function assembleNode(c: Checked): CrawlNode {
+  const { config, deps, components, setup, seeds, layout, clock, policy, chain, lock, opened } = c;
+  const f = config.fetch;
   const ownLog = deps.log === undefined ? new JsonLog(layout.log, { node: config.nodeId, now: () => clock.wallMs() }) : null;
+  if (ownLog !== null) opened.push(ownLog);
   const log = deps.log ?? (ownLog as JsonLog);
   const events = deps.events ?? diagnosticsEvents;
-  const isProxied = config.fetch.proxyUrl !== null;
+  const isProxied = f.proxyUrl !== null;
 
   const resolver = components.resolver ?? new CachingResolver({
-    hostsMap: hostsMapOf(config.network), isSystemAllowed: config.network.isSystemDnsAllowed, now: () => clock.nowMs(),
+    hostsMap: c.hostsMap, isSystemAllowed: config.network.isSystemDnsAllowed, now: () => clock.nowMs(),
   });
-  const f = config.fetch;
   const fetcher = components.fetcher ?? asFetchConfig(f.caFile, () => new UndiciFetcher({
-    userAgent: f.userAgent, resolver, proxyUrl: f.proxyUrl, caCertificates: caCertificatesOf(f.caFile),
+    userAgent: f.userAgent, resolver, proxyUrl: f.proxyUrl, caCertificates: c.caCertificates,
     addressPolicy: { allowLoopback: config.network.allowLoopback, allowPrivate: config.network.allowPrivate },
     connectionsPerOrigin: config.politeness.maxConnectionsPerHost, keepAliveMs: f.keepAliveMs,
     connectTimeoutMs: f.connectTimeoutMs, firstByteTimeoutMs: f.firstByteTimeoutMs, bodyTimeoutMs: f.bodyTimeoutMs,
     totalTimeoutMs: f.totalTimeoutMs, maxBodyBytes: f.maxBodyBytes, maxDecodedBytes: f.maxDecodedBytes, now: () => clock.wallMs(),
   }));
+  if (components.fetcher === undefined) opened.push(fetcher);
   const pol = config.politeness;
   const politeness = {
     minDelayMs: pol.minDelayMs, delayFactor: pol.k, maxConnectionsPerHost: pol.maxConnectionsPerHost,
     maxConnectionsPerIp: pol.maxConnectionsPerIp, backoffBaseMs: pol.backoffBaseMs, backoffMaxMs: pol.backoffMaxMs,
   };
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
-  const policy = components.policy ?? orderingPolicyFrom(config.order, orderModelsOf(config));
   // Parking keeps a host's URLs in add order beyond its share: breadth-first's order, not a ranking's.
   const memoryUrlsPerHost = config.frontier.memoryUrlsPerHost ?? (policy.spec.id === 'bfs' ? fifoShareFor(pol.maxConnectionsPerHost) : undefined);
   const persistent = components.frontier === undefined && config.frontier.kind === 'persistent'
@@ -239,11 +278,11 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const urlIds = policy.needs.ids ? new UrlIds() : null;
   const sinks = components.sinks ?? crawlDirSinks(layout.root, config.store);
   const budget = CrawlBudget.open(layout.budget, { maxPagesPerHost: config.scope.maxPagesPerHost, maxBytes: config.limits.maxBytes });
-  const chain = components.filter !== undefined ? components.filter : urlFilterChain(config, seeds, new Date(clock.wallMs()).getUTCFullYear());
   // Links of a host whose budget is spent are not queued (the fetch loop checks again before each fetch).
   const filter = budget === null ? chain : composeFilters(chain === null ? [budget.counters] : [chain, budget.counters]);
 
   const analyzer = components.analyzer ?? analyzerOf(config.parse);
+  if (components.analyzer === undefined) opened.push(analyzer);
   const warc = components.warc !== undefined ? components.warc : new WarcWriter({
     dir: layout.warc, version: shoalVersion(), prefix: config.nodeId, maxFileBytes: config.store.warcMaxFileBytes,
     compressionLevel: config.store.warcCompressionLevel, now: () => clock.wallMs(),
@@ -343,6 +382,6 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   };
   return new CrawlNode({
     config, layout, seeds, clock, log, events, frontier, seen, fetcher, analyzer, resolver, warc, warcFiles, admission, loop, stats, waker, sinks,
-    durability, onClosed: async () => { await ownLog?.close(); }, collab, policy,
+    durability, lock, onClosed: async () => { await ownLog?.close(); }, collab, policy,
   });
 }

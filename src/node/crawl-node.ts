@@ -10,7 +10,7 @@ import type { Admission } from './admission.js';
 import type { Checkpointer } from './checkpoint.js';
 import type { Clock } from './clock.js';
 import type { CrawlConfig } from './crawl-config.js';
-import { lockCrawlDir, type CrawlDirLayout } from './crawl-dir.js';
+import type { CrawlDirLayout, CrawlDirLock } from './crawl-dir.js';
 import type { CrawlStats, CrawlSummary } from './crawl-stats.js';
 import { StopReason, type CrawlEvents, type CrawlProgress } from './events.js';
 import { addExchangeTotals } from './exchange-totals.js';
@@ -80,6 +80,8 @@ export interface CrawlNodeParts {
   readonly sinks: CrawlSinks;
   /** null with a memory frontier. */
   readonly durability: Durability | null;
+  /** The crawl directory's lock, taken before anything was built; released once everything is closed. */
+  readonly lock: CrawlDirLock;
   /** Resources the node created and must release last (its own log file). */
   readonly onClosed: () => Promise<void>;
   /** The exchange, in a collaborative crawl; null for a node on its own. */
@@ -108,7 +110,6 @@ export class CrawlNode {
     if (this.hasRun) throw new Error('CrawlNode.run() may be called once');
     this.hasRun = true;
     const p = this.p;
-    const release = lockCrawlDir(p.layout);
     const startMs = p.clock.nowMs();
     const background = new AbortController();
     // The fetch slots stop for the caller's signal, or for a failed checkpoint.
@@ -163,7 +164,7 @@ export class CrawlNode {
       background.abort();
       const closeFailure = await this.close();
       failure ??= closeFailure;
-      release();
+      p.lock.release();
     }
     if (failure !== null || left === null) {
       failure ??= new Error('the crawl ended without a result');
@@ -203,6 +204,20 @@ export class CrawlNode {
   /** Why the node's run stopped, once it has (null while it runs). */
   get stopReason(): StopReason | null {
     return this.p.loop.stopReason;
+  }
+
+  /**
+   * Releases what a node that will never run holds (its fetcher, analyzer, resolver, log and the
+   * directory's lock): for a crawl that fails while building its other nodes.
+   */
+  async discard(): Promise<void> {
+    if (this.hasRun) return;
+    this.hasRun = true;
+    const p = this.p;
+    p.waker.close();
+    await Promise.allSettled([p.fetcher.close(), p.analyzer.close(), p.resolver.close()]);
+    p.lock.release();
+    await p.onClosed().catch(() => {});
   }
 
   /** Ends a collaborative node's run once its frontier is empty (the crawl as a whole is done). */
@@ -260,6 +275,9 @@ export class CrawlNode {
     }
     if (p.collab !== null) await p.collab.exchange.start(p.collab.partitions, p.collab.inbox.deliver);
     const f = p.frontier.stats();
+    p.events.started?.({
+      node: p.config.nodeId, outDir: p.layout.root, concurrency: p.config.limits.concurrency, seeds: p.seeds.count, seenBefore: p.seen.size, frontierQueued: f.queued,
+    });
     p.log.info('crawl-started', {
       outDir: p.layout.root, seeds: p.seeds.count, seenBefore: p.seen.size, frontierQueued: f.queued, concurrency: p.config.limits.concurrency,
       order: specLabel(p.policy.spec),

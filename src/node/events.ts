@@ -12,6 +12,11 @@ export const CrawlChannel = {
   progress: 'shoal:crawl:progress',
   /** {@link FetchRecord}, once per URL whose crawl ended (the crawl log's lines). */
   fetch: 'shoal:crawl:fetch',
+  /**
+   * {@link CrawlStarted}, once per run: the directory is locked, the configuration and seeds are
+   * checked, the stores are open (a resumed crawl has recovered), and the seeds are about to be queued.
+   */
+  started: 'shoal:crawl:started',
 } as const;
 export type CrawlChannel = (typeof CrawlChannel)[keyof typeof CrawlChannel];
 
@@ -79,6 +84,21 @@ export interface CrawlProgress {
   };
 }
 
+/** A run that has started: what it resumed from and how it crawls. */
+export interface CrawlStarted {
+  readonly node: string;
+  /** The crawl directory. */
+  readonly outDir: string;
+  /** Fetch slots. */
+  readonly concurrency: number;
+  /** Seeds given (listed ones, and the seeds file's count once read). */
+  readonly seeds: number;
+  /** URLs an earlier run had already dealt with (0 for a new crawl). */
+  readonly seenBefore: number;
+  /** URLs waiting in the frontier when the run began (a resumed crawl's backlog). */
+  readonly frontierQueued: number;
+}
+
 /** A collaborative node's traffic so far, live: the communication overhead as it grows. */
 export interface ExchangeProgress {
   /** URLs sent to other nodes, and received from them. */
@@ -93,15 +113,18 @@ export interface ExchangeProgress {
 }
 
 /** The channels, opened once. */
-export const channels: { readonly progress: Channel; readonly fetch: Channel } = {
+export const channels: { readonly progress: Channel; readonly fetch: Channel; readonly started: Channel } = {
   progress: channel(CrawlChannel.progress),
   fetch: channel(CrawlChannel.fetch),
+  started: channel(CrawlChannel.started),
 };
 
 /** Publishes on the crawl's channels. */
 export interface CrawlEvents {
   progress(event: CrawlProgress): void;
   fetch(record: FetchRecord): void;
+  /** Optional: a publisher without it is not told when runs start. */
+  started?(event: CrawlStarted): void;
 }
 
 /** The diagnostics-channel publisher (the default). */
@@ -111,5 +134,8 @@ export const diagnosticsEvents: CrawlEvents = Object.freeze({
   },
   fetch(record: FetchRecord): void {
     if (channels.fetch.hasSubscribers) channels.fetch.publish(record);
+  },
+  started(event: CrawlStarted): void {
+    if (channels.started.hasSubscribers) channels.started.publish(event);
   },
 });

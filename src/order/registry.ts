@@ -37,6 +37,11 @@ const share = (doc: string, fallback: number) => z.number().min(0).max(1e6).defa
 const weights = (doc: string, fallback: Readonly<Record<string, number>>) =>
   z.record(z.string().min(1), z.number().min(-1e9).max(1e9)).default({ ...fallback }).describe(doc);
 
+/** A zod error function that names what to pass when a required option is missing (and leaves other errors alone). */
+function required(message: string): (issue: { readonly input?: unknown }) => string | undefined {
+  return (issue) => (issue.input === undefined ? message : undefined);
+}
+
 /** The members every section may name, a combination aside. */
 const singleSchemas = [
   z.strictObject({ policy: id('bfs', 'breadth-first, URLs in discovery order') }),
@@ -67,7 +72,8 @@ const singleSchemas = [
   }),
   z.strictObject({
     policy: id('similarity', 'IS′(A, Q): TF-IDF cosine of the driving query with anchor text and URL terms'),
-    query: z.string().min(1).describe('the driving query Q (required): words of the topic'),
+    query: z.string({ error: required('policy similarity needs its driving query: --set order.query=WORDS (e.g. --set order.query=computer)') }).min(1)
+      .describe('the driving query Q (required): words of the topic'),
     anchorWeight: share('weight of anchor-text terms', DEFAULT_ANCHOR_WEIGHT),
     urlWeight: share('weight of URL terms', DEFAULT_URL_WEIGHT),
     titleWeight: share('weight of title terms vs text terms when a fetched page is scored', DEFAULT_TITLE_WEIGHT),
@@ -76,7 +82,8 @@ const singleSchemas = [
   }),
   z.strictObject({
     policy: id('hot-queue', 'two queues, hot URLs first: a query term in the anchor or URL, or near a hot page'),
-    terms: z.array(z.string().min(1)).min(1).describe('query terms (required), one word each'),
+    terms: z.array(z.string().min(1), { error: required("policy hot-queue needs its terms: --set 'order.terms=[WORD, ...]' (e.g. --set 'order.terms=[computer]')") }).min(1)
+      .describe('query terms (required), one word each'),
     hotDistance: z.number().int().min(0).max(MAX_HOT_DISTANCE).meta({ unit: 'links' }).default(DEFAULT_HOT_DISTANCE)
       .describe('URLs within fewer links than this of a hot page are hot; 0 = anchor and URL only (plain hot queue)'),
     titleMin: z.number().int().min(1).meta({ unit: 'occurrences' }).default(1).describe('a page is hot when a term occurs this often in its title'),

@@ -19,6 +19,7 @@ import { WARCParser } from 'warcio';
 import { readCrawlLog } from '../../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { refetchesAfterKill, runKilledAfter, runToEnd, truthDirOf, unrequestedReachablePages } from '../helpers/resume.js';
+import { isCrawlDirLocked } from '../helpers/lock.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-collab-resume-'));
@@ -84,7 +85,7 @@ describe('kill -9 of a collaborative crawl, and resume', () => {
           records++;
         }
       }
-      assert.ok(!existsSync(join(nodeDir, 'state', 'lock')));
+      assert.ok(!isCrawlDirLocked(nodeDir));
     }
     assert.ok(records > 2 * 400, `${records} WARC records`);
   });

@@ -19,6 +19,7 @@ import { crawlConfigSchema } from '../../src/node/crawl-config.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { SHOAL_NODE_FLAGS } from '../../src/node/process-settings.js';
 import { runNode, runProgram, type CliRun } from '../helpers/cli.js';
+import { isCrawlDirLocked } from '../helpers/lock.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-crawl-cli-'));
@@ -80,7 +81,7 @@ describe('shoal crawl (the installed command)', () => {
     assert.ok(readdirSync(warcDir).some((f) => /^shoal-\d{14}-00001\.warc\.gz$/.test(f)));
     assert.ok(readFileSync(join(warcDir, 'index.cdxj'), 'utf8').split('\n').length > pages);
     assert.ok(existsSync(join(out, 'state', 'seen')));
-    assert.ok(!existsSync(join(out, 'state', 'lock')), 'the lock is released');
+    assert.ok(!isCrawlDirLocked(out), 'the lock is released');
     const log = readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; nodeFlags?: string[] });
     assert.deepEqual([log[0]?.event, log.at(-1)?.event], ['crawl-started', 'crawl-finished']);
     assert.deepEqual(log[0]?.nodeFlags, SHOAL_NODE_FLAGS, 'the crawl-started line names the node flags');
@@ -124,7 +125,7 @@ describe('shoal crawl (the installed command)', () => {
     assert.equal(r.code, 130, r.stderr);
     assert.match(r.stdout, /interrupted: stopped cleanly/);
     assert.ok(await warcRecordCount(join(slow, 'warc')) > 0);
-    assert.ok(!existsSync(join(slow, 'state', 'lock')));
+    assert.ok(!isCrawlDirLocked(slow));
   });
 });
 

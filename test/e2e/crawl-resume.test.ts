@@ -18,6 +18,7 @@ import { readLinkGraph } from '../../src/store/link-graph-reader.js';
 import { readPageMetadata } from '../../src/store/page-metadata.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { isPage, refetchesAfterKill, runKilledAfter, runToEnd, truthDirOf, unrequestedReachablePages } from '../helpers/resume.js';
+import { isCrawlDirLocked } from '../helpers/lock.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-resume-'));
@@ -50,7 +51,7 @@ describe('kill -9 and resume', () => {
     const killed = await runKilledAfter(web, args(), KILL_AFTER_PAGES);
     assert.equal(killed, 'SIGKILL', 'the first run was still crawling when killed');
     const firstRun = web.log.count;
-    assert.ok(existsSync(join(out, 'state', 'lock')), 'the killed run left its lock behind');
+    assert.ok(!isCrawlDirLocked(out), 'the kernel released the killed run’s lock');
 
     // Torn tails, as a power loss could leave them: half a gzip member, half a JSON line.
     const warcDir = join(out, 'warc');
@@ -94,6 +95,6 @@ describe('kill -9 and resume', () => {
     const graph = await readLinkGraph(join(out, 'links'));
     assert.ok(graph.csr.offsets.length > 400);
     graph.close();
-    assert.ok(!existsSync(join(out, 'state', 'lock')));
+    assert.ok(!isCrawlDirLocked(out));
   });
 });

@@ -9,7 +9,7 @@ import { defaultsYaml } from '../../config/describe.js';
 import { crawlConfigSchema } from '../../node/crawl-config.js';
 import { simConfigSchema } from '../../sim/sim-config.js';
 import { webConfigSchema } from '../../web/config.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 
 const SCHEMAS = { crawl: crawlConfigSchema, web: webConfigSchema, simulate: simConfigSchema } as const;
 type SchemaName = keyof typeof SCHEMAS;

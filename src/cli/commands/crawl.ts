@@ -16,9 +16,9 @@ import { formatCollabTable } from '../../eval/collab-table.js';
 import { Crawl } from '../../node/crawl.js';
 import { CRAWL_ENV_PREFIX, crawlConfigSchema, type CrawlConfig } from '../../node/crawl-config.js';
 import type { CrawlSummary } from '../../node/crawl-stats.js';
-import { CrawlChannel, type CrawlProgress } from '../../node/events.js';
+import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../../node/events.js';
 import { processSettings } from '../../node/process-settings.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 
 export interface CrawlFlags {
   seed: string[];
@@ -91,17 +91,40 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
 /**
  * One progress line. `pagesPerSecond` is the rate shown; by default the event's own, which covers
  * the time since the previous event (a line printed every few seconds shows its own span instead:
- * {@link rateSince}).
+ * {@link rateSince}). With `columns` (a terminal's width) the line is fitted to one row: parts are
+ * dropped from the end, most telling first kept, so that rewriting it in place never leaves wrapped
+ * rows behind.
  */
-export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPerSecond): string {
+export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPerSecond, columns?: number): string {
   const errors = Object.entries(p.errors).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`);
   const x = p.exchange;
-  return `${fmt(p.elapsedMs / 1000)} s · pages ${fmt(p.pages)} (${fmt(pagesPerSecond)}/s) · ${megabytes(p.bytes)}`
-    + ` · frontier ${fmt(p.frontier.queued)} (${p.frontier.parked > 0 ? `${fmt(p.frontier.parked)} on disk, ` : ''}${fmt(p.frontier.inFlight)} in flight) · hosts ${fmt(p.hosts)}`
-    + (x === undefined ? '' : ` · exchange ${fmt(x.urlsSent)} URLs sent (${p.pages > 0 ? (x.urlsSent / p.pages).toFixed(2) : '0'}/page)`
-      + (x.pagesSent > 0 ? `, ${fmt(x.pagesSent)} pages forwarded` : ''))
-    + (p.collab === undefined ? '' : ` · overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}`)
-    + (errors.length === 0 ? '' : ` · ${errors.join(', ')}`);
+  const parts = [
+    `${fmt(p.elapsedMs / 1000)} s`,
+    `pages ${fmt(p.pages)} (${fmt(pagesPerSecond)}/s)`,
+    megabytes(p.bytes),
+    `frontier ${fmt(p.frontier.queued)} (${p.frontier.parked > 0 ? `${fmt(p.frontier.parked)} on disk, ` : ''}${fmt(p.frontier.inFlight)} in flight)`,
+    `hosts ${fmt(p.hosts)}`,
+    ...(x === undefined ? [] : [`exchange ${fmt(x.urlsSent)} URLs sent (${p.pages > 0 ? (x.urlsSent / p.pages).toFixed(2) : '0'}/page)`
+      + (x.pagesSent > 0 ? `, ${fmt(x.pagesSent)} pages forwarded` : '')]),
+    ...(p.collab === undefined ? [] : [`overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}`]),
+    ...(errors.length === 0 ? [] : [errors.join(', ')]),
+  ];
+  return fitParts(parts, columns);
+}
+
+const SEPARATOR = ' · ';
+
+/** `parts` joined, keeping as many leading parts as fit in `columns - 1` characters (all without a width). */
+export function fitParts(parts: readonly string[], columns?: number): string {
+  if (columns === undefined || columns <= 0) return parts.join(SEPARATOR);
+  const room = Math.max(1, columns - 1);
+  let line = '';
+  for (const part of parts) {
+    const next = line === '' ? part : `${line}${SEPARATOR}${part}`;
+    if (next.length > room) break;
+    line = next;
+  }
+  return line === '' ? (parts[0] ?? '').slice(0, room) : line;
 }
 
 /** Pages per second from the line printed last (`since`, null before the first) to `p`. */
@@ -171,6 +194,8 @@ export function crawlOptions(command: Command): Command {
 /**
  * Runs a crawl (of one node, of an embedded collaborative crawl, or one node of a distributed one)
  * with live progress on stderr, the summary on stdout, Ctrl-C stopping cleanly, and the exit code.
+ * The opening line comes once the crawl has started (directory locked, seeds checked), so a crawl
+ * refused for its configuration or its directory says only why.
  * @param isShown which progress events to show (by node id).
  */
 export async function runCrawl(
@@ -178,8 +203,8 @@ export async function runCrawl(
   isShown: (node: string) => boolean, run: (signal: AbortSignal) => Promise<CrawlSummary>,
 ): Promise<void> {
   const controller = new AbortController();
-  void io.interrupted.then(() => {
-    if (!controller.signal.aborted) io.err(`\nshoal ${command}: stopping (Ctrl-C) ...\n`);
+  void io.interrupted.then((cause) => {
+    if (!controller.signal.aborted) io.err(`\nshoal ${command}: stopping (${cause === 'output-closed' ? 'output closed' : 'Ctrl-C'}) ...\n`);
     controller.abort();
   });
   const isTty = io.isErrTty === true;
@@ -190,18 +215,27 @@ export async function runCrawl(
     const p = message as CrawlProgress;
     if (!isShown(p.node)) return;
     if (isTty) {
-      io.err(`\r\x1b[2K${progressLine(p)}`);
+      io.err(`\r\x1b[2K${progressLine(p, p.recentPagesPerSecond, io.errColumns?.())}`);
       isLineOpen = true;
     } else if (lastLine === null || p.elapsedMs - lastLine.elapsedMs >= PROGRESS_LINE_MS || p.stopReason !== null) {
       io.err(`${progressLine(p, rateSince(lastLine, p))}\n`);
       lastLine = { elapsedMs: p.elapsedMs, pages: p.pages };
     }
   };
+  let hasStarted = false;
+  const onStarted = (message: unknown): void => {
+    const s = message as CrawlStarted;
+    if (hasStarted || !isShown(s.node)) return;
+    hasStarted = true;
+    const resumed = s.seenBefore > 0 ? ` (resuming: ${fmt(s.seenBefore)} URLs seen before, ${fmt(s.frontierQueued)} queued)` : '';
+    io.err(`shoal ${command}: crawling into ${s.outDir} with ${s.concurrency} fetch slots${resumed}; Ctrl-C stops cleanly\n`);
+  };
   const progress = channel(CrawlChannel.progress);
+  const started = channel(CrawlChannel.started);
   progress.subscribe(onProgress);
+  started.subscribe(onStarted);
   let summary: CrawlSummary;
   try {
-    io.err(`shoal ${command}: crawling into ${config.store.outDir ?? ''} with ${config.limits.concurrency} fetch slots; Ctrl-C stops cleanly\n`);
     const settings = io.nodeFlags === undefined ? null : processSettings(io.nodeFlags, io.env);
     if (settings !== null && !settings.isInEffect) {
       io.err(`shoal ${command}: node runs without the shoal command's memory settings (${settings.missing.join(', ')}): `
@@ -210,6 +244,7 @@ export async function runCrawl(
     summary = await run(controller.signal);
   } finally {
     progress.unsubscribe(onProgress);
+    started.unsubscribe(onStarted);
     if (isLineOpen) io.err('\n');
   }
   io.out(summaryText(summary, command));

@@ -9,7 +9,7 @@ import { readCrawlForEval } from '../../cluster/read-crawl.js';
 import { collaborationMetrics } from '../../eval/collab-metrics.js';
 import { formatCollabTable } from '../../eval/collab-table.js';
 import { readTruth } from '../../web/truth/read.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 
 export function registerEvalCommand(program: Command, io: CliIo): void {
   program.command('eval')

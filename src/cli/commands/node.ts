@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { setPath } from '../../config/load.js';
 import { DistributedNode } from '../../cluster/distributed-node.js';
 import { collect, crawlConfigFromFlags, crawlOptions, runCrawl, type CrawlFlags } from './crawl.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 
 interface NodeFlags extends CrawlFlags {
   nats: string[];

@@ -10,7 +10,7 @@ import { simulationCharts } from '../../sim/charts.js';
 import { writeCharts } from '../../sim/outputs.js';
 import { readSimulation, SIM_FILES } from '../../sim/result.js';
 import { simulationReportHtml } from '../../sim/report-html.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 
 export function registerReportCommand(program: Command, io: CliIo): void {
   program.command('report')

@@ -14,7 +14,7 @@ import { SIM_IMPORTANCE_IDS, SIMULATE_ENV_PREFIX, simConfigSchema, type SimConfi
 import { runSimulation } from '../../sim/run-simulation.js';
 import { writeSimulationOutputs } from '../../sim/outputs.js';
 import { simulationSummary } from '../../sim/summary-text.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 
 /** The flags of `shoal simulate`. */
 export interface SimulateFlags {

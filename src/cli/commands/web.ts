@@ -12,7 +12,7 @@ import { WebModel } from '../../web/model.js';
 import { WEB_PRESETS, WEB_PRESET_NAMES, type WebPresetName } from '../../web/presets.js';
 import { startTestWeb } from '../../web/start.js';
 import { exportTruth } from '../../web/truth/export.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 
 interface WebFlags {
   config?: string;
@@ -86,6 +86,8 @@ export function registerWebCommand(program: Command, io: CliIo, setCode: (code: 
     .option('--for <seconds>', 'serve for this many seconds, then exit (default: until Ctrl-C)')
     .action(async (opts: WebFlags & { check?: string; for?: string }) => {
       const config = webConfigFromFlags(opts, io.env);
+      // Listened to from the start: Ctrl-C or a closed output then always closes the web (and removes its temporary folder).
+      const stopped = io.interrupted;
       const t0 = performance.now();
       const handle = await startTestWeb(config);
       const { model } = handle;
@@ -98,7 +100,11 @@ export function registerWebCommand(program: Command, io: CliIo, setCode: (code: 
       io.out(`seeds:\n${handle.seeds.map((s) => `  ${s}`).join('\n')}\n`);
       try {
         if (opts.check !== undefined) {
-          const r = await checkTestWeb(handle, Number(opts.check));
+          const r = await Promise.race([checkTestWeb(handle, Number(opts.check)), stopped.then(() => null)]);
+          if (r === null) {
+            setCode(130);
+            return;
+          }
           const statuses = [...r.byStatus].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s === 0 ? 'reset/timeout' : s}: ${c}`).join(', ');
           io.out(`check: ${r.requested} pages in ${Math.round(r.elapsedMs)} ms (${Math.round(r.requested / (r.elapsedMs / 1000))} pages/s, ${fmt(r.bytes)} bytes): ${statuses}\n`);
           setCode((r.byStatus.get(200) ?? 0) > 0 ? 0 : 1);
@@ -106,7 +112,7 @@ export function registerWebCommand(program: Command, io: CliIo, setCode: (code: 
         }
         io.out(opts.for === undefined ? 'serving; Ctrl-C to stop\n' : `serving for ${opts.for} s\n`);
         const timer = opts.for === undefined ? null : new Promise<void>((resolve) => setTimeout(resolve, Number(opts.for) * 1000).unref());
-        await Promise.race([io.interrupted, ...(timer === null ? [] : [timer])]);
+        await Promise.race([stopped, ...(timer === null ? [] : [timer])]);
         io.out(`stopped after ${fmt(handle.log.count)} requests\n`);
       } finally {
         await handle.close();

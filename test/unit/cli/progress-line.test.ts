@@ -30,6 +30,19 @@ describe('progress lines', () => {
     assert.match(progressLine(p), /pages 40 \(8\/s\)/);
   });
 
+  it('fit a terminal row: parts are dropped from the end, never cut in the middle, so a rewrite leaves no wrapped rows', () => {
+    const p = { ...progress(125_000, 12_345, 87), errors: { 'http-error': 1_234, timeout: 56, 'connect-error': 7 } };
+    const full = progressLine(p);
+    assert.ok(full.length > 80, full);
+    const fitted = progressLine(p, p.recentPagesPerSecond, 80);
+    assert.ok(fitted.length <= 79, `${fitted.length}: ${fitted}`);
+    assert.ok(full.startsWith(fitted), 'a prefix of whole parts');
+    assert.ok(full.slice(fitted.length).startsWith(' · '), 'cut at a part boundary');
+    assert.match(fitted, /^125 s · pages 12,345 \(87\/s\)/);
+    assert.equal(progressLine(p, p.recentPagesPerSecond, 400), full, 'a wide terminal shows it all');
+    assert.equal(progressLine(p, p.recentPagesPerSecond, 10), '125 s', 'a tiny one still shows the first part, cut to fit');
+  });
+
   it('show how many of the queued URLs are parked on disk, when any are', () => {
     assert.match(progressLine(progress(5_000, 40, 8, 7_500)), / · frontier 10,000 \(7,500 on disk, 1 in flight\) · /);
     assert.match(progressLine(progress(5_000, 40, 8)), / · frontier 10,000 \(1 in flight\) · /);
