@@ -22,6 +22,7 @@ export function combineSummaries(node: string, outDir: string, stopReason: StopR
     found: sum(nodes, (s) => s.links.found), invalid: sum(nodes, (s) => s.links.invalid), notFollowed: sum(nodes, (s) => s.links.notFollowed),
     filtered: addRecords(nodes.map((s) => s.links.filtered)), seenBefore: sum(nodes, (s) => s.links.seenBefore),
     robotsDenied: sum(nodes, (s) => s.links.robotsDenied), queued: sum(nodes, (s) => s.links.queued),
+    routed: sum(nodes, (s) => s.links.routed), received: sum(nodes, (s) => s.links.received),
   };
   return {
     // Every node of a crawl orders by the same configuration section.
@@ -39,6 +40,13 @@ export function combineSummaries(node: string, outDir: string, stopReason: StopR
       queued: sum(nodes, (s) => s.frontierLeft.queued), inFlight: sum(nodes, (s) => s.frontierLeft.inFlight), parked: sum(nodes, (s) => s.frontierLeft.parked),
     },
     seenUrls: sum(nodes, (s) => s.seenUrls), warcFiles: nodes.flatMap((s) => s.warcFiles).sort(),
+    cutSpaces: nodes.flatMap((s) => s.cutSpaces).sort((a, b) => b.cut - a.cut).slice(0, 10),
+    ...(nodes.every((s) => s.recovered === undefined) ? {} : {
+      recovered: {
+        urls: sum(nodes, (s) => s.recovered?.urls ?? 0), followedPages: sum(nodes, (s) => s.recovered?.followedPages ?? 0),
+        refetched: sum(nodes, (s) => s.recovered?.refetched ?? 0),
+      },
+    }),
   };
 }
 

@@ -24,10 +24,10 @@ const post = (m: FromWorker): void => port.postMessage(m);
 const config = data.config;
 const partitioner = createPartitioner(config.cluster.partition, data.partitionCount, await partitionModelsOf(config));
 const counter = new Int32Array(data.sharedPages);
-// The fetch loops only ever increment it: each increment is one atomic add across the threads.
+// Every node of every thread adds its page fetches with one atomic add.
 const sharedPages = {
   get started(): number { return Atomics.load(counter, 0); },
-  set started(_next: number) { Atomics.add(counter, 0, 1); },
+  add: (pages: number): void => { Atomics.add(counter, 0, pages); },
 };
 const p = config.parse;
 const options = { anchorContextTokens: p.anchorContextTokens, maxLinks: p.maxLinks, maxTextChars: p.maxTextChars };

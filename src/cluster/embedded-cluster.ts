@@ -91,7 +91,8 @@ export class EmbeddedCluster {
     const config = this.config;
     const n = config.cluster.nodes;
     const hub = new MemoryExchangeHub();
-    const sharedPages = { started: 0 };
+    let started = 0;
+    const sharedPages = { get started(): number { return started; }, add: (pages: number): void => { started += pages; } };
     const analyzer = this.options.components?.analyzer ?? analyzerOf(config.parse);
     const perNodeConcurrency = Math.max(1, Math.ceil(config.limits.concurrency / n));
     const nodes: CrawlNode[] = [];

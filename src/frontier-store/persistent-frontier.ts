@@ -137,6 +137,15 @@ export interface PersistentFrontierOptions extends SlotFrontierOptions {
   readonly memoryUrlsPerHost?: number;
 }
 
+/** Options of {@link PersistentFrontier.open}. */
+export interface FrontierOpenOptions {
+  /**
+   * Whether a URL the log holds (fingerprint `hi`, `lo`; `isSitemap` from its record) was in fact done
+   * after the last flush: it is then completed at open. Default: none was.
+   */
+  readonly isCompleted?: (hi: number, lo: number, isSitemap: boolean) => boolean;
+}
+
 /** {@link FrontierStats} plus what the log holds and did. */
 export interface PersistentFrontierStats extends FrontierStats {
   /** Bytes of the records of the URLs held. */
@@ -154,6 +163,8 @@ export interface PersistentFrontierStats extends FrontierStats {
   /** From `open()`: URLs found held, and completions found final. */
   readonly recoveredUrls: number;
   readonly recoveredCompletions: number;
+  /** From `open()`: URLs the log held that `isCompleted` said were done, and completed then. */
+  readonly completedAtOpen: number;
 }
 
 const EMPTY: NextResult = { kind: 'empty' };
@@ -199,6 +210,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   private deletedSegments = 0;
   private recoveredUrls = 0;
   private recoveredCompletions = 0;
+  private completedAtOpen = 0;
   /** First `nowMs` seen since `open()`; null before. */
   private firstNowMs: number | null = null;
   private holdUntilMs = Number.NEGATIVE_INFINITY;
@@ -222,8 +234,13 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     }
   }
 
-  /** Opens (or creates) the log in `dir` and recovers it. Idempotent for the same `dir`. */
-  open(dir: string): Promise<void> {
+  /**
+   * Opens (or creates) the log in `dir` and recovers it. Idempotent for the same `dir`.
+   * `options.isCompleted` names URLs the caller knows were done after the last flush (a crawl node
+   * reads them from its crawl log): each live URL it answers true for is completed at once, as if its
+   * lease had completed, and its DONE record is made durable before `open` resolves.
+   */
+  open(dir: string, options: FrontierOpenOptions = {}): Promise<void> {
     if (this.closing !== null) return Promise.reject(lifecycleError('open', 'is closed; open a new one'));
     if (this.opening !== null) {
       return dir === this.dir ? this.opening : Promise.reject(lifecycleError('open', `is already open on ${String(this.dir)}, not ${dir}`));
@@ -233,7 +250,14 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const recovered = new Recovery();
       this.log = FrontierLog.open(dir, (r) => recovered.take(r), { stageBytes: this.stageBytes });
       this.recoveredCompletions = recovered.completions;
+      const isCompleted = options.isCompleted;
       recovered.replay((r, location, bytes) => {
+        if (isCompleted !== undefined && isCompleted(r.hi, r.lo, r.isSitemap)) {
+          this.core.noteSeq(r.seq);
+          (this.log as FrontierLog).holdDone(r.hi, r.lo, r.seq);
+          this.completedAtOpen++;
+          return;
+        }
         // A retried URL (its attempt count is not in its record) stays in memory.
         if (r.attempt === 1 && this.isParking(r.host)) {
           this.core.noteSeq(r.seq);
@@ -412,6 +436,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       deletedSegments: this.deletedSegments,
       recoveredUrls: this.recoveredUrls,
       recoveredCompletions: this.recoveredCompletions,
+      completedAtOpen: this.completedAtOpen,
     };
   }
 

@@ -15,6 +15,8 @@ export interface RecoveredUrl {
   readonly priority: number;
   readonly seq: number;
   readonly attempt: number;
+  /** Whether the URL names a sitemap (its ADD record's flag). */
+  readonly isSitemap: boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export class Recovery {
   private bytes = new Uint32Array(1 << 16);
   private host = new Int32Array(1 << 16);
   private isLive = new Uint8Array(1 << 16);
+  private isSitemap = new Uint8Array(1 << 16);
   private readonly hostIndex = new Map<string, number>();
   private readonly hostNames: string[] = [];
   private readonly hostIp: (string | undefined)[] = [];
@@ -68,6 +71,7 @@ export class Recovery {
       this.bytes[i] = r.bytes;
       this.host[i] = h;
       this.isLive[i] = 1;
+      this.isSitemap[i] = a.isSitemap ? 1 : 0;
       if (row >= 0) this.isLive[row] = 0;
       this.rows.set(a.hi, a.lo, i);
       return;
@@ -91,7 +95,7 @@ export class Recovery {
       const h = this.host[i] as number;
       f({
         hi: this.hi[i] as number, lo: this.lo[i] as number, host: this.hostNames[h] as string, ip: this.hostIp[h],
-        priority: this.priority[i] as number, seq: this.seq[i] as number, attempt: this.attempt[i] as number,
+        priority: this.priority[i] as number, seq: this.seq[i] as number, attempt: this.attempt[i] as number, isSitemap: this.isSitemap[i] === 1,
       }, this.location[i] as number, this.bytes[i] as number);
     }
   }
@@ -110,6 +114,7 @@ export class Recovery {
       this.bytes = grown(this.bytes, need);
       this.host = grown(this.host, need);
       this.isLive = grown(this.isLive, need);
+      this.isSitemap = grown(this.isSitemap, need);
     }
     return i;
   }

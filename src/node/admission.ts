@@ -27,7 +27,8 @@ import type { Frontier, FrontierEntry } from '../frontier/frontier.js';
 import type { OrderingPolicy } from '../order/policy.js';
 import type { PartitionRouter } from './partition-router.js';
 import { WORD_OFFSET, type SeenSet } from '../seen/seen-set.js';
-import type { UrlFilter } from '../url/filter/url-filter.js';
+import { RejectReason, type UrlFilter } from '../url/filter/url-filter.js';
+import type { NumberedSpaces } from '../url/numbered-spaces.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
 import type { UrlIds } from '../url/url-ids.js';
 
@@ -100,6 +101,8 @@ export interface AdmissionOptions {
    * nodes own (partition-router.ts); null in a crawl of one node.
    */
   readonly router?: PartitionRouter | null;
+  /** The bound on endless numbered spaces (url/numbered-spaces.ts); null: no bound. */
+  readonly numbered?: NumberedSpaces | null;
 }
 
 /**
@@ -117,6 +120,8 @@ export interface AdmitOptions {
    * placed again.
    */
   readonly isPlaced?: boolean;
+  /** The URLs come from another node (counted as received, not as found here). */
+  readonly isReceived?: boolean;
 }
 
 const { hi: HI, lo: LO } = WORD_OFFSET;
@@ -139,6 +144,7 @@ export class Admission {
 
   /** Filters, tests and queues `candidates`; resolves once every new one is in the frontier. */
   admit(candidates: readonly Candidate[], options: AdmitOptions = {}): Promise<void> {
+    if (options.isReceived === true) this.o.stats.links.received += candidates.length;
     const run = this.admitNow(candidates, options.isPlaced === true);
     this.running.add(run);
     const forget = (): void => { this.running.delete(run); };
@@ -234,6 +240,10 @@ export class Admission {
     const o = this.o;
     const stats = o.stats;
     let passed: Candidate[] = [];
+    const numbered = o.numbered ?? null;
+    /** The numbered-space key of each passed candidate that is a numbered sibling of its page. */
+    const siblings = new Map<Candidate, string>();
+    let from: { readonly url: string; readonly hostKey: string; readonly pathAndQuery: string } | null = null;
     for (const c of candidates) {
       if (o.filter !== null && c.isSitemap !== true) {
         const verdict = o.filter.check({ url: c.url, host: c.hostname, depth: c.depth });
@@ -242,12 +252,28 @@ export class Admission {
           continue;
         }
       }
+      if (numbered !== null && c.fromUrl !== null && c.isSitemap !== true) {
+        // The links of one page come in one batch: its parts are taken once.
+        if (from === null || from.url !== c.fromUrl) from = { url: c.fromUrl, ...urlParts(c.fromUrl) };
+        const to = urlParts(c.url);
+        const key = numbered.keyOf(to.hostKey, to.pathAndQuery, from.hostKey, from.pathAndQuery);
+        if (key !== null) {
+          // Checked before the URL-seen test: a URL cut here is still admitted when an index links it.
+          if (!numbered.admits(key)) {
+            stats.filteredBy(RejectReason.trapNumbered);
+            continue;
+          }
+          siblings.set(c, key);
+        }
+      }
       passed.push(c);
     }
     const router = o.router ?? null;
     if (router !== null && !isPlaced && passed.length > 0) {
       if (router.needsIp) await this.resolveHosts(passed);
+      const placed = passed.length;
       passed = router.route(passed, this.ipOf);
+      stats.links.routed += placed - passed.length;
     }
     if (passed.length === 0) return;
     const fingerprints = this.fingerprintsOf(passed);
@@ -262,6 +288,8 @@ export class Admission {
         stats.links.seenBefore++;
         continue;
       }
+      const sibling = siblings.get(c);
+      if (sibling !== undefined) numbered?.add(sibling);
       const parts = urlParts(c.url);
       const rules = o.robots.peekRules(parts.origin, now);
       if (rules !== null && !rules.isAllowed(parts.pathAndQuery)) {
@@ -289,6 +317,7 @@ export class Admission {
         ...(ip === undefined ? {} : { ip }), ...(c.isSitemap === true ? { isSitemap: true } : {}),
       };
       if (o.frontier.add(entry, addAt)) added++;
+      else stats.links.seenBefore++; // held by the frontier already (a URL re-added after a crash)
     }
     stats.links.queued += added;
     if (added > 0) o.waker.notify();

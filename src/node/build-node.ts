@@ -10,7 +10,8 @@
  * (robots.txt per origin, fetcher, politeness on completion) → {@link PageProcessor} (WARC, dedup,
  * parse, links back to admission; crawl log, link graph, page metadata).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { shoalVersion } from './version.js';
 import { availableParallelism } from 'node:os';
 import { Admission } from './admission.js';
@@ -23,8 +24,9 @@ import { CrawlNode, type Durability, type NodeCollaboration } from './crawl-node
 import { CrawlStats } from './crawl-stats.js';
 import { DedupIndex } from './dedup-index.js';
 import { LogDedupStore } from './dedup-store.js';
+import { NumberedStore } from './numbered-store.js';
 import { diagnosticsEvents, type CrawlEvents, type StopReason } from './events.js';
-import { FetchLoop } from './fetch-loop.js';
+import { FetchLoop, type PageCounter } from './fetch-loop.js';
 import { Inbox } from './inbox.js';
 import { PartitionRouter } from './partition-router.js';
 import { JsonLog, type Log } from './log.js';
@@ -56,6 +58,7 @@ import { canPlacePages, type Partitioner, type PartitionId } from '../partition/
 import type { BoundaryPages } from './page-forwarding.js';
 import { DiskSeenSet } from '../seen/disk-seen-set.js';
 import type { SeenSet } from '../seen/seen-set.js';
+import { CRAWL_LOG_FILE } from '../store/crawl-log.js';
 import { WarcWriter } from '../store/warc/warc-writer.js';
 import { composeFilters, type UrlFilter } from '../url/filter/url-filter.js';
 import { normalizeUrl } from '../url/normalize.js';
@@ -105,7 +108,7 @@ export interface NodeCollabSetup {
   /** Largest message the exchange carries (a NATS broker's max_payload); absent: no limit. */
   readonly maxMessageBytes?: number | null;
   /** `maxPages` counted over every node of the process; absent: this node's own count. */
-  readonly sharedPages?: { started: number };
+  readonly sharedPages?: PageCounter;
   /** Called once the fetch slots have stopped, before the exchange closes. */
   readonly beforeClose?: (stopReason: StopReason | null) => Promise<void>;
 }
@@ -121,6 +124,15 @@ function boundaryOf(setup: NodeCollabSetup | null): BoundaryPages | null {
     placer, self: setup.partitions[0] as PartitionId, own: new Set(setup.partitions), send: (to, page) => { setup.exchange.send(to, page); },
     maxMessageBytes: setup.maxMessageBytes ?? null,
   };
+}
+
+/** The size of a file, 0 when it does not exist. */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** The hosts map from `network.hostsFile` and `network.resolve` (which wins); bad entries are a ConfigError. */
@@ -277,9 +289,13 @@ function assembleNode(c: Checked): CrawlNode {
   const seen: SeenSet = staged ?? durableSeen;
   const urlIds = policy.needs.ids ? new UrlIds() : null;
   const sinks = components.sinks ?? crawlDirSinks(layout.root, config.store);
-  const budget = CrawlBudget.open(layout.budget, { maxPagesPerHost: config.scope.maxPagesPerHost, maxBytes: config.limits.maxBytes });
+  // The crawl log of the crawl directory, which crash recovery reads (null when the store is off or replaced).
+  const crawlLogPath = components.sinks === undefined && config.store.hasCrawlLog ? join(layout.root, CRAWL_LOG_FILE) : null;
+  const budget = CrawlBudget.open(layout.budget, { maxPagesPerHost: config.scope.maxPagesPerHost, maxBytes: config.limits.maxBytes }, crawlLogPath === null ? null : fileSize(crawlLogPath));
   // Links of a host whose budget is spent are not queued (the fetch loop checks again before each fetch).
-  const filter = budget === null ? chain : composeFilters(chain === null ? [budget.counters] : [chain, budget.counters]);
+  const live = budget.counters;
+  const numbered = config.filter.traps.maxNumberedUrls === null ? null : NumberedStore.open(layout.numbered, config.filter.traps.maxNumberedUrls);
+  const filter = live === null ? chain : composeFilters(chain === null ? [live] : [chain, live]);
 
   const analyzer = components.analyzer ?? analyzerOf(config.parse);
   if (components.analyzer === undefined) opened.push(analyzer);
@@ -317,7 +333,7 @@ function assembleNode(c: Checked): CrawlNode {
   const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({
     frontier, seen, policy, urlIds, robots, resolver, isProxied, filter, clock, stats, waker, router: isRoutingUrls ? router : null,
-    dnsWaitMs: config.network.dnsWaitMs,
+    dnsWaitMs: config.network.dnsWaitMs, numbered: numbered?.spaces ?? null,
     onRobotsDenied: (c) => (processor as PageProcessor).decided({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
   });
   /** The sitemaps a robots.txt announces, read like `seeds.sitemaps` (the URL-seen set takes each once). */
@@ -326,6 +342,8 @@ function assembleNode(c: Checked): CrawlNode {
       const n = normalizeUrl(u);
       return n.kind === 'ok' ? [{ url: n.url, hostname: n.host, depth: 0, fromUrl: robotsUrl, isSitemap: true }] : [];
     });
+    stats.links.found += urls.length;
+    stats.links.invalid += urls.length - candidates.length;
     try {
       await admission.admit(candidates);
     } catch (err) {
@@ -337,12 +355,12 @@ function assembleNode(c: Checked): CrawlNode {
   const dedup = new DedupIndex(config.dedup.maxDigests, dedupStore);
   processor = new PageProcessor({
     nodeId: config.nodeId, analyzer, warc: warcSink, sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap }, dedup, admission, policy, urlIds,
-    frontier, sinks, events, stats, clock, log, boundary: boundaryOf(setup),
+    frontier, sinks, events, stats, clock, log, boundary: boundaryOf(setup), onRecord: (r) => budget.record(r),
   });
   const gate = persistent === null ? null : new CompletionGate();
   const loop = new FetchLoop({
     frontier, robots, fetcher, processor, clock, waker, stats, maxAttempts: f.maxAttempts, maxRetryAfterMs: pol.maxRetryAfterMs,
-    maxPages: config.limits.maxPages, isProxied, gate, budget: budget?.counters ?? null,
+    maxPages: config.limits.maxPages, isProxied, gate, budget: live, pagesBefore: () => budget.pagesFetched,
     resolver: isProxied ? null : resolver, dnsWaitMs: config.network.dnsWaitMs,
     ...(setup?.sharedPages === undefined ? {} : { sharedPages: setup.sharedPages }),
   });
@@ -364,8 +382,8 @@ function assembleNode(c: Checked): CrawlNode {
     ack: (sealed) => collab.inbox.ack(sealed as ReturnType<Inbox['seal']>),
   };
   const durability: Durability | null = persistent === null || gate === null ? null : {
-    open: async () => {
-      await persistent.open(layout.frontier);
+    open: async (options) => {
+      await persistent.open(layout.frontier, options);
       await dedupStore?.open();
     },
     close: async () => {
@@ -376,12 +394,16 @@ function assembleNode(c: Checked): CrawlNode {
       }
     },
     checkpointer: new Checkpointer({
-      gate, seen: staged ?? stagingUnavailable(durableSeen), admission, warc, sinks, frontier: persistent, budget, dedup, exchange: checkpointExchange,
+      gate, seen: staged ?? stagingUnavailable(durableSeen), admission, warc, sinks, frontier: persistent, budget, numbered, dedup, exchange: checkpointExchange,
     }),
     intervalMs: config.frontier.checkpointIntervalMs,
   };
   return new CrawlNode({
     config, layout, seeds, clock, log, events, frontier, seen, fetcher, analyzer, resolver, warc, warcFiles, admission, loop, stats, waker, sinks,
-    durability, lock, onClosed: async () => { await ownLog?.close(); }, collab, policy,
+    durability, lock, budget, numbered: numbered?.spaces ?? null, processor, onClosed: async () => { await ownLog?.close(); }, collab, policy,
+    // Recovery reads the crawl log and WARC files of this directory, and needs a frontier that keeps its completions.
+    recovery: persistent === null || crawlLogPath === null || components.warc !== undefined ? null : {
+      crawlLogPath, warcDir: layout.warc, analyzer, maxDecodedBytes: f.maxDecodedBytes, wantsText: policy.needs.text,
+    },
   });
 }

@@ -8,7 +8,8 @@
  *  3. the WARC files, then the link graph, the crawl log and the page metadata are fsynced (the order
  *     of src/store/README.md): every page whose lease completed has its records on disk;
  *  4. the frontier flushes: its adds and completions so far are durable, then the crawl budget's
- *     counts are written (crawl-budget.ts); completions resume;
+ *     counts as the previous checkpoint began are written, with the crawl log's length then
+ *     (crawl-budget.ts: every record before it now has a durable completion); completions resume;
  *  5. the sealed fingerprints go to the durable seen set, which flushes, and the first captures of
  *     content digests confirmed before step 1 (their WARC records were fsynced in step 3) to the
  *     duplicate index on disk.
@@ -25,6 +26,7 @@
  */
 import type { Admission } from './admission.js';
 import type { CrawlSinks } from './ports.js';
+import type { BudgetSnapshot } from './crawl-budget.js';
 import type { StagedSeenSet } from './staged-seen-set.js';
 
 /** A frontier that keeps its state on disk. */
@@ -66,12 +68,23 @@ export interface CheckpointParts {
   readonly warc: Flushable | null;
   readonly sinks: CrawlSinks;
   readonly frontier: DurableFrontier;
-  /** The crawl budget's counts, written once the frontier is durable; null without a budget. */
-  readonly budget: { persist(): Promise<void> } | null;
+  /** The crawl budget's counts, written once the frontier is durable (crawl-budget.ts); null without a budget. */
+  readonly budget: CheckpointBudget | null;
+  /** The counts of endless numbered spaces (numbered-store.ts), written once the frontier is durable; null without the bound. */
+  readonly numbered?: { persist(): Promise<void> } | null;
   /** First captures of content digests, stored once their WARC records are durable. */
   readonly dedup: { seal(): void; promote(): Promise<void> } | null;
   /** The exchange in a collaborative crawl; null for a node on its own. */
   readonly exchange?: CheckpointExchange | null;
+}
+
+/** The budget's part in a checkpoint: counts captured as it begins, written once the frontier is durable. */
+export interface CheckpointBudget {
+  /** The counts now, with the crawl log's length now (null without a crawl log). */
+  snapshot(crawlLogBytes: number | null): BudgetSnapshot;
+  persist(snapshot: BudgetSnapshot): Promise<void>;
+  /** What is on disk when the run begins. */
+  readonly restored: BudgetSnapshot;
 }
 
 /** The exchange's part in a checkpoint (collaborative crawls). */
@@ -90,8 +103,12 @@ export interface CheckpointExchange {
 export class Checkpointer {
   private running: Promise<void> | null = null;
   private count = 0;
+  /** The budget's counts as the last checkpoint began: what the next one writes (crawl-budget.ts). */
+  private counted: BudgetSnapshot | null;
 
-  constructor(private readonly p: CheckpointParts) {}
+  constructor(private readonly p: CheckpointParts) {
+    this.counted = p.budget?.restored ?? null;
+  }
 
   /** Checkpoints completed. */
   get checkpoints(): number {
@@ -100,21 +117,28 @@ export class Checkpointer {
 
   /** Takes a checkpoint (or joins the one under way). */
   checkpoint(): Promise<void> {
-    this.running ??= this.take().finally(() => { this.running = null; });
+    this.running ??= this.take(false).finally(() => { this.running = null; });
     return this.running;
   }
 
-  /** A checkpoint that starts after everything so far (after the one under way, if any): the last one of a run. */
+  /**
+   * The last checkpoint of a run, once the fetch slots have stopped: it starts after the one under
+   * way, if any, and since every lease whose record was written has completed by then, the budget's
+   * counts as it begins are written at once.
+   */
   async final(): Promise<void> {
     await this.running?.catch(() => {
       // That checkpoint's failure is reported by whoever started it; this one tries again.
     });
-    await this.checkpoint();
+    this.running = this.take(true).finally(() => { this.running = null; });
+    await this.running;
   }
 
-  private async take(): Promise<void> {
+  private async take(isLast: boolean): Promise<void> {
     const p = this.p;
     const open = p.gate.close();
+    const crawlLogBytes = p.sinks.crawlLog?.size ?? null;
+    const counted = p.budget?.snapshot(crawlLogBytes) ?? null;
     const exchange = p.exchange ?? null;
     const sealed = exchange?.seal();
     try {
@@ -128,7 +152,13 @@ export class Checkpointer {
       await p.sinks.crawlLog?.flush();
       await p.sinks.pageMetadata?.flush();
       await p.frontier.flush();
-      await p.budget?.persist();
+      if (p.budget !== null && counted !== null) {
+        // With a crawl log: the counts of the previous checkpoint, whose records all have durable
+        // completions now. Without one there is nothing to recover from: the latest counts.
+        await p.budget.persist(crawlLogBytes === null ? p.budget.snapshot(null) : isLast ? counted : this.counted ?? counted);
+        this.counted = counted;
+      }
+      await p.numbered?.persist();
     } finally {
       open();
     }

@@ -16,6 +16,7 @@ import { partitionStrategySchema } from '../partition/registry.js';
 import { DEFAULT_BLOCKED_EXTENSIONS } from '../url/filter/extension-filter.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../url/filter/length-filter.js';
 import { TRAP_DEFAULTS } from '../url/filter/trap-filter.js';
+import { DEFAULT_MAX_NUMBERED_URLS } from '../url/numbered-spaces.js';
 
 const int = (min = 0) => z.number().int().min(min);
 /** A count, with what it counts as its unit. */
@@ -75,6 +76,8 @@ const filterSchema = z.strictObject({
     calendarFutureYears: trapLimit('years', TRAP_DEFAULTS.calendarFutureYears, 'years after now a date-only URL may name'),
     sessionMarkers: z.array(z.string()).default([...TRAP_DEFAULTS.sessionMarkers])
       .describe('path segments after which a token is a session id (/s/5c6422be/); [] = rule off'),
+    maxNumberedUrls: trapLimit('urls', DEFAULT_MAX_NUMBERED_URLS,
+      'URLs of one host and form (the same URL but its numbers: /q?p=1, /q?p=2, ...) admitted from pages of that same form: an endless pagination, calendar or id space ends there, while the same URLs found on other pages (an index) still count nothing'),
   }).prefault({}),
 }).prefault({});
 

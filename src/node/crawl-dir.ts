@@ -7,7 +7,9 @@
  *     <out>/state/frontier/  the persistent frontier
  *     <out>/state/dedup/     first captures of content digests, for revisits across runs
  *     <out>/state/lock       the directory's lock (flock), with the pid of its holder for the message
- *     <out>/state/budget.json  pages started, pages per host and bytes counted so far
+ *     <out>/state/budget.json  pages fetched, pages per host and bytes counted so far, and the crawl
+ *                            log's offset they were counted to (crash recovery reads from there)
+ *     <out>/state/numbered.json  URLs admitted per endless numbered space (the trap bound)
  *     <out>/crawl-log.jsonl, pages.jsonl, links/   the crawl log, page metadata, link graph (src/store/)
  *     <out>/logs/node.jsonl  structured log lines
  *
@@ -39,6 +41,7 @@ export interface CrawlDirLayout {
   readonly dedup: string;
   readonly lock: string;
   readonly budget: string;
+  readonly numbered: string;
   /** The exchange's outbox (collaborative crawls): messages sent and not yet confirmed. */
   readonly outbox: string;
   readonly log: string;
@@ -48,7 +51,7 @@ export interface CrawlDirLayout {
 export function crawlDirLayout(root: string): CrawlDirLayout {
   const state = join(root, 'state');
   return {
-    root, warc: join(root, 'warc'), state, seen: join(state, 'seen'), frontier: join(state, 'frontier'), dedup: join(state, 'dedup'), lock: join(state, 'lock'), budget: join(state, 'budget.json'),
+    root, warc: join(root, 'warc'), state, seen: join(state, 'seen'), frontier: join(state, 'frontier'), dedup: join(state, 'dedup'), lock: join(state, 'lock'), budget: join(state, 'budget.json'), numbered: join(state, 'numbered.json'),
     outbox: join(state, 'outbox'), log: join(root, 'logs', 'node.jsonl'),
   };
 }

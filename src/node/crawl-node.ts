@@ -10,7 +10,12 @@ import type { Admission } from './admission.js';
 import type { Checkpointer } from './checkpoint.js';
 import type { Clock } from './clock.js';
 import type { CrawlConfig } from './crawl-config.js';
+import type { CrawlBudget } from './crawl-budget.js';
 import type { CrawlDirLayout, CrawlDirLock } from './crawl-dir.js';
+import type { PageProcessor } from './page-processor.js';
+import { budgetRecordOf, readRecoveredTail, type RecoveredTail, type TailRecoveryOptions } from './tail-recovery.js';
+import type { FrontierOpenOptions } from '../frontier-store/persistent-frontier.js';
+import type { NumberedSpaces } from '../url/numbered-spaces.js';
 import type { CrawlStats, CrawlSummary } from './crawl-stats.js';
 import { StopReason, type CrawlEvents, type CrawlProgress } from './events.js';
 import { addExchangeTotals } from './exchange-totals.js';
@@ -33,8 +38,8 @@ import type { WarcWriter } from '../store/warc/warc-writer.js';
 
 /** The crash-safe part of a node: a frontier on disk and the checkpoints that keep it in step. */
 export interface Durability {
-  /** Opens (and recovers) the frontier's store, and the duplicate index. */
-  open(): Promise<void>;
+  /** Opens (and recovers) the frontier's store, and the duplicate index; `isCompleted`: see `PersistentFrontier.open`. */
+  open(options?: FrontierOpenOptions): Promise<void>;
   /** Flushes and closes it. */
   close(): Promise<void>;
   readonly checkpointer: Checkpointer;
@@ -82,6 +87,16 @@ export interface CrawlNodeParts {
   readonly durability: Durability | null;
   /** The crawl directory's lock, taken before anything was built; released once everything is closed. */
   readonly lock: CrawlDirLock;
+  /** The counted budgets, kept across runs. */
+  readonly budget: CrawlBudget;
+  /** The bound on endless numbered spaces; null when off. */
+  readonly numbered: NumberedSpaces | null;
+  /**
+   * How to read back the work of a run killed after its last checkpoint (tail-recovery.ts); null when
+   * the crawl cannot (a memory frontier, no crawl log or no WARC files).
+   */
+  readonly recovery: Omit<TailRecoveryOptions, 'from'> | null;
+  readonly processor: PageProcessor;
   /** Resources the node created and must release last (its own log file). */
   readonly onClosed: () => Promise<void>;
   /** The exchange, in a collaborative crawl; null for a node on its own. */
@@ -262,7 +277,10 @@ export class CrawlNode {
   private async open(): Promise<void> {
     const p = this.p;
     await p.seen.start();
-    await p.durability?.open();
+    // Read before the frontier opens: it completes the URLs the crawl log says were done.
+    const from = p.budget.crawlLogFrom;
+    const tail = p.durability === null || p.recovery === null || from === null ? null : await readRecoveredTail({ ...p.recovery, from });
+    await p.durability?.open(tail === null ? {} : { isCompleted: tail.isCompleted });
     // The link graph first: the page metadata names its URL ids.
     await p.sinks.linkGraph?.start();
     await p.sinks.crawlLog?.start();
@@ -274,6 +292,7 @@ export class CrawlNode {
       }
     }
     if (p.collab !== null) await p.collab.exchange.start(p.collab.partitions, p.collab.inbox.deliver);
+    if (tail !== null) await this.applyRecovered(tail);
     const f = p.frontier.stats();
     p.events.started?.({
       node: p.config.nodeId, outDir: p.layout.root, concurrency: p.config.limits.concurrency, seeds: p.seeds.count, seenBefore: p.seen.size, frontierQueued: f.queued,
@@ -283,6 +302,30 @@ export class CrawlNode {
       order: specLabel(p.policy.spec),
       // The node flags of this process: the shoal command's memory settings are among them (src/node/process-settings.ts).
       nodeFlags: process.execArgv,
+    });
+  }
+
+  /**
+   * Applies what the crawl log said was done after the last checkpoint (tail-recovery.ts): the URLs
+   * are seen again, counted in the budget, and the links of the pages (and redirect targets) go to
+   * admission again. Everything it admits is made durable by the next checkpoint.
+   */
+  private async applyRecovered(tail: RecoveredTail): Promise<void> {
+    const p = this.p;
+    const done = tail.done;
+    const refetched = Object.values(tail.refetched).reduce((a, b) => a + b, 0);
+    if (done.length === 0 && refetched === 0) return;
+    await p.admission.markSeen(done.map((e) => e.url));
+    p.budget.recover(done.filter((e) => e.node === p.config.nodeId).map(budgetRecordOf));
+    const followed = tail.followed;
+    for (const page of followed) await p.processor.followRecovered(page, page.analysis);
+    const redirects = tail.redirects;
+    p.stats.links.found += redirects.length;
+    if (redirects.length > 0) await p.admission.admit(redirects);
+    p.stats.recovered = { urls: done.length, followedPages: followed.length + redirects.length, refetched };
+    p.log.info('crash-recovered', {
+      from: p.budget.crawlLogFrom, urls: done.length, followedPages: followed.length, redirects: redirects.length,
+      ...Object.fromEntries(Object.entries(tail.refetched).map(([why, n]) => [`refetched-${why}`, n])),
     });
   }
 
@@ -350,6 +393,8 @@ export class CrawlNode {
       outcomes: Object.fromEntries(stats.outcomes), requests: stats.requests, robotsRequests: stats.robotsRequests, retries: stats.retries,
       duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), sitemaps: { ...stats.sitemaps }, hosts: stats.hosts,
       frontierLeft: { queued: f.queued, inFlight: f.inFlight, parked: f.parked ?? 0 }, seenUrls: this.p.seen.size, warcFiles: [...this.p.warcFiles].sort(),
+      ...(stats.recovered === null ? {} : { recovered: stats.recovered }),
+      cutSpaces: this.p.numbered?.cutSpaces() ?? [],
       ...(this.p.collab === null ? {} : { exchange: this.exchangeSummary(this.p.collab) }),
     };
   }

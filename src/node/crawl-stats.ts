@@ -3,6 +3,7 @@
  * labels (CONVENTIONS §6). Plain numbers, updated synchronously by the stages.
  */
 import type { OrderingPolicySpec } from '../order/policy.js';
+import type { CutSpace } from '../url/numbered-spaces.js';
 import type { ExchangeStats } from '../exchange/exchange.js';
 import type { FrontierStats } from '../frontier/frontier.js';
 import type { CrawlProgress, StopReason } from './events.js';
@@ -24,6 +25,13 @@ export interface LinkCounts {
   readonly robotsDenied: number;
   /** Added to the frontier. */
   readonly queued: number;
+  /** In a collaborative crawl: placed on another node and handed to the exchange for it (or not sent again: sent lately). */
+  readonly routed: number;
+  /**
+   * In a collaborative crawl: URLs other nodes sent here. Every link is counted once:
+   * found + received = invalid + notFollowed + Σ filtered + routed + seenBefore + robotsDenied + queued.
+   */
+  readonly received: number;
 }
 
 /** The result of `Crawl.run()`. */
@@ -67,6 +75,14 @@ export interface CrawlSummary {
   readonly seenUrls: number;
   /** WARC files written to by this run. */
   readonly warcFiles: readonly string[];
+  /**
+   * What this run recovered of the work an earlier run did after its last checkpoint before it was
+   * killed (tail-recovery.ts): URLs found done in the crawl log, pages whose links were queued again,
+   * and URLs left to be fetched again; absent when there was nothing to recover.
+   */
+  readonly recovered?: RecoveredCounts;
+  /** Endless numbered spaces whose URLs reached their bound (`filter.traps.maxNumberedUrls`), most cut first (at most 10). */
+  readonly cutSpaces: readonly CutSpace[];
   /** In a collaborative crawl: what this node sent and received (absent for a node on its own). */
   readonly exchange?: NodeExchangeSummary;
   /** The summary of a collaborative crawl as a whole: its strategy and every node's own summary. */
@@ -74,6 +90,13 @@ export interface CrawlSummary {
     readonly partitioner: { readonly id: string; readonly params: Readonly<Record<string, unknown>> };
     readonly nodes: readonly CrawlSummary[];
   };
+}
+
+/** What a run recovered from the crawl log of a run killed between two checkpoints. */
+export interface RecoveredCounts {
+  readonly urls: number;
+  readonly followedPages: number;
+  readonly refetched: number;
 }
 
 /** A collaborative node's traffic: the exchange endpoint's counters, the router's and the inbox's. */
@@ -104,9 +127,11 @@ export class CrawlStats {
   duplicates = 0;
   revisits = 0;
   analysisFailures = 0;
+  /** Set when the run began by recovering an earlier run's tail. */
+  recovered: RecoveredCounts | null = null;
   readonly sitemaps = { documents: 0, urls: 0, children: 0, problems: 0 };
   readonly outcomes = new Map<CrawlOutcomeKind, number>();
-  readonly links = { found: 0, invalid: 0, notFollowed: 0, seenBefore: 0, robotsDenied: 0, queued: 0 };
+  readonly links = { found: 0, invalid: 0, notFollowed: 0, seenBefore: 0, robotsDenied: 0, queued: 0, routed: 0, received: 0 };
   readonly filtered = new Map<string, number>();
   private readonly hostSet = new Set<string>();
   private lastPages = 0;

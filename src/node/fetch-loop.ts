@@ -56,7 +56,9 @@ export interface FetchLoopOptions {
    * Page fetches started by every node of a crawl in this process, when they share `maxPages`
    * (an embedded collaborative crawl); absent: this loop's own count.
    */
-  readonly sharedPages?: { started: number };
+  readonly sharedPages?: PageCounter;
+  /** URLs fetched in earlier runs of this crawl (`limits.maxPages` holds across runs), read when the run starts. */
+  readonly pagesBefore?: () => number;
   /** Whether requests go through a proxy (its address is then not the host's). */
   readonly isProxied: boolean;
   /** Where completions wait while a checkpoint flushes the stores; null without checkpoints. */
@@ -67,6 +69,12 @@ export interface FetchLoopOptions {
   readonly resolver?: Resolver | null;
   /** How long a slot waits for a host's name before the URL goes back to its queue, ms. Default {@link DEFAULT_DNS_WAIT_MS}. */
   readonly dnsWaitMs?: number;
+}
+
+/** Page fetches started, counted by every node of a crawl in this process (an atomic counter across threads). */
+export interface PageCounter {
+  readonly started: number;
+  add(pages: number): void;
 }
 
 /** How long a URL whose host's name is not answered yet waits before it is tried again, ms. */
@@ -134,6 +142,8 @@ export class FetchLoop {
   async run(slots: number, outer: AbortSignal): Promise<StopReason> {
     if (this.isRunning) throw new Error('FetchLoop.run() called twice');
     this.isRunning = true;
+    this.startedPages = this.o.pagesBefore?.() ?? 0;
+    this.o.sharedPages?.add(this.startedPages);
     // Every fetch in flight listens on the signal: one listener per slot is expected, not a leak.
     setMaxListeners(slots + 16, this.signal);
     const onAbort = (): void => {
@@ -240,13 +250,13 @@ export class FetchLoop {
       if (verdict.kind === 'given-up') {
         this.finishUrl(url);
         o.processor.decided(entry, fromUrlOf(entry), verdict.reason, 0);
-        await this.complete(lease, { fetchDurationMs: 0, isWithoutRequest: true });
+        await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
         return;
       }
       if (!verdict.rules.isAllowed(parts.pathAndQuery)) {
         this.finishUrl(url);
         o.processor.decided(entry, fromUrlOf(entry), 'robots-denied', 0);
-        await this.complete(lease, { fetchDurationMs: 0, isWithoutRequest: true });
+        await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
         return;
       }
       crawlDelayMs = verdict.crawlDelayMs;
@@ -257,13 +267,13 @@ export class FetchLoop {
     if (budget !== undefined && !budget.isAccepted) {
       this.finishUrl(url);
       o.processor.decided(entry, fromUrlOf(entry), 'over-budget', priorAttempts, budget.reason);
-      await this.complete(lease, { fetchDurationMs: 0, isWithoutRequest: true });
+      await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
       return;
     }
     if (isNew) {
       if (this.isBudgetSpent()) return;
       this.startedPages++;
-      if (this.o.sharedPages !== undefined) this.o.sharedPages.started++;
+      this.o.sharedPages?.add(1);
       // The last page of the budget: no new lease after this one (retries waiting are dropped).
       if (this.o.maxPages !== null && this.limitCount >= this.o.maxPages) this.stop(StopReason.maxPages);
     }
@@ -294,7 +304,7 @@ export class FetchLoop {
     o.frontier.endFetch(lease, report, o.clock.nowMs());
     o.waker.notify();
     await o.processor.process(entry, outcome, attempts, startedWallMs);
-    await this.complete(lease, report);
+    await this.completeRecorded(lease, report);
   }
 
   /**
@@ -335,6 +345,16 @@ export class FetchLoop {
     if (max === null || this.limitCount < max) return false;
     this.stop(StopReason.maxPages);
     return true;
+  }
+
+  /**
+   * Completes the lease of a URL whose crawl-log record was just written, once that record has
+   * reached the kernel: crash recovery finds every completion lost with the process in the crawl log
+   * (tail-recovery.ts).
+   */
+  private async completeRecorded(lease: Lease, report: CompletionReport): Promise<void> {
+    await this.o.processor.written();
+    await this.complete(lease, report);
   }
 
   private async complete(lease: Lease, report: CompletionReport): Promise<void> {

@@ -111,7 +111,7 @@ export class Inbox {
           url: u.url, hostname: hostnameOfKey(urlParts(u.url).hostKey), depth: u.depth, fromUrl: u.fromUrl,
           ...(u.anchorText === undefined ? {} : { anchorText: u.anchorText }),
         }));
-        await this.o.admission.admit(candidates, { isPlaced: true });
+        await this.o.admission.admit(candidates, { isPlaced: true, isReceived: true });
         return;
       }
       case 'page': {

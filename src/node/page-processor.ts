@@ -32,6 +32,7 @@ import type { ForwardedPageMessage } from '../exchange/messages.js';
 import { fetchOkOf, forwardedPageOf, pageMessageBytes, type BoundaryPages } from './page-forwarding.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
 import { normalizeUrl } from '../url/normalize.js';
+import { HTML_MEDIA_TYPES } from '../parse/html-page.js';
 
 /** Where WARC records go (a `WarcWriter`). */
 export interface WarcSink {
@@ -59,10 +60,9 @@ export interface PageProcessorOptions {
   readonly log: Log;
   /** Boundary pages are forwarded to their owners (collaborative crawls with `cluster.forward` pages or both); null: every page is kept. */
   readonly boundary?: BoundaryPages | null;
+  /** Called with each crawl-log record of this node's own (not a page another node forwarded): the budget's recorded tally. */
+  readonly onRecord?: (record: FetchRecord) => void;
 }
-
-/** Media types read as HTML (a missing type too: servers that send none mostly send HTML). */
-const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
 
 /** Where a record went in the WARC files. */
 type WarcPointer = FetchRecord['warc'];
@@ -160,6 +160,16 @@ export class PageProcessor {
   }
 
   /**
+   * A page fetched before a crash, after the last checkpoint (tail-recovery.ts): shown to the ordering
+   * policy, and its followable links sent to admission again (its records are on disk already).
+   */
+  async followRecovered(page: { readonly url: string; readonly depth: number }, parsed: PageAnalysis): Promise<void> {
+    this.o.stats.links.found += parsed.found;
+    this.o.stats.links.invalid += parsed.invalid;
+    await this.follow({ url: page.url, host: urlParts(page.url).hostKey, depth: page.depth, priority: 0 }, parsed, true);
+  }
+
+  /**
    * A page another node fetched and forwarded because it belongs here: stored and followed as if
    * this node had fetched it (its crawl-log line names the node that fetched it). Delivered again
    * after a crash, it is written again as a revisit of the first copy.
@@ -210,7 +220,7 @@ export class PageProcessor {
     const url = entry.url;
     const rawDigest = payloadDigest(outcome.rawBody);
     const contentDigest = outcome.contentEncodings.length === 0 ? rawDigest : payloadDigest(outcome.body);
-    const isHtml = outcome.contentType === null || HTML_TYPES.has(outcome.contentType);
+    const isHtml = outcome.contentType === null || HTML_MEDIA_TYPES.has(outcome.contentType);
     let analysed: PageAnalysis | null | undefined;
     if (o.boundary != null && !isReceived) {
       // The owner may be decided by the content (topic): the analysis comes first.
@@ -341,7 +351,7 @@ export class PageProcessor {
    * link's URL is hashed here once: its fingerprint gives its id, names it in the link graph and
    * goes with the candidate to the URL-seen test, and its id goes with it to the policy's `prioritize`.
    */
-  private async follow(entry: FrontierEntry, parsed: PageAnalysis): Promise<void> {
+  private async follow(entry: FrontierEntry, parsed: PageAnalysis, isRecovered = false): Promise<void> {
     const o = this.o;
     const links = parsed.links;
     const n = links.length;
@@ -357,7 +367,8 @@ export class PageProcessor {
       urlFingerprintInto(l.url, fingerprints, 2 * i);
       if (ids !== null) outIds[i] = ids.idOfFingerprint(fingerprints[2 * i] as number, fingerprints[2 * i + 1] as number);
     }
-    graph?.append(entry.url, links, fingerprints);
+    // A recovered page's links reached the link graph before its crawl-log line did (store-sinks.ts).
+    if (!isRecovered) graph?.append(entry.url, links, fingerprints);
     const needs = o.policy.needs;
     const changes = o.policy.observe({
       id: pageId, url: entry.url, depth: entry.depth, outIds,
@@ -429,6 +440,12 @@ export class PageProcessor {
   private emit(record: FetchRecord): void {
     this.o.events.fetch(record);
     this.o.sinks.crawlLog?.append(record);
+    if (record.node === this.o.nodeId) this.o.onRecord?.(record);
+  }
+
+  /** Resolves once the crawl-log records emitted so far have reached the kernel (see `RecordSink.written`). */
+  written(): Promise<void> {
+    return this.o.sinks.crawlLog?.written?.() ?? Promise.resolve();
   }
 }
 

@@ -112,6 +112,13 @@ export interface RecordSink<T> {
   /** Makes what was appended so far durable. */
   flush(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Resolves once every record appended so far has reached the kernel: it then survives the process
+   * being killed (not a power loss). Absent: nothing to wait for.
+   */
+  written?(): Promise<void>;
+  /** Bytes appended so far, the offset of the next record, for a sink that is a file; absent otherwise. */
+  readonly size?: number;
 }
 
 /** The link graph receives a page's links in one piece. */

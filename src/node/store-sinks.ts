@@ -14,10 +14,33 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** The crawl log: one line per URL whose crawl ended. */
+/**
+ * The crawl log: one line per URL whose crawl ended. `written()` hands the lines of this turn of the
+ * event loop to the kernel in one write (after the files the log depends on), once the turn is over:
+ * a node completes a lease only after its line is written, which is what crash recovery reads
+ * (`tail-recovery.ts`).
+ */
 export function crawlLogSink(log: CrawlLog): RecordSink<FetchRecord> {
+  let writing: Promise<void> | null = null;
   return {
     start: async () => { await log.start(); },
+    written: () => {
+      writing ??= new Promise((resolve) => {
+        setImmediate(() => {
+          writing = null;
+          try {
+            log.writeOut();
+          } catch {
+            // The log's I/O failure is kept and thrown by its next append or flush, which stops the node.
+          }
+          resolve();
+        });
+      });
+      return writing;
+    },
+    get size() {
+      return log.size;
+    },
     append: (r) => log.append({
       ts: iso(r.timeMs + r.durationMs), url: r.url, status: r.status ?? 0, outcome: r.kind, bytes: r.bytes, contentType: r.contentType,
       durationMs: r.durationMs, ip: r.ip, discoveredFrom: r.fromUrl, depth: r.depth, node: r.node, attempt: r.attempts, warc: r.warc,
@@ -73,11 +96,13 @@ export interface StoreChoice {
 /** The stores of a crawl directory, as sinks (the page metadata names link-graph URL ids when both are kept). */
 export function crawlDirSinks(root: string, choice: StoreChoice): CrawlSinks {
   const graph = choice.hasLinkGraph ? new LinkGraphWriter({ dir: join(root, LINK_GRAPH_DIR) }) : null;
+  const pages = choice.hasPageMetadata ? new PageMetadataLog({ path: join(root, PAGE_METADATA_FILE), ...(graph === null ? {} : { linkGraph: graph }) }) : null;
+  // A URL's line reaches the disk after its page's links and metadata: a crawl-log line read back
+  // after a crash vouches for them too.
+  const dependsOn = [...(graph === null ? [] : [graph.linksFile]), ...(pages === null ? [] : [pages.appendFile])];
   return {
-    ...(choice.hasCrawlLog ? { crawlLog: crawlLogSink(new CrawlLog({ path: join(root, CRAWL_LOG_FILE) })) } : {}),
+    ...(choice.hasCrawlLog ? { crawlLog: crawlLogSink(new CrawlLog({ path: join(root, CRAWL_LOG_FILE), dependsOn })) } : {}),
     ...(graph === null ? {} : { linkGraph: linkGraphSink(graph) }),
-    ...(choice.hasPageMetadata
-      ? { pageMetadata: pageMetadataSink(new PageMetadataLog({ path: join(root, PAGE_METADATA_FILE), ...(graph === null ? {} : { linkGraph: graph }) })) }
-      : {}),
+    ...(pages === null ? {} : { pageMetadata: pageMetadataSink(pages) }),
   };
 }

@@ -37,6 +37,9 @@ export { metaRobotsOf, parseRobotsDirectives, type MetaRobots } from './meta-rob
 /** Re-exported: the extended anchor text type (declared in text-flow.ts) is part of {@link ExtractedLink}. */
 export type { ExtendedAnchorText } from './text-flow.js';
 
+/** Media types read as HTML pages (a response without a Content-Type is read as HTML too). */
+export const HTML_MEDIA_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+
 /** Which element a link came from. */
 export const HtmlLinkKind = {
   a: 'a',

@@ -12,11 +12,13 @@
  * resolved, and flush the WARC writer before the log, so that after a crash every `warc` pointer
  * names a record that exists.
  */
+import { ShoalError } from '../core/errors.js';
 import type { FetchOutcomeKind } from '../fetch/fetcher.js';
 import type { AppendRepairReport } from './append-file.js';
 import {
-  Checks, JsonLinesWriter, nullable, object, oneOf, readJsonLines, type FieldCheck, type JsonLinesFileOptions, type RecordShape,
+  Checks, JsonLinesWriter, nullable, object, oneOf, problemOf, readJsonLines, type FieldCheck, type JsonLinesFileOptions, type RecordShape,
 } from './json-lines.js';
+import { readLines } from './read-lines.js';
 
 /** Default file name of the crawl log in the crawl directory. */
 export const CRAWL_LOG_FILE = 'crawl-log.jsonl';
@@ -188,6 +190,19 @@ export class CrawlLog {
     });
   }
 
+  /**
+   * Hands the entries appended so far to the kernel (and, first, what the stores it depends on hold),
+   * without an fsync: they then survive the process being killed, though not a power loss.
+   */
+  writeOut(): void {
+    this.writer.appendFile.writeOut();
+  }
+
+  /** Bytes appended so far: the offset the next entry will have. */
+  get size(): number {
+    return this.writer.appendFile.size;
+  }
+
   /** Makes every entry appended so far durable (fsync). */
   flush(): Promise<void> {
     return this.writer.flush();
@@ -207,4 +222,30 @@ export class CrawlLog {
  */
 export function readCrawlLog(path: string): AsyncIterable<CrawlLogEntry> {
   return readJsonLines(path, 'crawl log entry', CRAWL_LOG_SHAPE);
+}
+
+/**
+ * The entries of a crawl log from byte `from` (the start of a line) to the last whole line, for crash
+ * recovery: reading stops, without an error, at the first line that is not a valid entry (what the
+ * writer's repair would cut, or damage a crash left in a part never fsynced). A missing file has no
+ * entries.
+ */
+export async function readCrawlLogTail(path: string, from: number): Promise<CrawlLogEntry[]> {
+  const entries: CrawlLogEntry[] = [];
+  try {
+    for await (const line of readLines(path, from)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line.text);
+      } catch {
+        break;
+      }
+      if (problemOf(value, CRAWL_LOG_SHAPE) !== null) break;
+      entries.push(value as CrawlLogEntry);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return entries;
+    throw new ShoalError('IO', `cannot read the crawl log ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  return entries;
 }

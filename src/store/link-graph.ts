@@ -231,6 +231,14 @@ export class LinkGraphWriter {
     return this.urls;
   }
 
+  /**
+   * The link records' file (which itself follows the dictionary and the anchor texts), for a store
+   * whose records must reach the disk after a page's links (`dependsOn`).
+   */
+  get linksFile(): AppendFile {
+    return this.links;
+  }
+
   /** Creates the files, or repairs them and reloads the dictionary; see the file comment. */
   async start(): Promise<LinkGraphResumeReport> {
     const urls = await this.urls.start();

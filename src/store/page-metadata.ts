@@ -15,7 +15,7 @@
  * Same discipline as the crawl log (`AppendFile`), and ordered after the link graph's URL
  * dictionary: a line naming a URL id reaches the disk after that id's line in `urls.tsv`.
  */
-import type { AppendRepairReport } from './append-file.js';
+import type { AppendFile, AppendRepairReport } from './append-file.js';
 import {
   Checks, JsonLinesWriter, nullable, object, problemOf, readJsonLines, type JsonLinesFileOptions, type RecordShape,
 } from './json-lines.js';
@@ -120,6 +120,11 @@ export class PageMetadataLog {
   /** Creates the file, or repairs the one a crashed run left. */
   start(): Promise<AppendRepairReport> {
     return this.writer.start();
+  }
+
+  /** The underlying file (for `dependsOn` of another store). */
+  get appendFile(): AppendFile {
+    return this.writer.appendFile;
   }
 
   /**

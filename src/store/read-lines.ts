@@ -20,17 +20,21 @@ export interface FileLine {
 /**
  * The complete lines of a file, in order, read in 1 MiB chunks. Bytes after the last `\n` are not
  * yielded: they are a record still being written, or torn by a crash and cut on the next `start()`.
+ * With `from`, reading starts at that byte offset (the start of a line); line numbers then count
+ * from there.
  */
-export async function* readLines(path: string): AsyncGenerator<FileLine> {
+export async function* readLines(path: string, from = 0): AsyncGenerator<FileLine> {
   const handle = await open(path, 'r');
   try {
     const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     let pending = EMPTY;
-    let pendingOffset = 0;
+    let pendingOffset = from;
+    let position = from;
     let lineNumber = 0;
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
       if (bytesRead === 0) return;
+      position += bytesRead;
       const buf = pending.length === 0 ? chunk.subarray(0, bytesRead) : Buffer.concat([pending, chunk.subarray(0, bytesRead)]);
       let from = 0;
       for (let nl = buf.indexOf(NEWLINE); nl >= 0; nl = buf.indexOf(NEWLINE, from)) {

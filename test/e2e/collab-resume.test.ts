@@ -66,7 +66,7 @@ describe('kill -9 of a collaborative crawl, and resume', () => {
     // No URL lost, though many were between nodes when the process died.
     const missing = await unrequestedReachablePages(web, truthDirOf(dir));
     assert.deepEqual(missing, [], `${missing.length} reachable pages never fetched`);
-    const { refetched, window } = refetchesAfterKill(web, firstRun, CONCURRENCY, CHECKPOINT_MS);
+    const { refetched, window } = refetchesAfterKill(web, firstRun, CONCURRENCY);
     assert.ok(refetched <= window, `${refetched} pages fetched again; window ${window}`);
 
     // Still no overlap, and every node's stores read back whole.

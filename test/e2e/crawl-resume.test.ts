@@ -71,8 +71,14 @@ describe('kill -9 and resume', () => {
     const requested = new Set(web.log.entries().filter(isPage).map((r) => `${r.host}${r.path}`));
 
     // Refetches bounded by the window (test/helpers/resume.ts).
-    const { refetched, window } = refetchesAfterKill(web, firstRun, CONCURRENCY, CHECKPOINT_MS);
+    const { refetched, window } = refetchesAfterKill(web, firstRun, CONCURRENCY);
     assert.ok(refetched <= window, `${refetched} pages fetched again; window ${window}`);
+    // ... because what was done after the last checkpoint came back from the crawl log.
+    const recovered = readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"event":"crash-recovered"'))
+      .map((l) => JSON.parse(l) as { urls: number; followedPages: number });
+    assert.equal(recovered.length, 1, 'the second run recovered the first run\'s tail');
+    assert.ok((recovered[0]?.urls ?? 0) > 0 && (recovered[0]?.followedPages ?? 0) > 0, JSON.stringify(recovered));
+    assert.match(stdout, /^ {2}recovered +[\d,]+ URLs/m);
 
     // Every store reads back whole.
     let records = 0;

@@ -147,14 +147,26 @@ const sumOf = <T>(items: readonly T[], of: (t: T) => number): number => items.re
 export function summaryText(s: CrawlSummary, command = 'crawl'): string {
   const outcomes = Object.entries(s.outcomes).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`).join(', ');
   const l = s.links;
+  const filtered = Object.entries(l.filtered).filter(([, n]) => (n ?? 0) > 0).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
+  const filteredTotal = sumOf(filtered, ([, n]) => n ?? 0);
+  const filteredList = filtered.map(([reason, n]) => `${reason} ${fmt(n ?? 0)}`).join(', ');
   const lines = [
     `shoal ${command}: ${STOPPED[s.stopReason]} after ${(s.elapsedMs / 1000).toFixed(1)} s`,
     `  pages       ${fmt(s.pages)} (${s.pagesPerSecond.toFixed(1)} pages/s, ${megabytes(s.bytesPerSecond)}/s, ${megabytes(s.bytes)} in all)`,
     `  urls        ${fmt(s.urls)}: ${outcomes === '' ? 'none' : outcomes}`,
     `  requests    ${fmt(s.requests)} (${fmt(s.robotsRequests)} robots.txt, ${fmt(s.retries)} retries) to ${fmt(s.hosts)} hosts`,
     `  duplicates  ${fmt(s.duplicates)} exact (${fmt(s.revisits)} written as revisit records)`,
-    `  links       ${fmt(l.found)} found, ${fmt(l.queued)} queued, ${fmt(l.seenBefore)} seen before, ${fmt(l.robotsDenied)} disallowed,`
-      + ` ${fmt(l.notFollowed)} nofollow, ${fmt(l.invalid)} invalid`,
+    `  links       ${fmt(l.found)} found${l.received > 0 ? ` + ${fmt(l.received)} received` : ''}: ${fmt(l.queued)} queued, ${fmt(l.seenBefore)} seen before,`
+      + ` ${fmt(filteredTotal)} filtered, ${fmt(l.robotsDenied)} disallowed, ${fmt(l.notFollowed)} nofollow, ${fmt(l.invalid)} invalid`
+      + (l.routed > 0 ? `, ${fmt(l.routed)} sent to other nodes` : ''),
+    ...(filteredTotal === 0 ? [] : [`  filtered    ${filteredList}`]),
+    ...(s.cutSpaces.length === 0 ? [] : [
+      `  traps cut   ${s.cutSpaces.map((c) => `${c.host}${c.form} (${fmt(c.cut)} past ${fmt(c.admitted)})`).join(', ')}: endless numbered spaces (filter.traps.maxNumberedUrls)`,
+    ]),
+    ...(s.recovered === undefined ? [] : [
+      `  recovered   ${fmt(s.recovered.urls)} URLs done after the last checkpoint of a killed run (links of ${fmt(s.recovered.followedPages)} pages queued again;`
+        + ` ${fmt(s.recovered.refetched)} to fetch again)`,
+    ]),
     ...(s.sitemaps.documents === 0 ? [] : [
       `  sitemaps    ${fmt(s.sitemaps.documents)} read: ${fmt(s.sitemaps.urls)} page URLs, ${fmt(s.sitemaps.children)} child sitemaps, ${fmt(s.sitemaps.problems)} not sitemaps`,
     ]),

@@ -27,16 +27,15 @@ import { crawlConfigSchema } from '../../node/crawl-config.js';
 import { analyzePage, type PageAnalysisOptions } from '../../node/page-analysis.js';
 import { readLines } from '../../store/read-lines.js';
 import { parseCdxjLine } from '../../store/warc/cdxj.js';
-import { readGzipMember } from '../../store/warc/gzip-members.js';
-import { parseWarcHead, readHttpHead } from '../../store/warc/warc-record.js';
+import { readHttpHead } from '../../store/warc/warc-record.js';
+import { readRecordAt, type StoredRecord } from '../../store/warc/warc-reader.js';
 import { INDEX_FILE } from '../../store/warc/warc-writer.js';
-import { readAt } from '../../store/tail-repair.js';
 import type { PageContent } from './sim-graph.js';
+import { HTML_MEDIA_TYPES } from '../../parse/html-page.js';
 
 /** Parsed pages kept. */
 export const CONTENT_CACHE_PAGES = 512;
 /** Media types whose bodies are parsed as HTML (those the crawl parses). */
-const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
 /** Revisits followed to their original at most (a revisit refers to a response, so 1 is enough). */
 const MAX_REVISIT_HOPS = 2;
 const EMPTY: PageContent = Object.freeze({ title: '', text: '' });
@@ -127,26 +126,21 @@ export async function crawlContent(
   const read = (page: number, hops: number): PageContent => {
     const f = fileOf[page] as number;
     if (f === NO_FILE) return EMPTY;
-    let data: Buffer;
+    let stored: StoredRecord | null;
     try {
-      const member = readGzipMember(readAt(fdOf(f), offsetOf[page] as number, lengthOf[page] as number));
-      if (member.kind !== 'ok') return EMPTY;
-      data = member.data;
+      stored = readRecordAt(fdOf(f), offsetOf[page] as number, lengthOf[page] as number);
     } catch (err) {
       throw new ShoalError('IO', `crawl graph content: cannot read ${files[f]} at ${offsetOf[page]}: ${(err as Error).message}`, { cause: err });
     }
-    const head = parseWarcHead(data);
-    if (head === null) return EMPTY;
+    if (stored === null) return EMPTY;
+    const { head, block } = stored;
     const url = head.fields.get('warc-target-uri') ?? '';
     if (head.fields.get('warc-type') === 'revisit') {
       const original = pageIdOf(head.fields.get('warc-refers-to-target-uri') ?? '');
       return original >= 0 && original !== page && hops < MAX_REVISIT_HOPS ? contentOf(original, hops + 1) : EMPTY;
     }
-    const blockLength = Number(head.fields.get('content-length') ?? Number.NaN);
-    const blockEnd = Number.isSafeInteger(blockLength) ? head.headerLength + blockLength : data.length;
-    const block = data.subarray(head.headerLength, blockEnd);
     const http = readHttpHead(block);
-    if (http.bodyOffset < 0 || (http.mime !== null && !HTML_TYPES.has(http.mime))) return EMPTY;
+    if (http.bodyOffset < 0 || (http.mime !== null && !HTML_MEDIA_TYPES.has(http.mime))) return EMPTY;
     const codings = parseContentCodings(http.contentEncoding ?? undefined);
     const raw = block.subarray(http.bodyOffset);
     // The archive keeps bodies as received: undone here as the fetcher undoes them, in one call.

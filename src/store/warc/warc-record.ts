@@ -231,6 +231,8 @@ export interface HttpHead extends HttpSummary {
   readonly contentType: string | null;
   /** Every `Content-Encoding` value in order, joined with `, `; null when there is none. */
   readonly contentEncoding: string | null;
+  /** The first `Location` value as written (a redirect's target, unresolved), or null. */
+  readonly location: string | null;
   /** Where the body starts (just past the blank line that ends the head); −1 when the head does not end. */
   readonly bodyOffset: number;
 }
@@ -251,6 +253,7 @@ export function readHttpHead(message: Buffer): HttpHead {
   const status = /^HTTP\/\d(?:\.\d)?[ \t]+(\d{3})(?:[ \t]|$)/.exec(lines[0] ?? '');
   let contentType: string | null = null;
   let contentEncoding: string | null = null;
+  let location: string | null = null;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const colon = line.indexOf(':');
@@ -259,11 +262,12 @@ export function readHttpHead(message: Buffer): HttpHead {
     const value = line.slice(colon + 1).trim();
     if (name === 'content-type' && contentType === null) contentType = value;
     else if (name === 'content-encoding') contentEncoding = contentEncoding === null ? value : `${contentEncoding}, ${value}`;
+    else if (name === 'location' && location === null) location = value;
   }
   return {
     status: status === null ? null : Number(status[1]),
     mime: contentType === null ? null : (contentType.split(';', 1)[0] ?? '').trim().toLowerCase() || null,
-    contentType, contentEncoding, bodyOffset: end < 0 ? -1 : end + gap,
+    contentType, contentEncoding, location, bodyOffset: end < 0 ? -1 : end + gap,
   };
 }
 

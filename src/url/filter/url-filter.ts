@@ -54,6 +54,11 @@ export const RejectReason = {
   trapPathDepth: 'trap-path-depth',
   /** A session id written into the path (`/s/5c6422be/`, `/(S(x1y2...))/`). */
   trapSession: 'trap-session',
+  /**
+   * One more URL of an endless numbered space (`/q?p=41` found on `/q?p=40`): its host and form had
+   * admitted their bound of numbered siblings (src/url/numbered-spaces.ts, applied by admission).
+   */
+  trapNumbered: 'trap-numbered',
   /** A `/cgi-bin/`-style dynamic path (when that filter is enabled). */
   dynamicPath: 'dynamic-path',
   /** The host is outside the crawl scope (hosts, domains, suffixes, seeds). */

@@ -2,7 +2,8 @@
  * Crawl budgets against the test web: `scope.maxPagesPerHost` holds exactly per host (one connection
  * per host: no fetch of a host is in flight when its budget is checked), URLs past it end as
  * `over-budget` without a request (checked in the server's own request log), the counts survive a
- * second run on the same directory, and `limits.maxBytes` stops the crawl.
+ * second run on the same directory, `limits.maxPages` counts the crawl's pages over every run, and
+ * `limits.maxBytes` stops the crawl.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,6 +85,21 @@ describe('crawl budgets', () => {
     assert.ok(second.requests.length > 0);
   });
 
+  test('maxPages holds for the crawl, not the run: run again, it fetches nothing; raised, it fetches only the difference', async () => {
+    const out = join(root, 'max-pages');
+    const first = await crawl(out, { limits: { concurrency: 4, maxPages: 10 } });
+    assert.equal(first.summary.stopReason, 'max-pages');
+    assert.equal(first.requests.length, 10);
+    const again = await crawl(out, { limits: { concurrency: 4, maxPages: 10 } });
+    assert.equal(again.summary.stopReason, 'max-pages');
+    assert.equal(again.requests.length, 0, 'the budget was spent by the first run');
+    const raised = await crawl(out, { limits: { concurrency: 1, maxPages: 15 } });
+    assert.equal(raised.summary.stopReason, 'max-pages');
+    assert.equal(raised.requests.length, 5, 'five more pages, not fifteen');
+    const saved = JSON.parse(readFileSync(join(out, 'state', 'budget.json'), 'utf8')) as { pagesFetched: number };
+    assert.equal(saved.pagesFetched, 15);
+  });
+
   test('maxBytes: the crawl stops once that many body bytes were downloaded', async () => {
     const { summary, requests } = await crawl(join(root, 'bytes'), { limits: { concurrency: 1, maxBytes: 60_000 } });
     assert.equal(summary.stopReason, 'max-bytes');
@@ -95,7 +111,8 @@ describe('crawl budgets', () => {
   test('a corrupt budget file is a clear error, not a silent reset', () => {
     const path = join(root, 'budget.json');
     writeFileSync(path, '{"pages": 3');
-    assert.throws(() => CrawlBudget.open(path, { maxPagesPerHost: 2, maxBytes: null }), (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /corrupt/.test(err.message));
-    assert.equal(CrawlBudget.open(path, { maxPagesPerHost: null, maxBytes: null }), null, 'no budget: the file is not read');
+    const isCorrupt = (err: unknown): boolean => err instanceof ShoalError && err.code === 'IO' && /corrupt/.test(err.message);
+    assert.throws(() => CrawlBudget.open(path, { maxPagesPerHost: 2, maxBytes: null }, 0), isCorrupt);
+    assert.throws(() => CrawlBudget.open(path, { maxPagesPerHost: null, maxBytes: null }, 0), isCorrupt, 'the page count is kept without limits too');
   });
 });

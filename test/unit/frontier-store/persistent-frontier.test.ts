@@ -15,6 +15,7 @@ import { PersistentFrontier, type PersistentFrontierOptions } from '../../../src
 import { Rng } from '../../../src/web/prng.js';
 import { ShoalError } from '../../../src/core/errors.js';
 import { addRecordBytes } from '../../../src/frontier-store/frontier-log.js';
+import { urlFingerprintInto } from '../../../src/url/fingerprint.js';
 import { entry, take } from '../../helpers/frontier.js';
 import { withDir as withScratchDir } from '../../helpers/scratch.js';
 
@@ -335,6 +336,42 @@ describe('PersistentFrontier: reopen', () => {
     assert.deepEqual(new Set(urls.map((u) => u.slice(0, u.indexOf('#')))), new Set(held.keys()));
     assert.equal(urls.length, 47);
     await second.close();
+  }));
+
+  test('URLs the caller knows were done are completed at open, parked ones too, and stay done; a sitemap never is', () => withDir(async (dir) => {
+    const options = { stageBytes: 200, minDelayMs: 0, delayFactor: 0, memoryUrlsPerHost: 2 };
+    const first = await opened(dir, options);
+    for (let i = 0; i < 12; i++) first.add(entry(`http://h${i % 2}.test/${i}`, i === 11 ? { isSitemap: true } : {}), 0);
+    await first.close();
+    // Done after the last flush, as a crawl log would say: one in a slot, one parked (the 2 of each host
+    // in slots are 0-3), and the sitemap.
+    const done = new Set(['http://h0.test/2', 'http://h1.test/9', 'http://h1.test/11']);
+    const fp = new Uint32Array(2);
+    const keys = new Map<string, string>();
+    for (const url of done) {
+      urlFingerprintInto(url, fp);
+      keys.set(`${fp[0]}:${fp[1]}`, url);
+    }
+    const asked: string[] = [];
+    const second = new PersistentFrontier({ resumeDelayMs: 0, ...options });
+    await second.open(dir, {
+      isCompleted: (hi, lo, isSitemap) => {
+        const url = keys.get(`${hi}:${lo}`);
+        if (url === undefined) return false;
+        asked.push(`${url}${isSitemap ? ' (sitemap)' : ''}`);
+        return !isSitemap;
+      },
+    });
+    assert.deepEqual(asked.sort(), ['http://h0.test/2', 'http://h1.test/11 (sitemap)', 'http://h1.test/9']);
+    assert.equal(second.stats().completedAtOpen, 2);
+    assert.equal(second.stats().queued, 10);
+    await second.close();
+    const third = await opened(dir, options);
+    const urls = drain(third, 0).urls.map((u) => u.slice(0, u.indexOf('#')));
+    assert.equal(urls.length, 10);
+    assert.ok(!urls.includes('http://h0.test/2') && !urls.includes('http://h1.test/9'));
+    assert.ok(urls.includes('http://h1.test/11'), 'the sitemap is fetched again');
+    await third.close();
   }));
 
   test('a fetch ended but not completed frees the host and its IP, writes nothing, and comes back after a crash', () => withDir(async (dir) => {

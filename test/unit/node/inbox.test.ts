@@ -55,7 +55,7 @@ describe('Inbox', () => {
     release();
     await box.drain();
     assert.equal(admitted.length, 1);
-    assert.deepEqual(admitted[0]?.options, { isPlaced: true });
+    assert.deepEqual(admitted[0]?.options, { isPlaced: true, isReceived: true });
     assert.deepEqual(admitted[0]?.candidates[1], { url: 'http://h1.test:8080/p', hostname: 'h1.test', depth: 2, fromUrl: 'http://x.test/', anchorText: 'go' });
     assert.deepEqual({ ...box.counts }, { urlBatches: 1, urls: 2, pages: 0, linkSummaries: 0, controls: 0, failed: 0 });
   });
