@@ -2,9 +2,9 @@
  * The {@link Fetcher} on undici's low-level `dispatch` API.
  *
  * How one call goes: undici keeps one pool per origin (`connections` sockets, no pipelining,
- * keep-alive). A pool that needs a socket calls our connector, which resolves the host through the
- * crawl's {@link Resolver}, checks the address with {@link checkAddress} and only then connects, by
- * IP, to that address: the check applies to the address actually connected to, so a name that
+ * keep-alive). A pool that needs a socket calls our connector (checked-connector.ts), which resolves
+ * the host through the crawl's {@link Resolver}, checks the address and only then connects, by IP,
+ * to that address: the check applies to the address actually connected to, so a name that
  * resolves differently later (DNS rebinding) cannot slip past it. Our dispatch handler reads the
  * response head from the raw header pairs (response-head.ts), counts raw bytes against
  * `maxBodyBytes`, undoes the content codings itself with node:zlib (body-decoder.ts),
@@ -22,15 +22,14 @@
  * handler learns its request got a socket, which is how the two are matched); the same message
  * names the socket, which gives the IP connected to and whether the connection is new.
  */
-import { X509Certificate } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
-import { isIP, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { Agent, Pool, ProxyAgent, buildConnector, type Dispatcher } from 'undici';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { Resolver } from '../dns/resolver.js';
-import { checkAddress, type AddressKind, type AddressPolicy } from './address-guard.js';
+import type { AddressPolicy } from './address-guard.js';
+import { CheckedConnector, ConnectFailure, secureContextOf, type SocketInfo } from './checked-connector.js';
 import { BodyDecoder, canDecode, parseContentCodings } from './body-decoder.js';
 import {
   AbortReason, SizeLimit, TimeoutPhase, parseRetryAfter, type FetchOutcome, type FetchRequest, type FetchTimings,
@@ -88,32 +87,6 @@ const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Library codes of a connection that failed after the request was written. */
 const RESET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'ERR_STREAM_PREMATURE_CLOSE']);
-
-/** What we know of a socket our connector opened. */
-interface SocketInfo {
-  readonly ip: string;
-  readonly dnsMs: number;
-  readonly connectMs: number;
-  /** Whether a request already reported this socket's set-up times (only the first one does). */
-  isClaimed: boolean;
-}
-
-/** Why our connector refused or failed; carried to the request through undici's error path. */
-type ConnectProblem =
-  | { readonly kind: 'dns-error'; readonly host: string; readonly code: string; readonly message: string; readonly dnsMs: number }
-  | { readonly kind: 'address-denied'; readonly host: string; readonly ip: string; readonly reason: AddressKind; readonly dnsMs: number }
-  | { readonly kind: 'connect'; readonly ip: string | null; readonly code: string; readonly message: string; readonly dnsMs: number };
-
-/**
- * The error our connector hands undici. Its `code` is our own so undici's retry logic (which treats
- * `UND_ERR_SOCKET` as retryable) fails the queued requests instead of reconnecting forever.
- */
-class ConnectFailure extends Error {
-  readonly code = 'ESHOALCONNECT';
-  constructor(readonly problem: ConnectProblem, options?: { cause?: unknown }) {
-    super(problem.kind === 'address-denied' ? `${problem.ip} is ${problem.reason}` : problem.message, options);
-  }
-}
 
 // One process-wide subscription to undici's "request written" message; the call whose handler
 // was told "you have a socket" just before claims it (see onRequestStart).
@@ -405,24 +378,6 @@ function positive(issues: ConfigIssue[], path: string, value: number | undefined
   return v;
 }
 
-/** One TLS context for Node's roots plus `ca`, built once (not ~150 roots parsed per connection); unreadable PEM, which Node skips, is an issue. */
-function secureContextOf(issues: ConfigIssue[], ca: string | readonly string[] | undefined): SecureContext | undefined {
-  const extra: string[] = [];
-  for (const [i, text] of (typeof ca === 'string' ? [ca] : ca ?? []).entries()) {
-    const path = typeof ca === 'string' ? 'caCertificates' : `caCertificates[${i}]`;
-    const blocks = String(text).match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
-    if (blocks.length === 0) issues.push({ path, message: 'no PEM certificate (-----BEGIN CERTIFICATE-----) in it' });
-    for (const [n, pem] of blocks.entries()) {
-      try {
-        extra.push(new X509Certificate(pem).toString());
-      } catch (err) {
-        issues.push({ path, message: `certificate ${n + 1} cannot be read: ${(err as Error).message}` });
-      }
-    }
-  }
-  return extra.length === 0 ? undefined : createSecureContext({ ca: [...rootCertificates, ...extra] });
-}
-
 /** The resolved limits of an {@link UndiciFetcher}. */
 interface Limits {
   readonly connectTimeoutMs: number;
@@ -440,10 +395,9 @@ export class UndiciFetcher implements Fetcher {
   private readonly limits: Limits;
   private readonly env: CallEnv;
   private readonly dispatcher: Dispatcher;
-  private readonly sockets = new WeakMap<object, SocketInfo>();
+  private readonly connector: CheckedConnector;
   private readonly calls = new Set<Call>();
   private readonly baseHeaders: Readonly<Record<string, string>>;
-  private opened = 0;
   private closing: Promise<void> | null = null;
 
   constructor(private readonly options: UndiciFetcherOptions) {
@@ -478,16 +432,16 @@ export class UndiciFetcher implements Fetcher {
     if (issues.length > 0) throw new ConfigError(issues);
     this.env = {
       limits: this.limits, isProxied: proxy !== null,
-      socketInfo: (socket) => this.sockets.get(socket), forget: (call) => this.calls.delete(call),
+      socketInfo: (socket) => this.connector.socketInfo(socket), forget: (call) => this.calls.delete(call),
     };
     this.baseHeaders = { 'user-agent': o.userAgent, accept: o.accept ?? DEFAULT_ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
-    const base = buildConnector(tls);
+    this.connector = new CheckedConnector(buildConnector(tls), o.resolver, o.addressPolicy);
     const pool = {
       connections, pipelining: 1, keepAliveTimeout: keepAliveMs, keepAliveMaxTimeout: keepAliveMs,
       headersTimeout: this.limits.firstByteTimeoutMs, bodyTimeout: this.limits.bodyTimeoutMs,
     };
     if (proxy === null) {
-      this.dispatcher = new Agent({ ...pool, connect: (opts, cb) => this.connectDirect(base, opts, cb) });
+      this.dispatcher = new Agent({ ...pool, connect: (opts, cb) => this.connector.direct(opts, cb) });
     } else {
       const proxyOrigin = proxy.origin;
       // ProxyAgent builds the pool to the proxy through `factory` (one per target origin, for
@@ -498,7 +452,7 @@ export class UndiciFetcher implements Fetcher {
         factory: (origin, opts) => new Pool(origin, {
           ...pool,
           connect: new URL(String(origin)).origin === proxyOrigin
-            ? (co: buildConnector.Options, cb: buildConnector.Callback) => this.connectTimed(base, co, cb, null, 0)
+            ? (co: buildConnector.Options, cb: buildConnector.Callback) => this.connector.timed(co, cb, null, 0)
             : (opts as Pool.Options).connect, // https targets: ProxyAgent's CONNECT tunnel
         }),
       });
@@ -508,7 +462,7 @@ export class UndiciFetcher implements Fetcher {
 
   /** Connections opened so far (a kept-alive connection serves many fetches). */
   get connectionsOpened(): number {
-    return this.opened;
+    return this.connector.opened;
   }
 
   /** Calls in flight. */
@@ -558,42 +512,5 @@ export class UndiciFetcher implements Fetcher {
     if (request.lastModified !== undefined) h['if-modified-since'] = request.lastModified;
     if (request.referer !== undefined) h['referer'] = request.referer;
     return h;
-  }
-
-  /** Resolves, checks the address, then connects to that exact address. */
-  private connectDirect(base: buildConnector.connector, opts: buildConnector.Options, callback: buildConnector.Callback): void {
-    const started = performance.now();
-    const host = opts.hostname;
-    this.options.resolver.resolve(host).then((answer) => {
-      const dnsMs = performance.now() - started;
-      if (answer.kind === 'dns-error') {
-        callback(new ConnectFailure({ kind: 'dns-error', host, code: answer.code, message: answer.message, dnsMs }), null);
-        return;
-      }
-      const verdict = checkAddress(answer.ip, this.options.addressPolicy);
-      if (!verdict.isAllowed) {
-        callback(new ConnectFailure({ kind: 'address-denied', host, ip: answer.ip, reason: verdict.reason, dnsMs }), null);
-        return;
-      }
-      // Dial the checked address; TLS still uses the name, for SNI and the certificate check.
-      this.connectTimed(base, { ...opts, hostname: answer.ip, servername: opts.servername ?? (isIP(host) === 0 ? host : undefined) }, callback, answer.ip, dnsMs);
-    }, (err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err);
-      callback(new ConnectFailure({ kind: 'dns-error', host, code: 'EDNS', message, dnsMs: performance.now() - started }, { cause: err }), null);
-    });
-  }
-
-  private connectTimed(base: buildConnector.connector, opts: buildConnector.Options, callback: buildConnector.Callback, ip: string | null, dnsMs: number): void {
-    const started = performance.now();
-    base(opts, (err, socket) => {
-      if (err !== null || socket === null) {
-        const e = (err ?? new Error('no socket')) as Error & { code?: string };
-        callback(new ConnectFailure({ kind: 'connect', ip, code: e.code ?? 'ECONNECT', message: e.message, dnsMs }, { cause: e }), null);
-        return;
-      }
-      this.opened++;
-      this.sockets.set(socket, { ip: ip ?? socket.remoteAddress?.replace(/^::ffff:/, '') ?? '', dnsMs, connectMs: performance.now() - started, isClaimed: false });
-      callback(null, socket);
-    });
   }
 }
