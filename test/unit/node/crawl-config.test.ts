@@ -20,7 +20,7 @@ describe('crawlConfigSchema', () => {
   test('fills every default; the politeness defaults are Mercator’s', () => {
     const c = crawlConfigSchema.parse({});
     assert.deepEqual(c.politeness, {
-      minDelayMs: 1000, k: 5, maxConnectionsPerHost: 1, maxConnectionsPerIp: 1, backoffBaseMs: 10_000, backoffMaxMs: 600_000,
+      minDelayMs: 1000, k: 5, maxDelayMs: 30_000, maxConnectionsPerHost: 1, maxConnectionsPerIp: 1, backoffBaseMs: 10_000, backoffMaxMs: 600_000,
       maxCrawlDelayMs: 60_000, maxRetryAfterMs: 600_000,
     });
     assert.equal(c.fetch.userAgent, DEFAULT_USER_AGENT);
@@ -53,6 +53,8 @@ describe('crawlConfigSchema', () => {
       'politeness.minDelay',
     ]);
     assert.deepEqual(issues({ politeness: { backoffBaseMs: 5000, backoffMaxMs: 1000 } }), ['politeness.backoffMaxMs']);
+    // A cap below the floor is allowed: the gap is then minDelayMs (frontier.ts, fetchGapMs).
+    assert.deepEqual(issues({ politeness: { minDelayMs: 60_000 } }), []);
   });
 
   test('takes environment variables SHOAL_CRAWL_*', () => {
