@@ -9,8 +9,10 @@
  * response head from the raw header pairs (response-head.ts), counts raw bytes against
  * `maxBodyBytes`, undoes the content codings itself with node:zlib (body-decoder.ts),
  * counting decoded bytes against `maxDecodedBytes` (undici's own size limit counts compressed
- * bytes, which lets a gzip bomb through), and turns every error into an outcome. Redirects are
- * returned, never followed.
+ * bytes, which lets a gzip bomb through), cuts a body that arrives slower than
+ * `minBytesPerSecond` (transfer-rate.ts), and turns every error into an outcome. Redirects are
+ * returned, never followed. Each call has one timer: the whole-call deadline, or the end of the
+ * body's current rate window when that comes first.
  *
  * HTTPS: the connector replaces only `hostname` (the address dialled) and sets `servername` to the
  * name, which Node sends as SNI and checks the certificate against (an IP-literal URL: no SNI, the
@@ -36,6 +38,7 @@ import {
   type Fetcher, type ResponseHead,
 } from './fetcher.js';
 import { headerPairs, parseContentType, rebuildRequest, resolveLocation, responseHead } from './response-head.js';
+import { DEFAULT_MIN_BYTES_PER_SECOND, DEFAULT_MIN_RATE_WINDOW_MS, RateWindow, type ShortWindow } from './transfer-rate.js';
 
 /** Options of {@link UndiciFetcher}. */
 export interface UndiciFetcherOptions {
@@ -69,6 +72,15 @@ export interface UndiciFetcherOptions {
   readonly bodyTimeoutMs?: number;
   /** Limit on the whole call, waiting for a connection included, in ms. Default 120,000. */
   readonly totalTimeoutMs?: number;
+  /**
+   * Lowest transfer rate of a body, in bytes per second: a body that receives fewer than
+   * `minBytesPerSecond` × `minRateWindowMs` / 1000 bytes in one window (windows back to back from
+   * the complete head) ends `too-slow`. 0 turns the rule off. Default 1,000
+   * ({@link DEFAULT_MIN_BYTES_PER_SECOND} says why).
+   */
+  readonly minBytesPerSecond?: number;
+  /** The window of `minBytesPerSecond`, in ms. Default 10,000 ({@link DEFAULT_MIN_RATE_WINDOW_MS} says why). */
+  readonly minRateWindowMs?: number;
   /** Largest body as received (compressed), in bytes. Default 10 MiB. */
   readonly maxBodyBytes?: number;
   /** Largest body after content decoding, in bytes. Default 20 MiB. */
@@ -121,7 +133,13 @@ class Call implements Dispatcher.DispatchHandler {
   /** Set once the response ended or was cut by us: later errors are the consequence, not news. */
   private isFinishing = false;
   private controller: Dispatcher.DispatchController | null = null;
+  /** The call's one timer: the deadline, or the end of the body's rate window (see {@link arm}). */
   private timer: NodeJS.Timeout | null = null;
+  /** `performance.now()` by which the whole call must be over. */
+  private readonly deadline: number;
+  /** The body's rate windows, from the complete head on; null without a body or with the rule off. */
+  private rate: RateWindow | null = null;
+  private headAt = 0;
   private requestBytes: Buffer | null = null;
   private ip: string | null = null;
   private dnsMs = 0;
@@ -144,11 +162,33 @@ class Call implements Dispatcher.DispatchHandler {
     this.promise = new Promise((resolve) => {
       this.resolveOutcome = resolve;
     });
-    this.timer = setTimeout(() => this.fail({ kind: 'timeout', phase: TimeoutPhase.total }), Math.min(env.limits.totalTimeoutMs, MAX_TIMER_MS));
+    this.deadline = this.started + env.limits.totalTimeoutMs;
+    this.arm(this.started);
     signal?.addEventListener('abort', this.onAbort);
   }
 
   private readonly onAbort = (): void => this.abandon(AbortReason.signal);
+
+  /** Sets the timer to the end of the current rate window, or to the deadline when that comes first (or no window runs). */
+  private arm(now: number): void {
+    const untilDeadline = this.deadline - now;
+    const rate = this.rate;
+    if (rate === null || this.isFinishing || untilDeadline <= rate.windowMs) {
+      this.timer = setTimeout(this.onDeadline, Math.min(Math.max(untilDeadline, 0), MAX_TIMER_MS));
+    } else {
+      this.timer = setTimeout(this.onWindowEnd, rate.windowMs);
+    }
+  }
+
+  private readonly onDeadline = (): void => this.fail({ kind: 'timeout', phase: TimeoutPhase.total });
+
+  private readonly onWindowEnd = (): void => {
+    const now = performance.now();
+    // A body that has ended is being decoded: only the deadline is left to watch.
+    const short = this.isFinishing || this.rate === null ? null : this.rate.close(now, this.rawBytes);
+    if (short === null) this.arm(now);
+    else this.tooSlow(short, now);
+  };
 
   /** Ends the call with an `aborted` outcome (caller's signal, or the fetcher closing). */
   abandon(reason: AbortReason): void {
@@ -194,6 +234,13 @@ class Call implements Dispatcher.DispatchHandler {
     }
     const hasBody = this.method !== 'HEAD' && status !== 204 && status !== 304;
     if (!hasBody) return;
+    if (limits.minBytesPerSecond > 0) {
+      const now = performance.now();
+      this.headAt = now;
+      this.rate = new RateWindow(limits.minBytesPerSecond, limits.minRateWindowMs, now);
+      if (this.timer !== null) clearTimeout(this.timer);
+      this.arm(now);
+    }
     const isPage = status < 300;
     this.mode = isPage ? 'page' : 'small';
     this.rawCap = isPage ? limits.maxBodyBytes : Math.min(limits.maxBodyBytes, limits.maxErrorBodyBytes);
@@ -325,6 +372,18 @@ class Call implements Dispatcher.DispatchHandler {
     this.settle({ kind: 'too-large', url: this.request.url, ip: this.ip, request: this.wireRequest(), response: head, limit, limitBytes, timings: this.timings() });
   }
 
+  /** The body fell short of the lowest rate in one window: cut it. */
+  private tooSlow(window: ShortWindow, now: number): void {
+    const head = this.head;
+    if (head === null) return;
+    const limits = this.env.limits;
+    this.settle({
+      kind: 'too-slow', url: this.request.url, ip: this.ip, request: this.wireRequest(), response: head, bodyBytes: this.rawBytes,
+      bodyMs: round(now - this.headAt), windowBytes: window.windowBytes, windowMs: round(window.windowMs),
+      minBytesPerSecond: limits.minBytesPerSecond, minRateWindowMs: limits.minRateWindowMs, timings: this.timings(),
+    });
+  }
+
   /** Settles with a failure, carrying whatever request and response got through. */
   private fail(o:
     | { kind: 'timeout'; phase: TimeoutPhase }
@@ -387,6 +446,9 @@ interface Limits {
   readonly maxBodyBytes: number;
   readonly maxDecodedBytes: number;
   readonly maxErrorBodyBytes: number;
+  /** 0: no rate rule. */
+  readonly minBytesPerSecond: number;
+  readonly minRateWindowMs: number;
   readonly now: () => number;
 }
 
@@ -406,6 +468,9 @@ export class UndiciFetcher implements Fetcher {
     if (typeof o.userAgent !== 'string' || o.userAgent.trim() === '' || /[\r\n]/.test(o.userAgent)) {
       issues.push({ path: 'userAgent', message: 'must be a non-empty single-line string, with a contact URL' });
     }
+    if (o.minBytesPerSecond !== undefined && !(Number.isFinite(o.minBytesPerSecond) && o.minBytesPerSecond >= 0)) {
+      issues.push({ path: 'minBytesPerSecond', message: `must be a number >= 0 (0: no lowest rate), got ${String(o.minBytesPerSecond)}` });
+    }
     const connections = positive(issues, 'connectionsPerOrigin', o.connectionsPerOrigin, 1);
     const keepAliveMs = positive(issues, 'keepAliveMs', o.keepAliveMs, 4_000);
     this.limits = {
@@ -416,6 +481,8 @@ export class UndiciFetcher implements Fetcher {
       maxBodyBytes: positive(issues, 'maxBodyBytes', o.maxBodyBytes, 10 * MiB),
       maxDecodedBytes: positive(issues, 'maxDecodedBytes', o.maxDecodedBytes, 20 * MiB),
       maxErrorBodyBytes: positive(issues, 'maxErrorBodyBytes', o.maxErrorBodyBytes, 64 * 1024),
+      minBytesPerSecond: o.minBytesPerSecond ?? DEFAULT_MIN_BYTES_PER_SECOND,
+      minRateWindowMs: positive(issues, 'minRateWindowMs', o.minRateWindowMs, DEFAULT_MIN_RATE_WINDOW_MS),
       now: o.now ?? Date.now,
     };
     let proxy: URL | null = null;

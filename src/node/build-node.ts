@@ -217,6 +217,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
     connectionsPerOrigin: config.politeness.maxConnectionsPerHost, keepAliveMs: f.keepAliveMs,
     connectTimeoutMs: f.connectTimeoutMs, firstByteTimeoutMs: f.firstByteTimeoutMs, bodyTimeoutMs: f.bodyTimeoutMs,
     totalTimeoutMs: f.totalTimeoutMs, maxBodyBytes: f.maxBodyBytes, maxDecodedBytes: f.maxDecodedBytes, now: () => clock.wallMs(),
+    minBytesPerSecond: f.minBytesPerSecond, minRateWindowMs: f.minRateWindowMs,
   }));
   const pol = config.politeness;
   const politeness = {
