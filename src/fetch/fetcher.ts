@@ -4,8 +4,13 @@
  * **Contract.**
  * - `fetch` never rejects for anything the Web or the network does. Every call resolves to exactly
  *   one {@link FetchOutcome}: a page, a 304, a redirect, an HTTP error, or the way the attempt
- *   failed (DNS, address refused, connect, timeout and its phase, reset, size limit, encoding,
- *   protocol). It rejects only for caller bugs (a URL that is not absolute http or https).
+ *   failed (DNS, address refused, connect, timeout and its phase, reset, size limit, transfer rate,
+ *   encoding, protocol). It rejects only for caller bugs (a URL that is not absolute http or https).
+ * - Time limits: besides its timeouts (connect, first byte, silence within the body, whole call),
+ *   an implementation may set a lowest transfer rate for bodies: a body that arrives too slowly (a
+ *   server dripping a byte a second stays clear of every silence limit; a body that stalls for a
+ *   whole window counts too) is cut and resolves `too-slow` with what was received and the limits,
+ *   well before the whole-call limit.
  * - Redirects are never followed: a 3xx is returned with its `Location` resolved against the
  *   request URL, and the crawler queues the target as a link (so robots.txt, scope, politeness and
  *   the URL-seen test apply to it like to any other link).
@@ -210,6 +215,29 @@ export interface FetchTooLarge extends WithResponse {
   readonly limitBytes: number;
 }
 
+/**
+ * The body arrived slower than the lowest transfer rate: fewer than `minBytesPerSecond` ×
+ * `minRateWindowMs` / 1000 bytes in one window of `minRateWindowMs` (windows follow one another
+ * from the complete response head), a body that stalled for a whole window included. Reading
+ * stopped there and the connection was dropped; what was received is not kept (as for a `timeout`
+ * in the body).
+ */
+export interface FetchTooSlow extends WithResponse {
+  readonly kind: 'too-slow';
+  /** Body bytes received in all before the cut, as received (still content-encoded). */
+  readonly bodyBytes: number;
+  /** From the complete response head to the cut, ms. */
+  readonly bodyMs: number;
+  /** Body bytes received in the window that fell short. */
+  readonly windowBytes: number;
+  /** How long that window lasted, as measured, ms: `minRateWindowMs`, or a little more when the timer ran late. */
+  readonly windowMs: number;
+  /** The rate limit that was not met, bytes per second. */
+  readonly minBytesPerSecond: number;
+  /** The window it is measured over, ms. */
+  readonly minRateWindowMs: number;
+}
+
 /** The response used a content coding shoal cannot undo. */
 export interface FetchUnsupportedEncoding extends WithResponse {
   readonly kind: 'unsupported-encoding';
@@ -240,7 +268,7 @@ export interface FetchAborted extends OutcomeBase {
 /** The result of one fetch; `kind` is the label of the crawl's counters (CONVENTIONS §6). */
 export type FetchOutcome =
   | FetchOk | FetchNotModified | FetchRedirect | FetchHttpError | FetchDnsError | FetchAddressDenied
-  | FetchConnectError | FetchTimeout | FetchReset | FetchTooLarge | FetchUnsupportedEncoding
+  | FetchConnectError | FetchTimeout | FetchReset | FetchTooLarge | FetchTooSlow | FetchUnsupportedEncoding
   | FetchProtocolError | FetchAborted;
 
 /** Every outcome kind. */
@@ -270,7 +298,9 @@ const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
  * request itself is wrong), timeouts, resets, connection failures and DNS failures of a server
  * rather than of the name. Redirects, other 4xx, refused addresses, TLS certificates refused, size
  * and encoding problems and protocol errors repeat identically, and an aborted call was the
- * caller's decision.
+ * caller's decision. A body cut as `too-slow` is not retried either: the server did answer, and a
+ * response that trickles (a tarpit, an endless stream) mostly trickles again, at the cost of
+ * another whole window and its host's politeness gap per attempt.
  */
 export function isRetryable(outcome: FetchOutcome): boolean {
   switch (outcome.kind) {

@@ -2,15 +2,17 @@
  * The {@link Fetcher} on undici's low-level `dispatch` API.
  *
  * How one call goes: undici keeps one pool per origin (`connections` sockets, no pipelining,
- * keep-alive). A pool that needs a socket calls our connector, which resolves the host through the
- * crawl's {@link Resolver}, checks the address with {@link checkAddress} and only then connects, by
- * IP, to that address: the check applies to the address actually connected to, so a name that
+ * keep-alive). A pool that needs a socket calls our connector (checked-connector.ts), which resolves
+ * the host through the crawl's {@link Resolver}, checks the address and only then connects, by IP,
+ * to that address: the check applies to the address actually connected to, so a name that
  * resolves differently later (DNS rebinding) cannot slip past it. Our dispatch handler reads the
  * response head from the raw header pairs (response-head.ts), counts raw bytes against
  * `maxBodyBytes`, undoes the content codings itself with node:zlib (body-decoder.ts),
  * counting decoded bytes against `maxDecodedBytes` (undici's own size limit counts compressed
- * bytes, which lets a gzip bomb through), and turns every error into an outcome. Redirects are
- * returned, never followed.
+ * bytes, which lets a gzip bomb through), cuts a body that arrives slower than
+ * `minBytesPerSecond` (transfer-rate.ts), and turns every error into an outcome. Redirects are
+ * returned, never followed. Each call has one timer: the whole-call deadline, or the end of the
+ * body's current rate window when that comes first.
  *
  * HTTPS: the connector replaces only `hostname` (the address dialled) and sets `servername` to the
  * name, which Node sends as SNI and checks the certificate against (an IP-literal URL: no SNI, the
@@ -22,21 +24,21 @@
  * handler learns its request got a socket, which is how the two are matched); the same message
  * names the socket, which gives the IP connected to and whether the connection is new.
  */
-import { X509Certificate } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
-import { isIP, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { Agent, Pool, ProxyAgent, buildConnector, type Dispatcher } from 'undici';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { Resolver } from '../dns/resolver.js';
-import { checkAddress, type AddressKind, type AddressPolicy } from './address-guard.js';
+import type { AddressPolicy } from './address-guard.js';
+import { CheckedConnector, ConnectFailure, secureContextOf, type SocketInfo } from './checked-connector.js';
 import { BodyDecoder, canDecode, parseContentCodings } from './body-decoder.js';
 import {
   AbortReason, SizeLimit, TimeoutPhase, parseRetryAfter, type FetchOutcome, type FetchRequest, type FetchTimings,
   type Fetcher, type ResponseHead,
 } from './fetcher.js';
 import { headerPairs, parseContentType, rebuildRequest, resolveLocation, responseHead } from './response-head.js';
+import { DEFAULT_MIN_BYTES_PER_SECOND, DEFAULT_MIN_RATE_WINDOW_MS, RateWindow, type ShortWindow } from './transfer-rate.js';
 
 /** Options of {@link UndiciFetcher}. */
 export interface UndiciFetcherOptions {
@@ -70,6 +72,15 @@ export interface UndiciFetcherOptions {
   readonly bodyTimeoutMs?: number;
   /** Limit on the whole call, waiting for a connection included, in ms. Default 120,000. */
   readonly totalTimeoutMs?: number;
+  /**
+   * Lowest transfer rate of a body, in bytes per second: a body that receives fewer than
+   * `minBytesPerSecond` × `minRateWindowMs` / 1000 bytes in one window (windows back to back from
+   * the complete head) ends `too-slow`. 0 turns the rule off. Default 1,000
+   * ({@link DEFAULT_MIN_BYTES_PER_SECOND} says why).
+   */
+  readonly minBytesPerSecond?: number;
+  /** The window of `minBytesPerSecond`, in ms. Default 10,000 ({@link DEFAULT_MIN_RATE_WINDOW_MS} says why). */
+  readonly minRateWindowMs?: number;
   /** Largest body as received (compressed), in bytes. Default 10 MiB. */
   readonly maxBodyBytes?: number;
   /** Largest body after content decoding, in bytes. Default 20 MiB. */
@@ -88,32 +99,6 @@ const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Library codes of a connection that failed after the request was written. */
 const RESET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'ERR_STREAM_PREMATURE_CLOSE']);
-
-/** What we know of a socket our connector opened. */
-interface SocketInfo {
-  readonly ip: string;
-  readonly dnsMs: number;
-  readonly connectMs: number;
-  /** Whether a request already reported this socket's set-up times (only the first one does). */
-  isClaimed: boolean;
-}
-
-/** Why our connector refused or failed; carried to the request through undici's error path. */
-type ConnectProblem =
-  | { readonly kind: 'dns-error'; readonly host: string; readonly code: string; readonly message: string; readonly dnsMs: number }
-  | { readonly kind: 'address-denied'; readonly host: string; readonly ip: string; readonly reason: AddressKind; readonly dnsMs: number }
-  | { readonly kind: 'connect'; readonly ip: string | null; readonly code: string; readonly message: string; readonly dnsMs: number };
-
-/**
- * The error our connector hands undici. Its `code` is our own so undici's retry logic (which treats
- * `UND_ERR_SOCKET` as retryable) fails the queued requests instead of reconnecting forever.
- */
-class ConnectFailure extends Error {
-  readonly code = 'ESHOALCONNECT';
-  constructor(readonly problem: ConnectProblem, options?: { cause?: unknown }) {
-    super(problem.kind === 'address-denied' ? `${problem.ip} is ${problem.reason}` : problem.message, options);
-  }
-}
 
 // One process-wide subscription to undici's "request written" message; the call whose handler
 // was told "you have a socket" just before claims it (see onRequestStart).
@@ -148,7 +133,13 @@ class Call implements Dispatcher.DispatchHandler {
   /** Set once the response ended or was cut by us: later errors are the consequence, not news. */
   private isFinishing = false;
   private controller: Dispatcher.DispatchController | null = null;
+  /** The call's one timer: the deadline, or the end of the body's rate window (see {@link arm}). */
   private timer: NodeJS.Timeout | null = null;
+  /** `performance.now()` by which the whole call must be over. */
+  private readonly deadline: number;
+  /** The body's rate windows, from the complete head on; null without a body or with the rule off. */
+  private rate: RateWindow | null = null;
+  private headAt = 0;
   private requestBytes: Buffer | null = null;
   private ip: string | null = null;
   private dnsMs = 0;
@@ -171,11 +162,33 @@ class Call implements Dispatcher.DispatchHandler {
     this.promise = new Promise((resolve) => {
       this.resolveOutcome = resolve;
     });
-    this.timer = setTimeout(() => this.fail({ kind: 'timeout', phase: TimeoutPhase.total }), Math.min(env.limits.totalTimeoutMs, MAX_TIMER_MS));
+    this.deadline = this.started + env.limits.totalTimeoutMs;
+    this.arm(this.started);
     signal?.addEventListener('abort', this.onAbort);
   }
 
   private readonly onAbort = (): void => this.abandon(AbortReason.signal);
+
+  /** Sets the timer to the end of the current rate window, or to the deadline when that comes first (or no window runs). */
+  private arm(now: number): void {
+    const untilDeadline = this.deadline - now;
+    const rate = this.rate;
+    if (rate === null || this.isFinishing || untilDeadline <= rate.windowMs) {
+      this.timer = setTimeout(this.onDeadline, Math.min(Math.max(untilDeadline, 0), MAX_TIMER_MS));
+    } else {
+      this.timer = setTimeout(this.onWindowEnd, rate.windowMs);
+    }
+  }
+
+  private readonly onDeadline = (): void => this.fail({ kind: 'timeout', phase: TimeoutPhase.total });
+
+  private readonly onWindowEnd = (): void => {
+    const now = performance.now();
+    // A body that has ended is being decoded: only the deadline is left to watch.
+    const short = this.isFinishing || this.rate === null ? null : this.rate.close(now, this.rawBytes);
+    if (short === null) this.arm(now);
+    else this.tooSlow(short, now);
+  };
 
   /** Ends the call with an `aborted` outcome (caller's signal, or the fetcher closing). */
   abandon(reason: AbortReason): void {
@@ -221,6 +234,13 @@ class Call implements Dispatcher.DispatchHandler {
     }
     const hasBody = this.method !== 'HEAD' && status !== 204 && status !== 304;
     if (!hasBody) return;
+    if (limits.minBytesPerSecond > 0) {
+      const now = performance.now();
+      this.headAt = now;
+      this.rate = new RateWindow(limits.minBytesPerSecond, limits.minRateWindowMs, now);
+      if (this.timer !== null) clearTimeout(this.timer);
+      this.arm(now);
+    }
     const isPage = status < 300;
     this.mode = isPage ? 'page' : 'small';
     this.rawCap = isPage ? limits.maxBodyBytes : Math.min(limits.maxBodyBytes, limits.maxErrorBodyBytes);
@@ -352,6 +372,18 @@ class Call implements Dispatcher.DispatchHandler {
     this.settle({ kind: 'too-large', url: this.request.url, ip: this.ip, request: this.wireRequest(), response: head, limit, limitBytes, timings: this.timings() });
   }
 
+  /** The body fell short of the lowest rate in one window: cut it. */
+  private tooSlow(window: ShortWindow, now: number): void {
+    const head = this.head;
+    if (head === null) return;
+    const limits = this.env.limits;
+    this.settle({
+      kind: 'too-slow', url: this.request.url, ip: this.ip, request: this.wireRequest(), response: head, bodyBytes: this.rawBytes,
+      bodyMs: round(now - this.headAt), windowBytes: window.windowBytes, windowMs: round(window.windowMs),
+      minBytesPerSecond: limits.minBytesPerSecond, minRateWindowMs: limits.minRateWindowMs, timings: this.timings(),
+    });
+  }
+
   /** Settles with a failure, carrying whatever request and response got through. */
   private fail(o:
     | { kind: 'timeout'; phase: TimeoutPhase }
@@ -405,24 +437,6 @@ function positive(issues: ConfigIssue[], path: string, value: number | undefined
   return v;
 }
 
-/** One TLS context for Node's roots plus `ca`, built once (not ~150 roots parsed per connection); unreadable PEM, which Node skips, is an issue. */
-function secureContextOf(issues: ConfigIssue[], ca: string | readonly string[] | undefined): SecureContext | undefined {
-  const extra: string[] = [];
-  for (const [i, text] of (typeof ca === 'string' ? [ca] : ca ?? []).entries()) {
-    const path = typeof ca === 'string' ? 'caCertificates' : `caCertificates[${i}]`;
-    const blocks = String(text).match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
-    if (blocks.length === 0) issues.push({ path, message: 'no PEM certificate (-----BEGIN CERTIFICATE-----) in it' });
-    for (const [n, pem] of blocks.entries()) {
-      try {
-        extra.push(new X509Certificate(pem).toString());
-      } catch (err) {
-        issues.push({ path, message: `certificate ${n + 1} cannot be read: ${(err as Error).message}` });
-      }
-    }
-  }
-  return extra.length === 0 ? undefined : createSecureContext({ ca: [...rootCertificates, ...extra] });
-}
-
 /** The resolved limits of an {@link UndiciFetcher}. */
 interface Limits {
   readonly connectTimeoutMs: number;
@@ -432,6 +446,9 @@ interface Limits {
   readonly maxBodyBytes: number;
   readonly maxDecodedBytes: number;
   readonly maxErrorBodyBytes: number;
+  /** 0: no rate rule. */
+  readonly minBytesPerSecond: number;
+  readonly minRateWindowMs: number;
   readonly now: () => number;
 }
 
@@ -440,10 +457,9 @@ export class UndiciFetcher implements Fetcher {
   private readonly limits: Limits;
   private readonly env: CallEnv;
   private readonly dispatcher: Dispatcher;
-  private readonly sockets = new WeakMap<object, SocketInfo>();
+  private readonly connector: CheckedConnector;
   private readonly calls = new Set<Call>();
   private readonly baseHeaders: Readonly<Record<string, string>>;
-  private opened = 0;
   private closing: Promise<void> | null = null;
 
   constructor(private readonly options: UndiciFetcherOptions) {
@@ -451,6 +467,9 @@ export class UndiciFetcher implements Fetcher {
     const issues: ConfigIssue[] = [];
     if (typeof o.userAgent !== 'string' || o.userAgent.trim() === '' || /[\r\n]/.test(o.userAgent)) {
       issues.push({ path: 'userAgent', message: 'must be a non-empty single-line string, with a contact URL' });
+    }
+    if (o.minBytesPerSecond !== undefined && !(Number.isFinite(o.minBytesPerSecond) && o.minBytesPerSecond >= 0)) {
+      issues.push({ path: 'minBytesPerSecond', message: `must be a number >= 0 (0: no lowest rate), got ${String(o.minBytesPerSecond)}` });
     }
     const connections = positive(issues, 'connectionsPerOrigin', o.connectionsPerOrigin, 1);
     const keepAliveMs = positive(issues, 'keepAliveMs', o.keepAliveMs, 4_000);
@@ -462,6 +481,8 @@ export class UndiciFetcher implements Fetcher {
       maxBodyBytes: positive(issues, 'maxBodyBytes', o.maxBodyBytes, 10 * MiB),
       maxDecodedBytes: positive(issues, 'maxDecodedBytes', o.maxDecodedBytes, 20 * MiB),
       maxErrorBodyBytes: positive(issues, 'maxErrorBodyBytes', o.maxErrorBodyBytes, 64 * 1024),
+      minBytesPerSecond: o.minBytesPerSecond ?? DEFAULT_MIN_BYTES_PER_SECOND,
+      minRateWindowMs: positive(issues, 'minRateWindowMs', o.minRateWindowMs, DEFAULT_MIN_RATE_WINDOW_MS),
       now: o.now ?? Date.now,
     };
     let proxy: URL | null = null;
@@ -478,16 +499,16 @@ export class UndiciFetcher implements Fetcher {
     if (issues.length > 0) throw new ConfigError(issues);
     this.env = {
       limits: this.limits, isProxied: proxy !== null,
-      socketInfo: (socket) => this.sockets.get(socket), forget: (call) => this.calls.delete(call),
+      socketInfo: (socket) => this.connector.socketInfo(socket), forget: (call) => this.calls.delete(call),
     };
     this.baseHeaders = { 'user-agent': o.userAgent, accept: o.accept ?? DEFAULT_ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
-    const base = buildConnector(tls);
+    this.connector = new CheckedConnector(buildConnector(tls), o.resolver, o.addressPolicy);
     const pool = {
       connections, pipelining: 1, keepAliveTimeout: keepAliveMs, keepAliveMaxTimeout: keepAliveMs,
       headersTimeout: this.limits.firstByteTimeoutMs, bodyTimeout: this.limits.bodyTimeoutMs,
     };
     if (proxy === null) {
-      this.dispatcher = new Agent({ ...pool, connect: (opts, cb) => this.connectDirect(base, opts, cb) });
+      this.dispatcher = new Agent({ ...pool, connect: (opts, cb) => this.connector.direct(opts, cb) });
     } else {
       const proxyOrigin = proxy.origin;
       // ProxyAgent builds the pool to the proxy through `factory` (one per target origin, for
@@ -498,7 +519,7 @@ export class UndiciFetcher implements Fetcher {
         factory: (origin, opts) => new Pool(origin, {
           ...pool,
           connect: new URL(String(origin)).origin === proxyOrigin
-            ? (co: buildConnector.Options, cb: buildConnector.Callback) => this.connectTimed(base, co, cb, null, 0)
+            ? (co: buildConnector.Options, cb: buildConnector.Callback) => this.connector.timed(co, cb, null, 0)
             : (opts as Pool.Options).connect, // https targets: ProxyAgent's CONNECT tunnel
         }),
       });
@@ -508,7 +529,7 @@ export class UndiciFetcher implements Fetcher {
 
   /** Connections opened so far (a kept-alive connection serves many fetches). */
   get connectionsOpened(): number {
-    return this.opened;
+    return this.connector.opened;
   }
 
   /** Calls in flight. */
@@ -558,42 +579,5 @@ export class UndiciFetcher implements Fetcher {
     if (request.lastModified !== undefined) h['if-modified-since'] = request.lastModified;
     if (request.referer !== undefined) h['referer'] = request.referer;
     return h;
-  }
-
-  /** Resolves, checks the address, then connects to that exact address. */
-  private connectDirect(base: buildConnector.connector, opts: buildConnector.Options, callback: buildConnector.Callback): void {
-    const started = performance.now();
-    const host = opts.hostname;
-    this.options.resolver.resolve(host).then((answer) => {
-      const dnsMs = performance.now() - started;
-      if (answer.kind === 'dns-error') {
-        callback(new ConnectFailure({ kind: 'dns-error', host, code: answer.code, message: answer.message, dnsMs }), null);
-        return;
-      }
-      const verdict = checkAddress(answer.ip, this.options.addressPolicy);
-      if (!verdict.isAllowed) {
-        callback(new ConnectFailure({ kind: 'address-denied', host, ip: answer.ip, reason: verdict.reason, dnsMs }), null);
-        return;
-      }
-      // Dial the checked address; TLS still uses the name, for SNI and the certificate check.
-      this.connectTimed(base, { ...opts, hostname: answer.ip, servername: opts.servername ?? (isIP(host) === 0 ? host : undefined) }, callback, answer.ip, dnsMs);
-    }, (err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err);
-      callback(new ConnectFailure({ kind: 'dns-error', host, code: 'EDNS', message, dnsMs: performance.now() - started }, { cause: err }), null);
-    });
-  }
-
-  private connectTimed(base: buildConnector.connector, opts: buildConnector.Options, callback: buildConnector.Callback, ip: string | null, dnsMs: number): void {
-    const started = performance.now();
-    base(opts, (err, socket) => {
-      if (err !== null || socket === null) {
-        const e = (err ?? new Error('no socket')) as Error & { code?: string };
-        callback(new ConnectFailure({ kind: 'connect', ip, code: e.code ?? 'ECONNECT', message: e.message, dnsMs }, { cause: e }), null);
-        return;
-      }
-      this.opened++;
-      this.sockets.set(socket, { ip: ip ?? socket.remoteAddress?.replace(/^::ffff:/, '') ?? '', dnsMs, connectMs: performance.now() - started, isClaimed: false });
-      callback(null, socket);
-    });
   }
 }

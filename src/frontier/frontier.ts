@@ -17,9 +17,9 @@
  *   `empty` if and only if nothing is queued and nothing is in flight. A lease whose fetch was ended
  *   with `endFetch` is still in flight but no longer counts against the connection limits.
  * - **Politeness.** `complete(lease, report, nowMs)`, or `endFetch` with the same arguments, sets
- *   the host's next-contact time to {@link nextContactMs}: `nowMs + max(minDelayMs, k ×
- *   fetchDurationMs, crawlDelayMs)`, pushed later still by Retry-After or by the exponential back-off
- *   when the report asks for it.
+ *   the host's next-contact time to {@link nextContactMs}: `nowMs + max(minDelayMs, min(k ×
+ *   fetchDurationMs, maxDelayMs), crawlDelayMs)`, pushed later still by Retry-After or by the
+ *   exponential back-off when the report asks for it.
  * - **Leases.** Every lease is completed exactly once. A lease handed out and not completed is *in
  *   flight*; `inFlight()` lists them. A persistent frontier records leases so that after a crash it can
  *   put every in-flight URL back: a page may then be fetched twice, never lost (SPEC §8), and the
@@ -38,7 +38,9 @@
  * Seed 001 (Mercator frontier: priority front queues, one back queue per server, a priority queue of
  * back queues keyed by the time the server may be used again, the gap of 5 × the last download time);
  * SPEC §2 item 5 (Crawl-delay, connections per host and per IP); seed 004 §5.1 (WebBase allowed one
- * connection per server at a time).
+ * connection per server at a time). Heritrix3's `DispositionProcessor` for the cap on the k ×
+ * duration term (`maxDelayMs`, 30 s): without it one slow response (a server dripping a byte a
+ * second until the fetcher's total limit) idles its host for k times that limit.
  */
 
 /** A URL entering the frontier. Immutable. */
@@ -192,8 +194,14 @@ export function canReprioritize(frontier: Frontier): frontier is Frontier & Repr
 export interface PolitenessOptions {
   /** Smallest gap between the end of one fetch and the next contact of the same host, ms. Default 1000. */
   readonly minDelayMs?: number;
-  /** k: the gap is at least k × the last fetch's duration. Default 5 (seed 001). */
+  /** k: the gap is at least k × the last fetch's duration (up to `maxDelayMs`). Default 5 (seed 001). */
   readonly delayFactor?: number;
+  /**
+   * Cap on the k × duration term of the gap, ms. Default 30,000 (Heritrix's `maxDelayMs`). It caps
+   * that term only: `minDelayMs` stays the floor (below `minDelayMs` the cap leaves the gap at
+   * exactly `minDelayMs`), and Crawl-delay, Retry-After and the back-off keep their own caps.
+   */
+  readonly maxDelayMs?: number;
   /** Leases in flight per host at most. Default 1. */
   readonly maxConnectionsPerHost?: number;
   /** Leases in flight per IP address at most, over all hosts on it. Default 1. */
@@ -210,11 +218,15 @@ export interface PolitenessOptions {
  * The 1 s floor keeps even instant answers to at most one request per second per host. The back-off
  * doubles from 10 s to a 10 min cap (10, 20, 40, 80, 160, 320, then 600 s): long enough for an
  * overloaded server to recover, short enough that a host that had a bad minute is not lost for the
- * crawl; a server that names its own time with Retry-After gets exactly that time, uncapped.
+ * crawl; a server that names its own time with Retry-After gets exactly that time, uncapped. The
+ * k × duration term stops at 30 s, Heritrix's `maxDelayMs`: a fetch that took 6 s already earns
+ * the whole 30 s, and one that took two minutes (a body dripping until the total time limit) would
+ * otherwise keep the host's other URLs waiting ten.
  */
 export const DEFAULT_POLITENESS = {
   minDelayMs: 1000,
   delayFactor: 5,
+  maxDelayMs: 30_000,
   maxConnectionsPerHost: 1,
   maxConnectionsPerIp: 1,
   backoffBaseMs: 10_000,
@@ -230,7 +242,7 @@ export type PolitenessRules = Required<PolitenessOptions>;
  */
 export function politenessRules(options: PolitenessOptions = {}): PolitenessRules {
   const rules = { ...DEFAULT_POLITENESS, ...stripUndefined(options) };
-  for (const key of ['minDelayMs', 'delayFactor', 'backoffBaseMs', 'backoffMaxMs'] as const) {
+  for (const key of ['minDelayMs', 'delayFactor', 'maxDelayMs', 'backoffBaseMs', 'backoffMaxMs'] as const) {
     if (!(Number.isFinite(rules[key]) && rules[key] >= 0)) throw new RangeError(`frontier: ${key} must be a finite number >= 0, got ${rules[key]}`);
   }
   for (const key of ['maxConnectionsPerHost', 'maxConnectionsPerIp'] as const) {
@@ -240,18 +252,29 @@ export function politenessRules(options: PolitenessOptions = {}): PolitenessRule
 }
 
 /**
+ * The politeness gap a fetch of `fetchDurationMs` earns its host, before Crawl-delay and back-off:
+ * `max(minDelayMs, min(k × fetchDurationMs, maxDelayMs))`. Also the gap between the redirect hops
+ * of a robots.txt request.
+ */
+export function fetchGapMs(fetchDurationMs: number, rules: PolitenessRules): number {
+  return Math.max(rules.minDelayMs, Math.min(rules.delayFactor * fetchDurationMs, rules.maxDelayMs));
+}
+
+/**
  * The earliest time a host may be contacted again after a fetch that completed at `completedAtMs`:
  *
- *     next = completedAtMs + max(minDelayMs, k × fetchDurationMs, crawlDelayMs)
+ *     next = completedAtMs + max(minDelayMs, min(k × fetchDurationMs, maxDelayMs), crawlDelayMs)
  *
  * and, when the report asks for back-off, at least `completedAtMs + retryAfterMs` if the server gave
- * one, else `completedAtMs + min(backoffMaxMs, backoffBaseMs × 2^(failures − 1))`.
+ * one, else `completedAtMs + min(backoffMaxMs, backoffBaseMs × 2^(failures − 1))`. `maxDelayMs`
+ * caps the k × duration term alone: Crawl-delay and Retry-After arrive already capped by the caller
+ * (the crawl's `maxCrawlDelayMs`, `maxRetryAfterMs`), the back-off by `backoffMaxMs`.
  *
  * @param failures consecutive back-off completions of this host, this one included (0 when the
  *   report does not ask for back-off).
  */
 export function nextContactMs(completedAtMs: number, report: CompletionReport, failures: number, rules: PolitenessRules): number {
-  const gap = Math.max(rules.minDelayMs, rules.delayFactor * report.fetchDurationMs, report.crawlDelayMs ?? 0);
+  const gap = Math.max(fetchGapMs(report.fetchDurationMs, rules), report.crawlDelayMs ?? 0);
   let next = completedAtMs + gap;
   if (failures > 0) {
     const backoff = report.retryAfterMs ?? Math.min(rules.backoffMaxMs, rules.backoffBaseMs * 2 ** (failures - 1));

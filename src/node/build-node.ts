@@ -47,7 +47,7 @@ import type { Resolver } from '../dns/resolver.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { UndiciFetcher } from '../fetch/undici-fetcher.js';
-import { politenessRules, type Frontier } from '../frontier/frontier.js';
+import { fetchGapMs, politenessRules, type Frontier } from '../frontier/frontier.js';
 import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.js';
 import { fifoShareFor, PersistentFrontier } from '../frontier-store/persistent-frontier.js';
 import type { OrderingPolicy } from '../order/policy.js';
@@ -268,11 +268,12 @@ function assembleNode(c: Checked): CrawlNode {
     connectionsPerOrigin: config.politeness.maxConnectionsPerHost, keepAliveMs: f.keepAliveMs,
     connectTimeoutMs: f.connectTimeoutMs, firstByteTimeoutMs: f.firstByteTimeoutMs, bodyTimeoutMs: f.bodyTimeoutMs,
     totalTimeoutMs: f.totalTimeoutMs, maxBodyBytes: f.maxBodyBytes, maxDecodedBytes: f.maxDecodedBytes, now: () => clock.wallMs(),
+    minBytesPerSecond: f.minBytesPerSecond, minRateWindowMs: f.minRateWindowMs,
   }));
   if (components.fetcher === undefined) opened.push(fetcher);
   const pol = config.politeness;
   const politeness = {
-    minDelayMs: pol.minDelayMs, delayFactor: pol.k, maxConnectionsPerHost: pol.maxConnectionsPerHost,
+    minDelayMs: pol.minDelayMs, delayFactor: pol.k, maxDelayMs: pol.maxDelayMs, maxConnectionsPerHost: pol.maxConnectionsPerHost,
     maxConnectionsPerIp: pol.maxConnectionsPerIp, backoffBaseMs: pol.backoffBaseMs, backoffMaxMs: pol.backoffMaxMs,
   };
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
@@ -321,7 +322,7 @@ function assembleNode(c: Checked): CrawlNode {
   let processor: PageProcessor | null = null;
   const robots = new RobotsCache({
     config: config.robots, userAgent: f.userAgent, maxCrawlDelayMs: pol.maxCrawlDelayMs, maxRetryAfterMs: pol.maxRetryAfterMs,
-    fetcher, clock, hopGapMs: (durationMs) => Math.max(rules.minDelayMs, rules.delayFactor * durationMs),
+    fetcher, clock, hopGapMs: (durationMs) => fetchGapMs(durationMs, rules),
     onRequest: (url, outcome, startedWallMs) => (processor as PageProcessor).robotsRequest(url, outcome, startedWallMs),
     ...(config.seeds.robotsSitemaps ? { onSitemaps: (robotsUrl: string, urls: readonly string[]) => void announcedSitemaps(robotsUrl, urls) } : {}),
   });

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { bytes, durationMs } from '../config/units.js';
 import { DEFAULT_DNS_WAIT_MS } from './admission.js';
+import { DEFAULT_MIN_BYTES_PER_SECOND, DEFAULT_MIN_RATE_WINDOW_MS } from '../fetch/transfer-rate.js';
 import { HostsMap } from '../dns/hosts-map.js';
 import { orderPolicySchema } from '../order/registry.js';
 import { DEFAULT_BUFFER_ENTRIES, DEFAULT_CACHE_ENTRIES } from '../seen/disk-seen-set.js';
@@ -84,7 +85,9 @@ const filterSchema = z.strictObject({
 const politenessSchema = z.strictObject({
   minDelayMs: durationMs().default(1000).describe('smallest gap between the end of one fetch and the next request to the same host (--min-delay-ms)'),
   k: z.number().min(0).max(1000).meta({ unit: 'factor' }).default(5)
-    .describe('k: the gap to a host is at least k × the duration of its last fetch (Mercator; favours fast servers)'),
+    .describe('k: the gap to a host is at least k × the duration of its last fetch, up to maxDelayMs (Mercator; favours fast servers)'),
+  maxDelayMs: durationMs().default(30_000)
+    .describe('cap on the k × fetch-duration part of the gap (Heritrix’s max delay), so that one slow response does not idle its host for k times the fetch limit; Crawl-delay, Retry-After and back-off keep their own caps; below minDelayMs the gap is minDelayMs'),
   maxConnectionsPerHost: count('connections', 1).max(64).default(1).describe('requests in flight to one host at most'),
   maxConnectionsPerIp: count('connections', 1).max(1024).default(1).describe('requests in flight to one IP address at most, over all hosts on it'),
   backoffBaseMs: durationMs().default(10_000)
@@ -110,8 +113,12 @@ const fetchSchema = z.strictObject({
     .describe('User-Agent header, with a contact URL; its product token is the name robots.txt groups match (--user-agent)'),
   connectTimeoutMs: durationMs().default(10_000).describe('limit on TCP (and TLS) connection set-up'),
   firstByteTimeoutMs: durationMs().default(30_000).describe('limit from sending the request to the complete response head'),
-  bodyTimeoutMs: durationMs().default(30_000).describe('limit on the silence between two chunks of a body'),
+  bodyTimeoutMs: durationMs().default(30_000).describe('limit on the silence between two chunks of a body (with minBytesPerSecond on, a silence of minRateWindowMs ends as too-slow first)'),
   totalTimeoutMs: durationMs().default(120_000).describe('limit on one whole fetch'),
+  minBytesPerSecond: count('bytes/s').default(DEFAULT_MIN_BYTES_PER_SECOND)
+    .describe('lowest transfer rate of a body (curl’s low-speed limit): one that receives fewer than minBytesPerSecond × minRateWindowMs / 1000 bytes in a window (windows back to back from the response head) is cut and ends as too-slow, not retried; 1,000 B/s still brings a 30 KB page in 30 s and is about a hundredth of what a working connection moves; 0 = off'),
+  minRateWindowMs: durationMs().default(DEFAULT_MIN_RATE_WINDOW_MS)
+    .describe('the window of minBytesPerSecond: 10 s outlasts TCP’s recovery of a lost segment (1 + 2 + 4 s) and a server that flushes in bursts, and costs a dripping body one window instead of totalTimeoutMs; a body that pauses longer than this before sending a window’s worth is cut too'),
   keepAliveMs: durationMs().default(4_000).describe('how long an idle connection to a host is kept open'),
   maxBodyBytes: bytes().default(10 * MiB).describe('largest body as received (compressed); larger ones end as too-large'),
   maxDecodedBytes: bytes().default(20 * MiB).describe('largest body after content decoding (stops gzip bombs)'),
@@ -252,6 +259,9 @@ export const crawlConfigSchema = z.strictObject({
   }
   if (c.politeness.backoffMaxMs < c.politeness.backoffBaseMs) {
     ctx.addIssue({ code: 'custom', path: ['politeness', 'backoffMaxMs'], message: 'must be >= politeness.backoffBaseMs' });
+  }
+  if (c.fetch.minBytesPerSecond > 0 && c.fetch.minRateWindowMs === 0) {
+    ctx.addIssue({ code: 'custom', path: ['fetch', 'minRateWindowMs'], message: 'must be > 0 while fetch.minBytesPerSecond is on (0 turns that off)' });
   }
 });
 

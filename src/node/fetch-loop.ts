@@ -80,7 +80,11 @@ export interface PageCounter {
 /** How long a URL whose host's name is not answered yet waits before it is tried again, ms. */
 export const DNS_RETRY_MS = 1000;
 
-/** Whether an outcome shows the server struggling: the host backs off (frontier `shouldBackOff`). */
+/**
+ * Whether an outcome shows the server struggling: the host backs off (frontier `shouldBackOff`).
+ * A body cut as `too-slow` does not: the k × fetch-time gap, up to `politeness.maxDelayMs`, already
+ * spaces its host, and a trickle is as often one URL's (a tarpit, a stream) as the server's.
+ */
 function isStruggling(o: FetchOutcome): boolean {
   if (o.kind === 'http-error') return o.response.status === 429 || o.response.status >= 500;
   return o.kind === 'timeout' || o.kind === 'reset' || o.kind === 'connect-error';

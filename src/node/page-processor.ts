@@ -82,12 +82,13 @@ interface Captured {
 
 const NOTHING: Captured = Object.freeze({ bytes: 0, isDuplicate: false, redirectTo: null, warc: null, digest: null, simhash: null, lang: null });
 
-/** The detail of a failure for the crawl log: a code, a timeout phase, a size limit. */
+/** The detail of a failure for the crawl log: a code, a timeout phase, a size limit, the window a body fell short in. */
 function reasonOf(o: FetchOutcome): string | null {
   switch (o.kind) {
     case 'dns-error': case 'connect-error': case 'reset': case 'protocol-error': return o.code;
     case 'timeout': return o.phase;
     case 'too-large': return `${o.limit} > ${o.limitBytes}`;
+    case 'too-slow': return `${o.windowBytes} B in ${o.windowMs} ms < ${o.minBytesPerSecond} B/s over ${o.minRateWindowMs} ms; ${o.bodyBytes} B of body`;
     case 'address-denied': return o.reason;
     case 'unsupported-encoding': return o.encoding;
     default: return null;

@@ -126,7 +126,8 @@ export async function runSimulation(config: SimConfig, options: RunSimulationOpt
         graph, createPolicy: make, nodeCount: config.nodes, partitioner, forward: config.forward ?? undefined, seeds,
         maxPages: config.limits.maxPages, concurrency: config.limits.concurrency,
         politeness: {
-          minDelayMs: config.politeness.minDelayMs, delayFactor: config.politeness.k, maxConnectionsPerHost: config.politeness.maxConnectionsPerHost,
+          minDelayMs: config.politeness.minDelayMs, delayFactor: config.politeness.k, maxDelayMs: config.politeness.maxDelayMs,
+          maxConnectionsPerHost: config.politeness.maxConnectionsPerHost,
           maxConnectionsPerIp: config.politeness.maxConnectionsPerIp, maxCrawlDelayMs: config.politeness.maxCrawlDelayMs,
         },
         latencyMs, exchangeDelayMs: config.exchange.delayMs, linkSummaryIntervalMs: config.exchange.linkSummaryIntervalMs,

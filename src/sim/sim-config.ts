@@ -39,7 +39,9 @@ const graphSchema = z.strictObject({
 const politenessSchema = z.strictObject({
   minDelayMs: durationMs().default(1000).describe('smallest gap between the end of one fetch and the next request to the same host (--min-delay-ms)'),
   k: z.number().min(0).max(1000).meta({ unit: 'factor' }).default(5)
-    .describe('k: the gap to a host is at least k × the duration of its last fetch'),
+    .describe('k: the gap to a host is at least k × the duration of its last fetch, up to maxDelayMs'),
+  maxDelayMs: durationMs().default(30_000)
+    .describe('cap on the k × fetch-duration part of the gap (Heritrix’s max delay); Crawl-delay keeps its own cap; below minDelayMs the gap is minDelayMs'),
   maxConnectionsPerHost: count('connections', 1).max(64).default(1).describe('fetches in flight to one host at most'),
   maxConnectionsPerIp: count('connections', 1).max(1024).default(1)
     .describe('fetches in flight to one IP address at most, over all hosts on it (when the graph knows addresses)'),

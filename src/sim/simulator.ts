@@ -35,8 +35,10 @@ import { VisitLog, type Visits } from './visit-log.js';
 export interface SimPoliteness {
   /** Smallest gap between two contacts of a host, ms. Default 1000. */
   readonly minDelayMs?: number;
-  /** k: the gap is at least k × the host's fetch time. Default 5. */
+  /** k: the gap is at least k × the host's fetch time, up to `maxDelayMs`. Default 5. */
   readonly delayFactor?: number;
+  /** Cap on the k × fetch-time part of the gap, ms. Default 30,000. */
+  readonly maxDelayMs?: number;
   /** Fetches in flight per host at most. Default 1. */
   readonly maxConnectionsPerHost?: number;
   /** Fetches in flight per IP address at most, when the graph knows addresses. Default 1. */
@@ -203,6 +205,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
     frontier: {
       minDelayMs: pol.minDelayMs ?? 1000,
       delayFactor: pol.delayFactor ?? 5,
+      maxDelayMs: pol.maxDelayMs ?? 30_000,
       maxConnectionsPerHost: pol.maxConnectionsPerHost ?? 1,
       maxConnectionsPerIp: pol.maxConnectionsPerIp ?? 1,
       fetchSlots: concurrency,

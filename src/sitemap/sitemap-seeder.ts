@@ -118,7 +118,7 @@ export type SitemapDocumentResult =
   | (DocumentBase & { readonly kind: 'redirect'; readonly status: number; readonly location: string | null; readonly isFollowed: boolean })
   /** The fetcher's size limit (raw or decoded) stopped the body. */
   | (DocumentBase & { readonly kind: 'too-large'; readonly limit: SizeLimit; readonly limitBytes: number })
-  /** No usable response: DNS, refused address, connection, timeout, reset, protocol, encoding. */
+  /** No usable response: DNS, refused address, connection, timeout, too slow a body, reset, protocol, encoding. */
   | (DocumentBase & { readonly kind: 'fetch-error'; readonly fetchKind: FetchOutcomeKind; readonly message: string })
   /** `beforeFetch` said no; nothing was sent. */
   | (DocumentBase & { readonly kind: 'denied' })
@@ -159,6 +159,7 @@ function outcomeMessage(o: FetchOutcome): string {
     case 'dns-error': case 'connect-error': case 'reset': case 'protocol-error': return `${o.code}: ${o.message}`;
     case 'address-denied': return `${o.ip} is ${o.reason}`;
     case 'timeout': return `timeout (${o.phase})`;
+    case 'too-slow': return `body slower than ${o.minBytesPerSecond} B/s: ${o.windowBytes} B in ${o.windowMs} ms`;
     case 'unsupported-encoding': return `unsupported content encoding ${o.encoding}`;
     case 'not-modified': return 'unexpected 304 to an unconditional request';
     default: return o.kind;

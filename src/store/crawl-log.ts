@@ -38,6 +38,8 @@ export const CrawlOutcome = {
   timeout: 'timeout',
   reset: 'reset',
   tooLarge: 'too-large',
+  /** The body arrived slower than the fetcher's lowest transfer rate and was cut. */
+  tooSlow: 'too-slow',
   unsupportedEncoding: 'unsupported-encoding',
   protocolError: 'protocol-error',
   aborted: 'aborted',
@@ -57,7 +59,7 @@ export type CrawlOutcome = (typeof CrawlOutcome)[keyof typeof CrawlOutcome];
 const FROM_FETCH: { readonly [K in FetchOutcomeKind]: K extends CrawlOutcome ? K : never } = {
   ok: 'ok', 'not-modified': 'not-modified', redirect: 'redirect', 'http-error': 'http-error', 'dns-error': 'dns-error',
   'address-denied': 'address-denied', 'connect-error': 'connect-error', timeout: 'timeout', reset: 'reset',
-  'too-large': 'too-large', 'unsupported-encoding': 'unsupported-encoding', 'protocol-error': 'protocol-error', aborted: 'aborted',
+  'too-large': 'too-large', 'too-slow': 'too-slow', 'unsupported-encoding': 'unsupported-encoding', 'protocol-error': 'protocol-error', aborted: 'aborted',
 };
 
 /** The crawl-log outcome of a fetch outcome kind (the same label). */

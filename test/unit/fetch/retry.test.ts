@@ -27,6 +27,7 @@ const samples: Record<string, FetchOutcome> = {
   dnsServerFailure: { kind: 'dns-error', ...base, ip: null, host: 'a.test', code: 'ESERVFAIL', message: 'server failure' },
   denied: { kind: 'address-denied', ...base, host: 'a.test', reason: 'loopback' },
   tooLarge: { kind: 'too-large', ...wire(200), limit: 'decoded', limitBytes: 10 },
+  tooSlow: { kind: 'too-slow', ...wire(200), bodyBytes: 12, bodyMs: 10_000, windowBytes: 10, windowMs: 10_000, minBytesPerSecond: 1000, minRateWindowMs: 10_000 },
   encoding: { kind: 'unsupported-encoding', ...wire(200), encoding: 'zstd', rawBody: Buffer.alloc(0) },
   protocol: { kind: 'protocol-error', ...base, code: 'HPE_INVALID_CONSTANT', message: 'bad', request: null, response: null },
   aborted: { kind: 'aborted', ...base, reason: 'closed' },
@@ -52,8 +53,8 @@ describe('isRetryable', () => {
     assert.equal(isRetryable({ ...connect, code: 'ECONNREFUSED' }), true);
   });
 
-  it('does not retry what would repeat identically, nor a call the caller abandoned', () => {
-    for (const k of ['ok', 'notModified', 'redirect', 'dnsNotFound', 'denied', 'tooLarge', 'encoding', 'protocol', 'aborted']) {
+  it('does not retry what would repeat identically (a body that trickled too), nor a call the caller abandoned', () => {
+    for (const k of ['ok', 'notModified', 'redirect', 'dnsNotFound', 'denied', 'tooLarge', 'tooSlow', 'encoding', 'protocol', 'aborted']) {
       assert.equal(isRetryable(samples[k] as FetchOutcome), false, k);
     }
   });

@@ -160,6 +160,18 @@ describe('PersistentFrontier: order', () => {
     assert.equal(early.size, 40);
     await frontier.close();
   }));
+
+  test('the k × duration term of the gap stops at maxDelayMs, as in MemoryFrontier', () => withDir(async (dir) => {
+    // A 120 s fetch completes at 120,000: 5 × 120 s is capped at 12 s, so the next URL goes at 132,000.
+    const frontier = await opened(dir, { maxDelayMs: 12_000 });
+    frontier.add(entry('http://a.test/1'), 0);
+    frontier.add(entry('http://a.test/2'), 0);
+    frontier.complete(take(frontier, 0), { fetchDurationMs: 120_000 }, 120_000);
+    const r = frontier.next(120_000);
+    assert.deepEqual(r, { kind: 'wait', untilMs: 132_000 });
+    assert.equal(take(frontier, 132_000).entry.url, 'http://a.test/2');
+    await frontier.close();
+  }));
 });
 
 /** Bytes of the segment files in `dir`. */
@@ -456,6 +468,7 @@ describe('PersistentFrontier: lifecycle', () => {
     assert.throws(() => new PersistentFrontier({ stageBytes: 1.5 }), RangeError);
     assert.throws(() => new PersistentFrontier({ resumeDelayMs: -1 }), RangeError);
     assert.throws(() => new PersistentFrontier({ minDelayMs: -1 }), RangeError);
+    assert.throws(() => new PersistentFrontier({ maxDelayMs: -1 }), RangeError);
     const frontier = await opened(dir);
     assert.throws(() => frontier.add(entry('http://a.test/', { priority: Number.NaN }), 0), RangeError);
     frontier.add(entry('http://a.test/'), 0);

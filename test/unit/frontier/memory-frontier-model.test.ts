@@ -85,8 +85,8 @@ class PolitenessAuditor {
     const isBackoff = report.shouldBackOff === true || report.retryAfterMs !== undefined;
     const failures = isBackoff ? (this.failures.get(host) ?? 0) + 1 : 0;
     this.failures.set(host, failures);
-    const { minDelayMs, delayFactor, backoffBaseMs, backoffMaxMs } = this.rules;
-    let next = nowMs + Math.max(minDelayMs, delayFactor * report.fetchDurationMs, report.crawlDelayMs ?? 0);
+    const { minDelayMs, delayFactor, maxDelayMs, backoffBaseMs, backoffMaxMs } = this.rules;
+    let next = nowMs + Math.max(minDelayMs, Math.min(delayFactor * report.fetchDurationMs, maxDelayMs), report.crawlDelayMs ?? 0);
     if (isBackoff) next = Math.max(next, nowMs + (report.retryAfterMs ?? Math.min(backoffMaxMs, backoffBaseMs * 2 ** (failures - 1))));
     this.earliest.set(host, Math.max(this.earliest.get(host) ?? -Infinity, next));
   }
@@ -274,10 +274,10 @@ describe('MemoryFrontier: seeded random crawls never break politeness', () => {
     assert.ok(run.leases > run.fetched, 'some URLs were retried');
   });
 
-  test('2 per host, 3 per IP, shorter gaps, 4 priorities, 10 slots (exact model)', () => {
+  test('2 per host, 3 per IP, shorter gaps (k × duration capped at 2 s), 4 priorities, 10 slots (exact model)', () => {
     runWorkload({
       ...base, seed: 2, slots: 10, priorities: 4,
-      options: { backQueueCount: 1000, maxConnectionsPerHost: 2, maxConnectionsPerIp: 3, minDelayMs: 200, delayFactor: 2 },
+      options: { backQueueCount: 1000, maxConnectionsPerHost: 2, maxConnectionsPerIp: 3, minDelayMs: 200, delayFactor: 2, maxDelayMs: 2000 },
     });
   });
 

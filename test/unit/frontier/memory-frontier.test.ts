@@ -2,14 +2,16 @@
  * MemoryFrontier (src/frontier/memory-frontier.ts) on a manual clock: every `nowMs` below is a plain
  * number chosen by the test, so each expected time is exact.
  *
- * Unless a test says otherwise the politeness is the default one: gap = max(1000 ms, 5 × duration,
- * Crawl-delay), one lease per host and one per IP address.
+ * Unless a test says otherwise the politeness is the default one: gap = max(1000 ms, min(5 × duration,
+ * 30,000 ms), Crawl-delay), one lease per host and one per IP address.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryFrontier, backQueueCountFor } from '../../../src/frontier/memory-frontier.js';
 import { Rng } from '../../../src/web/prng.js';
-import { canReprioritize, nextContactMs, politenessRules, type CompletionReport, type Lease } from '../../../src/frontier/frontier.js';
+import {
+  canReprioritize, DEFAULT_POLITENESS, fetchGapMs, nextContactMs, politenessRules, type CompletionReport, type Lease,
+} from '../../../src/frontier/frontier.js';
 import { entry, take, waitUntil } from '../../helpers/frontier.js';
 import { urlFingerprintInto } from '../../../src/url/fingerprint.js';
 
@@ -184,6 +186,65 @@ describe('MemoryFrontier: politeness delay', () => {
     assert.equal(waitUntil(frontier.next(1020)), 1100);
     assert.equal(take(frontier, 1100).entry.url, 'http://a.test/2');
     assert.equal(waitUntil(frontier.next(1100)), 2050);
+  });
+});
+
+describe('MemoryFrontier: the cap on k × duration (maxDelayMs)', () => {
+  // One host, two URLs. The first is leased at 0 and completes at `at` with the given report; the
+  // second must become available exactly at `at` + gap. Default rules unless `rules` says otherwise:
+  // minDelay 1000, k = 5, maxDelay 30,000, back-off from 10,000.
+  const cases: { name: string; at: number; report: CompletionReport; rules?: Parameters<typeof politenessRules>[0]; gap: number }[] = [
+    // The slow drip of issue 16: a body cut by the 120 s total limit. Uncapped: 5 × 120 s = 600 s.
+    { name: 'a 120 s fetch earns 30 s, not 5 × 120 s = 600 s', at: 120_000, report: ok(120_000), gap: 30_000 },
+    { name: 'the cap starts at 6 s of fetch (5 × 6000 = 30,000)', at: 6000, report: ok(6000), gap: 30_000 },
+    { name: 'below the cap k × duration counts as before (5 × 5000 = 25,000)', at: 5000, report: ok(5000), gap: 25_000 },
+    { name: 'the cap is configurable (5 × 10,000 capped at 12,000)', at: 10_000, report: ok(10_000), rules: { maxDelayMs: 12_000 }, gap: 12_000 },
+    { name: 'Crawl-delay is not capped by it (60 s > 30 s)', at: 120_000, report: ok(120_000, { crawlDelayMs: 60_000 }), gap: 60_000 },
+    { name: 'Retry-After is not capped by it (120 s > 30 s)', at: 120_000, report: ok(120_000, { retryAfterMs: 120_000 }), gap: 120_000 },
+    {
+      name: 'the back-off is not capped by it (first back-off 40 s > 30 s)', at: 120_000,
+      report: ok(120_000, { shouldBackOff: true }), rules: { backoffBaseMs: 40_000 }, gap: 40_000,
+    },
+    { name: 'a cap below minDelay leaves the gap at minDelay (the floor wins)', at: 100, report: ok(100), rules: { minDelayMs: 2000, maxDelayMs: 300 }, gap: 2000 },
+    { name: 'a cap below minDelay: long fetches too wait minDelay exactly', at: 9000, report: ok(9000), rules: { minDelayMs: 2000, maxDelayMs: 300 }, gap: 2000 },
+  ];
+  for (const { name, at, report, rules, gap } of cases) {
+    test(name, () => {
+      const frontier = new MemoryFrontier(rules);
+      frontier.add(entry('http://a.test/1'), 0);
+      frontier.add(entry('http://a.test/2'), 0);
+      frontier.complete(take(frontier, 0), report, at);
+      assert.equal(waitUntil(frontier.next(at)), at + gap);
+      assert.equal(waitUntil(frontier.next(at + gap - 1)), at + gap);
+      assert.equal(take(frontier, at + gap).entry.url, 'http://a.test/2');
+    });
+  }
+
+  test('the exponential back-off doubles past the cap, up to backoffMaxMs', () => {
+    // base 20,000, cap 30,000 on k × duration (durations of 0 here): 20, 40, 80 s.
+    const frontier = new MemoryFrontier({ backoffBaseMs: 20_000 });
+    for (let i = 1; i <= 4; i++) frontier.add(entry(`http://a.test/${i}`), 0);
+    let now = 0;
+    const gaps: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      frontier.complete(take(frontier, now), ok(0, { shouldBackOff: true }), now);
+      const until = waitUntil(frontier.next(now));
+      gaps.push(until - now);
+      now = until;
+    }
+    assert.deepEqual(gaps, [20_000, 40_000, 80_000]);
+  });
+
+  test('fetchGapMs and nextContactMs say the same; the default is 30 s; a bad cap throws', () => {
+    assert.equal(DEFAULT_POLITENESS.maxDelayMs, 30_000);
+    const rules = politenessRules();
+    assert.equal(fetchGapMs(120_000, rules), 30_000);
+    assert.equal(fetchGapMs(100, rules), 1000);
+    assert.equal(nextContactMs(500, ok(120_000), 0, rules), 30_500);
+    assert.equal(fetchGapMs(9000, politenessRules({ minDelayMs: 2000, maxDelayMs: 300 })), 2000);
+    for (const maxDelayMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      assert.throws(() => new MemoryFrontier({ maxDelayMs }), /maxDelayMs must be a finite number >= 0/);
+    }
   });
 });
 

@@ -20,9 +20,10 @@ describe('crawlConfigSchema', () => {
   test('fills every default; the politeness defaults are Mercator’s', () => {
     const c = crawlConfigSchema.parse({});
     assert.deepEqual(c.politeness, {
-      minDelayMs: 1000, k: 5, maxConnectionsPerHost: 1, maxConnectionsPerIp: 1, backoffBaseMs: 10_000, backoffMaxMs: 600_000,
+      minDelayMs: 1000, k: 5, maxDelayMs: 30_000, maxConnectionsPerHost: 1, maxConnectionsPerIp: 1, backoffBaseMs: 10_000, backoffMaxMs: 600_000,
       maxCrawlDelayMs: 60_000, maxRetryAfterMs: 600_000,
     });
+    assert.deepEqual([c.fetch.minBytesPerSecond, c.fetch.minRateWindowMs], [1000, 10_000]);
     assert.equal(c.fetch.userAgent, DEFAULT_USER_AGENT);
     assert.equal(c.store.outDir, null);
     assert.equal(c.limits.maxPages, null);
@@ -53,6 +54,11 @@ describe('crawlConfigSchema', () => {
       'politeness.minDelay',
     ]);
     assert.deepEqual(issues({ politeness: { backoffBaseMs: 5000, backoffMaxMs: 1000 } }), ['politeness.backoffMaxMs']);
+    assert.deepEqual(issues({ fetch: { minRateWindowMs: 0 } }), ['fetch.minRateWindowMs']);
+    assert.deepEqual(issues({ fetch: { minBytesPerSecond: 0, minRateWindowMs: 0 } }), [], 'no window needed with the rule off');
+    assert.deepEqual(issues({ fetch: { minBytesPerSecond: -1 } }), ['fetch.minBytesPerSecond']);
+    // A cap below the floor is allowed: the gap is then minDelayMs (frontier.ts, fetchGapMs).
+    assert.deepEqual(issues({ politeness: { minDelayMs: 60_000 } }), []);
   });
 
   test('takes environment variables SHOAL_CRAWL_*', () => {

@@ -198,6 +198,42 @@ describe('the fetch slots on a manual clock', () => {
     assert.equal(summary.retries, 0, 'waiting for a name is not a retry');
   });
 
+  test('a body cut as too slow is not retried, does not back its host off, and costs it at most maxDelayMs', async () => {
+    // e.test (robots.txt 404): /  -> /drip /p1 /p2. /drip trickles and is cut after 10 s (too-slow);
+    // every other request takes 100 ms. minDelay 1000, k = 5, maxDelay 30 s (the default), back-off
+    // 60 s so that one would show. After /drip ends at 12,200 the gap is min(5 × 10 s, 30 s) = 30 s:
+    // /p1 at 42,200 (uncapped: 62,200; backed off: 72,200), then /p2 one minDelay after /p1.
+    const clock = new ManualClock();
+    const fetcher = new FakeFetcher(clock, (url) => {
+      if (url === 'http://e.test/') return page('/drip', '/p1', '/p2');
+      if (url === 'http://e.test/drip') return { tooSlow: true, durationMs: 10_000 };
+      if (url === 'http://e.test/p1' || url === 'http://e.test/p2') return page();
+      return { status: 404 };
+    }, 100);
+    const records: FetchRecord[] = [];
+    const crawl = new Crawl({
+      seeds: { urls: ['http://e.test/'] }, store: { outDir: join(root, `d${++dirs}`) },
+      politeness: { minDelayMs: 1000, k: 5, backoffBaseMs: 60_000 }, fetch: { maxAttempts: 3 }, limits: { concurrency: 2 },
+      frontier: { kind: 'memory' }, progressIntervalMs: 0, parse: { workers: 0 },
+    }, {
+      deps: { clock, log: silentLog, events: { fetch: (r) => records.push(r), progress: () => {} } },
+      components: { fetcher, resolver: new FakeResolver({ 'e.test': '10.0.0.5' }), seen: new MemorySeenSet(), warc: null, sinks: {} },
+    });
+    const summary = await drive(clock, crawl.run());
+    assert.deepEqual(fetcher.received.map((r) => `${r.atMs} ${r.url.replace(/^http:\/\//, '')}`), [
+      '0 e.test/robots.txt', '1100 e.test/', '2200 e.test/drip', '42200 e.test/p1', '43300 e.test/p2',
+    ]);
+    assert.equal(summary.stopReason, 'exhausted');
+    assert.deepEqual(summary.outcomes, { ok: 3, 'too-slow': 1 });
+    assert.equal(summary.retries, 0);
+    const drip = records.find((r) => r.url === 'http://e.test/drip');
+    assert.equal(drip?.kind, 'too-slow');
+    assert.equal(drip?.attempts, 1);
+    assert.equal(drip?.status, 200);
+    assert.equal(drip?.bytes, 0, 'nothing of a cut body is kept');
+    assert.equal(drip?.reason, '10 B in 10000 ms < 1000 B/s over 10000 ms; 10 B of body');
+  });
+
   test('a name that is answered slowly and never kept (TTL 0) is still fetched', async () => {
     // Every lookup of y.test takes 400 ms and nothing is at hand afterwards; a slot waits 250 ms.
     // The first lease goes back; the answer that came meanwhile lets the next one through.

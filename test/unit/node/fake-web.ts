@@ -7,10 +7,11 @@ import type { Resolver, ResolveResult } from '../../../src/dns/resolver.js';
 import type { FetchOutcome, FetchRequest, Fetcher, ResponseHead } from '../../../src/fetch/fetcher.js';
 import type { ManualClock } from '../../../src/node/clock.js';
 
-/** What a URL answers: a response, or a reset connection. */
+/** What a URL answers: a response, a reset connection, or a 200 whose body trickles until the fetcher cuts it after `durationMs`. */
 export type Reply =
   | { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string }
-  | { readonly reset: true };
+  | { readonly reset: true }
+  | { readonly tooSlow: true; readonly durationMs: number };
 
 /** One request the fake Web received. */
 export interface Received {
@@ -24,7 +25,7 @@ function head(status: number, headers: Readonly<Record<string, string>>): Respon
   return { status, statusText: 'X', headers: lower, raw: Buffer.from(text, 'latin1') };
 }
 
-/** A Fetcher answering from `route(url, attempt)`; each request takes `durationMs` of clock time. */
+/** A Fetcher answering from `route(url, attempt)`; each request takes `durationMs` of clock time (a `tooSlow` reply its own). */
 export class FakeFetcher implements Fetcher {
   readonly received: Received[] = [];
   private readonly attempts = new Map<string, number>();
@@ -53,12 +54,14 @@ export class FakeFetcher implements Fetcher {
     this.received.push({ url, atMs: startedMs });
     const attempt = (this.attempts.get(url) ?? 0) + 1;
     this.attempts.set(url, attempt);
+    const reply = this.route(url, attempt);
+    const durationMs = 'tooSlow' in reply ? reply.durationMs : this.durationMs;
     this.inFlight++;
     const n = (this.perHost.get(host) ?? 0) + 1;
     this.perHost.set(host, n);
     this.maxPerHost.set(host, Math.max(n, this.maxPerHost.get(host) ?? 0));
     try {
-      await this.clock.sleepUntil(startedMs + this.durationMs, signal);
+      await this.clock.sleepUntil(startedMs + durationMs, signal);
     } finally {
       this.inFlight--;
       this.perHost.set(host, (this.perHost.get(host) ?? 1) - 1);
@@ -66,9 +69,16 @@ export class FakeFetcher implements Fetcher {
     const timings = { dnsMs: 0, totalMs: this.clock.nowMs() - startedMs };
     const ip = '10.0.0.1';
     if (signal?.aborted === true) return { kind: 'aborted', url, ip, timings, reason: 'signal' };
-    const reply = this.route(url, attempt);
     const request = Buffer.from(`GET ${new URL(url).pathname} HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 'latin1');
     if ('reset' in reply) return { kind: 'reset', url, ip, timings, request, response: null, code: 'ECONNRESET', message: 'reset' };
+    if ('tooSlow' in reply) {
+      // One byte a second, cut at the end of its only window.
+      const bytes = Math.floor(durationMs / 1000);
+      return {
+        kind: 'too-slow', url, ip, timings, request, response: head(200, { 'Content-Type': 'text/html' }), bodyBytes: bytes, bodyMs: durationMs,
+        windowBytes: bytes, windowMs: durationMs, minBytesPerSecond: 1000, minRateWindowMs: durationMs,
+      };
+    }
     const headers = reply.headers ?? {};
     const response = head(reply.status, headers);
     const body = Buffer.from(reply.body ?? '', 'utf8');

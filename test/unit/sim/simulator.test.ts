@@ -180,6 +180,18 @@ describe('politeness on the virtual clock', () => {
     }
   });
 
+  it('caps the k × fetch time part of the gap at maxDelayMs, as a crawl node does', async () => {
+    // 5 × 300 = 1500 is capped at 600; the floor is 100: completion to completion 600 + 300.
+    const run = await simulate({
+      graph, createPolicy: () => new BreadthFirstPolicy(), concurrency: 4, politeness: { minDelayMs: 100, delayFactor: 5, maxDelayMs: 600 }, latencyMs: 300,
+    });
+    for (const host of ['x.test', 'y.test']) {
+      const times = timesByHost(run).get(host) as number[];
+      assert.equal(times.length, 6);
+      for (let i = 1; i < times.length; i++) assert.equal((times[i] as number) - (times[i - 1] as number), 900, `${host} fetch ${i}`);
+    }
+  });
+
   it('honours a host’s Crawl-delay when the graph knows it', async () => {
     const delays = new Float64Array(graph.hosts.count);
     delays[graph.pageHost[graph.pageIdOf('http://y.test/0')] as number] = 4000;

@@ -71,7 +71,7 @@ describe('CrawlLog', () => {
 
   it('accepts every fetch outcome kind and the robots outcomes, and nothing else', async () => {
     const kinds: FetchOutcomeKind[] = ['ok', 'not-modified', 'redirect', 'http-error', 'dns-error', 'address-denied', 'connect-error',
-      'timeout', 'reset', 'too-large', 'unsupported-encoding', 'protocol-error', 'aborted'];
+      'timeout', 'reset', 'too-large', 'too-slow', 'unsupported-encoding', 'protocol-error', 'aborted'];
     assert.deepEqual(kinds.map(crawlOutcomeOf), kinds);
     assert.deepEqual(new Set(Object.values(CrawlOutcome)), new Set([...kinds, 'robots-denied', 'robots-unavailable', 'over-budget']));
     const log = new CrawlLog({ path: freshPath() });
