@@ -138,7 +138,7 @@ const faultSchema = z.strictObject({
     page: int(1).describe('local page id on that host (1 = the first page after the home page)'),
   })).default([])
     .describe('pages that drip besides those dripRate draws, as {host, page}: host index and local page id (1 = the page after the home page); no mirror host'),
-  dripBytesPerSecond: z.number().positive().max(1e9).default(1).describe('how fast a drip page sends its body, in bytes per second'),
+  dripBytesPerSecond: z.number().min(0.001).max(1e9).default(1).describe('how fast a drip page sends its body, in bytes per second (at least one byte in 1,000 s)'),
   dripMs: durationMs().default(120_000).describe('how long a drip page trickles before it sends the rest of its body at once'),
   refusingHostRate: rate().default(0)
     .describe('share of hosts whose name maps to a loopback address nothing listens on (connections refused)'),

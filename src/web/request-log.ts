@@ -4,6 +4,7 @@
  * of crawler politeness read it (gaps between requests to a host, per-host and per-IP concurrency).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
+import type { TrapKind } from './hosts.js';
 
 /** One answered (or aborted) request. */
 export interface RequestRecord {
@@ -33,7 +34,7 @@ export interface RequestRecord {
   /** Page id the request named (whatever it answered: a page, an error, a drip, ...), or -1. */
   page: number;
   /** Trap kind of a trap page (outcome `trap`), else null. */
-  trap: string | null;
+  trap: TrapKind | null;
   /**
    * Whether the connection closed before the response was complete: the client went away or the
    * server closed during a drip or a hang.
@@ -46,7 +47,7 @@ export interface RequestEnd {
   /** Default -1. */
   readonly page?: number;
   /** Default null. */
-  readonly trap?: string | null;
+  readonly trap?: TrapKind | null;
   /** Default false. */
   readonly isAborted?: boolean;
 }
@@ -82,7 +83,7 @@ export class RequestLog {
   private readonly byHost = new Map<string, Counter>();
   private readonly byIp = new Map<string, Counter>();
   private readonly listeners = new Set<(r: RequestRecord) => void>();
-  private readonly trapsByHost = new Map<string, Map<string, number>>();
+  private readonly trapsByHost = new Map<string, Map<TrapKind, number>>();
 
   private readonly out: WriteStream | null;
 
@@ -158,7 +159,7 @@ export class RequestLog {
    * Trap pages served per host and trap kind (host -> kind -> requests), over every request since
    * the server started (not only the kept records).
    */
-  trapRequests(): ReadonlyMap<string, ReadonlyMap<string, number>> {
+  trapRequests(): ReadonlyMap<string, ReadonlyMap<TrapKind, number>> {
     return new Map([...this.trapsByHost].map(([host, kinds]) => [host, new Map(kinds)]));
   }
 
