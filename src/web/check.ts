@@ -9,22 +9,27 @@ import type { TestWeb } from './start.js';
 /** What a check saw. */
 export interface CheckReport {
   readonly requested: number;
-  /** Responses by status code (0 = connection reset or timeout). */
+  /** Responses by status code (0 = connection refused or reset, or no complete answer in time). */
   readonly byStatus: ReadonlyMap<number, number>;
   readonly bytes: number;
   readonly elapsedMs: number;
 }
 
+/** One GET; `timeoutMs` bounds the whole exchange (a drip page is never idle, yet never done). */
 function fetchOnce(agent: Agent, ip: string, port: number, host: string, path: string, timeoutMs: number): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve) => {
-    const req = request({ agent, host: ip, port, path, headers: { host, 'user-agent': 'shoal-web-check/1.0', 'accept-encoding': 'gzip, br' }, timeout: timeoutMs }, (res) => {
+    const done = (r: { status: number; bytes: number }): void => {
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const req = request({ agent, host: ip, port, path, headers: { host, 'user-agent': 'shoal-web-check/1.0', 'accept-encoding': 'gzip, br' } }, (res) => {
       let bytes = 0;
       res.on('data', (c: Buffer) => { bytes += c.length; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-      res.on('error', () => resolve({ status: 0, bytes }));
+      res.on('end', () => done({ status: res.statusCode ?? 0, bytes }));
+      res.on('close', () => { if (!res.complete) done({ status: 0, bytes }); });
     });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve({ status: 0, bytes: 0 }));
+    const timer = setTimeout(() => req.destroy(), timeoutMs);
+    req.on('error', () => done({ status: 0, bytes: 0 }));
     req.end();
   });
 }

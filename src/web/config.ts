@@ -13,6 +13,12 @@ export const DEFAULT_CATEGORIES = [
 
 const int = (min = 0) => z.number().int().min(min);
 
+/**
+ * The kinds of crawler trap a host may hold (`HostInfo.trap`, re-exported by hosts.ts as
+ * `TrapKind`), in the order random trap hosts draw them from `traps.kinds`.
+ */
+export const TRAP_KINDS = ['calendar', 'session', 'repeat', 'query', 'pagination'] as const;
+
 const serverSchema = z.strictObject({
   port: int().max(65535).default(0).describe('TCP port every host listens on (0 = pick a free port)'),
   addressBase: z.ipv4().default('127.0.1.1').describe('first loopback address of the pool hosts are spread over'),
@@ -126,6 +132,17 @@ const faultSchema = z.strictObject({
   oversizedBytes: bytes().default(5 * 1024 * 1024).describe('size of an oversized page'),
   bombRate: rate().default(0.001).describe('share of pages sent as a gzip bomb (tiny compressed, huge decoded)'),
   bombBytes: bytes().default(64 * 1024 * 1024).describe('decoded size of a gzip bomb'),
+  dripRate: rate().default(0).describe('share of pages that send their head at once, then their body at dripBytesPerSecond for dripMs (slow drip)'),
+  dripPages: z.array(z.strictObject({
+    host: int().describe('host index'),
+    page: int(1).describe('local page id on that host (1 = the first page after the home page)'),
+  })).default([])
+    .describe('pages that drip besides those dripRate draws, as {host, page}: host index and local page id (1 = the page after the home page); no mirror host'),
+  dripBytesPerSecond: z.number().min(0.001).max(1e9).default(1).describe('how fast a drip page sends its body, in bytes per second (at least one byte in 1,000 s)'),
+  dripMs: durationMs().default(120_000).describe('how long a drip page trickles before it sends the rest of its body at once'),
+  refusingHostRate: rate().default(0)
+    .describe('share of hosts whose name maps to a loopback address nothing listens on (connections refused)'),
+  refusingHosts: z.array(int()).default([]).describe('host indexes that refuse connections besides those refusingHostRate draws'),
 }).prefault({});
 
 const latencySchema = z.strictObject({
@@ -148,7 +165,13 @@ const duplicateSchema = z.strictObject({
 }).prefault({});
 
 const trapSchema = z.strictObject({
-  hostRate: rate().default(0.03).describe('share of hosts with a crawler trap (calendar, session ids, repeated segments, growing query)'),
+  hostRate: rate().default(0.03)
+    .describe('share of hosts with a crawler trap (calendar, session ids, repeated segments, growing query, endless pagination)'),
+  kinds: z.array(z.enum(TRAP_KINDS)).min(1).default([...TRAP_KINDS]).describe('trap kinds hostRate draws from, uniformly'),
+  hosts: z.array(z.strictObject({
+    host: int().describe('host index'),
+    kind: z.enum(TRAP_KINDS).describe('trap kind'),
+  })).default([]).describe('hosts given a trap besides those hostRate draws, as {host, kind}: host index and trap kind; no mirror host'),
   robotsDisallowRate: rate().default(0.5).describe('share of trap hosts whose robots.txt disallows the trap'),
 }).prefault({});
 
@@ -163,8 +186,7 @@ const replaySchema = z.strictObject({
   root: z.string().min(1).describe('folder served as the host’s document root'),
 });
 
-/** The whole test-web configuration. */
-export const webConfigSchema = z.strictObject({
+const webConfigObject = z.strictObject({
   seed: int().max(2 ** 31).default(1).describe('seed of every random choice: same seed + config = byte-identical Web'),
   hosts: int().max(1_000_000).default(200).describe('synthetic hosts (web model)'),
   pages: int().max(16_000_000).default(20_000).describe('synthetic pages in all (web model), spread over the hosts; exact mirror hosts add copies on top'),
@@ -187,7 +209,10 @@ export const webConfigSchema = z.strictObject({
   meta: metaSchema,
   replay: z.array(replaySchema).default([]).describe('folders of real files served as extra virtual hosts'),
   outDir: z.string().nullable().default(null).describe('where the hosts map and seed list are written (null = a temporary folder)'),
-}).superRefine((c, ctx) => {
+});
+
+/** The whole test-web configuration. */
+export const webConfigSchema = webConfigObject.superRefine((c, ctx) => {
   if (c.content.maxWords < c.content.minWords) {
     ctx.addIssue({ code: 'custom', path: ['content', 'maxWords'], message: 'must be >= content.minWords' });
   }
@@ -207,7 +232,35 @@ export const webConfigSchema = z.strictObject({
   const weightSum = Object.values(c.languages.weights).reduce<number>((a, b) => a + (b ?? 0), 0);
   if (weightSum <= 0) ctx.addIssue({ code: 'custom', path: ['languages', 'weights'], message: 'at least one weight must be > 0' });
   if (c.geo.cities > 100) ctx.addIssue({ code: 'custom', path: ['geo', 'cities'], message: 'at most 100' });
+  checkHostLists(c, ctx);
 });
+
+/**
+ * Host indexes named by the lists of hostile hosts and pages must exist; those behaviours belong to
+ * the web model (like page faults and traps), so the community model takes none.
+ */
+function checkHostLists(c: z.output<typeof webConfigObject>, ctx: z.RefinementCtx): void {
+  const lists = [
+    ['faults', 'dripPages', c.faults.dripPages.map((d) => d.host)],
+    ['faults', 'refusingHosts', c.faults.refusingHosts],
+    ['traps', 'hosts', c.traps.hosts.map((t) => t.host)],
+  ] as const;
+  for (const [section, key, hosts] of lists) {
+    hosts.forEach((host, i) => {
+      const path = key === 'refusingHosts' ? [section, key, i] : [section, key, i, 'host'];
+      if (c.links.model === 'community') {
+        ctx.addIssue({ code: 'custom', path, message: 'the community model has no hostile hosts: leave the list empty' });
+      } else if (host >= c.hosts) {
+        ctx.addIssue({ code: 'custom', path, message: `host ${host} does not exist (hosts: ${c.hosts})` });
+      }
+    });
+  }
+  const trapHosts = new Set<number>();
+  c.traps.hosts.forEach((t, i) => {
+    if (trapHosts.has(t.host)) ctx.addIssue({ code: 'custom', path: ['traps', 'hosts', i, 'host'], message: `host ${t.host} is listed twice` });
+    trapHosts.add(t.host);
+  });
+}
 
 /** A validated test-web configuration (every default filled in). */
 export type WebConfig = z.output<typeof webConfigSchema>;

@@ -5,7 +5,7 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { ConfigError } from '../core/errors.js';
 import { flatten } from '../core/strings.js';
-import type { WebConfig } from './config.js';
+import type { TRAP_KINDS, WebConfig } from './config.js';
 import { Purpose, Rng, pickWeighted } from './prng.js';
 import { citySlug, languageVocab, topicWords } from './vocab.js';
 import type { UsCity } from './data/us-cities.js';
@@ -17,10 +17,11 @@ export const RobotsKind = {
 } as const;
 export type RobotsKind = (typeof RobotsKind)[keyof typeof RobotsKind];
 
-/** The kinds of crawler trap a host may hold. */
-export const TrapKind = { calendar: 'calendar', session: 'session', repeat: 'repeat', query: 'query' } as const;
+/** The kinds of crawler trap a host may hold (docs/test-web.md §5.17). */
+export const TrapKind = {
+  calendar: 'calendar', session: 'session', repeat: 'repeat', query: 'query', pagination: 'pagination',
+} as const satisfies { readonly [K in (typeof TRAP_KINDS)[number]]: K };
 export type TrapKind = (typeof TrapKind)[keyof typeof TrapKind];
-const TRAP_KINDS = Object.values(TrapKind);
 
 /** One synthetic host. */
 export interface HostInfo {
@@ -44,6 +45,11 @@ export interface HostInfo {
   /** Host whose pages this host copies byte for byte, or -1. */
   readonly mirrorOf: number;
   readonly trap: TrapKind | null;
+  /**
+   * Whether nothing listens on `ip` (on the web's port): every connection to the host is refused.
+   * Its name is in the hosts map and other hosts link to it all the same.
+   */
+  readonly isRefusing: boolean;
   readonly robots: RobotsKind;
   /** Whether robots.txt disallows the trap's path. */
   readonly robotsBlocksTrap: boolean;
@@ -79,6 +85,25 @@ export function addressPool(config: WebConfig): string[] {
     }]);
   }
   return Array.from({ length: config.server.addressCount }, (_, i) => intToIp(base + i));
+}
+
+/** The last address of 127.0.0.0/8 a host may have (127.255.255.255 is the broadcast address). */
+const LAST_LOOPBACK = ipToInt('127.255.255.254');
+const FIRST_LOOPBACK = ipToInt('127.0.0.1');
+
+/**
+ * Loopback addresses for hosts that refuse connections: as many as the pool has, taken from just
+ * after the pool (or just before it, where the pool ends 127.0.0.0/8), never the forward proxy's
+ * address. The server binds the pool and the proxy only, so nothing listens on these.
+ */
+export function refusingAddressPool(config: WebConfig): string[] {
+  const base = ipToInt(config.server.addressBase);
+  const count = config.server.addressCount;
+  const proxy = ipToInt(config.server.proxyAddress);
+  const out: string[] = [];
+  for (let a = base + count; a <= LAST_LOOPBACK && out.length < count; a++) if (a !== proxy) out.push(intToIp(a));
+  for (let a = base - 1; a >= FIRST_LOOPBACK && out.length < count; a--) if (a !== proxy) out.push(intToIp(a));
+  return out;
 }
 
 /** Splits `total` pages over `count` hosts by a Zipf law of exponent `a` (each host >= 1 page). */
@@ -117,6 +142,9 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
   const { config } = input;
   const seed = config.seed;
   const addresses = addressPool(config);
+  const refusingAddresses = refusingAddressPool(config);
+  const listedTraps = new Map(config.traps.hosts.map((t) => [t.host, t.kind]));
+  const listedRefusing = new Set(config.faults.refusingHosts);
   const englishTopics = input.categories.map((_, i) => i).filter((i) => i !== input.worldTopic);
   const names = new Set<string>();
   const hosts: HostInfo[] = [];
@@ -145,14 +173,27 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
       const child = d * fanout + 1 + rng.int(fanout);
       return child < pageCount && rng.chance(0.5) ? [child] : [];
     });
-    const trap = !isCommunityModel && rng.chance(config.traps.hostRate) ? rng.pick(TRAP_KINDS) : null;
+    const drawnTrap = !isCommunityModel && rng.chance(config.traps.hostRate) ? rng.pick(config.traps.kinds) : null;
+    const listedTrap = listedTraps.get(index);
+    if (listedTrap !== undefined && source !== null) {
+      throw new ConfigError([{ path: 'traps.hosts', message: `host ${index} mirrors host ${mirrorOf} and takes its trap: list host ${mirrorOf} instead` }]);
+    }
+    const trap = listedTrap ?? drawnTrap;
     // Only a robots.txt with rules can announce a sitemap or block a trap.
     const hasRules = robots === RobotsKind.rules || robots === RobotsKind.unavailable || robots === RobotsKind.redirect;
     const sitemap = rng.chance(config.robots.sitemapRate)
       ? (hasRules && rng.chance(config.robots.sitemapListedRate) ? 'listed' : 'unlisted') : 'none';
+    // Drawn on their own stream: a web without refusing hosts or listed traps keeps every other draw.
+    const faultRng = new Rng(seed, Purpose.hostFaults, index);
+    const isRefusing = listedRefusing.has(index) || (!isCommunityModel && faultRng.chance(config.faults.refusingHostRate));
+    const isDrawnTrapBlocked = source === null && drawnTrap !== null && hasRules && rng.chance(config.traps.robotsDisallowRate);
+    const isTrapBlocked = listedTrap === undefined ? isDrawnTrapBlocked : hasRules && faultRng.chance(config.traps.robotsDisallowRate);
+    const ipRng = new Rng(seed, Purpose.hostName, index, 7);
     hosts.push({
       index, name, unicodeName, domain,
-      ip: addresses[Math.floor(new Rng(seed, Purpose.hostName, index, 7).next() * addresses.length)] as string,
+      ip: isRefusing
+        ? refusingAddresses[Math.floor(faultRng.next() * refusingAddresses.length)] as string
+        : addresses[Math.floor(ipRng.next() * addresses.length)] as string,
       lang: source?.lang ?? lang,
       topic: source?.topic ?? topic,
       city: source?.city ?? city,
@@ -162,8 +203,9 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
       mirrorOf,
       // A mirror serves its original's pages and robots.txt: it takes the original's values, null ones too.
       trap: source !== null ? source.trap : trap,
+      isRefusing,
       robots: source?.robots ?? robots,
-      robotsBlocksTrap: source?.robotsBlocksTrap ?? (trap !== null && hasRules && rng.chance(config.traps.robotsDisallowRate)),
+      robotsBlocksTrap: source?.robotsBlocksTrap ?? isTrapBlocked,
       disallowed: source?.disallowed ?? disallowed,
       allowed: source?.allowed ?? allowed,
       crawlDelaySeconds: source !== null ? source.crawlDelaySeconds

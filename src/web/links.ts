@@ -35,9 +35,10 @@ export function pageLinks(model: WebModel, g: number): PageLink[] {
   return model.config.links.model === 'community' ? communityLinks(model, g) : webLinks(model, g);
 }
 
+/** Kinds whose body, once it is all sent, is the page with its links (a drip's body ends too, late). */
 function hasBodyLinks(kind: number): boolean {
   return kind === PageKind.ok || kind === PageKind.unavailable || kind === PageKind.reset
-    || kind === PageKind.oversized;
+    || kind === PageKind.oversized || kind === PageKind.drip;
 }
 
 function webLinks(model: WebModel, g: number): PageLink[] {

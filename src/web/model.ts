@@ -15,7 +15,7 @@ import { toIssues } from '../config/load.js';
 /** What a page URL answers (the page's "kind"); `ok` pages carry content and links. */
 export const PageKind = {
   ok: 0, redirect: 1, redirectLoop: 2, notFound: 3, gone: 4, serverError: 5,
-  unavailable: 6, reset: 7, hang: 8, oversized: 9, bomb: 10, nearDuplicate: 11,
+  unavailable: 6, reset: 7, hang: 8, oversized: 9, bomb: 10, nearDuplicate: 11, drip: 12,
 } as const;
 export type PageKind = (typeof PageKind)[keyof typeof PageKind];
 export const PAGE_KIND_NAMES: readonly string[] = Object.keys(PageKind);
@@ -25,14 +25,21 @@ export const PageFlag = {
   noindex: 1, nofollow: 2, baseHref: 4, canonical: 8, short: 16, trapLink: 32, legacyCharset: 64,
 } as const;
 
-/** Kinds whose URL eventually answers 200 with a body. */
+/**
+ * Kinds whose URL eventually answers 200 with a body. A drip page does too, but only to a client
+ * that waits `faults.dripMs` (two minutes by default): the truth's polite crawler does not.
+ */
 export function servesContent(kind: number): boolean {
   return kind === PageKind.ok || kind === PageKind.unavailable || kind === PageKind.reset
     || kind === PageKind.oversized || kind === PageKind.nearDuplicate;
 }
 
-/** The HTTP status page g finally answers (after transient faults recover). */
+/**
+ * The HTTP status page g finally answers (after transient faults recover); 0 when its host refuses
+ * connections.
+ */
 export function finalStatus(model: WebModel, g: number): number {
+  if (model.hostOf(g).isRefusing) return 0;
   switch (model.pageKind[g]) {
     case PageKind.redirect: return redirectInfo(model, g).status;
     case PageKind.redirectLoop: return 302;
@@ -134,7 +141,7 @@ export class WebModel {
       [PageKind.notFound, f.notFoundRate], [PageKind.gone, f.goneRate], [PageKind.serverError, f.serverErrorRate],
       [PageKind.unavailable, f.unavailableRate], [PageKind.reset, f.resetRate], [PageKind.hang, f.hangRate],
       [PageKind.oversized, f.oversizedRate], [PageKind.bomb, f.bombRate],
-      [PageKind.nearDuplicate, config.duplicates.nearDuplicateRate],
+      [PageKind.nearDuplicate, config.duplicates.nearDuplicateRate], [PageKind.drip, f.dripRate],
     ];
     const isCommunity = config.links.model === 'community';
     let sizes: number[];
@@ -167,7 +174,8 @@ export class WebModel {
     this.pageKind = new Uint8Array(n);
     this.pageFlags = new Uint8Array(n);
     this.pageRef = new Int32Array(n).fill(-1);
-    for (const h of this.hosts) this.buildPages(h);
+    const listedDrips = this.listedDripPages();
+    for (const h of this.hosts) this.buildPages(h, listedDrips);
     this.topicPools = this.buildPools(this.categories.length, (g) => this.pageTopic[g] as number);
     this.cityPools = this.buildPools(this.cities.length, (g) => this.pageCity[g] as number);
     this.topicShares = new Float64Array(this.topicPools.map((p) => p.length / Math.max(1, n)));
@@ -178,7 +186,25 @@ export class WebModel {
     for (const h of this.hosts) if (h.mirrorOf >= 0) this.copyRefs(h);
   }
 
-  private buildPages(h: HostInfo): void {
+  /** Page ids of `faults.dripPages`, checked against the host table. */
+  private listedDripPages(): ReadonlySet<number> {
+    const issues: { path: string; message: string }[] = [];
+    const out = new Set<number>();
+    this.config.faults.dripPages.forEach(({ host, page }, i) => {
+      const h = this.hosts[host] as HostInfo;
+      if (h.mirrorOf >= 0) {
+        issues.push({ path: `faults.dripPages.${i}.host`, message: `host ${host} mirrors host ${h.mirrorOf} and copies its pages: list host ${h.mirrorOf} instead` });
+      } else if (page >= h.pageCount) {
+        issues.push({ path: `faults.dripPages.${i}.page`, message: `host ${host} has pages 0 to ${h.pageCount - 1}` });
+      } else {
+        out.add(h.firstPage + page);
+      }
+    });
+    if (issues.length > 0) throw new ConfigError(issues);
+    return out;
+  }
+
+  private buildPages(h: HostInfo, listedDrips: ReadonlySet<number>): void {
     const c = this.config;
     const englishTopics = this.categories.map((_, i) => i).filter((i) => i !== this.worldTopic);
     for (let local = 0; local < h.pageCount; local++) {
@@ -210,7 +236,9 @@ export class WebModel {
       if (rng.chance(legacy)) flags |= PageFlag.legacyCharset;
       let kind: number = PageKind.ok;
       // Faults and near-duplicates belong to the web model; the community graph stays exact.
-      if (local > 0 && c.links.model === 'web') {
+      if (listedDrips.has(g)) {
+        kind = PageKind.drip;
+      } else if (local > 0 && c.links.model === 'web') {
         kind = this.pickKind(rng);
         if (kind === PageKind.nearDuplicate) {
           const src = h.firstPage + rng.int(local);
@@ -416,7 +444,7 @@ export class WebModel {
   /** Home pages used as crawl seeds: the largest ordinary hosts first. */
   seedPages(): number[] {
     const order = [...this.hosts]
-      .filter((h) => h.mirrorOf < 0 && h.trap === null && (h.robots === 'empty' || h.robots === 'not-found' || h.robots === 'rules'))
+      .filter((h) => h.mirrorOf < 0 && h.trap === null && !h.isRefusing && (h.robots === 'empty' || h.robots === 'not-found' || h.robots === 'rules'))
       .sort((a, b) => b.pageCount - a.pageCount || a.index - b.index);
     return order.slice(0, this.config.seeds).map((h) => h.firstPage);
   }

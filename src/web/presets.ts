@@ -1,7 +1,9 @@
 /**
  * Preset test webs: `tiny` for tests, `demo` (~200 hosts, 20k pages) for `npm run demo`, `large`
- * (10k hosts, 1M pages) for benchmarks, and `community` (the ring-community graph of SPEC §4.4 with
- * the paper's setting: 17 communities of 100 pages, k = 32, o = 2). A preset is a partial config;
+ * (10k hosts, 1M pages) for benchmarks, `community` (the ring-community graph of SPEC §4.4 with
+ * the paper's setting: 17 communities of 100 pages, k = 32, o = 2), and `hostile` (6 hosts, 150
+ * pages: two slow-drip pages, an open endless pagination chain and a host that refuses
+ * connections, each placed by host so that every seed has them). A preset is a partial config;
  * files and flags apply over it.
  */
 import type { WebConfigInput } from './config.js';
@@ -20,6 +22,13 @@ export const WEB_PRESETS = {
     duplicates: { nearDuplicateRate: 0, mirrorHostRate: 0 },
     robots: { rulesRate: 0, serverErrorRate: 0, unavailableRate: 0, redirectRate: 0, garbageRate: 0 },
     meta: { noindexRate: 0, nofollowRate: 0 },
+  },
+  hostile: {
+    hosts: 6, pages: 150, seeds: 2, server: { addressCount: 3 }, latency: { slowHostRate: 0 },
+    // A listed host must not be a mirror (it would copy its original's pages and trap).
+    duplicates: { mirrorHostRate: 0 },
+    faults: { dripPages: [{ host: 1, page: 5 }, { host: 1, page: 20 }], refusingHosts: [3] },
+    traps: { hostRate: 0, robotsDisallowRate: 0, hosts: [{ host: 2, kind: 'pagination' }] },
   },
 } as const satisfies Record<string, WebConfigInput>;
 

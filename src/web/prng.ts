@@ -44,6 +44,8 @@ export const Purpose = {
   textTape: 17,
   /** The random ordering policy's draws (`src/order/random.ts`): not part of the test web. */
   orderRandom: 18,
+  /** Host behaviours drawn apart from `hostAttrs`, so that turning them on changes nothing else. */
+  hostFaults: 19,
 } as const;
 
 /**

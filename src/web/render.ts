@@ -385,6 +385,7 @@ function trapLink(host: HostInfo, rng: Rng): string {
     case 'calendar': return `<a href="/calendar/${rng.range(2000, 2030)}/${rng.range(1, 12)}/">Calendar</a>`;
     case 'session': return `<a href="/s/${(rng.nextU32() >>> 0).toString(16)}/">Members</a>`;
     case 'repeat': return '<a href="/archive/">Archive</a>';
+    case 'pagination': return '<a href="/q?p=1">All items</a>';
     default: return `<a href="/search?q=${rng.range(1, 999)}">Search</a>`;
   }
 }

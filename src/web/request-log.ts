@@ -4,6 +4,7 @@
  * of crawler politeness read it (gaps between requests to a host, per-host and per-IP concurrency).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
+import type { TrapKind } from './hosts.js';
 
 /** One answered (or aborted) request. */
 export interface RequestRecord {
@@ -28,8 +29,27 @@ export interface RequestRecord {
   status: number;
   /** Body bytes sent (after compression). */
   bytes: number;
-  /** What the server did: `page`, `robots`, `sitemap`, `trap`, `redirect-hop`, `reset`, `hang`, ... */
+  /** What the server did: `page`, `robots`, `sitemap`, `trap`, `redirect-hop`, `reset`, `hang`, `drip`, ... */
   outcome: string;
+  /** Page id the request named (whatever it answered: a page, an error, a drip, ...), or -1. */
+  page: number;
+  /** Trap kind of a trap page (outcome `trap`), else null. */
+  trap: TrapKind | null;
+  /**
+   * Whether the connection closed before the response was complete: the client went away or the
+   * server closed during a drip or a hang.
+   */
+  isAborted: boolean;
+}
+
+/** What the server knows of a request besides its status, bytes and outcome, when it ends. */
+export interface RequestEnd {
+  /** Default -1. */
+  readonly page?: number;
+  /** Default null. */
+  readonly trap?: TrapKind | null;
+  /** Default false. */
+  readonly isAborted?: boolean;
 }
 
 /** Live figures of one host or address. */
@@ -63,6 +83,7 @@ export class RequestLog {
   private readonly byHost = new Map<string, Counter>();
   private readonly byIp = new Map<string, Counter>();
   private readonly listeners = new Set<(r: RequestRecord) => void>();
+  private readonly trapsByHost = new Map<string, Map<TrapKind, number>>();
 
   private readonly out: WriteStream | null;
 
@@ -83,25 +104,38 @@ export class RequestLog {
     return {
       seq: ++this.seq, startMs: Date.now(), endMs: 0, ip, host, method, path, userAgent, isViaProxy,
       hostInFlight: h.inFlight, ipInFlight: a.inFlight, status: 0, bytes: 0, outcome: 'pending',
+      page: -1, trap: null, isAborted: false,
     };
   }
 
   /** Records the end of a request (idempotent). */
-  finish(r: RequestRecord, status: number, bytes: number, outcome: string): void {
+  finish(r: RequestRecord, status: number, bytes: number, outcome: string, end: RequestEnd = {}): void {
     if (r.endMs !== 0) return;
     r.endMs = Date.now();
     r.status = status;
     r.bytes = bytes;
     r.outcome = outcome;
+    r.page = end.page ?? -1;
+    r.trap = end.trap ?? null;
+    r.isAborted = end.isAborted ?? false;
     counter(this.byHost, r.host).inFlight--;
     counter(this.byIp, r.ip).inFlight--;
+    if (r.trap !== null) {
+      let kinds = this.trapsByHost.get(r.host);
+      if (kinds === undefined) {
+        kinds = new Map();
+        this.trapsByHost.set(r.host, kinds);
+      }
+      kinds.set(r.trap, (kinds.get(r.trap) ?? 0) + 1);
+    }
     if (this.limit > 0) {
       // A ring: once full, each record overwrites the oldest (O(1), no array copying).
       if (this.records.length < this.limit) this.records.push(r);
       else this.records[this.head] = r;
       this.head = (this.head + 1) % this.limit;
     }
-    this.out?.write(`${JSON.stringify(r)}\n`);
+    // A drip or hang cut short by close() ends after the file is closed: it stays in memory only.
+    if (this.out !== null && this.out.writable) this.out.write(`${JSON.stringify(r)}\n`);
     for (const l of this.listeners) l(r);
   }
 
@@ -119,6 +153,14 @@ export class RequestLog {
   /** Requests seen per host. */
   requestsPerHost(): ReadonlyMap<string, number> {
     return project(this.byHost, 'total');
+  }
+
+  /**
+   * Trap pages served per host and trap kind (host -> kind -> requests), over every request since
+   * the server started (not only the kept records).
+   */
+  trapRequests(): ReadonlyMap<string, ReadonlyMap<TrapKind, number>> {
+    return new Map([...this.trapsByHost].map(([host, kinds]) => [host, new Map(kinds)]));
   }
 
   /** Highest number of simultaneous requests observed per host and per IP. */

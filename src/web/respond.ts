@@ -4,14 +4,18 @@
  * concerns (latency, compression, sockets, logging) are the server's.
  */
 import iconv from 'iconv-lite';
-import type { HostInfo } from './hosts.js';
+import type { HostInfo, TrapKind } from './hosts.js';
 import { PageKind, finalStatus, redirectInfo, type WebModel } from './model.js';
 import { Purpose, Rng, hash32 } from './prng.js';
 import { renderPage } from './render.js';
 import { MOVED_ROBOTS_PATH, TRAP_PREFIX, robotsText, sitemapXml } from './robots.js';
 import { languageVocab } from './vocab.js';
 
-/** A reply the server turns into bytes on the wire. */
+/**
+ * A reply the server turns into bytes on the wire. `page` is the page id the request named (-1 when
+ * it named none: robots.txt, sitemaps, redirect hops, trap URLs, unknown paths); the request log
+ * records it.
+ */
 export type Reply =
   | {
     readonly kind: 'body';
@@ -23,17 +27,22 @@ export type Reply =
     /** Stable key for the render cache, or null when the reply must not be cached. */
     readonly cacheKey: string | null;
     readonly outcome: string;
+    readonly page: number;
+    /** The trap kind of a trap page, else null. */
+    readonly trap: TrapKind | null;
   }
-  | { readonly kind: 'reset'; readonly outcome: string }
-  | { readonly kind: 'hang'; readonly headers: Readonly<Record<string, string>>; readonly prefix: Buffer }
-  | { readonly kind: 'bomb' };
+  | { readonly kind: 'reset'; readonly outcome: string; readonly page: number }
+  | { readonly kind: 'hang'; readonly headers: Readonly<Record<string, string>>; readonly prefix: Buffer; readonly page: number }
+  | { readonly kind: 'bomb'; readonly page: number }
+  /** A slow drip: the head at once, then `body` at `faults.dripBytesPerSecond` (server.ts). */
+  | { readonly kind: 'drip'; readonly contentType: string; readonly body: Buffer; readonly page: number };
 
 const TEXT = 'text/plain; charset=utf-8';
 
-function text(status: number, body: string, outcome: string, extra: Record<string, string> = {}): Reply {
+function text(status: number, body: string, outcome: string, extra: Record<string, string> = {}, page = -1): Reply {
   return {
     kind: 'body', status, headers: { 'content-type': TEXT, ...extra }, body: Buffer.from(body),
-    isCompressible: false, cacheKey: null, outcome,
+    isCompressible: false, cacheKey: null, outcome, page, trap: null,
   };
 }
 
@@ -135,7 +144,7 @@ export function respond(ctx: RespondContext, h: HostInfo, rawTarget: string): Re
   if (path.startsWith('/sitemap')) {
     const xml = sitemapXml(model, h, path, origin);
     if (xml !== null) {
-      return { kind: 'body', status: 200, headers: { 'content-type': 'application/xml' }, body: Buffer.from(xml), isCompressible: true, cacheKey: null, outcome: 'sitemap' };
+      return { kind: 'body', status: 200, headers: { 'content-type': 'application/xml' }, body: Buffer.from(xml), isCompressible: true, cacheKey: null, outcome: 'sitemap', page: -1, trap: null };
     }
   }
   const hop = path.startsWith('/go/') ? /^\/go\/(\d+)\/(\d+)$/.exec(path) : null;
@@ -153,7 +162,7 @@ export function respond(ctx: RespondContext, h: HostInfo, rawTarget: string): Re
   }
   const { page, slashless } = model.pageAtPath(h, path);
   if (page < 0) return text(404, 'not found\n', 'not-found');
-  if (slashless) return text(301, 'moved\n', 'slash-redirect', { location: `${model.path(page)}${query}` });
+  if (slashless) return text(301, 'moved\n', 'slash-redirect', { location: `${model.path(page)}${query}` }, page);
   return pageReply(ctx, h, page);
 }
 
@@ -163,7 +172,7 @@ function robots(ctx: RespondContext, h: HostInfo, origin: string): Reply {
     case 'not-found': return text(404, 'not found\n', 'robots');
     case 'server-error': return text(500, 'internal error\n', 'robots');
     case 'empty': return text(200, '', 'robots');
-    case 'garbage': return { kind: 'body', status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>Welcome</h1><p>Disallow everything? <b>No</b>.</p></body></html>\n'), isCompressible: false, cacheKey: null, outcome: 'robots' };
+    case 'garbage': return { kind: 'body', status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>Welcome</h1><p>Disallow everything? <b>No</b>.</p></body></html>\n'), isCompressible: false, cacheKey: null, outcome: 'robots', page: -1, trap: null };
     case 'redirect': return text(301, 'moved\n', 'robots', { location: `${origin}${MOVED_ROBOTS_PATH}` });
     case 'unavailable':
       if (ctx.faults.isFailing(`robots:${h.index}`, model.config.robots.unavailableAttempts)) {
@@ -198,23 +207,27 @@ function pageReply(ctx: RespondContext, h: HostInfo, g: number): Reply {
     case PageKind.redirect: {
       const info = redirectInfo(model, g);
       const location = info.hops > 0 ? `/go/${g}/1` : locationOf(ctx, h, info.target);
-      return text(info.status, 'moved\n', 'redirect', { location });
+      return text(info.status, 'moved\n', 'redirect', { location }, g);
     }
-    case PageKind.redirectLoop: return text(302, 'moved\n', 'redirect', { location: `/loop/${g}/0` });
+    case PageKind.redirectLoop: return text(302, 'moved\n', 'redirect', { location: `/loop/${g}/0` }, g);
     case PageKind.notFound: case PageKind.gone: case PageKind.serverError:
-      return text(finalStatus(model, g), 'error\n', 'error');
+      return text(finalStatus(model, g), 'error\n', 'error', {}, g);
     case PageKind.unavailable:
       if (ctx.faults.isFailing(`page:${g}`, f.unavailableAttempts)) {
-        return text(503, 'unavailable\n', 'unavailable', { 'retry-after': String(f.retryAfterSeconds) });
+        return text(503, 'unavailable\n', 'unavailable', { 'retry-after': String(f.retryAfterSeconds) }, g);
       }
       break;
     case PageKind.reset:
-      if (ctx.faults.isFailing(`page:${g}`, f.resetAttempts)) return { kind: 'reset', outcome: 'reset' };
+      if (ctx.faults.isFailing(`page:${g}`, f.resetAttempts)) return { kind: 'reset', outcome: 'reset', page: g };
       break;
-    case PageKind.bomb: return { kind: 'bomb' };
+    case PageKind.bomb: return { kind: 'bomb', page: g };
     case PageKind.hang: {
       const { body, contentType } = ctx.pageBody(g);
-      return { kind: 'hang', headers: { 'content-type': contentType }, prefix: body.subarray(0, Math.min(512, body.length)) };
+      return { kind: 'hang', headers: { 'content-type': contentType }, prefix: body.subarray(0, Math.min(512, body.length)), page: g };
+    }
+    case PageKind.drip: {
+      const { body, contentType } = ctx.pageBody(g);
+      return { kind: 'drip', contentType, body, page: g };
     }
     default: break;
   }
@@ -224,7 +237,7 @@ function pageReply(ctx: RespondContext, h: HostInfo, g: number): Reply {
   return {
     kind: 'body', status: 200,
     headers: { 'content-type': contentType, etag, 'last-modified': lastModified(model, cid) },
-    body, isCompressible: true, cacheKey: String(g), outcome: 'page',
+    body, isCompressible: true, cacheKey: String(g), outcome: 'page', page: g, trap: null,
   };
 }
 
@@ -264,14 +277,24 @@ function trapPage(ctx: RespondContext, h: HostInfo, path: string, query: string)
   } else if (trap === 'repeat') {
     if (!/^\/archive\/(archive\/)*$/.test(path)) return null;
     links.push('archive/');
-  } else {
+  } else if (trap === 'query') {
     if (path !== '/search') return null;
     const n = (query.match(/&/g)?.length ?? 0) + 1;
     links.push(`/search${query === '' ? '?q=1' : query}&p${n}=${hash32(n, h.index) % 1000}`);
+  } else {
+    // One short parameter and a growing number: the URL hardly grows, no parameter is added.
+    const m = path === '/q' ? /^\?p=([1-9]\d{0,15})$/.exec(query) : null;
+    const p = m === null ? 0 : Number(m[1]);
+    if (!Number.isSafeInteger(p + 1) || p === 0) return null;
+    if (p > 1) links.push(`/q?p=${p - 1}`);
+    links.push(`/q?p=${p + 1}`);
   }
   const vocab = languageVocab(ctx.model.langOf(h.firstPage));
   const rng = new Rng(ctx.model.config.seed, Purpose.trap, h.index, path.length + query.length);
   const words = Array.from({ length: 60 }, () => rng.pick(vocab.filler)).join(' ');
   const html = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${path}</title></head>\n<body><p>${words}</p>\n${links.map((l) => `<a href="${l.replace(/&/g, '&amp;')}">${l}</a>`).join('\n')}\n</body></html>\n`;
-  return { kind: 'body', status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(html), isCompressible: true, cacheKey: null, outcome: 'trap' };
+  return {
+    kind: 'body', status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(html),
+    isCompressible: true, cacheKey: null, outcome: 'trap', page: -1, trap,
+  };
 }

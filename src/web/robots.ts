@@ -2,21 +2,24 @@
  * robots.txt and sitemap documents of the test web's hosts. The rules written here are the same
  * ones `WebModel.isDisallowed` evaluates for the ground truth.
  */
-import type { HostInfo } from './hosts.js';
+import type { HostInfo, TrapKind } from './hosts.js';
 import { PageKind, type WebModel } from './model.js';
 import { Purpose, Rng } from './prng.js';
 
 /** Path robots.txt redirects to on hosts whose robots kind is `redirect`. */
 export const MOVED_ROBOTS_PATH = '/robots-moved.txt';
 
-/** Path prefix of each trap kind (what a robots.txt that blocks the trap disallows). */
-export const TRAP_PREFIX = { calendar: '/calendar/', session: '/s/', repeat: '/archive/', query: '/search' } as const;
+/** Path prefix of each trap kind: every URL of the trap's space starts with it. */
+export const TRAP_PREFIX = {
+  calendar: '/calendar/', session: '/s/', repeat: '/archive/', query: '/search', pagination: '/q',
+} as const satisfies Record<TrapKind, string>;
 
 /**
- * The Disallow rule that blocks each trap kind. The query trap's links all carry a query, and a bare
- * `/search` rule would also block ordinary pages such as `/searchable-4/` that the model allows.
+ * The Disallow rule that blocks each trap kind; it also matches every URL of the trap. The query and
+ * pagination traps' links all carry a query, and a bare `/search` or `/q` rule would also block
+ * ordinary pages such as `/searchable-4/` or `/quilts-2/` that the model allows.
  */
-export const TRAP_RULE = { ...TRAP_PREFIX, query: '/search?' } as const;
+export const TRAP_RULE = { ...TRAP_PREFIX, query: '/search?', pagination: '/q?' } as const satisfies Record<TrapKind, string>;
 
 /** The body of a host's robots.txt rules (for the kinds that have rules). */
 export function robotsText(model: WebModel, h: HostInfo, origin: string): string {

@@ -124,9 +124,10 @@ export class TestWebServer {
     return this.proxyPort;
   }
 
-  /** Every address served, with the hosts on it. */
+  /** Every address served, with the hosts on it (never the address of a host that refuses connections). */
   addresses(): string[] {
-    const ips = new Set(this.model.hosts.map((h) => h.ip));
+    const ips = new Set<string>();
+    for (const h of this.model.hosts) if (!h.isRefusing) ips.add(h.ip);
     for (const r of this.options.replay) ips.add(r.ip);
     return [...ips].sort();
   }
@@ -215,6 +216,10 @@ export class TestWebServer {
     if (host === undefined && replay === undefined) {
       return this.plain(req, res, record, isProxy ? 502 : 404, `unknown host ${name || '(none)'}\n`, 'unknown-host');
     }
+    if (isProxy && host?.isRefusing === true) {
+      // What a real proxy answers when the origin refuses the connection.
+      return this.plain(req, res, record, 502, `${name} refused the connection\n`, 'refused');
+    }
     const ip = host?.ip ?? replay?.ip;
     if (!isProxy && ip !== local) {
       return this.plain(req, res, record, 421, `${name} is served on ${ip}, not ${local}\n`, 'misdirected');
@@ -243,12 +248,17 @@ export class TestWebServer {
     return Math.round(ms);
   }
 
-  private later(fn: () => void, ms: number): void {
+  /** Runs `fn` in `ms` unless close() comes first; returns a function that cancels it. */
+  private later(fn: () => void, ms: number): () => void {
     const t = setTimeout(() => {
       this.timers.delete(t);
       fn();
     }, ms);
     this.timers.add(t);
+    return () => {
+      clearTimeout(t);
+      this.timers.delete(t);
+    };
   }
 
   private plain(req: IncomingMessage, res: ServerResponse, record: RequestRecord | null, status: number, body: string, outcome: string): void {
@@ -258,8 +268,9 @@ export class TestWebServer {
   }
 
   private send(req: IncomingMessage, res: ServerResponse, record: RequestRecord, host: HostInfo, reply: Reply): void {
+    const page = reply.page;
     if (reply.kind === 'reset') {
-      this.log.finish(record, 0, 0, 'reset');
+      this.log.finish(record, 0, 0, 'reset', { page });
       const sock = req.socket as Socket & { resetAndDestroy?: () => void };
       if (typeof sock.resetAndDestroy === 'function') sock.resetAndDestroy();
       else sock.destroy();
@@ -268,24 +279,29 @@ export class TestWebServer {
     if (reply.kind === 'hang') {
       res.writeHead(200, reply.headers);
       res.write(reply.prefix);
-      this.later(() => {
-        this.log.finish(record, 200, reply.prefix.length, 'hang');
+      const cancel = this.later(() => {
+        this.log.finish(record, 200, reply.prefix.length, 'hang', { page });
         req.socket.destroy();
       }, this.model.config.faults.hangMs);
+      res.on('close', () => {
+        cancel();
+        this.log.finish(record, 200, reply.prefix.length, 'hang', { page, isAborted: true });
+      });
       return;
     }
+    if (reply.kind === 'drip') return this.drip(req, res, record, reply);
     if (reply.kind === 'bomb') {
       const body = this.bombBody();
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': body.length });
       res.end(req.method === 'HEAD' ? undefined : body);
-      this.log.finish(record, 200, body.length, 'bomb');
+      this.log.finish(record, 200, body.length, 'bomb', { page });
       return;
     }
     if (reply.status === 200 && isNotModified(req, reply.headers)) {
       const etag = reply.headers['etag'];
       res.writeHead(304, etag === undefined ? { server: 'shoal-web' } : { etag, server: 'shoal-web' });
       res.end();
-      this.log.finish(record, 304, 0, 'not-modified');
+      this.log.finish(record, 304, 0, 'not-modified', { page });
       return;
     }
     // A flat [name, value, ...] list: cheaper for Node to write than an object built up key by key.
@@ -304,7 +320,48 @@ export class TestWebServer {
     headers.push('content-length', body.length);
     res.writeHead(reply.status, headers as unknown as OutgoingHttpHeaders);
     res.end(req.method === 'HEAD' ? undefined : body);
-    this.log.finish(record, reply.status, req.method === 'HEAD' ? 0 : body.length, reply.outcome);
+    this.log.finish(record, reply.status, req.method === 'HEAD' ? 0 : body.length, reply.outcome, { page, trap: reply.trap });
+  }
+
+  /**
+   * A slow drip: the head (with the full Content-Length) at once, then the body at
+   * `faults.dripBytesPerSecond`, one timer per response and never more than ten writes a second;
+   * after `faults.dripMs` the rest at once. It stops when the connection closes, whoever closes it.
+   */
+  private drip(req: IncomingMessage, res: ServerResponse, record: RequestRecord, reply: Reply & { kind: 'drip' }): void {
+    const { body, page } = reply;
+    res.writeHead(200, ['server', 'shoal-web', 'content-type', reply.contentType, 'content-length', body.length] as unknown as OutgoingHttpHeaders);
+    if (req.method === 'HEAD') {
+      res.end();
+      this.log.finish(record, 200, 0, 'drip', { page });
+      return;
+    }
+    res.flushHeaders();
+    const { dripBytesPerSecond: rate, dripMs } = this.model.config.faults;
+    const stepMs = Math.max(100, Math.ceil(1000 / rate));
+    const startMs = performance.now();
+    let sent = 0;
+    let cancel = (): void => {};
+    const tick = (): void => {
+      const elapsedMs = performance.now() - startMs;
+      const due = elapsedMs >= dripMs ? body.length : Math.min(body.length, Math.floor((elapsedMs * rate) / 1000));
+      if (due >= body.length) {
+        res.end(body.subarray(sent));
+        sent = body.length;
+        this.log.finish(record, 200, sent, 'drip', { page });
+        return;
+      }
+      if (due > sent) {
+        res.write(body.subarray(sent, due));
+        sent = due;
+      }
+      cancel = this.later(tick, Math.min(stepMs, Math.max(1, dripMs - elapsedMs)));
+    };
+    res.on('close', () => {
+      cancel();
+      this.log.finish(record, 200, sent, 'drip', { page, isAborted: true });
+    });
+    cancel = this.later(tick, Math.min(stepMs, dripMs));
   }
 
   private compress(body: Buffer, encoding: 'br' | 'gzip', cacheKey: string | null): Buffer {

@@ -32,6 +32,14 @@ describe('shoal web (in process)', () => {
     assert.ok(seeds.every((s) => r.out.includes(s)));
   });
 
+  it('serves the hostile preset: drips and refused connections answer nothing within the check’s time', async () => {
+    const r = await run(['web', '--preset', 'hostile', '--check', '150']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /6 hosts, 150 pages/);
+    // The 17 pages of the refusing host and the 2 drip pages (seed 1).
+    assert.match(r.out, /check: 150 pages .*: reset\/timeout: 19, 200: \d+/);
+  });
+
   it('exits 2 and names every bad field', async () => {
     const file = join(dir, 'bad.yaml');
     writeFileSync(file, 'links:\n  topicLocality: 1.5\nfaults:\n  hangMs: later\n');
@@ -43,7 +51,7 @@ describe('shoal web (in process)', () => {
   it('refuses an unknown preset and an unknown option value', async () => {
     const r = await run(['web', '--preset', 'huge']);
     assert.equal(r.code, 2);
-    assert.match(r.err, /unknown preset huge; one of tiny, demo, large, community/);
+    assert.match(r.err, /unknown preset huge; one of tiny, demo, large, community, hostile/);
     const u = await run(['web', '--no-such-flag']);
     assert.equal(u.code, 2);
   });

@@ -14,7 +14,10 @@
  * skips links whose every occurrence is rel=nofollow, and follows the redirect edge of a redirect
  * page. A robots-disallowed page that is linked is therefore reach 1, never 2: it cannot be fetched
  * (so none of its out-links are discovered through it either). Pages answering errors (404, 500 ...)
- * count as fetched: the crawler reached the URL. Trap URLs are not pages and are not exported.
+ * count as fetched: the crawler reached the URL. Pages of a host that refuses connections are never
+ * fetched (reach 1 at most). A drip page counts as fetched, but its links are not followed: it
+ * does not serve content (`servesContent`) to a crawler that gives up on a response trickling for
+ * minutes. Trap URLs are not pages and are not exported.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { endianness } from 'node:os';
@@ -236,7 +239,7 @@ function reachability(model: WebModel, graph: Csr, kinds: Uint8Array): Uint8Arra
   const discover = (v: number): void => {
     if (seen[v] === 1) return;
     seen[v] = 1;
-    if (model.isDisallowed(v)) return;
+    if (model.isDisallowed(v) || model.hostOf(v).isRefusing) return;
     reach[v] = Reach.polite;
     queue[tail++] = v;
   };
@@ -300,7 +303,8 @@ async function writeHosts(model: WebModel, dir: string, sinks: FileSink[]): Prom
     out.row([
       String(h.index), h.name, h.unicodeName, h.domain, h.ip, model.languages[h.lang] ?? '', model.categories[h.topic] ?? '',
       h.city >= 0 && city !== undefined ? cityLabel(city) : '', String(h.community), String(h.firstPage), String(h.pageCount),
-      String(h.mirrorOf), h.trap ?? '', h.robots, h.crawlDelaySeconds === null ? '' : String(h.crawlDelaySeconds), h.sitemap,
+      String(h.mirrorOf), h.trap ?? '', h.trap !== null && h.robotsBlocksTrap ? '1' : '0', h.isRefusing ? '1' : '0',
+      h.robots, h.crawlDelaySeconds === null ? '' : String(h.crawlDelaySeconds), h.sitemap,
     ]);
   }
   return out.finish();

@@ -21,7 +21,7 @@ import type { WebConfig } from '../config.js';
 /** `manifest.format` of every truth export. */
 export const TRUTH_FORMAT_ID = 'shoal-web-truth';
 /** `manifest.version` this code writes and reads. */
-export const TRUTH_VERSION = 1;
+export const TRUTH_VERSION = 2;
 
 /** The manifest file, written last. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -71,7 +71,7 @@ export const PAGERANK_DIGITS = 8;
 /** Columns of hosts.tsv, in order. */
 export const HOST_COLUMNS = [
   'host', 'name', 'unicode_name', 'domain', 'ip', 'lang', 'topic', 'city', 'community', 'first_page',
-  'page_count', 'mirror_of', 'trap', 'robots', 'crawl_delay', 'sitemap',
+  'page_count', 'mirror_of', 'trap', 'trap_blocked', 'refuses', 'robots', 'crawl_delay', 'sitemap',
 ] as const;
 /** Columns of pages.tsv, in order. */
 export const PAGE_COLUMNS = [
@@ -96,7 +96,9 @@ export const COLUMN_DOCS: Readonly<Record<string, Readonly<Record<string, string
     first_page: 'page id of the home page; the host owns page ids first_page .. first_page + page_count - 1',
     page_count: 'number of pages',
     mirror_of: 'host index this host mirrors byte for byte, or -1',
-    trap: 'crawler trap kind (calendar, session, repeat, query), or empty',
+    trap: 'crawler trap kind (calendar, session, repeat, query, pagination), or empty',
+    trap_blocked: '1 when robots.txt disallows the trap, else 0',
+    refuses: '1 when nothing listens on the host\'s address: every connection is refused (its pages have status 0), else 0',
     robots: 'how /robots.txt answers: rules, empty, not-found, server-error, unavailable, redirect, garbage',
     crawl_delay: 'Crawl-delay seconds written in robots.txt, or empty',
     sitemap: 'none, listed (announced in robots.txt) or unlisted',
@@ -105,7 +107,7 @@ export const COLUMN_DOCS: Readonly<Record<string, Readonly<Record<string, string
     page: 'page id (0-based, = row number); ids of one host are contiguous',
     host: 'host index',
     path: 'canonical percent-encoded path (the URL is http://<host name>[:port]<path>)',
-    status: 'HTTP status the URL finally answers (after transient faults recover); 301/302 for redirects',
+    status: 'HTTP status the URL finally answers (after transient faults recover); 301/302 for redirects; 0 when the host refuses connections',
     kind: 'page kind (one of manifest.pageKinds)',
     topic: 'true topic label (one of manifest.categories)',
     lang: 'language code (one of manifest.languages)',
@@ -205,6 +207,10 @@ export interface TruthHost {
   readonly pageCount: number;
   readonly mirrorOf: number;
   readonly trap: string | null;
+  /** Whether robots.txt disallows the trap (false without a trap). */
+  readonly isTrapBlocked: boolean;
+  /** Whether every connection to the host is refused (nothing listens on `ip`). */
+  readonly isRefusing: boolean;
   readonly robots: string;
   readonly crawlDelaySeconds: number | null;
   readonly sitemap: string;

@@ -197,6 +197,10 @@ async function readHosts(dir: string, m: TruthManifest, fail: Fail): Promise<Tru
   const hosts: TruthHost[] = [];
   const count = await forEachRow(dir, HOSTS_FILE, HOST_COLUMNS, fail, (f, row) => {
     const num = (i: number): number => intField(fail, HOSTS_FILE, row, HOST_COLUMNS[i] as string, f[i] as string);
+    const bit = (i: number): boolean => {
+      if (f[i] !== '0' && f[i] !== '1') fail(HOSTS_FILE, `line ${row + 2}: ${HOST_COLUMNS[i]} "${f[i]}" is not 0 or 1`);
+      return f[i] === '1';
+    };
     if (num(0) !== row) fail(HOSTS_FILE, `line ${row + 2}: host ${f[0]} out of order`);
     const city = f[7] as string;
     hosts.push({
@@ -204,8 +208,8 @@ async function readHosts(dir: string, m: TruthManifest, fail: Fail): Promise<Tru
       lang: f[5] as string, topic: f[6] as string, city,
       cityIndex: city === '' ? -1 : lookup(fail, HOSTS_FILE, row, 'city', cities, city),
       community: num(8), firstPage: num(9), pageCount: num(10), mirrorOf: num(11),
-      trap: f[12] === '' ? null : (f[12] as string), robots: f[13] as string,
-      crawlDelaySeconds: f[14] === '' ? null : Number(f[14]), sitemap: f[15] as string,
+      trap: f[12] === '' ? null : (f[12] as string), isTrapBlocked: bit(13), isRefusing: bit(14), robots: f[15] as string,
+      crawlDelaySeconds: f[16] === '' ? null : Number(f[16]), sitemap: f[17] as string,
     });
   });
   if (count !== m.counts.hosts) fail(HOSTS_FILE, `has ${count} rows, the manifest says ${m.counts.hosts}`);

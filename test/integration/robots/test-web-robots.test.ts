@@ -26,7 +26,7 @@ const CONFIG = {
 } satisfies WebConfigInput;
 
 /** A path inside each trap, under the prefix robots.txt blocks when it blocks the trap. */
-const TRAP_ENTRY = { calendar: '/calendar/2020/5/', session: '/s/1a2b/', repeat: '/archive/archive/', query: '/search?q=7' } as const;
+const TRAP_ENTRY = { calendar: '/calendar/2020/5/', session: '/s/1a2b/', repeat: '/archive/archive/', query: '/search?q=7', pagination: '/q?p=3' } as const;
 
 const model = new WebModel(CONFIG);
 const originOf = (h: HostInfo): string => `http://${h.name}:8080`;

@@ -10,7 +10,7 @@ import type { WebConfigInput } from '../../../src/web/config.js';
 import type { HostInfo } from '../../../src/web/hosts.js';
 import { pageLinks } from '../../../src/web/links.js';
 import { PageFlag, PageKind } from '../../../src/web/model.js';
-import { TRAP_PREFIX } from '../../../src/web/robots.js';
+import { TRAP_RULE } from '../../../src/web/robots.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 import { anchorHrefs, decodeHtml, fetchPage, fetchPath, pageOfUrl, pagesWhere } from './support.js';
 
@@ -24,7 +24,8 @@ const CONFIG = {
 
 let web: TestWeb;
 const hasFlag = (g: number, flag: number): boolean => ((web.model.pageFlags[g] as number) & flag) !== 0;
-const isTrapHref = (h: HostInfo, url: URL): boolean => h.trap !== null && url.hostname === h.name && url.pathname.startsWith(TRAP_PREFIX[h.trap]);
+/** Whether a URL is in h's trap space (TRAP_RULE, not the bare prefix: `/q` also starts `/quilts-2/`). */
+const isTrapHref = (h: HostInfo, url: URL): boolean => h.trap !== null && url.hostname === h.name && `${url.pathname}${url.search}`.startsWith(TRAP_RULE[h.trap]);
 
 /** The page's HTML and the URL its relative links resolve against (its <base href>, if any). */
 async function load(g: number): Promise<{ html: string; base: string }> {
@@ -151,7 +152,7 @@ const trapHosts = (): Map<string, HostInfo> => new Map(web.model.hosts.filter((h
 
 test('each trap kind keeps producing new URLs that answer 200', async () => {
   const hosts = trapHosts();
-  assert.deepEqual([...hosts.keys()].sort(), ['calendar', 'query', 'repeat', 'session']);
+  assert.deepEqual([...hosts.keys()].sort(), ['calendar', 'pagination', 'query', 'repeat', 'session']);
   for (const h of hosts.values()) {
     const urls = await walkTrap(h, 30);
     assert.equal(new Set(urls).size, 31, `${h.trap}: 31 distinct URLs`);
@@ -169,7 +170,7 @@ async function robotsBody(h: HostInfo): Promise<string> {
   return '';
 }
 
-const blocksTrap = (body: string, h: HostInfo): boolean => new RegExp(`^Disallow: ${TRAP_PREFIX[h.trap ?? 'query']}`, 'm').test(body);
+const blocksTrap = (body: string, h: HostInfo): boolean => body.split('\n').includes(`Disallow: ${TRAP_RULE[h.trap ?? 'query']}`);
 
 test('robots.txt with rules disallows the trap exactly when robotsBlocksTrap', async () => {
   const ruled = web.model.hosts.filter((h) => h.trap !== null && ['rules', 'unavailable', 'redirect'].includes(h.robots));

@@ -47,6 +47,17 @@ test('each request is recorded with host, address, method, path, status, user ag
   assert.ok(pageRec.endMs >= pageRec.startMs && pageRec.seq === before + 1);
   assert.deepEqual([missingRec.path, missingRec.status, missingRec.outcome, missingRec.userAgent], ['/nothing-here.html?q=1', 404, 'not-found', UA]);
   assert.deepEqual([headRec.method, headRec.path, headRec.status, headRec.outcome], ['HEAD', '/robots.txt', head.status, 'robots']);
+  // The page a request named: the page id, or -1 for robots.txt and paths that name none.
+  assert.deepEqual([pageRec.page, missingRec.page, headRec.page], [g, -1, -1]);
+  assert.ok([pageRec, missingRec, headRec].every((x) => x.trap === null && !x.isAborted));
+});
+
+test('an error page is recorded with its page id', async () => {
+  const m = web.model;
+  const g = firstPage(m, (x) => m.pageKind[x] === PageKind.notFound && !m.hostOf(x).slow, '404 page');
+  assert.equal((await get(web.url(g), web.hostsMap)).status, 404);
+  const rec = web.log.entries().at(-1);
+  assert.deepEqual([rec?.page, rec?.status, rec?.outcome], [g, 404, 'error']);
 });
 
 test('a request on the wrong address is recorded on the address it arrived at', async () => {

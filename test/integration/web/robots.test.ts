@@ -241,28 +241,31 @@ test('sitemap.xml lists exactly the ok pages of its host; a large host gets an i
   assert.ok(small > 0 && large > 0, `${small} urlsets, ${large} indexes`);
 });
 
-test('a trap blocked by robots.txt is disallowed without blocking ordinary pages', async () => {
-  // Seed 6 has a query-trap host with a /searchable-4/ section: a bare "Disallow: /search" would block it.
-  const trapWeb = await startTestWeb({
-    seed: 6, hosts: 20, pages: 2000, server: { addressCount: 4 }, latency: { slowHostRate: 0 },
-    traps: { hostRate: 1, robotsDisallowRate: 1 }, topics: { hostPurity: 1 },
-    robots: { rulesRate: 1, emptyRate: 0, notFoundRate: 0, serverErrorRate: 0, unavailableRate: 0, redirectRate: 0, garbageRate: 0 },
-  });
-  try {
-    const m = trapWeb.model;
-    let lookalikes = 0;
-    for (const h of m.hosts) {
-      assert.ok(h.trap !== null && h.robotsBlocksTrap && h.robots === 'rules');
-      const r = await fetchPath(trapWeb, h.name, '/robots.txt');
-      const { rules } = starGroup(r.body.toString());
-      assertRulesMatchModel(m, h, r.body.toString());
-      const entry = { calendar: '/calendar/2020/5/', session: '/s/1a2b/', repeat: '/archive/archive/', query: '/search?q=7' }[h.trap];
-      assert.ok(entry.startsWith(TRAP_PREFIX[h.trap]));
-      assert.ok(isBlocked(rules, entry), `${h.name}: ${entry} is blocked`);
-      for (let g = h.firstPage; g < h.firstPage + h.pageCount; g++) if (h.trap === 'query' && m.path(g).startsWith('/search')) lookalikes++;
+for (const [kind, entry, prefix] of [['query', '/search?q=7', '/search'], ['pagination', '/q?p=3', '/q']] as const) {
+  test(`a ${kind} trap blocked by robots.txt is disallowed without blocking ordinary pages`, async () => {
+    // With seed 6 some hosts have sections such as /searchable-4/ or /quilts-2/, which a bare
+    // "Disallow: /search" or "Disallow: /q" would block.
+    const trapWeb = await startTestWeb({
+      seed: 6, hosts: 20, pages: 2000, server: { addressCount: 4 }, latency: { slowHostRate: 0 },
+      traps: { hostRate: 1, robotsDisallowRate: 1, kinds: [kind] }, topics: { hostPurity: 1 },
+      robots: { rulesRate: 1, emptyRate: 0, notFoundRate: 0, serverErrorRate: 0, unavailableRate: 0, redirectRate: 0, garbageRate: 0 },
+    });
+    try {
+      const m = trapWeb.model;
+      let lookalikes = 0;
+      for (const h of m.hosts) {
+        assert.ok(h.trap === kind && h.robotsBlocksTrap && h.robots === 'rules');
+        assert.ok(entry.startsWith(TRAP_PREFIX[h.trap]));
+        const r = await fetchPath(trapWeb, h.name, '/robots.txt');
+        const { rules } = starGroup(r.body.toString());
+        // Every page path is allowed or disallowed exactly as the model says.
+        assertRulesMatchModel(m, h, r.body.toString());
+        assert.ok(isBlocked(rules, entry), `${h.name}: ${entry} is blocked`);
+        for (let g = h.firstPage; g < h.firstPage + h.pageCount; g++) if (m.path(g).startsWith(prefix)) lookalikes++;
+      }
+      assert.ok(lookalikes > 0, `the web holds page paths that start like the ${kind} trap`);
+    } finally {
+      await trapWeb.close();
     }
-    assert.ok(lookalikes > 0, 'the web holds page paths that start like the query trap');
-  } finally {
-    await trapWeb.close();
-  }
-});
+  });
+}

@@ -15,11 +15,16 @@ import { LinkKind, pageLinks } from '../../../src/web/links.js';
 import {
   PAGE_KIND_NAMES, PageFlag, PageKind, WebModel, finalStatus, redirectInfo, servesContent,
 } from '../../../src/web/model.js';
+import { ensureTruth } from '../../../src/web/truth/ensure.js';
 import { exportTruth, type TruthSummary } from '../../../src/web/truth/export.js';
-import { MANIFEST_FILE, NOFOLLOW_BIT, PAGES_FILE, Reach } from '../../../src/web/truth/format.js';
+import { MANIFEST_FILE, NOFOLLOW_BIT, PAGES_FILE, Reach, TRUTH_VERSION } from '../../../src/web/truth/format.js';
 import { readTruth, type Truth } from '../../../src/web/truth/read.js';
 
-const CONFIG = { seed: 7, hosts: 30, pages: 3000, server: { addressCount: 4 } };
+/** With drip pages, refusing hosts and traps of every kind, some blocked, so that their columns and reach are exercised. */
+const CONFIG = {
+  seed: 7, hosts: 30, pages: 3000, server: { addressCount: 4 },
+  faults: { dripRate: 0.01, refusingHostRate: 0.1 }, traps: { hostRate: 0.3 },
+};
 
 /** Deduplicated non-self out-links of g, straight from pageLinks: [target, kind byte][]. */
 /** Edges moved past a nofollow first occurrence by {@link expectedEdges}, over all calls. */
@@ -151,7 +156,9 @@ describe('truth export', () => {
     }
     const fetched = new Uint8Array(n);
     const discovered = new Set<number>(seeds);
-    const todo = seeds.filter((s) => !model.isDisallowed(s));
+    // A refusing host's pages are discovered but never fetched.
+    const isFetchable = (g: number): boolean => !model.isDisallowed(g) && !model.hostOf(g).isRefusing;
+    const todo = seeds.filter(isFetchable);
     while (todo.length > 0) {
       const u = todo.pop() as number;
       fetched[u] = 1;
@@ -162,7 +169,7 @@ describe('truth export', () => {
       for (const v of followable) {
         if (discovered.has(v)) continue;
         discovered.add(v);
-        if (!model.isDisallowed(v)) todo.push(v);
+        if (isFetchable(v)) todo.push(v);
       }
     }
     const counts = [0, 0, 0];
@@ -174,6 +181,10 @@ describe('truth export', () => {
     for (const s of seeds) assert.equal(truth.reach[s], Reach.polite, `seed ${s}`);
     // Each class is populated, so the comparison above could have failed in every direction.
     assert.ok(counts.every((c) => c > 0), `reach counts ${counts.join('/')}`);
+    // Drip pages are fetched but lead nowhere; a refusing host's linked pages stay at reach 1.
+    const isDrip = (g: number): boolean => model.pageKind[g] === PageKind.drip;
+    assert.ok([...Array(n).keys()].some((g) => isDrip(g) && truth.reach[g] === Reach.polite), 'a drip page at reach 2');
+    assert.ok([...Array(n).keys()].some((g) => model.hostOf(g).isRefusing && truth.reach[g] === Reach.linked), 'a refusing host\'s page at reach 1');
   });
 
   it('never gives reach 2 to a robots-disallowed page, nor to a page only disallowed pages link to', () => {
@@ -208,8 +219,11 @@ describe('truth export', () => {
       assert.equal(t.community, h.community);
       assert.deepEqual([t.firstPage, t.pageCount, t.mirrorOf], [h.firstPage, h.pageCount, h.mirrorOf]);
       assert.deepEqual([t.trap, t.robots, t.crawlDelaySeconds, t.sitemap], [h.trap, h.robots, h.crawlDelaySeconds, h.sitemap]);
+      assert.deepEqual([t.isTrapBlocked, t.isRefusing], [h.trap !== null && h.robotsBlocksTrap, h.isRefusing], h.name);
     });
     assert.ok(truth.hosts.some((h) => h.cityIndex >= 0 && h.city.includes(', ')));
+    assert.ok(truth.hosts.some((h) => h.isRefusing) && truth.hosts.some((h) => h.isTrapBlocked), 'both new columns hold a 1');
+    assert.ok(truth.hosts.some((h) => h.trap === 'pagination'));
   });
 
   it('stores every page label as the model has it', () => {
@@ -314,6 +328,19 @@ describe('truth export', () => {
     await mkdir(fake);
     await writeFile(join(fake, MANIFEST_FILE), JSON.stringify({ format: 'something-else' }));
     await assert.rejects(exportTruth(model, fake), (err) => err instanceof ShoalError && err.code === 'IO');
+  });
+
+  it('is kept by ensureTruth when current, and exported again over an older version', async () => {
+    const cache = join(tmp, 'cache');
+    const small = { seed: 3, hosts: 5, pages: 100 };
+    assert.deepEqual(await ensureTruth(small, cache), { isCached: false });
+    assert.deepEqual(await ensureTruth(small, cache), { isCached: true });
+    const path = join(cache, MANIFEST_FILE);
+    const manifest = JSON.parse(await readFile(path, 'utf8')) as { version: number };
+    await writeFile(path, JSON.stringify({ ...manifest, version: TRUTH_VERSION - 1 }));
+    await assert.rejects(readTruth(cache), new RegExp(`version ${TRUTH_VERSION - 1} is not supported`));
+    assert.deepEqual(await ensureTruth(small, cache), { isCached: false });
+    assert.equal((await readTruth(cache)).manifest.version, TRUTH_VERSION);
   });
 });
 
