@@ -41,6 +41,7 @@ export function combineSummaries(node: string, outDir: string, stopReason: StopR
     },
     seenUrls: sum(nodes, (s) => s.seenUrls), warcFiles: nodes.flatMap((s) => s.warcFiles).sort(),
     cutSpaces: nodes.flatMap((s) => s.cutSpaces).sort((a, b) => b.cut - a.cut).slice(0, 10),
+    unreachableHosts: nodes.flatMap((s) => s.unreachableHosts).sort((a, b) => Number(b.isGivenUp) - Number(a.isGivenUp) || b.failures - a.failures).slice(0, 10),
     ...(nodes.every((s) => s.recovered === undefined) ? {} : {
       recovered: {
         urls: sum(nodes, (s) => s.recovered?.urls ?? 0), followedPages: sum(nodes, (s) => s.recovered?.followedPages ?? 0),
@@ -65,5 +66,11 @@ export function combineProgress(node: string, elapsedMs: number, latest: readonl
       pagesSent: sum(latest, (p) => p.exchange?.pagesSent ?? 0), pagesReceived: sum(latest, (p) => p.exchange?.pagesReceived ?? 0),
       bytesSent: sum(latest, (p) => p.exchange?.bytesSent ?? 0), bytesReceived: sum(latest, (p) => p.exchange?.bytesReceived ?? 0),
     },
+    ...(latest.every((p) => p.unreachable === undefined) ? {} : {
+      unreachable: {
+        failing: sum(latest, (p) => p.unreachable?.failing ?? 0), givenUp: sum(latest, (p) => p.unreachable?.givenUp ?? 0),
+        hosts: latest.flatMap((p) => p.unreachable?.hosts ?? []).slice(0, 3),
+      },
+    }),
   };
 }

@@ -25,6 +25,7 @@ import { CrawlStats } from './crawl-stats.js';
 import { DedupIndex } from './dedup-index.js';
 import { LogDedupStore } from './dedup-store.js';
 import { NumberedStore } from './numbered-store.js';
+import { HostReachability } from './host-reachability.js';
 import { diagnosticsEvents, type CrawlEvents, type StopReason } from './events.js';
 import { FetchLoop, type PageCounter } from './fetch-loop.js';
 import { Inbox } from './inbox.js';
@@ -317,12 +318,14 @@ function assembleNode(c: Checked): CrawlNode {
   };
 
   const stats = new CrawlStats();
+  const reachability = new HostReachability(config.network.maxConnectFailures, log);
   const waker = new Waker(clock);
   // Deferred: robots.txt records go through the processor, which needs admission, which needs robots.
   let processor: PageProcessor | null = null;
   const robots = new RobotsCache({
     config: config.robots, userAgent: f.userAgent, maxCrawlDelayMs: pol.maxCrawlDelayMs, maxRetryAfterMs: pol.maxRetryAfterMs,
     fetcher, clock, hopGapMs: (durationMs) => fetchGapMs(durationMs, rules),
+    unreachableRetryMs: (failures) => Math.min(rules.backoffMaxMs, rules.backoffBaseMs * 2 ** (failures - 1)),
     onRequest: (url, outcome, startedWallMs) => (processor as PageProcessor).robotsRequest(url, outcome, startedWallMs),
     ...(config.seeds.robotsSitemaps ? { onSitemaps: (robotsUrl: string, urls: readonly string[]) => void announcedSitemaps(robotsUrl, urls) } : {}),
   });
@@ -362,7 +365,7 @@ function assembleNode(c: Checked): CrawlNode {
   const loop = new FetchLoop({
     frontier, robots, fetcher, processor, clock, waker, stats, maxAttempts: f.maxAttempts, maxRetryAfterMs: pol.maxRetryAfterMs,
     maxPages: config.limits.maxPages, isProxied, gate, budget: live, pagesBefore: () => budget.pagesFetched,
-    resolver: isProxied ? null : resolver, dnsWaitMs: config.network.dnsWaitMs,
+    resolver: isProxied ? null : resolver, dnsWaitMs: config.network.dnsWaitMs, reachability,
     ...(setup?.sharedPages === undefined ? {} : { sharedPages: setup.sharedPages }),
   });
   const pageProcessor = processor;
@@ -401,7 +404,7 @@ function assembleNode(c: Checked): CrawlNode {
   };
   return new CrawlNode({
     config, layout, seeds, clock, log, events, frontier, seen, fetcher, analyzer, resolver, warc, warcFiles, admission, loop, stats, waker, sinks,
-    durability, lock, budget, numbered: numbered?.spaces ?? null, processor, onClosed: async () => { await ownLog?.close(); }, collab, policy,
+    durability, lock, budget, numbered: numbered?.spaces ?? null, reachability, processor, onClosed: async () => { await ownLog?.close(); }, collab, policy,
     // Recovery reads the crawl log and WARC files of this directory, and needs a frontier that keeps its completions.
     recovery: persistent === null || crawlLogPath === null || components.warc !== undefined ? null : {
       crawlLogPath, warcDir: layout.warc, analyzer, maxDecodedBytes: f.maxDecodedBytes, wantsText: policy.needs.text,

@@ -135,6 +135,8 @@ const networkSchema = z.strictObject({
   isSystemDnsAllowed: z.boolean().default(true).describe('whether names not in resolve/hostsFile are looked up in DNS (false: they fail with ENOHOSTSMAP)'),
   dnsWaitMs: durationMs().default(DEFAULT_DNS_WAIT_MS)
     .describe('how long a slow name server is waited for: by queueing, for a new host of a page’s links (later, they are queued without its address, and the host counts alone against the per-IP limit until it is known); by a fetch slot, before it puts the URL back for 1 s (the lookup goes on)'),
+  maxConnectFailures: count('failures', 1).max(1000).default(3)
+    .describe('requests in a row to one host that fail before any answer (connection refused or unreachable, connect timeout, name server silent) after which the host is given up for the run: its queued URLs end with that failure, without a request'),
   allowLoopback: z.boolean().default(false).describe('allow fetching from loopback addresses 127.0.0.0/8 and ::1 (--allow-loopback)'),
   allowPrivate: z.boolean().default(false).describe('allow fetching from private networks 10/8, 172.16/12, 192.168/16, fc00::/7 (--allow-private)'),
 }).prefault({});

@@ -16,6 +16,7 @@ import type { PageProcessor } from './page-processor.js';
 import { budgetRecordOf, readRecoveredTail, type RecoveredTail, type TailRecoveryOptions } from './tail-recovery.js';
 import type { FrontierOpenOptions } from '../frontier-store/persistent-frontier.js';
 import type { NumberedSpaces } from '../url/numbered-spaces.js';
+import { describeFailure, type HostReachability } from './host-reachability.js';
 import type { CrawlStats, CrawlSummary } from './crawl-stats.js';
 import { StopReason, type CrawlEvents, type CrawlProgress } from './events.js';
 import { addExchangeTotals } from './exchange-totals.js';
@@ -91,6 +92,8 @@ export interface CrawlNodeParts {
   readonly budget: CrawlBudget;
   /** The bound on endless numbered spaces; null when off. */
   readonly numbered: NumberedSpaces | null;
+  /** Hosts that do not answer. */
+  readonly reachability: HostReachability;
   /**
    * How to read back the work of a run killed after its last checkpoint (tail-recovery.ts); null when
    * the crawl cannot (a memory frontier, no crawl log or no WARC files).
@@ -394,13 +397,17 @@ export class CrawlNode {
       duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), sitemaps: { ...stats.sitemaps }, hosts: stats.hosts,
       frontierLeft: { queued: f.queued, inFlight: f.inFlight, parked: f.parked ?? 0 }, seenUrls: this.p.seen.size, warcFiles: [...this.p.warcFiles].sort(),
       ...(stats.recovered === null ? {} : { recovered: stats.recovered }),
-      cutSpaces: this.p.numbered?.cutSpaces() ?? [],
+      cutSpaces: this.p.numbered?.cutSpaces() ?? [], unreachableHosts: this.p.reachability.unreachable(),
       ...(this.p.collab === null ? {} : { exchange: this.exchangeSummary(this.p.collab) }),
     };
   }
 
-  /** A progress event with the node's traffic so far, in a collaborative crawl. */
-  private withExchange(progress: CrawlProgress): CrawlProgress {
+  /** A progress event with the hosts that do not answer, and the node's traffic so far in a collaborative crawl. */
+  private withExchange(event: CrawlProgress): CrawlProgress {
+    const { failing, givenUp } = this.p.reachability.counts();
+    const progress = failing + givenUp === 0 ? event : {
+      ...event, unreachable: { failing, givenUp, hosts: this.p.reachability.unreachable(3).map((h) => `${h.host}: ${describeFailure(h)}`) },
+    };
     const c = this.p.collab;
     if (c === null) return progress;
     const { sent, received } = c.exchange.stats();

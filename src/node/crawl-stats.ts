@@ -4,6 +4,7 @@
  */
 import type { OrderingPolicySpec } from '../order/policy.js';
 import type { CutSpace } from '../url/numbered-spaces.js';
+import type { UnreachableHost } from './host-reachability.js';
 import type { ExchangeStats } from '../exchange/exchange.js';
 import type { FrontierStats } from '../frontier/frontier.js';
 import type { CrawlProgress, StopReason } from './events.js';
@@ -81,6 +82,8 @@ export interface CrawlSummary {
    * and URLs left to be fetched again; absent when there was nothing to recover.
    */
   readonly recovered?: RecoveredCounts;
+  /** Hosts given up for not answering (refused, unreachable, connect timeouts), and those still failing when the crawl stopped (at most 10). */
+  readonly unreachableHosts: readonly UnreachableHost[];
   /** Endless numbered spaces whose URLs reached their bound (`filter.traps.maxNumberedUrls`), most cut first (at most 10). */
   readonly cutSpaces: readonly CutSpace[];
   /** In a collaborative crawl: what this node sent and received (absent for a node on its own). */

@@ -71,6 +71,11 @@ export interface CrawlProgress {
   /** In a collaborative crawl: the node's traffic so far (absent for a node on its own). */
   readonly exchange?: ExchangeProgress;
   /**
+   * Hosts whose requests fail before any answer (host-reachability.ts): how many are failing and
+   * given up, and the first few as `host: what failed`; absent when none is.
+   */
+  readonly unreachable?: { readonly failing: number; readonly givenUp: number; readonly hosts: readonly string[] };
+  /**
    * On the crawl-wide events of an embedded collaborative crawl: the SPEC §5 metrics so far (overlap
    * (N − I)/N, diversity S/N, load balance max/mean pages, URLs exchanged per downloaded page).
    */

@@ -33,6 +33,7 @@ import type { PageProcessor } from './page-processor.js';
 import type { RobotsCache } from './robots-cache.js';
 import { hostnameOfKey, urlParts } from './url-parts.js';
 import type { Waker } from './waker.js';
+import { connectionFailureOf, type HostReachability } from './host-reachability.js';
 import { isRetryable, type FetchOutcome, type Fetcher } from '../fetch/fetcher.js';
 import type { CompletionReport, Frontier, Lease } from '../frontier/frontier.js';
 import type { Resolver } from '../dns/resolver.js';
@@ -69,6 +70,8 @@ export interface FetchLoopOptions {
   readonly resolver?: Resolver | null;
   /** How long a slot waits for a host's name before the URL goes back to its queue, ms. Default {@link DEFAULT_DNS_WAIT_MS}. */
   readonly dnsWaitMs?: number;
+  /** Hosts that do not answer, counted and given up (host-reachability.ts); absent: not tracked. */
+  readonly reachability?: HostReachability | null;
 }
 
 /** Page fetches started, counted by every node of a crawl in this process (an atomic counter across threads). */
@@ -219,6 +222,13 @@ export class FetchLoop {
     const priorAttempts = Math.max(0, lease.attempt - 1 - (this.waits.get(url) ?? 0));
     const isNew = priorAttempts === 0;
     if (isNew && this.isBudgetSpent()) return;
+    const unreachable = o.reachability?.givenUp(entry.host) ?? null;
+    if (unreachable !== null) {
+      this.finishUrl(url);
+      o.processor.decided(entry, fromUrlOf(entry), unreachable.outcome, priorAttempts, unreachable.detail);
+      await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
+      return;
+    }
 
     if (await this.isNamePending(hostnameOfKey(entry.host))) {
       this.waits.set(url, (this.waits.get(url) ?? 0) + 1);
@@ -236,6 +246,8 @@ export class FetchLoop {
       if (verdict.kind === 'fetch') {
         const report = await o.robots.fetch(parts.origin, this.signal);
         if (report.isAborted) return;
+        if (report.connectionFailure !== null) o.reachability?.failed(entry.host, report.connectionFailure);
+        else o.reachability?.answered(entry.host);
         const after = o.robots.verdict(parts.origin, o.clock.nowMs());
         this.waits.set(url, (this.waits.get(url) ?? 0) + 1);
         await this.complete(lease, {
@@ -253,7 +265,7 @@ export class FetchLoop {
       }
       if (verdict.kind === 'given-up') {
         this.finishUrl(url);
-        o.processor.decided(entry, fromUrlOf(entry), verdict.reason, 0);
+        o.processor.decided(entry, fromUrlOf(entry), verdict.reason, 0, verdict.detail);
         await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
         return;
       }
@@ -286,6 +298,9 @@ export class FetchLoop {
     const from = fromUrlOf(entry);
     const outcome = await o.fetcher.fetch(from === null ? { url } : { url, referer: from }, this.signal);
     if (outcome.kind === 'aborted') return;
+    const failure = connectionFailureOf(outcome);
+    if (failure !== null) o.reachability?.failed(entry.host, failure);
+    else if ('response' in outcome && outcome.response !== null) o.reachability?.answered(entry.host);
     this.count(entry.host, outcome);
     const attempts = priorAttempts + 1;
     const shouldRetry = isRetryable(outcome) && attempts < o.maxAttempts;

@@ -18,6 +18,7 @@
  */
 import type { Clock } from './clock.js';
 import type { CrawlConfig } from './crawl-config.js';
+import { connectionFailureOf, describeFailure, type ConnectionFailure } from './host-reachability.js';
 import type { CrawlOutcomeKind } from './ports.js';
 import { isRetryable, type FetchOutcome, type Fetcher } from '../fetch/fetcher.js';
 import { robotsFromFetch, RobotsPolicyKind, type RobotsFetchResult } from '../robots/fetch-policy.js';
@@ -31,7 +32,7 @@ export type RobotsVerdict =
   | { readonly kind: 'fetching'; readonly done: Promise<void> }
   | { readonly kind: 'rules'; readonly rules: RobotsRules; readonly crawlDelayMs: number }
   | { readonly kind: 'wait'; readonly untilMs: number }
-  | { readonly kind: 'given-up'; readonly reason: CrawlOutcomeKind };
+  | { readonly kind: 'given-up'; readonly reason: CrawlOutcomeKind; readonly detail: string | null };
 
 /** How a robots.txt fetch went, for the lease it was made under. */
 export interface RobotsFetchReport {
@@ -39,6 +40,8 @@ export interface RobotsFetchReport {
   /** Duration of the last request, ms (the frontier's k × duration gap). */
   readonly durationMs: number;
   readonly ip: string | null;
+  /** How the last request failed before any answer (host-reachability.ts); null when the server answered or the fetch was aborted. */
+  readonly connectionFailure: ConnectionFailure | null;
 }
 
 /** Options of {@link RobotsCache}. */
@@ -52,6 +55,13 @@ export interface RobotsCacheOptions {
   readonly clock: Clock;
   /** Politeness gap to wait after a request that took `durationMs`, before the next hop of a redirect. */
   readonly hopGapMs: (durationMs: number) => number;
+  /**
+   * Wait before fetching again a robots.txt whose host did not answer at all (refused, unreachable,
+   * connect timeout), after `failures` such fetches in a row, ms: the politeness back-off, so that a
+   * host that refuses connections is given up within a minute rather than after `config.retryMs`
+   * (meant for servers that answer 5xx) times `maxAttempts`. Default: `config.retryMs`.
+   */
+  readonly unreachableRetryMs?: (failures: number) => number;
   /** Called with the outcome of every robots.txt request (WARC records, counters). */
   readonly onRequest: (url: string, outcome: FetchOutcome, startedWallMs: number) => Promise<void>;
   /** Called with the `Sitemap:` URLs of each robots.txt read (again at each refresh), when it announces any. */
@@ -67,6 +77,8 @@ interface Entry {
   /** Failed fetches in a row. */
   failures: number;
   givenUp: CrawlOutcomeKind | null;
+  /** Why the host was given up, for the crawl log; null when it was not, or the outcome says it all. */
+  givenUpDetail: string | null;
   fetching: Promise<void> | null;
 }
 
@@ -101,7 +113,7 @@ export class RobotsCache {
     // Most recently used last, so that eviction drops the coldest origin.
     this.entries.delete(origin);
     this.entries.set(origin, e);
-    if (e.givenUp !== null) return { kind: 'given-up', reason: e.givenUp };
+    if (e.givenUp !== null) return { kind: 'given-up', reason: e.givenUp, detail: e.givenUpDetail };
     if (e.rules !== null) return { kind: 'rules', rules: e.rules, crawlDelayMs: e.crawlDelayMs };
     return { kind: 'wait', untilMs: e.expiresAtMs };
   }
@@ -116,13 +128,14 @@ export class RobotsCache {
   async fetch(origin: string, signal: AbortSignal): Promise<RobotsFetchReport> {
     let entry = this.entries.get(origin);
     if (entry === undefined) {
-      entry = { rules: null, crawlDelayMs: 0, expiresAtMs: 0, failures: 0, givenUp: null, fetching: null };
+      entry = { rules: null, crawlDelayMs: 0, expiresAtMs: 0, failures: 0, givenUp: null, givenUpDetail: null, fetching: null };
       this.insert(origin, entry);
     }
     const e = entry;
     if (e.givenUp !== null) {
       // A given-up host gets a fresh series of attempts once its time is over.
       e.givenUp = null;
+      e.givenUpDetail = null;
       e.failures = 0;
     }
     let finish = (): void => {};
@@ -143,7 +156,7 @@ export class RobotsCache {
     for (;;) {
       const startedWallMs = o.clock.wallMs();
       outcome = await o.fetcher.fetch({ url }, signal);
-      if (outcome.kind === 'aborted') return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip };
+      if (outcome.kind === 'aborted') return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null };
       await o.onRequest(url, outcome, startedWallMs);
       if (outcome.kind !== 'redirect' || outcome.location === null || hops >= o.config.maxRedirects) break;
       const next = normalizeUrl(outcome.location);
@@ -151,10 +164,10 @@ export class RobotsCache {
       hops++;
       url = next.url;
       await o.clock.sleepUntil(o.clock.nowMs() + o.hopGapMs(outcome.timings.totalMs), signal);
-      if (signal.aborted) return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip };
+      if (signal.aborted) return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null };
     }
     this.settle(origin, e, outcome, hops);
-    return { isAborted: false, durationMs: outcome.timings.totalMs, ip: outcome.ip };
+    return { isAborted: false, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: connectionFailureOf(outcome) };
   }
 
   /** Turns the last outcome into rules, a retry time or a given-up host. */
@@ -178,10 +191,15 @@ export class RobotsCache {
     e.rules = null;
     e.failures++;
     const hopeless = hopelessKind(outcome);
+    const unanswered = connectionFailureOf(outcome);
     if (hopeless !== null || e.failures >= o.config.maxAttempts) {
       // Given up like a file that was read: the next series of attempts comes with the next refresh.
-      e.givenUp = hopeless ?? 'robots-unavailable';
+      // A host that never answered ends its URLs with how it failed, not as a robots.txt matter.
+      e.givenUp = hopeless ?? unanswered?.kind ?? 'robots-unavailable';
+      e.givenUpDetail = unanswered === null ? null : `robots.txt: ${describeFailure(unanswered)} (${unanswered.code}), ${e.failures} times in a row`;
       e.expiresAtMs = now + o.config.maxAgeMs;
+    } else if (unanswered !== null && o.unreachableRetryMs !== undefined) {
+      e.expiresAtMs = now + o.unreachableRetryMs(e.failures);
     } else {
       e.expiresAtMs = now + policy.expiresInMs;
     }

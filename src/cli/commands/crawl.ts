@@ -17,6 +17,7 @@ import { Crawl } from '../../node/crawl.js';
 import { CRAWL_ENV_PREFIX, crawlConfigSchema, type CrawlConfig } from '../../node/crawl-config.js';
 import type { CrawlSummary } from '../../node/crawl-stats.js';
 import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../../node/events.js';
+import { describeFailure } from '../../node/host-reachability.js';
 import { processSettings } from '../../node/process-settings.js';
 import type { CliIo } from '../cli-io.js';
 
@@ -104,6 +105,7 @@ export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPer
     megabytes(p.bytes),
     `frontier ${fmt(p.frontier.queued)} (${p.frontier.parked > 0 ? `${fmt(p.frontier.parked)} on disk, ` : ''}${fmt(p.frontier.inFlight)} in flight)`,
     `hosts ${fmt(p.hosts)}`,
+    ...(p.unreachable === undefined ? [] : [unreachablePart(p.unreachable)]),
     ...(x === undefined ? [] : [`exchange ${fmt(x.urlsSent)} URLs sent (${p.pages > 0 ? (x.urlsSent / p.pages).toFixed(2) : '0'}/page)`
       + (x.pagesSent > 0 ? `, ${fmt(x.pagesSent)} pages forwarded` : '')]),
     ...(p.collab === undefined ? [] : [`overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}`]),
@@ -113,6 +115,13 @@ export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPer
 }
 
 const SEPARATOR = ' · ';
+
+/** `2 hosts not answering (a.test:8080: connection refused, ...), 1 given up`. */
+function unreachablePart(u: NonNullable<CrawlProgress['unreachable']>): string {
+  const n = u.failing + u.givenUp;
+  return `${fmt(n)} host${n === 1 ? '' : 's'} not answering (${u.hosts.join(', ')}${n > u.hosts.length ? ', ...' : ''})`
+    + (u.givenUp > 0 ? `, ${fmt(u.givenUp)} given up` : '');
+}
 
 /** `parts` joined, keeping as many leading parts as fit in `columns - 1` characters (all without a width). */
 export function fitParts(parts: readonly string[], columns?: number): string {
@@ -160,6 +169,9 @@ export function summaryText(s: CrawlSummary, command = 'crawl'): string {
       + ` ${fmt(filteredTotal)} filtered, ${fmt(l.robotsDenied)} disallowed, ${fmt(l.notFollowed)} nofollow, ${fmt(l.invalid)} invalid`
       + (l.routed > 0 ? `, ${fmt(l.routed)} sent to other nodes` : ''),
     ...(filteredTotal === 0 ? [] : [`  filtered    ${filteredList}`]),
+    ...(s.unreachableHosts.length === 0 ? [] : [
+      `  unreachable ${s.unreachableHosts.map((h) => `${h.host} ${h.isGivenUp ? 'given up' : 'failing'}: ${describeFailure(h)} (${h.code}), ${fmt(h.failures)} in a row`).join('; ')}`,
+    ]),
     ...(s.cutSpaces.length === 0 ? [] : [
       `  traps cut   ${s.cutSpaces.map((c) => `${c.host}${c.form} (${fmt(c.cut)} past ${fmt(c.admitted)})`).join(', ')}: endless numbered spaces (filter.traps.maxNumberedUrls)`,
     ]),

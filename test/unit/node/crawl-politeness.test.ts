@@ -234,6 +234,37 @@ describe('the fetch slots on a manual clock', () => {
     assert.equal(drip?.reason, '10 B in 10000 ms < 1000 B/s over 10000 ms; 10 B of body');
   });
 
+  test('a host that refuses connections is shown at once and given up after 3 refusals, about 30 s, its URLs ended without a request', async () => {
+    // r.test refuses every connection; a.test links to two of its pages. robots.txt of r.test is tried
+    // at 0, then after the back-off (10 s, 20 s): at the third refusal the host is given up, and its
+    // three URLs end as connect-error at once. The first progress event already names it.
+    const clock = new ManualClock();
+    const fetcher = new FakeFetcher(clock, (url) => {
+      if (url.startsWith('http://r.test/')) return { refused: true };
+      if (url === 'http://a.test/') return page('http://r.test/x', 'http://r.test/y');
+      return { status: 404 };
+    });
+    const records: FetchRecord[] = [];
+    const progress: CrawlProgress[] = [];
+    const crawl = new Crawl({
+      seeds: { urls: ['http://r.test/', 'http://a.test/'] }, store: { outDir: join(root, `d${++dirs}`) },
+      limits: { concurrency: 2 }, frontier: { kind: 'memory' }, progressIntervalMs: 1000, parse: { workers: 0 },
+    }, {
+      deps: { clock, log: silentLog, events: { fetch: (r) => records.push(r), progress: (p) => progress.push(p) } },
+      components: { fetcher, resolver: new FakeResolver({ 'r.test': '10.0.0.8', 'a.test': '10.0.0.1' }), seen: new MemorySeenSet(), warc: null, sinks: {} },
+    });
+    const summary = await drive(clock, crawl.run());
+    assert.deepEqual(fetcher.received.filter((r) => r.url.startsWith('http://r.test/')).map((r) => `${r.atMs} ${short(r.url)}`),
+      ['0 r/robots.txt', '10100 r/robots.txt', '30200 r/robots.txt'], 'robots.txt three times, the back-off between; no page request');
+    assert.deepEqual(progress[0]?.unreachable, { failing: 1, givenUp: 0, hosts: ['r.test: connection refused'] });
+    const ended = records.filter((r) => r.url.startsWith('http://r.test/'));
+    assert.deepEqual(ended.map((r) => [short(r.url), r.kind, r.attempts]).sort(), [['r/', 'connect-error', 0], ['r/x', 'connect-error', 0], ['r/y', 'connect-error', 0]]);
+    assert.match(ended[0]?.reason ?? '', /connection refused \(ECONNREFUSED\), 3 times in a row/);
+    assert.equal(summary.stopReason, 'exhausted');
+    assert.equal(summary.elapsedMs, 31_300, 'r.test given up at 30.3 s; a.test\'s own robots.txt, page and links end a second later');
+    assert.deepEqual(summary.unreachableHosts, [{ host: 'r.test', kind: 'connect-error', code: 'ECONNREFUSED', failures: 3, isGivenUp: true }]);
+  });
+
   test('a name that is answered slowly and never kept (TTL 0) is still fetched', async () => {
     // Every lookup of y.test takes 400 ms and nothing is at hand afterwards; a slot waits 250 ms.
     // The first lease goes back; the answer that came meanwhile lets the next one through.

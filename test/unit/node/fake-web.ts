@@ -7,10 +7,11 @@ import type { Resolver, ResolveResult } from '../../../src/dns/resolver.js';
 import type { FetchOutcome, FetchRequest, Fetcher, ResponseHead } from '../../../src/fetch/fetcher.js';
 import type { ManualClock } from '../../../src/node/clock.js';
 
-/** What a URL answers: a response, a reset connection, or a 200 whose body trickles until the fetcher cuts it after `durationMs`. */
+/** What a URL answers: a response, a reset connection, a refused connection, or a 200 whose body trickles until the fetcher cuts it after `durationMs`. */
 export type Reply =
   | { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string }
   | { readonly reset: true }
+  | { readonly refused: true }
   | { readonly tooSlow: true; readonly durationMs: number };
 
 /** One request the fake Web received. */
@@ -71,6 +72,7 @@ export class FakeFetcher implements Fetcher {
     if (signal?.aborted === true) return { kind: 'aborted', url, ip, timings, reason: 'signal' };
     const request = Buffer.from(`GET ${new URL(url).pathname} HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 'latin1');
     if ('reset' in reply) return { kind: 'reset', url, ip, timings, request, response: null, code: 'ECONNRESET', message: 'reset' };
+    if ('refused' in reply) return { kind: 'connect-error', url, ip, timings, code: 'ECONNREFUSED', message: `connect ECONNREFUSED ${ip}:80` };
     if ('tooSlow' in reply) {
       // One byte a second, cut at the end of its only window.
       const bytes = Math.floor(durationMs / 1000);

@@ -39,7 +39,7 @@ describe('RobotsCache', () => {
     const { clock, robots, requested, fetch } = cache(() => ({ status: 200, body: 'User-agent: shoalbot\nDisallow: /x\nCrawl-delay: 9\n\nUser-agent: *\nDisallow: /\n' }));
     assert.equal(kind(robots.verdict(ORIGIN, 0)), 'fetch');
     const report = await fetch();
-    assert.deepEqual(report, { isAborted: false, durationMs: 100, ip: '10.0.0.1' });
+    assert.deepEqual(report, { isAborted: false, durationMs: 100, ip: '10.0.0.1', connectionFailure: null });
     const v = robots.verdict(ORIGIN, clock.nowMs());
     assert.equal(kind(v), 'rules delay=5000');
     assert.ok(v.kind === 'rules' && v.rules.isAllowed('/y') && !v.rules.isAllowed('/x/1'));
