@@ -42,9 +42,12 @@ type SingleSection = Exclude<OrderPolicyInput, { readonly policy: 'weighted' }>;
 /** The section of IR′, with the recomputation period it always sets. */
 type PageRankSection = Extract<SingleSection, { readonly policy: 'pagerank' }> & { readonly recomputeEvery: number };
 
-/** IR′ as the experiment runs it: recomputed every 1 % of the graph, each recomputation at once. */
+/**
+ * IR′ as the experiment runs it: recomputed every 1 % of the graph (a fixed period, `recomputeGrowth: 0`,
+ * as close as a period gets to the paper's recomputation before each choice), each recomputation at once.
+ */
 export function pagerankSection(pageCount: number): PageRankSection {
-  return { policy: 'pagerank', recomputeEvery: Math.max(1, Math.ceil(pageCount / 100)), sliceWork: 0 };
+  return { policy: 'pagerank', recomputeEvery: Math.max(1, Math.ceil(pageCount / 100)), recomputeGrowth: 0, sliceWork: 0 };
 }
 
 /** The orderings of seed 004 §6 (Figure 2) and the random one. */

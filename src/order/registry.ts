@@ -18,8 +18,8 @@ import { DEFAULT_HOT_DISTANCE, HotQueuePolicy, MAX_HOT_DISTANCE } from './hot-qu
 import { DEFAULT_KEYWORD_WEIGHTS, DEFAULT_SLASH_WEIGHT, DEFAULT_SUFFIX_WEIGHTS, LocationPolicy } from './location.js';
 import { OrderParamError } from './order-params.js';
 import {
-  DEFAULT_MIN_CHANGE, DEFAULT_PAGERANK_DAMPING, DEFAULT_PAGERANK_MAX_ITERATIONS, DEFAULT_PAGERANK_TOLERANCE, DEFAULT_RECOMPUTE_EVERY, DEFAULT_SLICE_WORK,
-  PageRankPolicy,
+  DEFAULT_MIN_CHANGE, DEFAULT_PAGERANK_DAMPING, DEFAULT_PAGERANK_MAX_ITERATIONS, DEFAULT_PAGERANK_TOLERANCE, DEFAULT_RECOMPUTE_EVERY, DEFAULT_RECOMPUTE_GROWTH,
+  DEFAULT_SLICE_WORK, MAX_RECOMPUTE_GROWTH, PageRankPolicy,
 } from './pagerank.js';
 import type { OrderingPolicy } from './policy.js';
 import { DEFAULT_RANDOM_SEED, RandomPolicy } from './random.js';
@@ -51,10 +51,12 @@ const singleSchemas = [
   }),
   z.strictObject({ policy: id('backlink', "IB′: in-links seen so far (other nodes' counts included)") }),
   z.strictObject({
-    policy: id('pagerank', 'IR′: PageRank of the discovered graph, recomputed every recomputeEvery fetches'),
+    policy: id('pagerank', 'IR′: PageRank of the discovered graph, recomputed each time the fetched pages grew by recomputeGrowth, and no more often than every recomputeEvery fetches'),
     damping: z.number().min(0).max(0.999_999).default(DEFAULT_PAGERANK_DAMPING).describe('damping factor d of IR = (1 − d) + d · Σ IR(T)/c(T)'),
     recomputeEvery: z.number().int().min(1).meta({ unit: 'fetches' }).default(DEFAULT_RECOMPUTE_EVERY)
-      .describe('fetched pages between two recomputations; in between, new links add one-step increments'),
+      .describe('fewest fetched pages between two recomputations; in between, new links add one-step increments'),
+    recomputeGrowth: z.number().min(0).max(MAX_RECOMPUTE_GROWTH).default(DEFAULT_RECOMPUTE_GROWTH)
+      .describe('the next recomputation also waits until the fetched pages grew by this fraction since the last one started (a cost proportional to the graph); 0 = every recomputeEvery fetches'),
     tolerance: z.number().min(0).default(DEFAULT_PAGERANK_TOLERANCE).describe('a recomputation stops when Σ|change| / nodes falls below this'),
     maxIterations: z.number().int().min(1).max(1_000_000).meta({ unit: 'iterations' }).default(DEFAULT_PAGERANK_MAX_ITERATIONS)
       .describe('iteration cap per recomputation (each warm-starts from the last ranks)'),
@@ -108,7 +110,7 @@ export const orderPolicySchema = z.discriminatedUnion('policy', [
   }),
 ], {
   error: (issue) => (issue.code === 'invalid_union' && issue.path?.at(-1) === 'policy' ? unknownPolicy(issue.input) : undefined),
-}).describe('which discovered URL a node fetches first (SPEC §3)');
+}).describe('which discovered URL a node fetches first (SPEC §3); the parameters and defaults of each policy: src/order/README.md');
 
 /** The message for a missing or unknown id: what was given and every valid id. */
 function unknownPolicy(section: unknown, excluded?: OrderPolicyId): string {
@@ -138,7 +140,7 @@ const FACTORIES: { readonly [K in OrderPolicyId]: Factory<K> } = {
   random: (c) => new RandomPolicy({ seed: c.seed }),
   backlink: () => new BacklinkPolicy(),
   pagerank: (c) => new PageRankPolicy({
-    damping: c.damping, recomputeEvery: c.recomputeEvery, tolerance: c.tolerance, maxIterations: c.maxIterations, sliceWork: c.sliceWork,
+    damping: c.damping, recomputeEvery: c.recomputeEvery, recomputeGrowth: c.recomputeGrowth, tolerance: c.tolerance, maxIterations: c.maxIterations, sliceWork: c.sliceWork,
     minChange: c.minChange,
   }),
   'forward-links': () => new ForwardLinksPolicy(),

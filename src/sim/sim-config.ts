@@ -92,7 +92,7 @@ const outputSchema = z.strictObject({
 export const simConfigSchema = z.strictObject({
   graph: graphSchema,
   order: z.array(orderPolicySchema).min(1).default([{ policy: 'bfs' }])
-    .describe('the ordering policies compared, one run each (--order bfs,backlink,pagerank,random)'),
+    .describe('the ordering policies compared, one run each (--order bfs,backlink,pagerank,random), sections as a crawl’s order (parameters and defaults: src/order/README.md)'),
   nodes: count('nodes', 1).max(1024).default(1).describe('nodes of the simulated collaborative crawl, node i owning partition i (--nodes)'),
   partition: partitionStrategySchema.prefault({ strategy: 'host-hash' }),
   forward: z.enum(['urls', 'pages', 'both']).nullable().default(null)

@@ -165,7 +165,7 @@ describe('shoal crawl (in process)', () => {
     const r = await run(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '0', '--max-pages', '25',
       '--order', 'pagerank', '--set', 'order.recomputeEvery=50', '--set', 'order.minChange=0']);
     assert.equal(r.code, 0, r.err);
-    const label = 'pagerank(damping=0.9, maxIterations=3, minChange=0, recomputeEvery=50, sliceWork=2000000, tolerance=0.0001)';
+    const label = 'pagerank(damping=0.9, maxIterations=3, minChange=0, recomputeEvery=50, recomputeGrowth=0.1, sliceWork=2000000, tolerance=0.0001)';
     assert.ok(r.out.split('\n').includes(`  order       ${label}`), r.out);
     const started = JSON.parse(readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8').split('\n')[0] as string) as { event: string; order: string };
     assert.deepEqual([started.event, started.order], ['crawl-started', label]);

@@ -42,10 +42,22 @@ function feed(policy: PageRankPolicy): PriorityChanges {
   return last;
 }
 
+/** The counts of fetched pages at which recomputations ended, over `pages` fetches of pages 0, 1, ... each linking to the next. */
+function recomputedAt(policy: PageRankPolicy, pages: number): number[] {
+  const at: number[] = [];
+  for (let id = 0; id < pages; id++) {
+    const before = policy.recomputations;
+    policy.observe({ id, url: '', depth: id, outIds: [id + 1] });
+    if (policy.recomputations > before) at.push(id + 1);
+  }
+  return at;
+}
+
 describe('PageRankPolicy', () => {
   test('spec names every parameter', () => {
     assert.deepEqual(new PageRankPolicy().spec, {
-      id: 'pagerank', params: { damping: 0.9, recomputeEvery: 1000, tolerance: 1e-4, maxIterations: 3, sliceWork: 2_000_000, minChange: 0.01 },
+      id: 'pagerank',
+      params: { damping: 0.9, recomputeEvery: 1000, recomputeGrowth: 0.1, tolerance: 1e-4, maxIterations: 3, sliceWork: 2_000_000, minChange: 0.01 },
     });
     assert.deepEqual(new PageRankPolicy().needs, { ids: true, urls: false, anchors: false, text: false });
   });
@@ -106,6 +118,22 @@ describe('PageRankPolicy', () => {
     assert.ok(policy.lastRecomputationIterations >= 1);
   });
 
+  test('the schedule: the next recomputation once the new fetches reach max(recomputeEvery, ⌈recomputeGrowth · F⌉)', () => {
+    // F = pages fetched when the last recomputation started (0 before the first). With 2 and 0.5:
+    //   F = 0 → due after max(2, 0) = 2: at 2;  F = 2 → +max(2, 1) = 2: at 4;  F = 4 → +2: at 6;
+    //   F = 6 → +3: at 9;  F = 9 → +⌈4.5⌉ = 5: at 14;  F = 14 → +7: at 21;  F = 21 → +⌈10.5⌉ = 11: at 32.
+    assert.deepEqual(recomputedAt(new PageRankPolicy({ recomputeEvery: 2, recomputeGrowth: 0.5, sliceWork: 0 }), 40), [2, 4, 6, 9, 14, 21, 32]);
+    // Growth 0: a fixed interval.
+    assert.deepEqual(recomputedAt(new PageRankPolicy({ recomputeEvery: 3, recomputeGrowth: 0, sliceWork: 0 }), 14), [3, 6, 9, 12]);
+  });
+
+  test('the default schedule: every 1,000 fetches up to 10,000 fetched pages, then every 10 % more', () => {
+    const every1000 = Array.from({ length: 10 }, (_, i) => 1000 * (i + 1));
+    // 11,000 = 10,000 + 10 % of 10,000; 12,100 = 11,000 + 1,100; ...; 16,106 = 14,641 + ⌈1,464.1⌉; ...
+    const growing = [11_000, 12_100, 13_310, 14_641, 16_106, 17_717, 19_489, 21_438, 23_582, 25_941, 28_536, 31_390, 34_529, 37_982];
+    assert.deepEqual(recomputedAt(new PageRankPolicy(), 40_000), [...every1000, ...growing]);
+  });
+
   test('between recomputations, a new link adds d·IR′(P)/c_P to its target at once', () => {
     const policy = new PageRankPolicy({ recomputeEvery: 1000 });
     // Before any recomputation every node starts at 1 (the paper's starting point).
@@ -154,6 +182,8 @@ describe('PageRankPolicy', () => {
     assert.throws(() => new PageRankPolicy({ damping: Number.NaN }), OrderParamError);
     assert.throws(() => new PageRankPolicy({ recomputeEvery: 0 }), OrderParamError);
     assert.throws(() => new PageRankPolicy({ recomputeEvery: 1.5 }), OrderParamError);
+    assert.throws(() => new PageRankPolicy({ recomputeGrowth: -0.1 }), OrderParamError);
+    assert.throws(() => new PageRankPolicy({ recomputeGrowth: Number.NaN }), OrderParamError);
     assert.throws(() => new PageRankPolicy({ tolerance: -1 }), OrderParamError);
     assert.throws(() => new PageRankPolicy({ maxIterations: 0 }), OrderParamError);
     assert.throws(() => new PageRankPolicy({ sliceWork: -1 }), OrderParamError);

@@ -26,9 +26,11 @@ describe('order registry', () => {
 
   test('defaults are filled in and reach the policy spec', () => {
     const config = orderPolicySchema.parse({ policy: 'pagerank', recomputeEvery: 250 });
-    assert.deepEqual(config, { policy: 'pagerank', damping: 0.9, recomputeEvery: 250, tolerance: 1e-4, maxIterations: 3, sliceWork: 2_000_000, minChange: 0.01 });
+    assert.deepEqual(config, {
+      policy: 'pagerank', damping: 0.9, recomputeEvery: 250, recomputeGrowth: 0.1, tolerance: 1e-4, maxIterations: 3, sliceWork: 2_000_000, minChange: 0.01,
+    });
     assert.deepEqual(orderingPolicyFrom(config).spec, {
-      id: 'pagerank', params: { damping: 0.9, recomputeEvery: 250, tolerance: 1e-4, maxIterations: 3, sliceWork: 2_000_000, minChange: 0.01 },
+      id: 'pagerank', params: { damping: 0.9, recomputeEvery: 250, recomputeGrowth: 0.1, tolerance: 1e-4, maxIterations: 3, sliceWork: 2_000_000, minChange: 0.01 },
     });
     const hot = orderingPolicyFrom(orderPolicySchema.parse({ policy: 'hot-queue', terms: ['computer'] }));
     assert.deepEqual(hot.spec.params, { terms: ['computer'], hotDistance: 3, titleMin: 1, bodyMin: 10 });
