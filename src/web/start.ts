@@ -26,6 +26,8 @@ export interface TestWeb {
   readonly hostsFile: string;
   /** Path of the seed list (one URL per line). */
   readonly seedsFile: string;
+  /** Path of the list of the hosts' sitemaps (one `/sitemap.xml` URL per line, listed in robots.txt or not). */
+  readonly sitemapsFile: string;
   /** `http://127.0.0.1:PORT` of the forward proxy, or null. */
   readonly proxyUrl: string | null;
   readonly replayHosts: readonly ReplayHost[];
@@ -66,9 +68,16 @@ export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Prom
     ];
     const seedsFile = join(dir, 'seeds.txt');
     writeFileSync(seedsFile, `${seeds.join('\n')}\n`);
+    // Seed hosts first: a crawl from a sitemap of this list starts where a crawl from the seeds does.
+    const seedHosts = new Set(model.seedPages().map((g) => model.hostOf(g).index));
+    const withSitemap = model.hosts.filter((h) => h.sitemap !== 'none' && !h.isRefusing);
+    const sitemaps = [...withSitemap.filter((h) => seedHosts.has(h.index)), ...withSitemap.filter((h) => !seedHosts.has(h.index))]
+      .map((h) => `http://${h.name}${portText}/sitemap.xml`);
+    const sitemapsFile = join(dir, 'sitemaps.txt');
+    writeFileSync(sitemapsFile, sitemaps.length === 0 ? '' : `${sitemaps.join('\n')}\n`);
     const proxyPort = server.forwardProxyPort;
     return {
-      model, config, port, seeds, hostsMap, hostsFile, seedsFile, replayHosts,
+      model, config, port, seeds, hostsMap, hostsFile, seedsFile, sitemapsFile, replayHosts,
       proxyUrl: proxyPort === null ? null : `http://${config.server.proxyAddress}:${proxyPort}`,
       log: server.log,
       url: (g) => model.url(g, port),

@@ -27,6 +27,7 @@ export interface CrawlFlags {
   sitemap: string[];
   out?: string;
   resolve: string[];
+  hostsFile?: string;
   allowLoopback?: boolean;
   allowPrivate?: boolean;
   userAgent?: string;
@@ -66,6 +67,7 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
   if (flags.sitemap.length > 0) setPath(tree, 'seeds.sitemaps', flags.sitemap);
   if (flags.out !== undefined) setPath(tree, 'store.outDir', flags.out);
   if (flags.resolve.length > 0) setPath(tree, 'network.resolve', flags.resolve);
+  if (flags.hostsFile !== undefined) setPath(tree, 'network.hostsFile', flags.hostsFile);
   if (flags.allowLoopback === true) setPath(tree, 'network.allowLoopback', true);
   if (flags.allowPrivate === true) setPath(tree, 'network.allowPrivate', true);
   if (flags.userAgent !== undefined) setPath(tree, 'fetch.userAgent', flags.userAgent);
@@ -203,6 +205,7 @@ export function crawlOptions(command: Command): Command {
     .option('--sitemap <url>', 'sitemap whose pages are seeds (repeatable; seeds.robotsSitemaps also reads those robots.txt announces)', collect, [])
     .option('--out <dir>', 'the crawl directory (a rerun on the same directory does not fetch a page again)')
     .option('--resolve <host=ip>', "fixed address for a host, bypassing DNS; HOST may be a wildcard like '*.test' (repeatable)", collect, [])
+    .option('--hosts-file <file>', 'fixed addresses in /etc/hosts format (IP name...), e.g. the hosts map `shoal web` writes')
     .option('--allow-loopback', 'allow fetching from loopback addresses (the test web)')
     .option('--allow-private', 'allow fetching from private network addresses')
     .option('--user-agent <ua>', "User-Agent with a contact URL; its product token is the robots.txt name (e.g. 'shoalbot/1.0 (+https://example.org/bot)')")

@@ -95,7 +95,7 @@ export function registerWebCommand(program: Command, io: CliIo, setCode: (code: 
       io.out(`shoal web: ${fmt(model.hosts.length)} hosts, ${fmt(model.pageCount)} pages (seed ${config.seed}, ${config.links.model} model)`
         + ` on ${ips.size} addresses, port ${handle.port}; ready in ${Math.round(performance.now() - t0)} ms\n`);
       if (handle.replayHosts.length > 0) io.out(`replay hosts: ${handle.replayHosts.map((r) => `${r.name} -> ${r.root}`).join(', ')}\n`);
-      io.out(`hosts map: ${handle.hostsFile}\nseed list: ${handle.seedsFile}\n`);
+      io.out(`hosts map: ${handle.hostsFile}\nseed list: ${handle.seedsFile}\nsitemap list: ${handle.sitemapsFile}\n`);
       if (handle.proxyUrl !== null) io.out(`forward proxy: ${handle.proxyUrl}\n`);
       io.out(`seeds:\n${handle.seeds.map((s) => `  ${s}`).join('\n')}\n`);
       try {
