@@ -123,7 +123,7 @@ function startServer(line: string, cwd: string): Promise<ChildProcess> {
 
 describe('the walkthroughs of the README and docs, run as written', () => {
   for (const file of [...new Set(blocks.filter((b) => b.isRun).map((b) => b.file))]) {
-    it(file, { timeout: 20 * 60_000 }, async () => {
+    it(file, { timeout: 20 * 60_000 }, async (t) => {
       const cwd = join(scratch, file.replace(/[/.]/g, '-'));
       mkdirSync(join(cwd, 'node_modules', '.bin'), { recursive: true });
       symlinkSync(bin, join(cwd, 'node_modules', '.bin', 'shoal'));
@@ -145,8 +145,10 @@ describe('the walkthroughs of the README and docs, run as written', () => {
               servers.push(await startServer(line.slice(0, -1).trim(), cwd));
               continue;
             }
+            const startedMs = performance.now();
             const { code, output } = await runLine(line, cwd);
             assert.equal(code, 0, `${file}: ${line}\n${output.slice(-3000)}`);
+            t.diagnostic(`${((performance.now() - startedMs) / 1000).toFixed(1)} s  ${line.slice(0, 100)}`);
           }
         }
       } finally {
