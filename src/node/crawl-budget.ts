@@ -19,8 +19,7 @@
  * neither loses nor repeats a count. Without a crawl log the latest counts are written instead, and a
  * page fetched again after a crash counts twice: budgets then err on the side of fetching less.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { ShoalError } from '../core/errors.js';
+import { readStateFile, writeStateFile } from '../store/state-file.js';
 import { hostnameOfKey } from './url-parts.js';
 import { ScopeCounters, type ScopeCountersSnapshot } from '../url/scope.js';
 
@@ -127,32 +126,13 @@ export class CrawlBudget {
   }
 
   private persistNow(snapshot: BudgetSnapshot): void {
-    const tmp = `${this.path}.tmp`;
-    try {
-      const fd = openSync(tmp, 'w');
-      try {
-        writeSync(fd, `${JSON.stringify(snapshot)}\n`);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, this.path);
-    } catch (err) {
-      throw new ShoalError('IO', `cannot write the crawl budget to ${this.path}`, { cause: err });
-    }
+    writeStateFile(this.path, snapshot, 'the crawl budget');
   }
 }
 
 function readSnapshot(path: string): BudgetSnapshot | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new ShoalError('IO', `cannot read the crawl budget ${path}`, { cause: err });
-  }
-  try {
-    const v = JSON.parse(text) as Partial<BudgetSnapshot>;
+  return readStateFile(path, 'the crawl budget', (value) => {
+    const v = value as Partial<BudgetSnapshot>;
     if (typeof v.pages !== 'number' || typeof v.bytes !== 'number' || typeof v.hostPages !== 'object' || v.hostPages === null) throw new Error('missing fields');
     return {
       pages: v.pages, bytes: v.bytes, hostPages: v.hostPages,
@@ -160,7 +140,5 @@ function readSnapshot(path: string): BudgetSnapshot | null {
       pagesFetched: typeof v.pagesFetched === 'number' ? v.pagesFetched : v.pages,
       crawlLogFrom: typeof v.crawlLogFrom === 'number' ? v.crawlLogFrom : null,
     };
-  } catch (err) {
-    throw new ShoalError('IO', `the crawl budget ${path} is corrupt (${(err as Error).message}); remove it to count from zero`, { cause: err });
-  }
+  });
 }

@@ -1,9 +1,10 @@
 /**
- * One local crawler's lifecycle: lock the crawl directory, open the stores (a persistent frontier
- * recovers what a crashed run left), queue the seeds, run the fetch slots, publish progress, take
- * checkpoints, and on the way out (done, limit, Ctrl-C or failure) close the fetcher, take a last
- * checkpoint and close every store, in that order, before the lock is released. The parts are built
- * by `build-node.ts`; this class only sequences them (CONVENTIONS §5: no god object).
+ * One local crawler's lifecycle, once `build-node.ts` has locked the crawl directory and built the
+ * parts: open the stores (a persistent frontier recovers what a crashed run left, and the work done
+ * after its last checkpoint is recovered from the crawl log: tail-recovery.ts), queue the seeds, run
+ * the fetch slots, publish progress, take checkpoints, and on the way out (done, limit, Ctrl-C or
+ * failure) close the fetcher, take a last checkpoint and close every store, in that order, before the
+ * lock is released. This class only sequences the parts (CONVENTIONS §5: no god object).
  */
 import { specLabel } from '../core/strings.js';
 import type { Admission } from './admission.js';
@@ -143,7 +144,7 @@ export class CrawlNode {
       await this.open();
       this.isCrawling = true;
       void this.every(p.config.progressIntervalMs, startMs, background.signal, () => {
-        p.events.progress(this.withExchange(p.stats.progress(p.config.nodeId, p.clock.nowMs() - startMs, p.frontier.stats(), null)));
+        p.events.progress(this.withLiveFigures(p.stats.progress(p.config.nodeId, p.clock.nowMs() - startMs, p.frontier.stats(), null)));
       });
       const d = p.durability;
       if (d !== null) {
@@ -193,7 +194,7 @@ export class CrawlNode {
       throw failure;
     }
     const elapsedMs = endMs - startMs;
-    p.events.progress(this.withExchange(p.stats.progress(p.config.nodeId, elapsedMs, left, reason)));
+    p.events.progress(this.withLiveFigures(p.stats.progress(p.config.nodeId, elapsedMs, left, reason)));
     const summary = this.summary(reason, elapsedMs, left);
     p.log.info('crawl-finished', {
       stopReason: reason, pages: summary.pages, urls: summary.urls, elapsedMs: Math.round(elapsedMs), frontierQueued: summary.frontierLeft.queued,
@@ -402,8 +403,8 @@ export class CrawlNode {
     };
   }
 
-  /** A progress event with the hosts that do not answer, and the node's traffic so far in a collaborative crawl. */
-  private withExchange(event: CrawlProgress): CrawlProgress {
+  /** A progress event with the hosts that do not answer, and, in a collaborative crawl, the node's traffic so far. */
+  private withLiveFigures(event: CrawlProgress): CrawlProgress {
     const { failing, givenUp } = this.p.reachability.counts();
     const progress = failing + givenUp === 0 ? event : {
       ...event, unreachable: { failing, givenUp, hosts: this.p.reachability.unreachable(3).map((h) => `${h.host}: ${describeFailure(h)}`) },

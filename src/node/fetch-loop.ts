@@ -137,11 +137,6 @@ export class FetchLoop {
     return this.busy;
   }
 
-  /** Page fetches started. */
-  get pagesStarted(): number {
-    return this.startedPages;
-  }
-
   /**
    * Runs `slots` fetch slots until the crawl is over (once per loop); rejects on the first bug or
    * storage failure. Aborting `outer` stops the run and abandons the fetches in flight.

@@ -4,8 +4,7 @@
  * then in the frontier on disk, or was rejected), read back when the crawl resumes, so that a crawl
  * restarted many times still follows an endless pagination only to its bound.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { ShoalError } from '../core/errors.js';
+import { readStateFile, writeStateFile } from '../store/state-file.js';
 import { NumberedSpaces, type NumberedSpacesSnapshot } from '../url/numbered-spaces.js';
 
 /** The counts with their file. */
@@ -20,41 +19,23 @@ export class NumberedStore {
     return new NumberedStore(path, new NumberedSpaces(maxUrls, undefined, readSnapshot(path)));
   }
 
-  /** Writes the counts durably when they changed since the last write (temporary file, fsync, rename). */
+  /** Writes the counts durably when they changed since the last write (state-file.ts). */
   persist(): Promise<void> {
     if (!this.spaces.isChanged) return Promise.resolve();
-    const tmp = `${this.path}.tmp`;
     try {
-      const fd = openSync(tmp, 'w');
-      try {
-        writeSync(fd, `${JSON.stringify(this.spaces.snapshot())}\n`);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, this.path);
+      writeStateFile(this.path, this.spaces.snapshot(), 'the counts of numbered spaces');
     } catch (err) {
-      return Promise.reject(new ShoalError('IO', `cannot write ${this.path}`, { cause: err }));
+      return Promise.reject(err);
     }
     return Promise.resolve();
   }
 }
 
 function readSnapshot(path: string): NumberedSpacesSnapshot | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ShoalError('IO', `cannot read ${path}`, { cause: err });
-  }
-  try {
-    const v = JSON.parse(text) as unknown;
+  return readStateFile(path, 'the counts of numbered spaces', (v) => {
     const isRow = (r: unknown): boolean => Array.isArray(r) && r.length === 4 && typeof r[0] === 'string' && typeof r[1] === 'string'
       && Number.isSafeInteger(r[2]) && Number.isSafeInteger(r[3]);
     if (!Array.isArray(v) || !v.every(isRow)) throw new Error('not a list of [host, form, admitted, cut]');
     return v as NumberedSpacesSnapshot;
-  } catch (err) {
-    throw new ShoalError('IO', `${path} is corrupt (${(err as Error).message}); remove it to count from zero`, { cause: err });
-  }
+  }) ?? undefined;
 }
