@@ -1,10 +1,42 @@
-// Lint: typescript-eslint's recommended rules plus the import boundaries of CONVENTIONS §2.
+// Lint: typescript-eslint's recommended rules plus the import boundaries of CONVENTIONS §2: no import
+// cycle, and arrows only down the layers below.
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 const NATS = { regex: '^(@nats-io/|nats$)', message: 'only src/exchange/nats/ imports the NATS client' };
 const PURE_DIRS = ['src/order/**', 'src/partition/**', 'src/eval/**', 'src/frontier/**'];
 const IO_MODULES = ['node:fs', 'node:fs/promises', 'node:net', 'node:http', 'node:https', 'node:dns', 'node:timers',
   'node:timers/promises', 'node:child_process', 'node:worker_threads', 'undici', 'fs', 'net', 'http', 'dns'];
+
+/**
+ * The layers of src/, lowest first: a folder may import only folders of a lower layer (and itself).
+ * core is vocabulary; then the components of the crawler core, in the order they build on each other;
+ * then configuration and observation; the test web and the node; the ways of running nodes and the
+ * simulator; the crawl (one node or many); the command line. src/index.ts, the library's face,
+ * sits above all.
+ */
+export const LAYERS = [
+  ['core'],
+  ['url', 'dns', 'dedup', 'eval', 'order', 'robots'],
+  ['partition', 'parse', 'fetch', 'frontier', 'report'],
+  ['sitemap', 'store'],
+  ['seen', 'frontier-store', 'exchange'],
+  ['config', 'obs'],
+  ['web', 'node'],
+  ['cluster', 'sim'],
+  ['crawl'],
+  ['cli'],
+];
+
+/** The no-restricted-paths zones of {@link LAYERS}: each folder against every folder of its layer and above. */
+function layerZones() {
+  return LAYERS.flatMap((layer, rank) => layer.map((folder) => ({
+    target: `./src/${folder}`,
+    from: LAYERS.slice(rank).flat().filter((other) => other !== folder).map((other) => `./src/${other}`),
+    message: `layers: src/${folder} (layer ${rank}) may import only lower layers (eslint.config.js LAYERS)`,
+  }))).filter((zone) => zone.from.length > 0);
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'scripts/**'] },
@@ -16,6 +48,20 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'use an `as const` object, not enum (CONVENTIONS §4)' }],
+    },
+  },
+  {
+    // Arrows only down the layers (type imports included). Import cycles, type-only ones included, are
+    // found by madge, the second half of `npm run lint` (import-x's no-cycle skips type imports).
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js'],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layerZones() }],
     },
   },
   {

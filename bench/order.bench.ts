@@ -25,7 +25,7 @@ import { pageRank } from '../src/eval/pagerank.js';
 import {
   DEFAULT_MIN_CHANGE, DEFAULT_PAGERANK_MAX_ITERATIONS, DEFAULT_SLICE_WORK, PageRankPolicy, type PageRankPolicyOptions,
 } from '../src/order/pagerank.js';
-import { Rng } from '../src/web/prng.js';
+import { Rng } from '../src/core/prng.js';
 
 /** Seed of the graph's generator (any constant: the graph is the same on every run). */
 const GRAPH_SEED = 0x9e3779b9;

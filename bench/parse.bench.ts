@@ -5,7 +5,7 @@
  * the server would send). Prints figures, asserts none.
  *
  * Stages, each timed alone over the same pages, in the order and with the options a node uses
- * (`page()` in src/node/page-processor.ts, the parse in `analyzePage()` of src/node/page-analysis.ts):
+ * (`page()` in src/node/stages/page-processor.ts, the parse in `analyzePage()` of src/parse/page-analysis.ts):
  * - decode: detectCharset + decodeHtml of the body;
  * - parse: parseHtml of the decoded page (the crawl's default parse options);
  * - simhash: simhash of the visible text as the processor writes it (16 hex digits);
@@ -49,7 +49,7 @@ const WEB: WebConfigInput = {
   latency: { slowHostRate: 0 },
 };
 const PORT = 8080;
-/** The crawl configuration's defaults (src/node/crawl-config.ts, `parse`). */
+/** The crawl configuration's defaults (src/config/crawl-config.ts, `parse`). */
 const PARSE_OPTIONS: ParseHtmlOptions = { anchorContextTokens: 10, maxLinks: 10_000, maxTextChars: 1_000_000 };
 
 const STAGES = ['decode', 'parse', 'simhash', 'textDigest', 'payloadDigest', 'page'] as const;

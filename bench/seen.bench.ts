@@ -25,7 +25,7 @@ import { median } from './lib/report.js';
 import { DiskSeenSet } from '../src/seen/disk-seen-set.js';
 import { MemorySeenSet } from '../src/seen/memory-seen-set.js';
 import { WORD_OFFSET, fingerprintWords } from '../src/seen/seen-set.js';
-import { hash32 } from '../src/web/prng.js';
+import { hash32 } from '../src/core/prng.js';
 
 /** Sizes and repetitions of one bench run. */
 interface Plan {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PageKind } from '../../src/web/model.js';
-import { hash32 } from '../../src/web/prng.js';
+import { hash32 } from '../../src/core/prng.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { isParentMessage, type ChildMessage, type PageQuery, type PageRef, type ParentMessage, type ServerStats } from './protocol.js';
 import { SERVER_SPECS, type ServerSpecName } from './scenarios.js';

@@ -18,7 +18,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import { runCli } from '../../src/cli/main.js';
-import { CrawlChannel, type CrawlProgress } from '../../src/node/events.js';
+import { CrawlChannel, type CrawlProgress } from '../../src/obs/events.js';
 
 /** What one node process measured of itself (written as JSON to SHOAL_BENCH_REPORT). */
 export interface NodeReport {

@@ -9,8 +9,8 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShoalError } from '../../src/core/errors.js';
-import { Crawl } from '../../src/node/crawl.js';
-import { CrawlChannel, type CrawlProgress } from '../../src/node/events.js';
+import { Crawl } from '../../src/crawl/crawl.js';
+import { CrawlChannel, type CrawlProgress } from '../../src/obs/events.js';
 import type { SimGraph } from '../../src/sim/graph/sim-graph.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 

@@ -1,6 +1,6 @@
 /** The generated reference pages: file name under docs/reference/ -> content. */
 import { configReference, errorCatalogue } from '../config/reference.js';
-import { CRAWL_ENV_PREFIX, crawlConfigSchema } from '../node/crawl-config.js';
+import { CRAWL_ENV_PREFIX, crawlConfigSchema } from '../config/crawl-config.js';
 import { SIMULATE_ENV_PREFIX, simConfigSchema } from '../sim/sim-config.js';
 import { webConfigSchema } from '../web/config.js';
 

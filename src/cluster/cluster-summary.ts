@@ -3,7 +3,7 @@
  * up, so that `shoal crawl --nodes N` reports like a crawl of one node (plus the per-node detail).
  */
 import type { CrawlSummary, LinkCounts } from '../node/crawl-stats.js';
-import type { CrawlProgress, StopReason } from '../node/events.js';
+import type { CrawlProgress, StopReason } from '../obs/events.js';
 
 function addRecords(records: readonly Readonly<Record<string, number | undefined>>[]): Record<string, number> {
   const out: Record<string, number> = {};

@@ -10,40 +10,27 @@
  * delivered or batched) and no message is between nodes, twice in a row a check apart; or when a
  * limit stops one node (the others stop for the same reason); or on the caller's signal.
  */
-import { channel } from 'node:diagnostics_channel';
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, ShoalError } from '../core/errors.js';
+import { ConfigError } from '../core/errors.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { MemoryExchange, MemoryExchangeHub } from '../exchange/memory/memory-exchange.js';
 import { analyzerOf, buildNode, type NodeComponents, type NodeDeps } from '../node/build-node.js';
-import type { CrawlConfig } from '../node/crawl-config.js';
-import { CLUSTER_MANIFEST, crawlDirLayout, expectCrawlDirKind, lockCrawlDir } from '../node/crawl-dir.js';
+import type { CrawlConfig } from '../config/crawl-config.js';
+import { crawlDirLayout, expectCrawlDirKind, lockCrawlDir, type ClusterManifest } from '../store/crawl-dir.js';
+import { writeManifest } from './manifest.js';
+import { ProgressCombiner, stopReasonOf } from './progress-combiner.js';
 import type { CrawlNode } from '../node/crawl-node.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
-import { SystemClock } from '../node/clock.js';
-import type { FetchRecord } from '../node/ports.js';
-import { CrawlChannel, diagnosticsEvents, StopReason, type CrawlEvents, type CrawlProgress, type CrawlStarted } from '../node/events.js';
-import { combineProgress, combineSummaries } from './cluster-summary.js';
-import { LiveCollab } from './live-collab.js';
+import { SystemClock } from '../core/clock.js';
+import { diagnosticsEvents, StopReason } from '../obs/events.js';
+import { combineSummaries } from './cluster-summary.js';
 import { partitionModelsOf } from './partition-models.js';
 import { ThreadedCluster } from './threaded-cluster.js';
-import { WorkerPageAnalyzer } from '../node/page-analyzer.js';
+import { WorkerPageAnalyzer } from '../node/analysis/page-analyzer.js';
 import { createPartitioner, defaultForwardMode, type PartitionModels } from '../partition/registry.js';
 import type { Partitioner } from '../partition/partitioner.js';
 
-/** `cluster.json`: the layout of a collaborative crawl directory. */
-export interface ClusterManifest {
-  readonly format: 'shoal-cluster';
-  readonly version: 1;
-  readonly partitioner: Partitioner['spec'];
-  readonly partitionCount: number;
-  readonly forward: 'urls' | 'pages' | 'both';
-  readonly nodes: readonly { readonly nodeId: string; readonly partitions: readonly number[]; readonly dir: string }[];
-}
-
-export { CLUSTER_MANIFEST };
 
 /** Options of {@link EmbeddedCluster}. */
 export interface EmbeddedClusterOptions {
@@ -176,94 +163,4 @@ export class EmbeddedCluster {
       }
     }
   }
-}
-
-/**
- * Publishes the crawl's progress: each time the first node publishes, the latest event of every
- * node added up, under the crawl's own node id; and the crawl's start, once every node has started.
- */
-export class ProgressCombiner {
-  private readonly latest = new Map<string, CrawlProgress>();
-  private readonly started = new Map<string, CrawlStarted>();
-  /** The collaboration metrics so far, from the nodes' fetch records. */
-  readonly live: LiveCollab;
-  private readonly onEvent = (m: unknown): void => {
-    const p = m as CrawlProgress;
-    if (!this.members.includes(p.node)) return;
-    this.latest.set(p.node, p);
-    if (p.node === this.members[0] && p.stopReason === null) this.events.progress(this.combined(p.elapsedMs, null));
-  };
-  private readonly onFetch = (m: unknown): void => this.live.add(m as FetchRecord);
-  private readonly onStarted = (m: unknown): void => {
-    const s = m as CrawlStarted;
-    if (!this.members.includes(s.node) || this.started.has(s.node)) return;
-    this.started.set(s.node, s);
-    if (this.started.size < this.members.length) return;
-    const all = [...this.started.values()];
-    const sum = (of: (x: CrawlStarted) => number): number => all.reduce((a, x) => a + of(x), 0);
-    this.events.started?.({
-      node: this.node, outDir: this.outDir, concurrency: sum((x) => x.concurrency), seeds: Math.max(...all.map((x) => x.seeds)),
-      seenBefore: sum((x) => x.seenBefore), frontierQueued: sum((x) => x.frontierQueued),
-    });
-  };
-
-  constructor(private readonly node: string, private readonly members: readonly string[], private readonly events: CrawlEvents, private readonly outDir: string) {
-    this.live = new LiveCollab(members);
-  }
-
-  /** Listens to this thread's channels (nodes in other threads relay their events). */
-  start(): void {
-    channel(CrawlChannel.progress).subscribe(this.onEvent);
-    channel(CrawlChannel.fetch).subscribe(this.onFetch);
-    channel(CrawlChannel.started).subscribe(this.onStarted);
-  }
-
-  stop(): void {
-    channel(CrawlChannel.progress).unsubscribe(this.onEvent);
-    channel(CrawlChannel.fetch).unsubscribe(this.onFetch);
-    channel(CrawlChannel.started).unsubscribe(this.onStarted);
-  }
-
-  combined(elapsedMs: number, stopReason: StopReason | null): CrawlProgress {
-    const p = combineProgress(this.node, elapsedMs, [...this.latest.values()], stopReason);
-    return { ...p, collab: this.live.figures(p.exchange?.urlsSent ?? 0) };
-  }
-}
-
-/** The stop reason of the crawl: a limit or an interruption if any node had one, else exhausted. */
-export function stopReasonOf(summaries: readonly CrawlSummary[]): StopReason {
-  return summaries.find((s) => s.stopReason !== StopReason.exhausted)?.stopReason ?? StopReason.exhausted;
-}
-
-/** Writes `cluster.json`, or checks that an existing one describes the same crawl. */
-export function writeManifest(outDir: string, config: CrawlConfig, partitioner: Partitioner, forward: ClusterManifest['forward']): ClusterManifest {
-  const n = config.cluster.nodes;
-  const manifest: ClusterManifest = {
-    format: 'shoal-cluster', version: 1, partitioner: partitioner.spec, partitionCount: n, forward,
-    nodes: Array.from({ length: n }, (_, i) => ({ nodeId: `${config.nodeId}-${i}`, partitions: [i], dir: join('nodes', `${config.nodeId}-${i}`) })),
-  };
-  const path = join(outDir, CLUSTER_MANIFEST);
-  let existing: string | null = null;
-  try {
-    existing = readFileSync(path, 'utf8');
-  } catch {
-    // A new crawl directory.
-  }
-  const text = `${JSON.stringify(manifest, null, 2)}\n`;
-  if (existing !== null) {
-    if (existing !== text) {
-      throw new ConfigError([{
-        path: 'cluster', message: `${path} describes another crawl (nodes, node ids or partitioning differ); resume with the same settings or use another --out`,
-      }]);
-    }
-    return manifest;
-  }
-  try {
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(`${path}.tmp`, text);
-    renameSync(`${path}.tmp`, path);
-  } catch (err) {
-    throw new ShoalError('IO', `cannot write ${path}: ${(err as Error).message}`, { cause: err });
-  }
-  return manifest;
 }

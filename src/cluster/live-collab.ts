@@ -6,8 +6,8 @@
  * `src/eval/` (which `shoal eval` applies to the crawl directories afterwards), computed
  * incrementally: a page counts as downloaded by the node that fetched it when it got a response.
  */
-import type { CrawlProgress } from '../node/events.js';
-import type { FetchRecord } from '../node/ports.js';
+import type { CrawlProgress } from '../obs/events.js';
+import type { FetchRecord } from '../store/records.js';
 
 /** The live figures a crawl's progress events carry. */
 export type CollabProgress = NonNullable<CrawlProgress['collab']>;

@@ -3,7 +3,7 @@
  * strategies themselves do no I/O): for now the true topic labels of a test web's ground-truth
  * export (`cluster.truthDir`), which `truth-topic` places pages by.
  */
-import type { CrawlConfig } from '../node/crawl-config.js';
+import type { CrawlConfig } from '../config/crawl-config.js';
 import type { PartitionModels } from '../partition/registry.js';
 import type { TopicModel } from '../partition/topic/truth-topic.js';
 import { readTruth, type Truth } from '../web/truth/read.js';

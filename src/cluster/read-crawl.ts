@@ -11,18 +11,18 @@
  * - with a ground-truth export: URLs are matched to the truth's pages (host and path, port ignored),
  *   and the target of coverage is every page a polite crawler reaches from the seeds (`reach` = 2).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShoalError } from '../core/errors.js';
 import type { CrawlLinks, NodeCrawl } from '../eval/collab-metrics.js';
 import { linkPairsOfCsr } from '../eval/link-locality.js';
-import { readExchangeTotals } from '../node/exchange-totals.js';
+import { readExchangeTotals } from '../node/collaboration/exchange-totals.js';
 import { CRAWL_LOG_FILE, readCrawlLog } from '../store/crawl-log.js';
 import { readLinkGraph } from '../store/link-graph-reader.js';
 import { LINK_GRAPH_DIR } from '../store/link-graph.js';
 import { Reach } from '../web/truth/format.js';
 import type { Truth } from '../web/truth/read.js';
-import { CLUSTER_MANIFEST, type ClusterManifest } from './embedded-cluster.js';
+import { nodeDirsOf, type ClusterManifest } from '../store/crawl-dir.js';
 
 /** A crawl directory read for evaluation. */
 export interface CrawlForEval {
@@ -32,24 +32,6 @@ export interface CrawlForEval {
   readonly links: readonly CrawlLinks[];
   /** With a truth: the pages a polite crawler reaches, as the keys downloads are matched by. */
   readonly target: readonly string[] | null;
-}
-
-/**
- * The node directories of a crawl: `[nodeId, dir]` pairs, read from its `cluster.json` (a
- * collaborative crawl), or the directory itself with no id (a crawl of one node).
- * @throws ShoalError `IO` when `cluster.json` is unreadable or no shoal cluster manifest.
- */
-export function nodeDirsOf(dir: string): { manifest: ClusterManifest | null; nodes: [string | null, string][] } {
-  const path = join(dir, CLUSTER_MANIFEST);
-  if (!existsSync(path)) return { manifest: null, nodes: [[null, dir]] };
-  let manifest: ClusterManifest;
-  try {
-    manifest = JSON.parse(readFileSync(path, 'utf8')) as ClusterManifest;
-  } catch (err) {
-    throw new ShoalError('IO', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
-  }
-  if (manifest.format !== 'shoal-cluster' || !Array.isArray(manifest.nodes)) throw new ShoalError('IO', `${path} is not a shoal cluster manifest`);
-  return { manifest, nodes: manifest.nodes.map((m) => [m.nodeId, join(dir, m.dir)]) };
 }
 
 /**

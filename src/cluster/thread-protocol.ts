@@ -3,9 +3,9 @@
  * each other, besides the exchange's own messages (`exchange/memory/port-exchange.ts`).
  */
 import type { FromHub, ToHub } from '../exchange/memory/port-exchange.js';
-import type { CrawlConfig } from '../node/crawl-config.js';
+import type { CrawlConfig } from '../config/crawl-config.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
-import type { CrawlProgress, CrawlStarted, StopReason } from '../node/events.js';
+import type { CrawlProgress, CrawlStarted, StopReason } from '../obs/events.js';
 
 /** What a worker thread is started with. */
 export interface ClusterWorkerData {

@@ -11,14 +11,15 @@ import type { Worker } from 'node:worker_threads';
 import { HubPortBridge } from '../exchange/memory/port-exchange.js';
 import { MemoryExchangeHub } from '../exchange/memory/memory-exchange-hub.js';
 import type { NodeDeps } from '../node/build-node.js';
-import { SystemClock } from '../node/clock.js';
-import type { CrawlConfig } from '../node/crawl-config.js';
+import { SystemClock } from '../core/clock.js';
+import type { CrawlConfig } from '../config/crawl-config.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
-import { diagnosticsEvents, type StopReason } from '../node/events.js';
-import { startWorker } from '../node/worker-entry.js';
+import { diagnosticsEvents, type StopReason } from '../obs/events.js';
+import { startWorker } from '../node/analysis/worker-entry.js';
 import type { Partitioner } from '../partition/partitioner.js';
 import { combineSummaries } from './cluster-summary.js';
-import { ProgressCombiner, stopReasonOf, type ClusterManifest } from './embedded-cluster.js';
+import { ProgressCombiner, stopReasonOf } from './progress-combiner.js';
+import type { ClusterManifest } from '../store/crawl-dir.js';
 import type { ClusterWorkerData, FromWorker, ToWorker } from './thread-protocol.js';
 
 /** See the file comment. */

@@ -11,6 +11,14 @@
  * **Sources.** SPEC §2 item 6; Mercator (seed 001) on why a crawler needs its own DNS cache.
  */
 
+/**
+ * How long a crawl waits for a name server by default, ms, before it goes on without the answer (the
+ * lookup goes on): enough for an answer the local resolver holds. Every page that links a new host
+ * whose name is slower would hold its fetch slot this long (on the Python documentation, 100 ms made
+ * its 528 pages take 28–30 s instead of 19 s, measured when the page also held its host's connection).
+ */
+export const DEFAULT_DNS_WAIT_MS = 20;
+
 /** Where an answer came from (a crawl-log field). */
 export const ResolveSource = { hostsMap: 'hosts-map', literal: 'literal', dns: 'dns', cache: 'cache' } as const;
 export type ResolveSource = (typeof ResolveSource)[keyof typeof ResolveSource];

@@ -4,11 +4,11 @@
  */
 import type { OrderingPolicySpec } from '../order/policy.js';
 import type { CutSpace } from '../url/numbered-spaces.js';
-import type { UnreachableHost } from './host-reachability.js';
+import type { UnreachableHost } from './stages/host-reachability.js';
 import type { ExchangeStats } from '../exchange/exchange.js';
 import type { FrontierStats } from '../frontier/frontier.js';
-import type { CrawlProgress, StopReason } from './events.js';
-import type { CrawlOutcomeKind } from './ports.js';
+import type { CrawlProgress, StopReason } from '../obs/events.js';
+import type { CrawlOutcomeKind } from '../store/records.js';
 
 /** What happened to discovered links on their way to the frontier. */
 export interface LinkCounts {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import type { OrderModels } from '../order/registry.js';
-import type { CrawlConfig } from './crawl-config.js';
+import type { CrawlConfig } from '../config/crawl-config.js';
 
 /** Reads an idf table; every malformed line is a configuration problem at `orderTables.idfFile`. */
 export function readIdfTable(path: string): ReadonlyMap<string, number> {

@@ -5,7 +5,7 @@
  * the stores do their own validation, buffering, fsync and torn-tail repair.
  */
 import { join } from 'node:path';
-import type { CrawlSinks, FetchRecord, GraphLink, LinkGraphSink, PageRecord, RecordSink } from './ports.js';
+import type { CrawlSinks, FetchRecord, GraphLink, LinkGraphSink, PageRecord, RecordSink } from '../store/records.js';
 import { CRAWL_LOG_FILE, CrawlLog } from '../store/crawl-log.js';
 import { LINK_GRAPH_DIR, LinkFlag, LinkGraphWriter, type LinkToWrite } from '../store/link-graph.js';
 import { PAGE_METADATA_FILE, PageMetadataLog } from '../store/page-metadata.js';

@@ -5,7 +5,7 @@
  *     O(u) = a uniform draw in [0, 1), fixed when u is discovered
  *
  * Each discovered URL draws one number from a seeded generator (the test web's sfc32, `Rng` of
- * `src/web/prng.ts`, on its own purpose; two 32-bit draws make a 53-bit fraction, so ties are
+ * `src/core/prng.ts`, on its own purpose; two 32-bit draws make a 53-bit fraction, so ties are
  * practically impossible), and the frontier serves the highest draw first. The draws depend only on the seed and the order of `prioritize` calls: the same crawl with
  * the same seed visits the same pages in the same order.
  *
@@ -13,7 +13,7 @@
  * random order of the URLs discovered so far (a random permutation of the frontier), which is what
  * a real crawler can do.
  */
-import { Purpose, Rng } from '../web/prng.js';
+import { Purpose, Rng } from '../core/prng.js';
 import { integerParam } from './order-params.js';
 import {
   NEEDS_NOTHING, NO_PRIORITY_CHANGES,

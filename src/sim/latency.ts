@@ -10,10 +10,10 @@
  * | `lognormal` | ms · e^(spread·z), z standard normal: median `ms`, a long tail of slow hosts |
  * | `measured` | the mean fetch time a real crawl measured on the host (crawl graphs); `ms` for hosts it did not fetch |
  *
- * Draws come from the test web's seeded generator (`web/prng.ts`, purpose `latency`) in host order,
+ * Draws come from the test web's seeded generator (`core/prng.ts`, purpose `latency`) in host order,
  * so a run is reproducible.
  */
-import { Purpose, Rng } from '../web/prng.js';
+import { Purpose, Rng } from '../core/prng.js';
 
 /** A latency model, as configured (`sim-config.ts`, section `latency`). */
 export interface LatencyModel {

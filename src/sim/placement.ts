@@ -8,7 +8,7 @@
  * the URL, its host and its address (the same for every link to a page), the answer is remembered
  * per page. Every other strategy is asked each time.
  */
-import { hostnameOfKey } from '../node/url-parts.js';
+import { hostnameOfKey } from '../url/url-parts.js';
 import { canPlacePages, type PagePlacer, type Partitioner, type Placement } from '../partition/partitioner.js';
 import type { TopicModel } from '../partition/topic/truth-topic.js';
 import type { SimGraph } from './graph/sim-graph.js';

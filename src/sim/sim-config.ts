@@ -4,7 +4,7 @@
  * prints it as commented YAML; environment variables are `SHOAL_SIMULATE_` + the option path in upper
  * snake case (`politeness.minDelayMs` is `SHOAL_SIMULATE_POLITENESS_MIN_DELAY_MS`).
  *
- * Politeness and fetch slots have the crawl's defaults (`node/crawl-config.ts`), so a simulation
+ * Politeness and fetch slots have the crawl's defaults (`config/crawl-config.ts`), so a simulation
  * with default settings predicts a crawl with default settings.
  */
 import { z } from 'zod';

@@ -3,7 +3,7 @@
  * virtual clock. Its state is a frontier (`sim-frontier.ts`), its own ordering policy object, a
  * URL-seen bitmap, the depth at which it queued each page, and counters.
  *
- * The steps follow the real node (`src/node/page-processor.ts`, `admission.ts`, `inbox.ts`,
+ * The steps follow the real node (`src/node/stages/page-processor.ts`, `admission.ts`, `inbox.ts`,
  * `partition-router.ts`) call for call, so that the same policy sees the same calls in the same
  * order:
  *

@@ -4,7 +4,7 @@
  */
 import { STREET_NAMES, STREET_TYPES } from './data/streets.js';
 import { PageKind, type WebModel } from './model.js';
-import { Purpose, Rng } from './prng.js';
+import { Purpose, Rng } from '../core/prng.js';
 
 /** One US street address written on a page. */
 export interface GeoEntity {

@@ -6,7 +6,7 @@ import { domainToASCII, domainToUnicode } from 'node:url';
 import { ConfigError } from '../core/errors.js';
 import { flatten } from '../core/strings.js';
 import type { TRAP_KINDS, WebConfig } from './config.js';
-import { Purpose, Rng, pickWeighted } from './prng.js';
+import { Purpose, Rng, pickWeighted } from '../core/prng.js';
 import { citySlug, languageVocab, topicWords } from './vocab.js';
 import type { UsCity } from './data/us-cities.js';
 

@@ -5,7 +5,7 @@
  */
 import type { HostInfo } from './hosts.js';
 import { PageFlag, PageKind, type WebModel } from './model.js';
-import { Purpose, Rng, zipfRankScaled } from './prng.js';
+import { Purpose, Rng, zipfRankScaled } from '../core/prng.js';
 
 /** How a link appears: in the navigation, in the text, or as a redirect. */
 export const LinkKind = { nav: 0, content: 1, redirect: 2 } as const;

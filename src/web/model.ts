@@ -7,7 +7,7 @@ import { ConfigError } from '../core/errors.js';
 import { flatten } from '../core/strings.js';
 import { webConfigSchema, type WebConfig, type WebConfigInput } from './config.js';
 import { buildHosts, hostSizes, type HostInfo } from './hosts.js';
-import { Purpose, Rng, cumulate, hash32, unitFromHash, zipfScale } from './prng.js';
+import { Purpose, Rng, cumulate, hash32, unitFromHash, zipfScale } from '../core/prng.js';
 import { capitalize, citySlug, languageVocab, targetCities, topicWords } from './vocab.js';
 import type { UsCity } from './data/us-cities.js';
 import { toIssues } from '../config/load.js';

@@ -8,7 +8,7 @@ import { flatten } from '../core/strings.js';
 import { formatAddress, geoEntities } from './geo.js';
 import { LinkKind, pageLinks, type PageLink } from './links.js';
 import { PageFlag, PageKind, type WebModel } from './model.js';
-import { Purpose, Rng } from './prng.js';
+import { Purpose, Rng } from '../core/prng.js';
 import { textTape } from './text-tape.js';
 import { capitalize, languageVocab, sameNameCities, type LanguageVocab } from './vocab.js';
 import type { HostInfo } from './hosts.js';

@@ -6,7 +6,7 @@
 import iconv from 'iconv-lite';
 import type { HostInfo, TrapKind } from './hosts.js';
 import { PageKind, finalStatus, redirectInfo, type WebModel } from './model.js';
-import { Purpose, Rng, hash32 } from './prng.js';
+import { Purpose, Rng, hash32 } from '../core/prng.js';
 import { renderPage } from './render.js';
 import { MOVED_ROBOTS_PATH, TRAP_PREFIX, robotsText, sitemapXml } from './robots.js';
 import { languageVocab } from './vocab.js';

@@ -4,7 +4,7 @@
  */
 import type { HostInfo, TrapKind } from './hosts.js';
 import { PageKind, type WebModel } from './model.js';
-import { Purpose, Rng } from './prng.js';
+import { Purpose, Rng } from '../core/prng.js';
 
 /** Path robots.txt redirects to on hosts whose robots kind is `redirect`. */
 export const MOVED_ROBOTS_PATH = '/robots-moved.txt';

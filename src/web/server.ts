@@ -9,7 +9,7 @@ import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
 import { ShoalError } from '../core/errors.js';
 import type { HostInfo } from './hosts.js';
 import type { WebModel } from './model.js';
-import { Purpose, Rng } from './prng.js';
+import { Purpose, Rng } from '../core/prng.js';
 import { RequestLog, type RequestRecord } from './request-log.js';
 import { FaultState, encodePage, isPlainTarget, respond, type Reply, type RespondContext } from './respond.js';
 import { serveReplay, type ReplayHost } from './replay.js';

@@ -5,7 +5,7 @@
  * word; pages differ by where their slices start (tens of thousands of positions per tape) and by
  * their links, city mentions and edits.
  */
-import { Purpose, Rng } from './prng.js';
+import { Purpose, Rng } from '../core/prng.js';
 import { capitalize } from './vocab.js';
 
 /** Words per tape: about 200 KB of text each, generated on first use. */

@@ -22,7 +22,7 @@ import { WARCParser } from 'warcio';
 import { DEFAULT_MAX_NUMBERED_URLS } from '../../src/url/numbered-spaces.js';
 import { hostileParts } from '../../src/web/hostile.js';
 import type { RequestRecord } from '../../src/web/request-log.js';
-import { Rng } from '../../src/web/prng.js';
+import { Rng } from '../../src/core/prng.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { isPage, truthDirOf, unrequestedReachablePages } from '../helpers/resume.js';
 import { isCrawlDirLocked } from '../helpers/lock.js';

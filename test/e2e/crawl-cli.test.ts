@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { WARCParser } from 'warcio';
 import { parse } from 'yaml';
 import { runCli, type CliIo } from '../../src/cli/main.js';
-import { crawlConfigSchema } from '../../src/node/crawl-config.js';
+import { crawlConfigSchema } from '../../src/config/crawl-config.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { SHOAL_NODE_FLAGS } from '../../src/node/process-settings.js';
 import { runNode, runProgram, type CliRun } from '../helpers/cli.js';

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { Crawl } from '../../src/node/crawl.js';
+import { Crawl } from '../../src/crawl/crawl.js';
 import { readCrawlLog } from '../../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { startNatsServer, type TestNatsServer } from '../helpers/nats-server.js';

@@ -1,13 +1,13 @@
 /**
  * Crawling small fixture webs with an ordering policy, for the policy tests (test/unit/order/): a
  * MemoryFrontier on a manual clock, the node's URL ids and its way of applying priority changes
- * (src/node/priority-changes.ts), and the call order of the Contract (observe, then prioritize each
+ * (src/node/stages/priority-changes.ts), and the call order of the Contract (observe, then prioritize each
  * new out-link). Each test draws its graph in a comment and lists the expected order. Also the
  * changes a policy returns, as a plain object for deepEqual.
  */
 import assert from 'node:assert/strict';
 import { MemoryFrontier, type MemoryFrontierOptions } from '../../src/frontier/memory-frontier.js';
-import { applyPriorityChanges } from '../../src/node/priority-changes.js';
+import { applyPriorityChanges } from '../../src/node/stages/priority-changes.js';
 import type { OrderingPolicy, PriorityChanges } from '../../src/order/policy.js';
 import { UrlIds } from '../../src/url/url-ids.js';
 

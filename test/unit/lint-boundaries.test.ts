@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { ESLint } from 'eslint';
+import madge from 'madge';
 
 // The import boundaries of CONVENTIONS §2, checked by linting small snippets as if they lived in src/.
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -39,5 +43,29 @@ describe('lint boundaries', () => {
 
   it('forbids enums', async () => {
     assert.ok((await rulesHit('export enum E { A }\n', 'src/web/x.ts')).includes('no-restricted-syntax'));
+  });
+
+  it('lets a folder import only lower layers, type imports included', async () => {
+    const rule = 'import-x/no-restricted-paths';
+    assert.ok((await rulesHit("import type { CrawlNode } from '../node/crawl-node.js';\nexport type T = CrawlNode;\n", 'src/url/x.ts')).includes(rule), 'url -> node');
+    assert.ok((await rulesHit("import { Crawl } from '../crawl/crawl.js';\nexport const c = Crawl;\n", 'src/cluster/x.ts')).includes(rule), 'cluster -> crawl');
+    assert.ok((await rulesHit("import { WebModel } from '../web/model.js';\nexport const m = WebModel;\n", 'src/node/x.ts')).includes(rule), 'node -> web, one layer');
+    assert.ok((await rulesHit("import { LinkGraphWriter } from '../store/link-graph.js';\nexport const w = LinkGraphWriter;\n", 'src/parse/x.ts')).includes(rule), 'parse -> store');
+    assert.ok(!(await rulesHit("import { normalizeUrl } from '../url/normalize.js';\nexport const n = normalizeUrl;\n", 'src/node/x.ts')).includes(rule), 'node -> url');
+    assert.ok(!(await rulesHit("import { buildNode } from '../node/build-node.js';\nexport const b = buildNode;\n", 'src/cluster/x.ts')).includes(rule), 'cluster -> node');
+  });
+
+  it('finds import cycles, type-only ones included, and src/ has none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shoal-cycle-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import type { B } from './b.js';\nexport interface A { readonly b: B }\n");
+      writeFileSync(join(dir, 'b.ts'), "import type { A } from './a.js';\nexport interface B { readonly a: A }\n");
+      const fixture = await madge(dir, { fileExtensions: ['ts'], tsConfig: join(root, 'tsconfig.json') });
+      assert.deepEqual(fixture.circular(), [['a.ts', 'b.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const src = await madge(join(root, 'src'), { fileExtensions: ['ts'], tsConfig: join(root, 'tsconfig.json') });
+    assert.deepEqual(src.circular(), []);
   });
 });

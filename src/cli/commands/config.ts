@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { defaultsYaml } from '../../config/describe.js';
-import { crawlConfigSchema } from '../../node/crawl-config.js';
+import { crawlConfigSchema } from '../../config/crawl-config.js';
 import { simConfigSchema } from '../../sim/sim-config.js';
 import { webConfigSchema } from '../../web/config.js';
 import type { CliIo } from '../cli-io.js';

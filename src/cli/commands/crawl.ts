@@ -13,11 +13,11 @@ import { ORDER_POLICY_IDS } from '../../order/registry.js';
 import { readCrawlForEval } from '../../cluster/read-crawl.js';
 import { collaborationMetrics } from '../../eval/collab-metrics.js';
 import { formatCollabTable } from '../../eval/collab-table.js';
-import { Crawl } from '../../node/crawl.js';
-import { CRAWL_ENV_PREFIX, crawlConfigSchema, type CrawlConfig } from '../../node/crawl-config.js';
+import { Crawl } from '../../crawl/crawl.js';
+import { CRAWL_ENV_PREFIX, crawlConfigSchema, type CrawlConfig } from '../../config/crawl-config.js';
 import type { CrawlSummary } from '../../node/crawl-stats.js';
-import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../../node/events.js';
-import { describeFailure } from '../../node/host-reachability.js';
+import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../../obs/events.js';
+import { describeFailure } from '../../node/stages/host-reachability.js';
 import { processSettings } from '../../node/process-settings.js';
 import type { CliIo } from '../cli-io.js';
 

@@ -3,7 +3,7 @@
  * archived: each node directory's CDXJ index (`warc/index.cdxj`, `store/warc/cdxj.ts`) says where the
  * page's response record lies; the record's gzip member is read and checked (`store/warc/
  * gzip-members.ts`), its HTTP body decoded (gzip, deflate, br, as the fetcher undoes them) and
- * analysed by the crawl's own page analysis (`node/page-analysis.ts`: charset, HTML parser), with the
+ * analysed by the crawl's own page analysis (`parse/page-analysis.ts`: charset, HTML parser), with the
  * crawl's default parser limits. So content-reading policies (hot queue, similarity) and importances
  * (a topic word) see in a replay the title and text the crawl saw.
  *
@@ -23,8 +23,8 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShoalError } from '../../core/errors.js';
 import { canDecode, decodeInOneCall, parseContentCodings } from '../../fetch/body-decoder.js';
-import { crawlConfigSchema } from '../../node/crawl-config.js';
-import { analyzePage, type PageAnalysisOptions } from '../../node/page-analysis.js';
+import { crawlConfigSchema } from '../../config/crawl-config.js';
+import { analyzePage, type PageAnalysisOptions } from '../../parse/page-analysis.js';
 import { readLines } from '../../store/read-lines.js';
 import { parseCdxjLine } from '../../store/warc/cdxj.js';
 import { readHttpHead } from '../../store/warc/warc-record.js';

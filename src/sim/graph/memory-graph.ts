@@ -8,7 +8,7 @@
  * links. URLs are used as given (no normalization).
  */
 import { csrFromEdges } from '../../eval/csr.js';
-import { urlParts } from '../../node/url-parts.js';
+import { urlParts } from '../../url/url-parts.js';
 import { numberHosts, Numbering } from './numbering.js';
 import { checkSimGraph, SimGraphFormat, type SimGraph } from './sim-graph.js';
 

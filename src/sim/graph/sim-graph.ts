@@ -24,7 +24,7 @@ export type SimGraphFileFormat = Exclude<SimGraphFormat, 'memory'>;
 
 /**
  * What fetching a page gives a crawl, which decides what the crawl does with it
- * (`node/page-processor.ts`): an HTML page is shown to the ordering policy (`observe`) and its links
+ * (`node/stages/page-processor.ts`): an HTML page is shown to the ordering policy (`observe`) and its links
  * followed; a redirect's target is followed like a link, without `observe` and without a
  * discovering page; an error or a page that is not HTML ends there.
  */

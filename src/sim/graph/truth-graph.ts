@@ -4,7 +4,7 @@
  * a crawl of that web starts from, and the true labels and PageRank for the evaluation.
  *
  * A link is not followed (`edgeNofollow`) when every occurrence of it is rel=nofollow, or when its
- * page says meta robots nofollow: what a real crawl of the web does (`node/page-processor.ts`).
+ * page says meta robots nofollow: what a real crawl of the web does (`node/stages/page-processor.ts`).
  * Pages that serve content are shown to the ordering policy and their links followed; a redirect's
  * target is followed like a link (the export's redirect edge); error pages end there, as in a crawl
  * (`web/model.ts` `servesContent`). What a real crawl also meets and the simulator does not model:

@@ -19,7 +19,7 @@
  */
 import { ShoalError } from '../../core/errors.js';
 import { csrFromEdges } from '../../eval/csr.js';
-import { urlParts } from '../../node/url-parts.js';
+import { urlParts } from '../../url/url-parts.js';
 import { readLines } from '../../store/read-lines.js';
 import { normalizeUrl } from '../../url/normalize.js';
 import { edgeOrigins } from './edge-origin.js';

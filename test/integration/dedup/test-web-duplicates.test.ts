@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import { payloadDigest, textDigest } from '../../../src/dedup/content-digest.js';
 import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance, isNearDuplicate, simhash } from '../../../src/dedup/simhash.js';
 import { PageKind, WebModel } from '../../../src/web/model.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 import { renderPage } from '../../../src/web/render.js';
 
 const model = new WebModel({

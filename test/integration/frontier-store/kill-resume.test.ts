@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PersistentFrontier } from '../../../src/frontier-store/persistent-frontier.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/frontier-worker.ts', import.meta.url));
 const STEPS = 40_000;

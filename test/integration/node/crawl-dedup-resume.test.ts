@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { WARCParser } from 'warcio';
-import { Crawl } from '../../../src/node/crawl.js';
+import { Crawl } from '../../../src/crawl/crawl.js';
 import type { WebConfigInput } from '../../../src/web/config.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 

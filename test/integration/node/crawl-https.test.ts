@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { WARCParser } from 'warcio';
 import { ConfigError } from '../../../src/core/errors.js';
-import { Crawl } from '../../../src/node/crawl.js';
+import { Crawl } from '../../../src/crawl/crawl.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
 import { readCrawlLog, type CrawlLogEntry } from '../../../src/store/crawl-log.js';
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Crawl } from '../../../src/node/crawl.js';
+import { Crawl } from '../../../src/crawl/crawl.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
 import { CRAWL_LOG_FILE, readCrawlLog } from '../../../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';

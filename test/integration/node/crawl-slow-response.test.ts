@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Crawl } from '../../../src/node/crawl.js';
+import { Crawl } from '../../../src/crawl/crawl.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
 import { readCrawlLog, type CrawlLogEntry } from '../../../src/store/crawl-log.js';
 import { startDripServer, type DripServer } from '../../helpers/drip-server.js';

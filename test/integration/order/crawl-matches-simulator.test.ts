@@ -18,7 +18,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Crawl } from '../../../src/node/crawl.js';
+import { Crawl } from '../../../src/crawl/crawl.js';
 import type { OrderPolicyInput } from '../../../src/order/registry.js';
 import { orderingPolicyFrom, orderPolicySchema } from '../../../src/order/registry.js';
 import { loadTruthGraph } from '../../../src/sim/graph/truth-graph.js';

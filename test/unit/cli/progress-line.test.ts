@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { progressLine, rateSince } from '../../../src/cli/commands/crawl.js';
-import type { CrawlProgress } from '../../../src/node/events.js';
+import type { CrawlProgress } from '../../../src/obs/events.js';
 
 function progress(elapsedMs: number, pages: number, recentPagesPerSecond: number, parked = 0): CrawlProgress {
   return {

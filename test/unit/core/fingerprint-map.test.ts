@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FingerprintMap, NOT_FOUND } from '../../../src/core/fingerprint-map.js';
 import { slotHash } from '../../../src/core/hash.js';
-import { hash32 } from '../../../src/web/prng.js';
+import { hash32 } from '../../../src/core/prng.js';
 
 test('set and get agree with a Map through several doublings; (0, 0) and words past 2^31 included', () => {
   const map = new FingerprintMap(1);

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { normalizeText, payloadDigest, textDigest } from '../../../src/dedup/content-digest.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 
 const reference = (text: string): string => text.normalize('NFC').replace(/\s+/gu, ' ').trim();
 const sha256 = (s: string): string => 'sha256:' + createHash('sha256').update(s, 'utf8').digest('hex');

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { normalizeText, payloadDigest, textDigest } from '../../../src/dedup/content-digest.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 
 /** RFC 4648 §6 base32 the slow way: bytes → bit string → 5-bit groups, with `=` padding. */
 function referenceBase32(bytes: Uint8Array): string {

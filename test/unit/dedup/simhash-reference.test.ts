@@ -10,7 +10,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simhash, simhashWords } from '../../../src/dedup/simhash.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 
 const FNV_BASIS = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;

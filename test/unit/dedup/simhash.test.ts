@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import {
   NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance, hammingDistanceWords, isNearDuplicate, simhash, simhashWords,
 } from '../../../src/dedup/simhash.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 
 const rng = new Rng(2024, 1, 7);
 /** 4,000 random lowercase words of 3 to 10 letters (a few repeat: that is fine). */

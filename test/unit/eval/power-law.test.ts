@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fitPowerLaw, hurwitzZeta } from '../../../src/eval/power-law.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 
 /** Exact sampler of P(X = k) ∝ k^(−a), k >= 1 (Devroye 1986, X.6.1: rejection from a Pareto). */
 function sampleZeta(rng: Rng, a: number): number {

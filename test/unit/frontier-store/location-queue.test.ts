@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocationQueue } from '../../../src/frontier-store/location-queue.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 
 test('LocationQueue: push, shift, at and set agree with an array over seeded random runs', () => {
   for (const seed of [1, 2, 3]) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Lease } from '../../../src/frontier/frontier.js';
 import { fifoShareFor, PersistentFrontier, type PersistentFrontierOptions } from '../../../src/frontier-store/persistent-frontier.js';
 import { join } from 'node:path';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 import { entry } from '../../helpers/frontier.js';
 import { withDir as withScratchDir } from '../../helpers/scratch.js';
 

@@ -12,7 +12,7 @@ import { MemoryFrontier } from '../../../src/frontier/memory-frontier.js';
 import type { CompletionReport, Frontier, FrontierEntry, Lease, NextResult } from '../../../src/frontier/frontier.js';
 import { canReprioritize } from '../../../src/frontier/frontier.js';
 import { PersistentFrontier, type PersistentFrontierOptions } from '../../../src/frontier-store/persistent-frontier.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 import { ShoalError } from '../../../src/core/errors.js';
 import { addRecordBytes } from '../../../src/frontier-store/frontier-log.js';
 import { urlFingerprintInto } from '../../../src/url/fingerprint.js';

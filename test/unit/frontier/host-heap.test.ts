@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HostHeap, NOT_IN_HEAP } from '../../../src/frontier/host-heap.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 
 interface Item {
   heapIndex: number;

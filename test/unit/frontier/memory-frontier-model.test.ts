@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryFrontier } from '../../../src/frontier/memory-frontier.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 import { politenessRules, type CompletionReport, type FrontierEntry, type Lease, type NextResult } from '../../../src/frontier/frontier.js';
 
 // Property test: a seeded random crawl (many hosts, shared and unknown IPs, Crawl-delays, random

@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryFrontier, backQueueCountFor } from '../../../src/frontier/memory-frontier.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 import {
   canReprioritize, DEFAULT_POLITENESS, fetchGapMs, nextContactMs, politenessRules, type CompletionReport, type Lease,
 } from '../../../src/frontier/frontier.js';

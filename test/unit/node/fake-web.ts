@@ -5,7 +5,7 @@
  */
 import type { Resolver, ResolveResult } from '../../../src/dns/resolver.js';
 import type { FetchOutcome, FetchRequest, Fetcher, ResponseHead } from '../../../src/fetch/fetcher.js';
-import type { ManualClock } from '../../../src/node/clock.js';
+import type { ManualClock } from '../../../src/core/clock.js';
 
 /** What a URL answers: a response, a reset connection, a refused connection, or a 200 whose body trickles until the fetcher cuts it after `durationMs`. */
 export type Reply =

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError } from '../../../src/core/errors.js';
-import { crawlConfigSchema } from '../../../src/node/crawl-config.js';
+import { crawlConfigSchema } from '../../../src/config/crawl-config.js';
 import { orderModelsOf, readIdfTable } from '../../../src/node/order-models.js';
 import { orderingPolicyFrom } from '../../../src/order/registry.js';
 import { scratchDirs } from '../../helpers/scratch.js';

@@ -13,7 +13,7 @@ import { eld } from 'eld/medium';
 import { detect } from '../../../src/parse/language-detector.js';
 import { languageTable } from '../../../src/parse/language-table.js';
 import { LANGUAGE_WORDS } from '../../../src/web/data/language-words.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 
 const reference = eld.newInstance();
 reference.enableTextCleanup(true);

@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextFlow, type ExtendedAnchorText } from '../../../src/parse/text-flow.js';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 
 /** Every token as a string, windows joined when asked. */
 class PlainFlow {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ShoalError } from '../../../src/core/errors.js';
 import { DiskSeenSet } from '../../../src/seen/disk-seen-set.js';
 import { fingerprintWords, WORD_OFFSET } from '../../../src/seen/seen-set.js';
-import { hash32 } from '../../../src/web/prng.js';
+import { hash32 } from '../../../src/core/prng.js';
 import { oracleAnswers } from '../../helpers/seen.js';
 import { withDir as withScratchDir } from '../../helpers/scratch.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FingerprintCache } from '../../../src/seen/fingerprint-cache.js';
-import { hash32 } from '../../../src/web/prng.js';
+import { hash32 } from '../../../src/core/prng.js';
 
 /** Fingerprint number `i` of stream `seed`, as words. */
 function fp(seed: number, i: number): [number, number] {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemorySeenSet } from '../../../src/seen/memory-seen-set.js';
 import { fingerprintWords, joinFingerprint, WORD_OFFSET } from '../../../src/seen/seen-set.js';
-import { hash32 } from '../../../src/web/prng.js';
+import { hash32 } from '../../../src/core/prng.js';
 import { oracleAnswers } from '../../helpers/seen.js';
 
 const MAX = (1n << 64n) - 1n;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { ConfigError } from '../../../src/core/errors.js';
 import { addressPool, hostSizes } from '../../../src/web/hosts.js';
 import { PageKind, WebModel, parseWebConfig } from '../../../src/web/model.js';
-import { Rng, hash32, zipfRank } from '../../../src/web/prng.js';
+import { Rng, hash32, zipfRank } from '../../../src/core/prng.js';
 import { relativePath } from '../../../src/web/render.js';
 
 describe('prng', () => {

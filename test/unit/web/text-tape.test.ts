@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Rng } from '../../../src/web/prng.js';
+import { Rng } from '../../../src/core/prng.js';
 import { TextTape } from '../../../src/web/text-tape.js';
 
 const filler = ['the', 'of', 'and', 'river', 'stone'];

@@ -1,0 +1,322 @@
+/**
+ * Where pages are analysed ({@link analyzePage}: charset, parse, language, SimHash, links): in
+ * worker threads, so that the node's own thread keeps to the network, the frontier and the stores,
+ * or in the node's thread (`parse.workers: 0`). The same workers also read sitemap documents
+ * ({@link PageAnalyzer.parseSitemap}: a 50 MB sitemap would hold the crawl thread for a while) and
+ * compress WARC records ({@link WorkerPageAnalyzer.compress}, a `WarcCompressor`).
+ *
+ * {@link WorkerPageAnalyzer} runs N workers (`analysis-worker.ts`) and gives each page to the worker
+ * with the fewest pages in hand. A page's body is copied once into a buffer of its own and moved
+ * (transferred, not copied again) to the worker; the analysis comes back as one JSON string. (A
+ * structured clone of a page's hundred link objects costs the receiving thread about five times what
+ * `JSON.parse` of the same data does, and the crawl's thread is the one that must not wait.) A worker
+ * holds the process open only while it has pages in hand.
+ *
+ * The tasks given to a worker in one turn of the event loop go in one message, and a worker sends
+ * its answers back together when they are ready within 1.5 ms of each other: every message wakes the
+ * other thread, and on two busy cores that switch cost the crawl thread about 8 % of its time per
+ * page (`bench:crawl`).
+ *
+ * Failures lose nothing and stop nothing: an exception inside an analysis rejects that page's
+ * promise only; a worker that dies (out of memory on a hostile page: each worker has a heap limit)
+ * rejects the pages it held with an {@link AnalysisError} and is replaced by a new one. The node
+ * then keeps the page's records without a parse (see the page processor).
+ */
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from './worker-entry.js';
+import { MessageBatch } from './message-batch.js';
+import { parseSitemap, type SitemapParse } from '../../sitemap/sitemap-parser.js';
+import type { GzipMember } from '../../store/warc/gzip-members.js';
+import type { RecordBytes } from '../../store/warc/warc-writer.js';
+import { analyzePage, type PageAnalysis, type PageAnalysisInput, type PageAnalysisOptions } from '../../parse/page-analysis.js';
+
+/** Analyses pages; {@link close} ends it (idempotent). */
+export interface PageAnalyzer {
+  /** The analysis of one page; rejects with an {@link AnalysisError} when the page could not be analysed. */
+  analyze(input: PageAnalysisInput): Promise<PageAnalysis>;
+  /** A sitemap document read (`sitemap/sitemap-parser.ts`, location rule off: the crawl's scope judges its URLs); rejects like `analyze`. */
+  parseSitemap(input: SitemapInput): Promise<SitemapParse>;
+  close(): Promise<void>;
+  /** How many worker threads analyse pages (0: the caller's thread). */
+  readonly workers: number;
+}
+
+/** A sitemap document to read. */
+export interface SitemapInput {
+  readonly url: string;
+  /** The body after content decoding (a gzip file inside is the parser's to undo). */
+  readonly body: Uint8Array;
+  /** URLs (or child sitemaps) read at most. */
+  readonly maxUrls: number;
+}
+
+/** The sitemap parser as the node runs it. */
+export function readSitemap(input: SitemapInput): Promise<SitemapParse> {
+  return parseSitemap(input.body, { url: input.url, source: { kind: 'user' } }, { maxUrls: input.maxUrls, locationRule: 'off' });
+}
+
+/**
+ * A page that could not be analysed: the analysis threw, or its worker died (`isFatal` false: the
+ * next page may well succeed); or no worker can start at all (`isFatal` true: an installation
+ * problem that stops the crawl).
+ */
+export class AnalysisError extends Error {
+  readonly isFatal: boolean;
+  constructor(message: string, options?: { cause?: unknown; isFatal?: boolean }) {
+    super(message, options);
+    this.name = 'AnalysisError';
+    this.isFatal = options?.isFatal ?? false;
+  }
+}
+
+/** Analyses pages in the caller's thread. */
+export class InlinePageAnalyzer implements PageAnalyzer {
+  readonly workers = 0;
+
+  constructor(private readonly options: PageAnalysisOptions) {}
+
+  analyze(input: PageAnalysisInput): Promise<PageAnalysis> {
+    try {
+      return Promise.resolve(analyzePage(input, this.options));
+    } catch (err) {
+      return Promise.reject(new AnalysisError(`analysing ${input.url} failed: ${(err as Error).message}`, { cause: err }));
+    }
+  }
+
+  async parseSitemap(input: SitemapInput): Promise<SitemapParse> {
+    try {
+      return await readSitemap(input);
+    } catch (err) {
+      throw new AnalysisError(`reading the sitemap ${input.url} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** A task on its way to a worker: a page to analyse, or WARC records to compress. */
+export type AnalysisRequest =
+  | { readonly kind: 'analyze'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly contentType: string | undefined; readonly wantsText: boolean }
+  | { readonly kind: 'sitemap'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly maxUrls: number }
+  /**
+   * Records one after the other in `data`, `lengths[i]` bytes each; bytes `stored[2i]` to
+   * `stored[2i + 1]` of record i are compressed already (both 0: none).
+   */
+  | {
+    readonly kind: 'gzip'; readonly id: number; readonly data: Uint8Array; readonly lengths: readonly number[];
+    readonly stored: readonly number[]; readonly level: number;
+  };
+
+/** A worker's answer, or its word that it has loaded its modules. */
+export type AnalysisReply =
+  | { readonly id: number; readonly kind: 'analysis'; readonly json: string }
+  | { readonly id: number; readonly kind: 'sitemap'; readonly json: string }
+  /** One gzip member per record, one after the other in `data`. */
+  | { readonly id: number; readonly kind: 'gzipped'; readonly data: Uint8Array; readonly lengths: readonly number[] }
+  | { readonly id: number; readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'ready' };
+
+/** What a worker is started with. */
+export interface AnalysisWorkerData {
+  readonly options: PageAnalysisOptions;
+}
+
+interface Pending {
+  /** What the task is about, for error messages (a page's URL). */
+  readonly about: string;
+  readonly resolve: (reply: Exclude<AnalysisReply, { kind: 'error' | 'ready' }>) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  readonly pending: Map<number, Pending>;
+  /** Whether the current worker has loaded its modules. */
+  isReady: boolean;
+  /** Tasks for the worker, sent together at the end of this turn of the event loop with the buffers they move. */
+  readonly outbox: MessageBatch<AnalysisRequest>;
+}
+
+/** Options of {@link WorkerPageAnalyzer}. */
+export interface WorkerPageAnalyzerOptions extends PageAnalysisOptions {
+  /** Worker threads, at least 1. */
+  readonly workers: number;
+  /** Old-generation heap limit of each worker, MB: a page that needs more kills its worker, not the node. Default 512. */
+  readonly maxWorkerHeapMb?: number;
+}
+
+/** A worker on `analysis-worker` (worker-entry.ts says how it is loaded from sources and from the build). */
+function spawnWorker(workerData: AnalysisWorkerData, maxOldGenerationSizeMb: number): Worker {
+  // A small young generation: a page's garbage dies young, and 8 MB (V8 would take up to 48) was as
+  // fast in bench:crawl while the process kept about 30 MB less.
+  const resourceLimits = { maxOldGenerationSizeMb, maxYoungGenerationSizeMb: 8 };
+  return startWorker(import.meta.url, './analysis-worker', { workerData, resourceLimits });
+}
+
+/** Analyses pages and compresses WARC records in worker threads; see the file comment. */
+export class WorkerPageAnalyzer implements PageAnalyzer {
+  readonly workers: number;
+  private users = 1;
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+  private isClosed = false;
+  private readonly workerData: AnalysisWorkerData;
+  private readonly maxHeapMb: number;
+  /** Why no worker can start; every task then rejects with it. */
+  private broken: AnalysisError | null = null;
+  /** Workers that died and were replaced (for tests and diagnostics). */
+  replaced = 0;
+  /** Messages posted to the workers, each carrying the tasks of one turn of the event loop (for tests and diagnostics). */
+  messagesSent = 0;
+
+  constructor(options: WorkerPageAnalyzerOptions) {
+    if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError(`workers must be a positive integer, got ${options.workers}`);
+    this.workers = options.workers;
+    this.maxHeapMb = options.maxWorkerHeapMb ?? 512;
+    this.workerData = { options: { anchorContextTokens: options.anchorContextTokens, maxLinks: options.maxLinks, maxTextChars: options.maxTextChars } };
+    for (let i = 0; i < options.workers; i++) this.slots.push(this.start());
+  }
+
+  async analyze(input: PageAnalysisInput): Promise<PageAnalysis> {
+    // A buffer of its own, moved to the worker: the caller keeps its body (the WARC record needs it).
+    const body = new Uint8Array(input.body.byteLength);
+    body.set(input.body);
+    const reply = await this.run(input.url, (id) => ({ kind: 'analyze', id, url: input.url, body, contentType: input.contentType, wantsText: input.wantsText !== false }), body);
+    if (reply.kind !== 'analysis') throw new AnalysisError(`analysing ${input.url}: the worker answered ${reply.kind}`);
+    return JSON.parse(reply.json) as PageAnalysis;
+  }
+
+  async parseSitemap(input: SitemapInput): Promise<SitemapParse> {
+    const body = new Uint8Array(input.body.byteLength);
+    body.set(input.body);
+    const reply = await this.run(input.url, (id) => ({ kind: 'sitemap', id, url: input.url, body, maxUrls: input.maxUrls }), body);
+    if (reply.kind !== 'sitemap') throw new AnalysisError(`reading the sitemap ${input.url}: the worker answered ${reply.kind}`);
+    return JSON.parse(reply.json) as SitemapParse;
+  }
+
+  /**
+   * One gzip member per record (a `WarcCompressor`): the records travel to a worker in one buffer and
+   * their members come back in one buffer.
+   */
+  readonly compress = async (records: readonly RecordBytes[], level: number): Promise<readonly GzipMember[]> => {
+    let total = 0;
+    const stored: number[] = [];
+    const lengths = records.map(({ pieces, stored: range }) => {
+      let n = 0;
+      for (const p of pieces) n += p.length;
+      total += n;
+      stored.push(range?.from ?? 0, range?.to ?? 0);
+      return n;
+    });
+    const data = new Uint8Array(total);
+    let at = 0;
+    for (const { pieces } of records) {
+      for (const p of pieces) {
+        data.set(p, at);
+        at += p.length;
+      }
+    }
+    const reply = await this.run(`${records.length} WARC records`, (id) => ({ kind: 'gzip', id, data, lengths, stored, level }), data);
+    if (reply.kind !== 'gzipped' || reply.lengths.length !== records.length) throw new AnalysisError('compressing WARC records: the worker answered wrongly');
+    const out = Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength);
+    let from = 0;
+    return reply.lengths.map((length) => {
+      const member = out.subarray(from, from + length);
+      from += length;
+      return { pieces: [member], length };
+    });
+  };
+
+  /**
+   * One more user of these workers (nodes of one process share them): each user calls `close` once,
+   * and the workers stop at the last call.
+   */
+  retain(): this {
+    this.users++;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    if (--this.users > 0) return;
+    this.isClosed = true;
+    const err = new AnalysisError('the page analyzer was closed');
+    await Promise.all(this.slots.map(async (s) => {
+      for (const p of s.pending.values()) p.reject(err);
+      s.pending.clear();
+      s.outbox.clear();
+      await s.worker.terminate();
+    }));
+  }
+
+  /** Sends a task to the worker with the fewest in hand; `moved` is transferred, not copied. */
+  private run(about: string, request: (id: number) => AnalysisRequest, moved: Uint8Array): Promise<Exclude<AnalysisReply, { kind: 'error' | 'ready' }>> {
+    if (this.broken !== null) return Promise.reject(this.broken);
+    if (this.isClosed) return Promise.reject(new AnalysisError('the page analyzer is closed'));
+    let slot = this.slots[0] as Slot;
+    for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (slot.pending.size === 0) slot.worker.ref();
+      slot.pending.set(id, { about, resolve, reject });
+      slot.outbox.push(request(id), moved.buffer as ArrayBuffer);
+    });
+  }
+
+  private start(): Slot {
+    // Pages finish in bursts (one poll of the sockets ends several): the tasks of one turn go in one
+    // message, to the slot's worker of the moment (a worker that dies is replaced in its slot).
+    const outbox = new MessageBatch<AnalysisRequest>((tasks, moved) => {
+      this.messagesSent++;
+      slot.worker.postMessage(tasks, moved);
+    });
+    const slot: Slot = { worker: spawnWorker(this.workerData, this.maxHeapMb), pending: new Map(), isReady: false, outbox };
+    this.attach(slot);
+    return slot;
+  }
+
+  private attach(slot: Slot): void {
+    const w = slot.worker;
+    w.unref();
+    w.on('message', (message: AnalysisReply | AnalysisReply[]) => {
+      for (const reply of Array.isArray(message) ? message : [message]) {
+        if (reply.kind === 'ready') {
+          slot.isReady = true;
+          continue;
+        }
+        const p = slot.pending.get(reply.id);
+        if (p === undefined) continue;
+        slot.pending.delete(reply.id);
+        if (slot.pending.size === 0) w.unref();
+        if (reply.kind === 'error') p.reject(new AnalysisError(`${p.about}: ${reply.message}`));
+        else p.resolve(reply);
+      }
+    });
+    let failure: Error | null = null;
+    w.on('error', (err) => {
+      failure = err;
+    });
+    w.on('exit', (code) => {
+      if (slot.worker !== w) return;
+      const why = failure === null ? `exited with code ${code}` : `failed: ${failure.message}`;
+      const lost = [...slot.pending.values()];
+      slot.pending.clear();
+      slot.outbox.clear(); // their promises are among the lost
+      if (!slot.isReady) {
+        // It never loaded its modules: a new one would fail the same way.
+        this.broken ??= new AnalysisError(`no analysis worker can start: it ${why}`, { cause: failure ?? undefined, isFatal: true });
+        for (const p of lost) p.reject(this.broken);
+        return;
+      }
+      if (!this.isClosed) {
+        this.replaced++;
+        slot.worker = spawnWorker(this.workerData, this.maxHeapMb);
+        slot.isReady = false;
+        this.attach(slot);
+      }
+      for (const p of lost) p.reject(new AnalysisError(`the analysis worker holding ${p.about} ${why}`, { cause: failure ?? undefined }));
+    });
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Boundary pages (SPEC §1, §4): a page this node fetched that the partitioner places on another
+ * node. With `cluster.forward` `pages` or `both`, the fetching node sends the whole HTTP exchange
+ * (request, response head, body as received) to the owners, which store the page and follow its
+ * links as if they had fetched it; the fetching node keeps only a crawl-log line for it.
+ *
+ * This file converts between a fetch outcome and the exchange's page message; the page processor
+ * decides when a page is a boundary page and what happens to it.
+ */
+import type { FrontierEntry } from '../../frontier/frontier.js';
+import type { FetchOk } from '../../fetch/fetcher.js';
+import type { ForwardedPageMessage } from '../../exchange/messages.js';
+import type { PagePlacer, PartitionId } from '../../partition/partitioner.js';
+
+/** What the page processor needs to forward boundary pages. */
+export interface BoundaryPages {
+  readonly placer: PagePlacer;
+  /** The partition the node asks placements for. */
+  readonly self: PartitionId;
+  /** Every partition the node owns. */
+  readonly own: ReadonlySet<PartitionId>;
+  /** Hands a page to the exchange for partition `to`. */
+  send(to: PartitionId, page: Omit<ForwardedPageMessage, 'seq'>): void;
+  /**
+   * Largest page message the transport carries (a NATS broker's `max_payload`), or null for no
+   * limit. A bigger page is kept where it was fetched rather than lost.
+   */
+  readonly maxMessageBytes: number | null;
+}
+
+/** Bytes a page message needs at most before compression (its bodies and heads, plus room for the fields). */
+export function pageMessageBytes(page: Omit<ForwardedPageMessage, 'seq'>): number {
+  return page.rawBody.length + (page.body?.length ?? 0) + page.request.length + page.responseHead.length + page.url.length * 2 + 4096;
+}
+
+/** The page message for a page this node fetched. */
+export function forwardedPageOf(from: string, entry: FrontierEntry, fromUrl: string | null, outcome: FetchOk, startedWallMs: number): Omit<ForwardedPageMessage, 'seq'> {
+  const isDecoded = outcome.contentEncodings.length > 0;
+  return {
+    kind: 'page', from, url: entry.url, depth: entry.depth, fromUrl, fetchedAtMs: startedWallMs, durationMs: outcome.timings.totalMs,
+    ip: outcome.ip, request: outcome.request, status: outcome.response.status, statusText: outcome.response.statusText,
+    headers: outcome.response.headers, responseHead: outcome.response.raw, rawBody: outcome.rawBody,
+    ...(isDecoded ? { body: outcome.body } : {}), contentEncodings: outcome.contentEncodings,
+    contentType: outcome.contentType, charset: outcome.charset,
+  };
+}
+
+const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+/** The fetch outcome a forwarded page stands for, as the receiving node processes it. */
+export function fetchOkOf(m: ForwardedPageMessage): FetchOk {
+  const rawBody = asBuffer(m.rawBody);
+  return {
+    kind: 'ok', url: m.url, ip: m.ip, timings: { dnsMs: 0, totalMs: m.durationMs }, request: asBuffer(m.request),
+    response: { status: m.status, statusText: m.statusText, headers: m.headers, raw: asBuffer(m.responseHead) },
+    body: m.body === undefined ? rawBody : asBuffer(m.body), rawBody, contentType: m.contentType, charset: m.charset,
+    contentEncodings: m.contentEncodings,
+  };
+}

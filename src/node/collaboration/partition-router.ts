@@ -1,0 +1,187 @@
+/**
+ * The sending side of a collaborative node (SPEC §4, §4.5): which of the URLs it finds it keeps,
+ * and which it hands to the nodes that own them.
+ *
+ * Every URL that passed the URL filter is placed by the partitioner (`placeUrl`). When the node's
+ * own partition is in the placement, the URL goes on to this node's URL-seen test and frontier; for
+ * every other partition named, it is sent, unless the {@link SentCache} says it was sent lately.
+ * Sent URLs are batched per partition (`batchUrls` URLs, or whatever is waiting when `flush` is
+ * called: every `batchDelayMs` and at each checkpoint, before the exchange's outbox is synced).
+ *
+ * While routing, it also counts, per partition, the links this node's pages make to URLs that
+ * partition owns (every occurrence, before the sent cache), and sends them as link summaries (`sendLinkSummaries`, every `linkSummaryIntervalMs`), so that
+ * backlink and PageRank estimates can count links seen by other nodes.
+ *
+ * Seeds are not sent: every node reads the same seed list and keeps the seeds placed on it
+ * ({@link keepsSeed}), so no seed crosses the exchange.
+ */
+import type { Candidate } from '../stages/candidate.js';
+import type { Exchange } from '../../exchange/exchange.js';
+import type { ExchangedUrl } from '../../exchange/messages.js';
+import { SentCache } from '../../exchange/sent-cache.js';
+import type { Partitioner, PartitionId, Placement } from '../../partition/partitioner.js';
+import { urlFingerprintInto } from '../../url/fingerprint.js';
+
+/** Options of {@link PartitionRouter}. */
+export interface PartitionRouterOptions {
+  readonly nodeId: string;
+  readonly partitioner: Partitioner;
+  /** The partitions this node owns (the first is the one it asks placements for). */
+  readonly partitions: readonly PartitionId[];
+  readonly exchange: Exchange;
+  /** URLs per batch message. */
+  readonly batchUrls: number;
+  /** Slots of the cache of URLs sent lately; 0 turns it off. */
+  readonly sentCacheEntries: number;
+  /** Whether links to other partitions' URLs are counted for link summaries. */
+  readonly isSummarizing: boolean;
+  /** Distinct target URLs counted per partition before a link summary is sent early. */
+  readonly maxSummaryUrls?: number;
+}
+
+/** What the router did, for the node's statistics. */
+export interface RouterCounts {
+  /** URLs placed on this node's partitions and kept. */
+  kept: number;
+  /** URLs handed to the exchange (each partition counted). */
+  sent: number;
+  /** URLs not sent again because the sent cache remembered them. */
+  cached: number;
+}
+
+/** See the file comment. */
+export class PartitionRouter {
+  readonly counts: RouterCounts = { kept: 0, sent: 0, cached: 0 };
+  private readonly own: ReadonlySet<PartitionId>;
+  private readonly self: PartitionId;
+  private readonly cache: SentCache;
+  private readonly batches = new Map<PartitionId, ExchangedUrl[]>();
+  private readonly summaries = new Map<PartitionId, Map<string, number>>();
+  private readonly scratch = new Uint32Array(2);
+  private readonly maxSummaryUrls: number;
+  private readonly isSummarizing: boolean;
+
+  constructor(private readonly o: PartitionRouterOptions) {
+    if (o.partitions.length === 0) throw new Error('a collaborative node owns at least one partition');
+    this.own = new Set(o.partitions);
+    this.self = o.partitions[0] as PartitionId;
+    this.cache = new SentCache(o.sentCacheEntries);
+    this.maxSummaryUrls = o.maxSummaryUrls ?? 50_000;
+    this.isSummarizing = o.isSummarizing;
+  }
+
+  /** Whether placing a URL needs its host's address (ip-hash). */
+  get needsIp(): boolean {
+    return this.o.partitioner.needsIp;
+  }
+
+  /** URLs waiting in batches not yet sent. */
+  get batched(): number {
+    let n = 0;
+    for (const b of this.batches.values()) n += b.length;
+    return n;
+  }
+
+  /**
+   * Places `candidates`: returns those this node keeps, sends the others (batched).
+   * @param ipOf the resolved address of a host name, when known.
+   */
+  route(candidates: readonly Candidate[], ipOf: (hostname: string) => string | null): Candidate[] {
+    const kept: Candidate[] = [];
+    for (const c of candidates) {
+      const placement = this.place(c, ipOf);
+      let isKept = false;
+      for (const p of placement) {
+        if (this.own.has(p)) {
+          isKept = true;
+        } else {
+          if (this.isSummarizing && c.fromUrl !== null) this.countLink(p, c.url);
+          this.sendUrl(p, c);
+        }
+      }
+      if (isKept) {
+        kept.push(c);
+        this.counts.kept++;
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * Whether this node takes seed number `index` of the seed list every node reads: the seed's
+   * placement asked as if node `index mod n` had found it (so strategies that keep URLs where they
+   * are found spread the seeds round-robin), kept when it names one of this node's partitions.
+   */
+  keepsSeed(seed: Candidate, index: number, ipOf: (hostname: string) => string | null): boolean {
+    const n = this.o.partitioner.partitionCount;
+    const placement = this.o.partitioner.placeUrl(this.factsOf(seed, ipOf), index % n);
+    return placement.some((p) => this.own.has(p));
+  }
+
+  /** Sends every partial batch. */
+  flush(): void {
+    for (const [p, batch] of this.batches) {
+      if (batch.length > 0) this.sendBatch(p, batch);
+    }
+    this.batches.clear();
+  }
+
+  /** Sends the link counts gathered since the last summary. */
+  sendLinkSummaries(): void {
+    for (const [p, counts] of this.summaries) if (counts.size > 0) this.sendSummary(p, counts);
+    this.summaries.clear();
+  }
+
+  private place(c: Candidate, ipOf: (hostname: string) => string | null): Placement {
+    return this.o.partitioner.placeUrl(this.factsOf(c, ipOf), this.self);
+  }
+
+  private factsOf(c: Candidate, ipOf: (hostname: string) => string | null): Parameters<Partitioner['placeUrl']>[0] {
+    return {
+      url: c.url, hostname: c.hostname, ip: ipOf(c.hostname),
+      ...(c.anchorText === undefined ? {} : { anchorText: c.anchorText }), ...(c.fromUrl === null ? {} : { fromUrl: c.fromUrl }),
+    };
+  }
+
+  private countLink(p: PartitionId, url: string): void {
+    let counts = this.summaries.get(p);
+    if (counts === undefined) {
+      counts = new Map();
+      this.summaries.set(p, counts);
+    }
+    counts.set(url, (counts.get(url) ?? 0) + 1);
+    if (counts.size >= this.maxSummaryUrls) this.sendSummary(p, counts);
+  }
+
+  private sendUrl(p: PartitionId, c: Candidate): void {
+    const s = this.scratch;
+    urlFingerprintInto(c.url, s);
+    // The partition is mixed in: a URL placed on two partitions (Policy B) is sent to each.
+    if (this.cache.testAndAdd((s[0] as number) ^ Math.imul(p + 1, 0x9e3779b1), s[1] as number)) {
+      this.counts.cached++;
+      return;
+    }
+    let batch = this.batches.get(p);
+    if (batch === undefined) {
+      batch = [];
+      this.batches.set(p, batch);
+    }
+    batch.push({
+      url: c.url, depth: c.depth, fromUrl: c.fromUrl, ...(c.anchorText === undefined || c.anchorText === '' ? {} : { anchorText: c.anchorText }),
+    });
+    this.counts.sent++;
+    if (batch.length >= this.o.batchUrls) {
+      this.sendBatch(p, batch);
+      this.batches.delete(p);
+    }
+  }
+
+  private sendBatch(p: PartitionId, urls: readonly ExchangedUrl[]): void {
+    this.o.exchange.send(p, { kind: 'urls', from: this.o.nodeId, urls });
+  }
+
+  private sendSummary(p: PartitionId, counts: Map<string, number>): void {
+    this.o.exchange.send(p, { kind: 'links', from: this.o.nodeId, counts: [...counts] });
+    counts.clear();
+  }
+}

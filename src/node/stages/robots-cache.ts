@@ -1,0 +1,235 @@
+/**
+ * robots.txt per origin (SPEC §2 item 7): fetched once through the crawl's own fetcher, under the
+ * frontier lease of the first URL of the host (so the request counts against the host's and the IP's
+ * connection limits like any other), parsed by `robots/`, and kept with its expiry in a bounded map.
+ *
+ * What the fetch loop asks for a URL's origin ({@link RobotsCache.verdict}):
+ * - `fetch`: nothing (or nothing fresh) is known: fetch it now, under the lease in hand;
+ * - `fetching`: another slot is fetching it: wait for that;
+ * - `rules`: the rules for our product token and the Crawl-delay;
+ * - `wait`: the last fetch failed (5xx, 429, unreachable): RFC 9309 §2.3.1.4 disallows the whole host
+ *   until a retry succeeds, which may be tried at `untilMs`;
+ * - `given-up`: `maxAttempts` fetches in a row failed, or the host cannot be reached at all (its
+ *   name does not resolve, its address is refused): URLs of the host are dropped with that reason
+ *   until `maxAgeMs` has passed, as long as a file that was read would be kept.
+ *
+ * Redirects of robots.txt are followed here (up to `maxRedirects`), waiting the politeness gap
+ * between hops, since the fetcher never follows redirects itself.
+ */
+import type { Clock } from '../../core/clock.js';
+import type { CrawlConfig } from '../../config/crawl-config.js';
+import { connectionFailureOf, describeFailure, type ConnectionFailure } from './host-reachability.js';
+import type { CrawlOutcomeKind } from '../../store/records.js';
+import { isRetryable, type FetchOutcome, type Fetcher } from '../../fetch/fetcher.js';
+import { robotsFromFetch, RobotsPolicyKind, type RobotsFetchResult } from '../../robots/fetch-policy.js';
+import { productToken } from '../../robots/robots-txt.js';
+import type { RobotsRules } from '../../robots/rules.js';
+import { normalizeUrl } from '../../url/normalize.js';
+
+/** What to do about robots.txt before fetching a URL of an origin. */
+export type RobotsVerdict =
+  | { readonly kind: 'fetch' }
+  | { readonly kind: 'fetching'; readonly done: Promise<void> }
+  | { readonly kind: 'rules'; readonly rules: RobotsRules; readonly crawlDelayMs: number }
+  | { readonly kind: 'wait'; readonly untilMs: number }
+  | { readonly kind: 'given-up'; readonly reason: CrawlOutcomeKind; readonly detail: string | null };
+
+/** How a robots.txt fetch went, for the lease it was made under. */
+export interface RobotsFetchReport {
+  readonly isAborted: boolean;
+  /** Duration of the last request, ms (the frontier's k × duration gap). */
+  readonly durationMs: number;
+  readonly ip: string | null;
+  /** How the last request failed before any answer (host-reachability.ts); null when the server answered or the fetch was aborted. */
+  readonly connectionFailure: ConnectionFailure | null;
+}
+
+/** Options of {@link RobotsCache}. */
+export interface RobotsCacheOptions {
+  readonly config: CrawlConfig['robots'];
+  /** The full User-Agent; its product token selects the robots.txt group. */
+  readonly userAgent: string;
+  readonly maxCrawlDelayMs: number;
+  readonly maxRetryAfterMs: number;
+  readonly fetcher: Fetcher;
+  readonly clock: Clock;
+  /** Politeness gap to wait after a request that took `durationMs`, before the next hop of a redirect. */
+  readonly hopGapMs: (durationMs: number) => number;
+  /**
+   * Wait before fetching again a robots.txt whose host did not answer at all (refused, unreachable,
+   * connect timeout), after `failures` such fetches in a row, ms: the politeness back-off, so that a
+   * host that refuses connections is given up within a minute rather than after `config.retryMs`
+   * (meant for servers that answer 5xx) times `maxAttempts`. Default: `config.retryMs`.
+   */
+  readonly unreachableRetryMs?: (failures: number) => number;
+  /** Called with the outcome of every robots.txt request (WARC records, counters). */
+  readonly onRequest: (url: string, outcome: FetchOutcome, startedWallMs: number) => Promise<void>;
+  /** Called with the `Sitemap:` URLs of each robots.txt read (again at each refresh), when it announces any. */
+  readonly onSitemaps?: (robotsUrl: string, sitemaps: readonly string[]) => void;
+}
+
+interface Entry {
+  /** Rules of the last successful fetch, while it is fresh; null while failing. */
+  rules: RobotsRules | null;
+  crawlDelayMs: number;
+  /** When the current answer ends: rules expire, a failed fetch may be retried, a given-up host is tried again. */
+  expiresAtMs: number;
+  /** Failed fetches in a row. */
+  failures: number;
+  givenUp: CrawlOutcomeKind | null;
+  /** Why the host was given up, for the crawl log; null when it was not, or the outcome says it all. */
+  givenUpDetail: string | null;
+  fetching: Promise<void> | null;
+}
+
+/** Failures that no retry will fix: the URLs are dropped with this very outcome. */
+function hopelessKind(outcome: FetchOutcome): CrawlOutcomeKind | null {
+  if (outcome.kind === 'address-denied') return 'address-denied';
+  if (outcome.kind === 'connect-error' && !isRetryable(outcome)) return 'connect-error'; // a TLS certificate refused
+  if (outcome.kind === 'dns-error' && !['ETIMEOUT', 'ESERVFAIL', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT'].includes(outcome.code)) return 'dns-error';
+  return null;
+}
+
+/** The robots.txt of every origin the crawl meets; see the file comment. */
+export class RobotsCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly token: string;
+
+  constructor(private readonly options: RobotsCacheOptions) {
+    this.token = productToken(options.userAgent);
+  }
+
+  /** Origins whose robots.txt is held. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** What to do before fetching a URL of `origin` at `nowMs`. */
+  verdict(origin: string, nowMs: number): RobotsVerdict {
+    const e = this.entries.get(origin);
+    if (e === undefined) return { kind: 'fetch' };
+    if (e.fetching !== null) return { kind: 'fetching', done: e.fetching };
+    if (nowMs >= e.expiresAtMs) return { kind: 'fetch' };
+    // Most recently used last, so that eviction drops the coldest origin.
+    this.entries.delete(origin);
+    this.entries.set(origin, e);
+    if (e.givenUp !== null) return { kind: 'given-up', reason: e.givenUp, detail: e.givenUpDetail };
+    if (e.rules !== null) return { kind: 'rules', rules: e.rules, crawlDelayMs: e.crawlDelayMs };
+    return { kind: 'wait', untilMs: e.expiresAtMs };
+  }
+
+  /** The fresh rules of `origin`, if known (to drop disallowed links before they are queued). */
+  peekRules(origin: string, nowMs: number): RobotsRules | null {
+    const e = this.entries.get(origin);
+    return e !== undefined && e.rules !== null && e.fetching === null && nowMs < e.expiresAtMs ? e.rules : null;
+  }
+
+  /** Fetches the robots.txt of `origin` now (the caller holds a lease on the host). */
+  async fetch(origin: string, signal: AbortSignal): Promise<RobotsFetchReport> {
+    let entry = this.entries.get(origin);
+    if (entry === undefined) {
+      entry = { rules: null, crawlDelayMs: 0, expiresAtMs: 0, failures: 0, givenUp: null, givenUpDetail: null, fetching: null };
+      this.insert(origin, entry);
+    }
+    const e = entry;
+    if (e.givenUp !== null) {
+      // A given-up host gets a fresh series of attempts once its time is over.
+      e.givenUp = null;
+      e.givenUpDetail = null;
+      e.failures = 0;
+    }
+    let finish = (): void => {};
+    e.fetching = new Promise((resolve) => { finish = resolve; });
+    try {
+      return await this.fetchInto(origin, e, signal);
+    } finally {
+      e.fetching = null;
+      finish();
+    }
+  }
+
+  private async fetchInto(origin: string, e: Entry, signal: AbortSignal): Promise<RobotsFetchReport> {
+    const o = this.options;
+    let url = `${origin}/robots.txt`;
+    let outcome: FetchOutcome;
+    let hops = 0;
+    for (;;) {
+      const startedWallMs = o.clock.wallMs();
+      outcome = await o.fetcher.fetch({ url }, signal);
+      if (outcome.kind === 'aborted') return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null };
+      await o.onRequest(url, outcome, startedWallMs);
+      if (outcome.kind !== 'redirect' || outcome.location === null || hops >= o.config.maxRedirects) break;
+      const next = normalizeUrl(outcome.location);
+      if (next.kind !== 'ok') break;
+      hops++;
+      url = next.url;
+      await o.clock.sleepUntil(o.clock.nowMs() + o.hopGapMs(outcome.timings.totalMs), signal);
+      if (signal.aborted) return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null };
+    }
+    this.settle(origin, e, outcome, hops);
+    return { isAborted: false, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: connectionFailureOf(outcome) };
+  }
+
+  /** Turns the last outcome into rules, a retry time or a given-up host. */
+  private settle(origin: string, e: Entry, outcome: FetchOutcome, hops: number): void {
+    const o = this.options;
+    const now = o.clock.nowMs();
+    const policy = robotsFromFetch(this.fetchResult(outcome, hops), {
+      maxAgeMs: o.config.maxAgeMs, retryMs: o.config.retryMs, maxBytes: o.config.maxBytes,
+    });
+    const isUsable = policy.kind === RobotsPolicyKind.parsed || policy.kind === RobotsPolicyKind.clientError
+      || policy.kind === RobotsPolicyKind.tooManyRedirects;
+    if (isUsable) {
+      if (policy.sitemaps.length > 0) o.onSitemaps?.(`${origin}/robots.txt`, policy.sitemaps);
+      const rules = policy.forAgent(this.token);
+      e.rules = rules;
+      e.crawlDelayMs = Math.min(rules.crawlDelayMs ?? 0, o.maxCrawlDelayMs);
+      e.failures = 0;
+      e.expiresAtMs = now + policy.expiresInMs;
+      return;
+    }
+    e.rules = null;
+    e.failures++;
+    const hopeless = hopelessKind(outcome);
+    const unanswered = connectionFailureOf(outcome);
+    if (hopeless !== null || e.failures >= o.config.maxAttempts) {
+      // Given up like a file that was read: the next series of attempts comes with the next refresh.
+      // A host that never answered ends its URLs with how it failed, not as a robots.txt matter.
+      e.givenUp = hopeless ?? unanswered?.kind ?? 'robots-unavailable';
+      e.givenUpDetail = unanswered === null ? null : `robots.txt: ${describeFailure(unanswered)} (${unanswered.code}), ${e.failures} times in a row`;
+      e.expiresAtMs = now + o.config.maxAgeMs;
+    } else if (unanswered !== null && o.unreachableRetryMs !== undefined) {
+      e.expiresAtMs = now + o.unreachableRetryMs(e.failures);
+    } else {
+      e.expiresAtMs = now + policy.expiresInMs;
+    }
+  }
+
+  private fetchResult(outcome: FetchOutcome, hops: number): RobotsFetchResult {
+    const o = this.options;
+    switch (outcome.kind) {
+      case 'ok': return { kind: 'ok', status: outcome.response.status, body: outcome.body };
+      case 'http-error': {
+        const after = outcome.retryAfterMs;
+        return after === null
+          ? { kind: 'http-error', status: outcome.response.status }
+          : { kind: 'http-error', status: outcome.response.status, retryAfterMs: Math.min(after, o.maxRetryAfterMs) };
+      }
+      case 'redirect':
+        return hops >= o.config.maxRedirects && outcome.location !== null
+          ? { kind: 'too-many-redirects' }
+          : { kind: 'http-error', status: outcome.response.status };
+      default: return { kind: 'unreachable' };
+    }
+  }
+
+  private insert(origin: string, entry: Entry): void {
+    this.entries.set(origin, entry);
+    if (this.entries.size <= this.options.config.cacheEntries) return;
+    for (const [key, e] of this.entries) {
+      if (e.fetching !== null || key === origin) continue;
+      this.entries.delete(key);
+      break;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * What a node learns from the bytes of one HTML page (SPEC §2 item 9): charset → decode → parse →
+ * language → SimHash and text digest, and the page's links normalized against its effective base.
+ *
+ * A pure function of its input, with no collaborators and no I/O, so that it can run in an analysis
+ * worker (`analysis-worker.ts`) as well as in the node's own thread: its input and its result are
+ * plain data that cross a thread boundary by structured clone. Everything the node decides from the
+ * result (dedup, admission, records) stays with the node.
+ */
+import { simhash } from '../dedup/simhash.js';
+import { textDigest } from '../dedup/content-digest.js';
+import { decodeHtml, detectCharset } from './charset.js';
+import { parseHtml, type HtmlLinkKind } from './html-page.js';
+import { detectLanguage } from './language.js';
+import { normalizeUrl } from '../url/normalize.js';
+
+/** Parser limits of an analysis (the `parse` options of the crawl configuration). */
+export interface PageAnalysisOptions {
+  readonly anchorContextTokens: number;
+  readonly maxLinks: number;
+  readonly maxTextChars: number;
+}
+
+/** One page to analyse. */
+export interface PageAnalysisInput {
+  readonly url: string;
+  /** The body after content decoding. */
+  readonly body: Uint8Array;
+  /** The response's `Content-Type` value, for its charset parameter. */
+  readonly contentType: string | undefined;
+  /**
+   * Whether the visible text is returned (`visibleText`); default true. The language, SimHash and
+   * text digest are computed from it either way. A crawl whose ordering policy and partitioner read
+   * no page text leaves it in the worker: a page's text is often most of what would cross threads.
+   */
+  readonly wantsText?: boolean;
+}
+
+/** One link of a fetched page, as the analysis finds it and the link graph keeps it. */
+export interface GraphLink {
+  /** Normalized absolute target URL. */
+  readonly url: string;
+  readonly kind: HtmlLinkKind | 'redirect';
+  readonly anchorText: string;
+  /** Extended anchor text: the words before and after the link. */
+  readonly before: string;
+  readonly after: string;
+  /** rel=nofollow (or ugc, sponsored) on the link, or meta robots nofollow on the page. */
+  readonly isNofollow: boolean;
+}
+
+/** What an analysis yields: plain data (strings, numbers, arrays), cloneable across threads. */
+export interface PageAnalysis {
+  readonly charset: string;
+  /** ISO 639-1 code, '' when unknown. */
+  readonly language: string;
+  /** 64-bit SimHash of the visible text, 16 hex digits. */
+  readonly simhash: string;
+  readonly textDigest: string;
+  readonly title: string;
+  /** The page's visible text; '' when the input did not want it. */
+  readonly visibleText: string;
+  /** Meta robots directives found (lowercase, once each). */
+  readonly robotsDirectives: readonly string[];
+  readonly isNoindex: boolean;
+  readonly isNofollow: boolean;
+  /** `<link rel=canonical>` normalized against the effective base; null when absent or invalid. */
+  readonly canonical: string | null;
+  /** The links that normalized, in document order; `isNofollow` also holds for a nofollow page. */
+  readonly links: readonly GraphLink[];
+  /** Host name (no port) of each of `links`, as normalization returned it. */
+  readonly hostnames: readonly string[];
+  /** Links the parser reported (valid or not). */
+  readonly found: number;
+  /** Reported links that did not normalize. */
+  readonly invalid: number;
+  /** Reported links that carry rel=nofollow (or ugc, sponsored) themselves. */
+  readonly nofollow: number;
+}
+
+/** Analyses one HTML page; never throws on any bytes (a bug aside). */
+export function analyzePage(input: PageAnalysisInput, options: PageAnalysisOptions): PageAnalysis {
+  const body = Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength);
+  const charset = detectCharset(body, input.contentType);
+  const page = parseHtml(decodeHtml(body, charset.charset), input.url, options);
+  const language = detectLanguage(page.visibleText, page.lang);
+  const links: GraphLink[] = [];
+  const hostnames: string[] = [];
+  let invalid = 0;
+  let nofollow = 0;
+  for (const l of page.links) {
+    if (l.isNofollow) nofollow++;
+    const n = normalizeUrl(l.href, page.effectiveBase);
+    if (n.kind !== 'ok') {
+      invalid++;
+      continue;
+    }
+    links.push({
+      url: n.url, kind: l.kind, anchorText: l.anchorText, before: l.extendedAnchorText.before, after: l.extendedAnchorText.after,
+      isNofollow: l.isNofollow || page.robots.isNofollow,
+    });
+    hostnames.push(n.host);
+  }
+  const canonical = page.canonical === null ? null : normalizeUrl(page.canonical, page.effectiveBase);
+  return {
+    charset: charset.charset, language: language.code, simhash: simhash(page.visibleText).toString(16).padStart(16, '0'),
+    textDigest: textDigest(page.visibleText), title: page.title, visibleText: input.wantsText === false ? '' : page.visibleText,
+    robotsDirectives: page.robots.directives, isNoindex: page.robots.isNoindex, isNofollow: page.robots.isNofollow,
+    canonical: canonical?.kind === 'ok' ? canonical.url : null, links, hostnames, found: page.links.length, invalid, nofollow,
+  };
+}

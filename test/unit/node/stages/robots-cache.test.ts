@@ -1,0 +1,118 @@
+/**
+ * The node's robots.txt cache on a manual clock: what each fetch result means for the host (RFC 9309
+ * §2.3.1), retries of a failing robots.txt and giving up, redirects followed with the politeness gap,
+ * Crawl-delay, expiry and the bounded size.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { FetchOutcome, Fetcher } from '../../../../src/fetch/fetcher.js';
+import { ManualClock } from '../../../../src/core/clock.js';
+import type { CrawlConfig } from '../../../../src/config/crawl-config.js';
+import { RobotsCache, type RobotsVerdict } from '../../../../src/node/stages/robots-cache.js';
+import { drive, FakeFetcher, type Reply } from '../fake-web.js';
+
+const CONFIG: CrawlConfig['robots'] = { maxAgeMs: 86_400_000, retryMs: 60_000, maxAttempts: 3, maxBytes: 512_000, maxRedirects: 5, cacheEntries: 100 };
+const ORIGIN = 'http://a.test';
+
+function cache(route: (url: string, attempt: number) => Reply, config: Partial<CrawlConfig['robots']> = {}, fetcher?: Fetcher) {
+  const clock = new ManualClock();
+  const fake = new FakeFetcher(clock, route, 100);
+  const requested: string[] = [];
+  const robots = new RobotsCache({
+    config: { ...CONFIG, ...config }, userAgent: 'shoalbot/1.0 (+https://example.org/bot)', maxCrawlDelayMs: 5_000, maxRetryAfterMs: 600_000,
+    fetcher: fetcher ?? fake, clock, hopGapMs: () => 1000,
+    onRequest: async (url) => { requested.push(url); },
+  });
+  const fetch = (origin = ORIGIN) => drive(clock, robots.fetch(origin, new AbortController().signal));
+  return { clock, fake, robots, requested, fetch };
+}
+
+function kind(v: RobotsVerdict): string {
+  if (v.kind === 'rules') return `rules delay=${v.crawlDelayMs}`;
+  if (v.kind === 'wait') return `wait until ${v.untilMs}`;
+  if (v.kind === 'given-up') return `given-up ${v.reason}`;
+  return v.kind;
+}
+
+describe('RobotsCache', () => {
+  test('fetches once, applies our group, caps Crawl-delay, and refreshes after maxAgeMs', async () => {
+    const { clock, robots, requested, fetch } = cache(() => ({ status: 200, body: 'User-agent: shoalbot\nDisallow: /x\nCrawl-delay: 9\n\nUser-agent: *\nDisallow: /\n' }));
+    assert.equal(kind(robots.verdict(ORIGIN, 0)), 'fetch');
+    const report = await fetch();
+    assert.deepEqual(report, { isAborted: false, durationMs: 100, ip: '10.0.0.1', connectionFailure: null });
+    const v = robots.verdict(ORIGIN, clock.nowMs());
+    assert.equal(kind(v), 'rules delay=5000');
+    assert.ok(v.kind === 'rules' && v.rules.isAllowed('/y') && !v.rules.isAllowed('/x/1'));
+    assert.ok(robots.peekRules(ORIGIN, 100) !== null);
+    assert.equal(kind(robots.verdict(ORIGIN, 100 + CONFIG.maxAgeMs)), 'fetch');
+    assert.deepEqual(requested, ['http://a.test/robots.txt']);
+  });
+
+  test('a 404 allows everything; a 503 disallows until Retry-After, then the rules apply', async () => {
+    const notFound = cache(() => ({ status: 404 }));
+    await notFound.fetch();
+    const v = notFound.robots.verdict(ORIGIN, 100);
+    assert.ok(v.kind === 'rules' && v.rules.isAllowed('/anything'));
+
+    const flaky = cache((_, attempt) => (attempt <= 2 ? { status: 503, headers: { 'Retry-After': '5' } } : { status: 200, body: 'User-agent: *\nDisallow: /no\n' }));
+    await flaky.fetch();
+    assert.equal(kind(flaky.robots.verdict(ORIGIN, 100)), 'wait until 5100');
+    assert.equal(flaky.robots.peekRules(ORIGIN, 100), null);
+    await flaky.clock.advanceTo(5100);
+    assert.equal(kind(flaky.robots.verdict(ORIGIN, 5100)), 'fetch');
+    await flaky.fetch();
+    assert.equal(kind(flaky.robots.verdict(ORIGIN, 5200)), 'wait until 10200');
+    await flaky.clock.advanceTo(10_200);
+    await flaky.fetch();
+    assert.equal(kind(flaky.robots.verdict(ORIGIN, 10_300)), 'rules delay=0');
+  });
+
+  test('gives up after maxAttempts failures in a row, until maxAgeMs has passed', async () => {
+    const { clock, robots, fetch, requested } = cache(() => ({ status: 500 }));
+    for (let i = 0; i < 3; i++) {
+      await fetch();
+      const v = robots.verdict(ORIGIN, clock.nowMs());
+      if (i < 2) {
+        assert.equal(kind(v), `wait until ${clock.nowMs() + CONFIG.retryMs}`);
+        await clock.advanceTo(clock.nowMs() + CONFIG.retryMs);
+      } else {
+        assert.equal(kind(v), 'given-up robots-unavailable');
+      }
+    }
+    assert.equal(requested.length, 3);
+    assert.equal(kind(robots.verdict(ORIGIN, clock.nowMs() + CONFIG.maxAgeMs - 1)), 'given-up robots-unavailable');
+    assert.equal(kind(robots.verdict(ORIGIN, clock.nowMs() + CONFIG.maxAgeMs)), 'fetch');
+  });
+
+  test('a name that does not resolve is given up at once, with that outcome', async () => {
+    const failing: Fetcher = {
+      fetch: async (r): Promise<FetchOutcome> => ({ kind: 'dns-error', url: r.url, ip: null, host: 'a.test', code: 'ENOTFOUND', message: 'no', timings: { dnsMs: 1, totalMs: 1 } }),
+      close: async () => {},
+    };
+    const { robots, fetch } = cache(() => ({ status: 200 }), {}, failing);
+    await fetch();
+    assert.equal(kind(robots.verdict(ORIGIN, 0)), 'given-up dns-error');
+  });
+
+  test('follows redirects with the politeness gap between hops, up to maxRedirects', async () => {
+    const moved = cache((url) => (url.endsWith('/robots.txt') ? { status: 301, headers: { Location: '/moved.txt' } } : { status: 200, body: 'User-agent: *\nDisallow: /m\n' }));
+    await moved.fetch();
+    assert.deepEqual(moved.fake.received.map((r) => `${r.atMs} ${r.url}`), ['0 http://a.test/robots.txt', '1100 http://a.test/moved.txt']);
+    const v = moved.robots.verdict(ORIGIN, moved.clock.nowMs());
+    assert.ok(v.kind === 'rules' && !v.rules.isAllowed('/m'));
+
+    const loop = cache((url, attempt) => ({ status: 302, headers: { Location: `${url.replace(/\?.*/, '')}?${attempt}` } }), { maxRedirects: 2 });
+    await loop.fetch();
+    assert.equal(loop.fake.received.length, 3);
+    const w = loop.robots.verdict(ORIGIN, loop.clock.nowMs());
+    assert.ok(w.kind === 'rules' && w.rules.isAllowed('/'), 'too many redirects: allowed');
+  });
+
+  test('keeps at most cacheEntries origins', async () => {
+    const { robots, fetch } = cache(() => ({ status: 404 }), { cacheEntries: 2 });
+    for (const o of ['http://a.test', 'http://b.test', 'http://c.test']) await fetch(o);
+    assert.equal(robots.size, 2);
+    assert.equal(kind(robots.verdict('http://a.test', 300)), 'fetch');
+    assert.equal(kind(robots.verdict('http://c.test', 300)), 'rules delay=0');
+  });
+});
