@@ -98,7 +98,7 @@ export async function docsCrawl(dir: string, log: (line: string) => void): Promi
       seeds: { urls: [...web.seeds] },
       scope: { seedsOnly: 'host' },
       network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-      politeness: { minDelayMs: 0, k: 0 },
+      politeness: { minDelayMs: 0, delayFactor: 0 },
       limits: { concurrency: DOCS_SITES.length },
       order: { policy: 'bfs' },
       store: { outDir: dir },

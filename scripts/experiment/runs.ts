@@ -82,7 +82,7 @@ export function hotQueuePolicies(pageCount: number, word: string, hotDistance: 0
 /** The settings of the polite runs: the simulator's defaults (those of a crawl). */
 export function politeSettings(): { readonly concurrency: number; readonly latencyMs: number; readonly minDelayMs: number; readonly k: number } {
   const d = simConfigSchema.parse({});
-  return { concurrency: d.limits.concurrency, latencyMs: d.latency.ms, minDelayMs: d.politeness.minDelayMs, k: d.politeness.k };
+  return { concurrency: d.limits.concurrency, latencyMs: d.latency.ms, minDelayMs: d.politeness.minDelayMs, k: d.politeness.delayFactor };
 }
 
 /**
@@ -98,7 +98,7 @@ export async function runPolicy(graph: SimGraph, seeds: Uint32Array, policy: Pol
       ? {
         concurrency: d.limits.concurrency, latencyMs: d.latency.ms,
         politeness: {
-          minDelayMs: d.politeness.minDelayMs, delayFactor: d.politeness.k, maxConnectionsPerHost: d.politeness.maxConnectionsPerHost,
+          minDelayMs: d.politeness.minDelayMs, delayFactor: d.politeness.delayFactor, maxConnectionsPerHost: d.politeness.maxConnectionsPerHost,
           maxConnectionsPerIp: d.politeness.maxConnectionsPerIp, maxCrawlDelayMs: d.politeness.maxCrawlDelayMs,
         },
       }

@@ -7,12 +7,12 @@
 import { channel } from 'node:diagnostics_channel';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PortExchange } from '../exchange/memory/port-exchange.js';
-import { buildNode } from '../node/build-node.js';
+import { analyzerOf, buildNode } from '../node/build-node.js';
 import { crawlDirLayout } from '../store/crawl-dir.js';
 import type { CrawlNode } from '../node/crawl-node.js';
 import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../obs/events.js';
 import type { FetchRecord } from '../store/records.js';
-import { InlinePageAnalyzer, WorkerPageAnalyzer, type PageAnalyzer } from '../node/analysis/page-analyzer.js';
+import { WorkerPageAnalyzer, type PageAnalyzer } from '../node/analysis/page-analyzer.js';
 import { createPartitioner } from '../partition/registry.js';
 import { partitionModelsOf } from './partition-models.js';
 import type { ClusterWorkerData, FromWorker, ToWorker } from './thread-protocol.js';
@@ -29,12 +29,9 @@ const sharedPages = {
   get started(): number { return Atomics.load(counter, 0); },
   add: (pages: number): void => { Atomics.add(counter, 0, pages); },
 };
-const p = config.parse;
-const options = { anchorContextTokens: p.anchorContextTokens, maxLinks: p.maxLinks, maxTextChars: p.maxTextChars };
 // The threads themselves spread the work over the cores: pages are analysed in the node's thread
 // unless parse.workers asks for analysis threads of their own.
-const analyzer: PageAnalyzer = p.workers === null || p.workers === 0 ? new InlinePageAnalyzer(options)
-  : new WorkerPageAnalyzer({ ...options, workers: p.workers, maxWorkerHeapMb: Math.max(16, Math.round(p.maxWorkerHeapBytes / 2 ** 20)) });
+const analyzer: PageAnalyzer = analyzerOf(config.parse, 0);
 const exchanges = new Map<string, PortExchange>();
 const nodes: CrawlNode[] = [];
 for (const [i, n] of data.nodes.entries()) {

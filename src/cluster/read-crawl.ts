@@ -58,14 +58,7 @@ export async function readCrawlForEval(dir: string, truth: Truth | null = null):
       if (e.status === 0 || (e.node !== null && nodeId !== null && e.node !== nodeId)) continue;
       downloads.push({ url: keyOf(e.url), host: new URL(e.url).hostname, bytes: e.bytes });
     }
-    const t = readExchangeTotals(nodeDir);
-    nodes.push({
-      node: nodeId ?? 'shoal', downloads,
-      exchange: {
-        urlsSent: t.urlsSent, urlsReceived: t.urlsReceived, pagesSent: t.pagesSent, pagesReceived: t.pagesReceived,
-        pageBytesSent: t.pageBytesSent, pageBytesReceived: t.pageBytesReceived, bytesSent: t.bytesSent, bytesReceived: t.bytesReceived,
-      },
-    });
+    nodes.push({ node: nodeId ?? 'shoal', downloads, exchange: readExchangeTotals(nodeDir) });
     if (existsSync(join(nodeDir, LINK_GRAPH_DIR))) {
       const graph = await readLinkGraph(join(nodeDir, LINK_GRAPH_DIR));
       try {

@@ -7,7 +7,9 @@
  * Each component gets only its section (CONVENTIONS §7); `build-node.ts` hands them out.
  */
 import { z } from 'zod';
-import { bytes, durationMs } from './units.js';
+import { bytes, count, durationMs, int } from './units.js';
+import { politenessFields } from './politeness.js';
+import { DEFAULT_POLITENESS } from '../frontier/frontier.js';
 import { DEFAULT_DNS_WAIT_MS } from '../dns/resolver.js';
 import { DEFAULT_MIN_BYTES_PER_SECOND, DEFAULT_MIN_RATE_WINDOW_MS } from '../fetch/transfer-rate.js';
 import { HostsMap } from '../dns/hosts-map.js';
@@ -19,9 +21,6 @@ import { DEFAULT_MAX_URL_LENGTH } from '../url/filter/length-filter.js';
 import { TRAP_DEFAULTS } from '../url/filter/trap-filter.js';
 import { DEFAULT_MAX_NUMBERED_URLS } from '../url/numbered-spaces.js';
 
-const int = (min = 0) => z.number().int().min(min);
-/** A count, with what it counts as its unit. */
-const count = (unit: string, min = 0) => int(min).meta({ unit });
 const MiB = 1024 * 1024;
 
 /** Default user agent: the product token `shoalbot` is the name robots.txt groups match. */
@@ -83,17 +82,10 @@ const filterSchema = z.strictObject({
 }).prefault({});
 
 const politenessSchema = z.strictObject({
-  minDelayMs: durationMs().default(1000).describe('smallest gap between the end of one fetch and the next request to the same host (--min-delay-ms)'),
-  k: z.number().min(0).max(1000).meta({ unit: 'factor' }).default(5)
-    .describe('k: the gap to a host is at least k × the duration of its last fetch, up to maxDelayMs (Mercator; favours fast servers)'),
-  maxDelayMs: durationMs().default(30_000)
-    .describe('cap on the k × fetch-duration part of the gap (Heritrix’s max delay), so that one slow response does not idle its host for k times the fetch limit; Crawl-delay, Retry-After and back-off keep their own caps; below minDelayMs the gap is minDelayMs'),
-  maxConnectionsPerHost: count('connections', 1).max(64).default(1).describe('requests in flight to one host at most'),
-  maxConnectionsPerIp: count('connections', 1).max(1024).default(1).describe('requests in flight to one IP address at most, over all hosts on it'),
-  backoffBaseMs: durationMs().default(10_000)
+  ...politenessFields('requests'),
+  backoffBaseMs: durationMs().default(DEFAULT_POLITENESS.backoffBaseMs)
     .describe('first back-off of a struggling server (429, 5xx, timeout, reset) that sent no Retry-After; doubles on each failure'),
-  backoffMaxMs: durationMs().default(600_000).describe('longest exponential back-off of a host'),
-  maxCrawlDelayMs: durationMs().default(60_000).describe('robots.txt Crawl-delay values above this are read as this'),
+  backoffMaxMs: durationMs().default(DEFAULT_POLITENESS.backoffMaxMs).describe('longest exponential back-off of a host'),
   maxRetryAfterMs: durationMs().default(600_000).describe('Retry-After values above this are read as this'),
 }).prefault({});
 

@@ -37,3 +37,13 @@ export function bytes(): z.ZodType<number, unknown> {
 export function rate(): z.ZodNumber {
   return z.number().min(0).max(1);
 }
+
+/** A whole number of at least `min`. */
+export function int(min = 0): z.ZodNumber {
+  return z.number().int().min(min);
+}
+
+/** A count, with what it counts as its unit (`pages`, `connections`). */
+export function count(unit: string, min = 0): z.ZodNumber {
+  return int(min).meta({ unit });
+}

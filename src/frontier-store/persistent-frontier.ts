@@ -375,7 +375,8 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     this.leases.delete(lease.id);
     this.guard(() => {
       if (isKept) {
-        log.holdRetry(hi, lo, seq, t.attemptOf(slot));
+        // A requeue leaves the attempt as its last record says: nothing to write.
+        if (report.isRequeue !== true) log.holdRetry(hi, lo, seq, t.attemptOf(slot));
       } else {
         log.holdDone(hi, lo, seq);
         this.liveBytes -= bytes;

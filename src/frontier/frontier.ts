@@ -25,7 +25,8 @@
  *   put every in-flight URL back: a page may then be fetched twice, never lost (SPEC §8), and the
  *   duplicates are bounded by the in-flight window. A report with `shouldRetry` puts the URL back in
  *   its host queue, keeping its place, with `attempt` one higher; how many attempts to allow is the
- *   caller's decision.
+ *   caller's decision. A report with `isRequeue` puts it back the same way with `attempt` unchanged
+ *   (no request for the URL was made: its lease fetched the host's robots.txt, or waited for DNS).
  * - **Time and purity.** Time comes in as `nowMs` (milliseconds, non-decreasing from call to call,
  *   from the node's injected clock). A frontier never reads a clock, sets no timer and, for the memory
  *   version, does no I/O, so the simulator runs the same code on a virtual clock.
@@ -90,8 +91,14 @@ export type NextResult =
 export interface CompletionReport {
   /** Time the fetch took (connect to last byte, or to failure), ms; drives the k × duration gap. */
   readonly fetchDurationMs: number;
-  /** True on a transient failure of this URL: it goes back to its host queue, keeping its place. */
+  /** True on a transient failure of this URL: it goes back to its host queue, keeping its place, with `attempt` one higher. */
   readonly shouldRetry?: boolean;
+  /**
+   * True when the URL goes back to its host queue, keeping its place and its `attempt`, because no
+   * request for it was made yet (it waited for its host's robots.txt, which this lease fetched, or for
+   * its host's name). Not a retry: not counted as one. Cannot be combined with `shouldRetry`.
+   */
+  readonly isRequeue?: boolean;
   /**
    * True when the server showed it is struggling (429, 503, other 5xx, timeout, reset): the host
    * backs off exponentially. Implied by `retryAfterMs`.
@@ -299,6 +306,7 @@ export function checkReport(report: CompletionReport): void {
     if (!(Number.isFinite(value) && (value as number) >= 0)) throw new RangeError(`frontier: ${key} must be a finite number >= 0, got ${value}`);
   }
   if (report.isWithoutRequest === true && asksForBackoff(report)) throw new RangeError('frontier: a completion without a request cannot back its host off');
+  if (report.isRequeue === true && report.shouldRetry === true) throw new RangeError('frontier: a URL is requeued or retried, not both');
 }
 
 function stripUndefined<T extends object>(options: T): Partial<T> {

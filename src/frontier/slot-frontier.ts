@@ -275,8 +275,8 @@ export class SlotFrontier {
   /**
    * Returns a leased slot with how its fetch went; sets the host's next-contact time. For a slot
    * whose fetch was ended by {@link endFetch}, only frees the slot (the report is not read again).
-   * @returns true if the URL stays queued (a retry: same slot, `attempt` one higher), false if its
-   *   slot was freed (read what you need from the slot before calling).
+   * @returns true if the URL stays queued (a retry: same slot, `attempt` one higher; a requeue: same
+   *   slot and attempt), false if its slot was freed (read what you need from the slot before calling).
    * @throws Error if `slot` is not out on lease; RangeError on impossible numbers in the report.
    */
   complete(slot: number, report: CompletionReport, nowMs: number): boolean {
@@ -296,9 +296,9 @@ export class SlotFrontier {
     if (record === undefined) throw new Error(`frontier: slot ${slot} is not in flight`);
     checkReport(report);
     this.leases.delete(slot);
-    const isRetry = report.shouldRetry === true;
-    this.settle(slot, record, report, nowMs, isRetry ? 'retry' : 'free');
-    return isRetry;
+    const disposition = report.isRequeue === true ? 'requeue' : report.shouldRetry === true ? 'retry' : 'free';
+    this.settle(slot, record, report, nowMs, disposition);
+    return disposition !== 'free';
   }
 
   /**
@@ -314,7 +314,7 @@ export class SlotFrontier {
     const record = this.leases.get(slot);
     if (record === undefined) throw new Error(`frontier: slot ${slot} is not in flight, or its fetch already ended`);
     checkReport(report);
-    if (report.shouldRetry === true) throw new RangeError('frontier: a fetch to be retried is completed, not ended');
+    if (report.shouldRetry === true || report.isRequeue === true) throw new RangeError('frontier: a fetch to be retried or requeued is completed, not ended');
     this.leases.delete(slot);
     this.ended.set(slot, record.host);
     record.host.ended++;
@@ -327,7 +327,7 @@ export class SlotFrontier {
   }
 
   /** The politeness of a fetch that ended, then what becomes of its slot: queued again, freed, or kept for a later `complete`. */
-  private settle(slot: number, record: Leased, report: CompletionReport, nowMs: number, disposition: 'retry' | 'free' | 'keep'): void {
+  private settle(slot: number, record: Leased, report: CompletionReport, nowMs: number, disposition: 'retry' | 'requeue' | 'free' | 'keep'): void {
     const { host, group } = record;
     host.inFlight--;
     group.inFlight--;
@@ -342,11 +342,13 @@ export class SlotFrontier {
     if (report.ip !== undefined && report.ip !== host.group.ip) this.regroup(host, report.ip);
 
     const t = this.slots;
-    if (disposition === 'retry') {
-      t.setAttempt(slot, t.attemptOf(slot) + 1);
+    if (disposition === 'retry' || disposition === 'requeue') {
+      if (disposition === 'retry') {
+        t.setAttempt(slot, t.attemptOf(slot) + 1);
+        this.retryCount++;
+      }
       host.queue.push(slot);
       this.queued++;
-      this.retryCount++;
     } else if (disposition === 'free') {
       this.forget(slot);
     }

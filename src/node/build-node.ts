@@ -183,9 +183,12 @@ function caCertificatesOf(caFile: string | null): string | undefined {
   }
 }
 
-/** The page analyzer of the `parse` section: worker threads, or the crawl's own thread for `workers: 0`. */
-export function analyzerOf(parse: CrawlConfig['parse']): PageAnalyzer {
-  const workers = parse.workers ?? Math.max(1, availableParallelism() - 1);
+/**
+ * The page analyzer of the `parse` section: worker threads, or the crawl's own thread for `workers: 0`;
+ * `defaultWorkers` when `parse.workers` is null (one less than the cores, at least 1).
+ */
+export function analyzerOf(parse: CrawlConfig['parse'], defaultWorkers = Math.max(1, availableParallelism() - 1)): PageAnalyzer {
+  const workers = parse.workers ?? defaultWorkers;
   const options = { anchorContextTokens: parse.anchorContextTokens, maxLinks: parse.maxLinks, maxTextChars: parse.maxTextChars };
   if (workers === 0) return new InlinePageAnalyzer(options);
   return new WorkerPageAnalyzer({ ...options, workers, maxWorkerHeapMb: Math.max(16, Math.round(parse.maxWorkerHeapBytes / 2 ** 20)) });
@@ -274,7 +277,7 @@ function assembleNode(c: Checked): CrawlNode {
   if (components.fetcher === undefined) opened.push(fetcher);
   const pol = config.politeness;
   const politeness = {
-    minDelayMs: pol.minDelayMs, delayFactor: pol.k, maxDelayMs: pol.maxDelayMs, maxConnectionsPerHost: pol.maxConnectionsPerHost,
+    minDelayMs: pol.minDelayMs, delayFactor: pol.delayFactor, maxDelayMs: pol.maxDelayMs, maxConnectionsPerHost: pol.maxConnectionsPerHost,
     maxConnectionsPerIp: pol.maxConnectionsPerIp, backoffBaseMs: pol.backoffBaseMs, backoffMaxMs: pol.backoffMaxMs,
   };
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
@@ -338,7 +341,7 @@ function assembleNode(c: Checked): CrawlNode {
   const admission = new Admission({
     frontier, seen, policy, urlIds, robots, resolver, isProxied, filter, clock, stats, waker, router: isRoutingUrls ? router : null,
     dnsWaitMs: config.network.dnsWaitMs, numbered: numbered?.spaces ?? null,
-    onRobotsDenied: (c) => (processor as PageProcessor).decided({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
+    onRobotsDenied: (c) => (processor as PageProcessor).endWithoutRequest({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
   });
   /** The sitemaps a robots.txt announces, read like `seeds.sitemaps` (the URL-seen set takes each once). */
   const announcedSitemaps = async (robotsUrl: string, urls: readonly string[]): Promise<void> => {

@@ -69,7 +69,7 @@ export function simulationReportHtml(result: SimResultDoc, charts: ReadonlyMap<C
     ['seeds', int(g.seeds)],
     ['nodes', `${cfg.nodes}${first?.partitioner == null ? '' : `, ${specLabel(first.partitioner)}, forward ${first.forward}`}`],
     ['fetch slots per node', String(cfg.limits.concurrency)],
-    ['politeness', `min delay ${cfg.politeness.minDelayMs} ms, k = ${cfg.politeness.k} (up to ${cfg.politeness.maxDelayMs} ms), ${cfg.politeness.maxConnectionsPerHost} per host, ${cfg.politeness.maxConnectionsPerIp} per IP`],
+    ['politeness', `min delay ${cfg.politeness.minDelayMs} ms, k = ${cfg.politeness.delayFactor} (up to ${cfg.politeness.maxDelayMs} ms), ${cfg.politeness.maxConnectionsPerHost} per host, ${cfg.politeness.maxConnectionsPerIp} per IP`],
     ['latency', `${cfg.latency.model}, ${cfg.latency.ms} ms${cfg.latency.model === 'uniform' || cfg.latency.model === 'lognormal' ? `, spread ${cfg.latency.spread}, seed ${cfg.latency.seed}` : ''}`],
     ['stop after', cfg.limits.maxPages === null ? 'nothing left to fetch' : `${int(cfg.limits.maxPages)} pages`],
     ['importance', specLabel(e.importance)],

@@ -126,7 +126,7 @@ export async function runSimulation(config: SimConfig, options: RunSimulationOpt
         graph, createPolicy: make, nodeCount: config.nodes, partitioner, forward: config.forward ?? undefined, seeds,
         maxPages: config.limits.maxPages, concurrency: config.limits.concurrency,
         politeness: {
-          minDelayMs: config.politeness.minDelayMs, delayFactor: config.politeness.k, maxDelayMs: config.politeness.maxDelayMs,
+          minDelayMs: config.politeness.minDelayMs, delayFactor: config.politeness.delayFactor, maxDelayMs: config.politeness.maxDelayMs,
           maxConnectionsPerHost: config.politeness.maxConnectionsPerHost,
           maxConnectionsPerIp: config.politeness.maxConnectionsPerIp, maxCrawlDelayMs: config.politeness.maxCrawlDelayMs,
         },

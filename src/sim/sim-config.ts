@@ -8,13 +8,11 @@
  * with default settings predicts a crawl with default settings.
  */
 import { z } from 'zod';
-import { durationMs } from '../config/units.js';
+import { count, durationMs, int } from '../config/units.js';
+import { politenessFields } from '../config/politeness.js';
 import { partitionStrategySchema } from '../partition/registry.js';
 import { orderPolicySchema } from '../order/registry.js';
 
-const int = (min = 0) => z.number().int().min(min);
-/** A count, with what it counts as its unit. */
-const count = (unit: string, min = 0) => int(min).meta({ unit });
 
 /** The prefix of the simulator's environment variables. */
 export const SIMULATE_ENV_PREFIX = 'SHOAL_SIMULATE_';
@@ -36,17 +34,7 @@ const graphSchema = z.strictObject({
     .describe('crawl graphs only: read page titles and text from the crawl’s WARC files (warc/index.cdxj of each node directory), parsed as the crawl parsed them (policies and importance that read content); one to a few milliseconds per page on first use'),
 }).prefault({});
 
-const politenessSchema = z.strictObject({
-  minDelayMs: durationMs().default(1000).describe('smallest gap between the end of one fetch and the next request to the same host (--min-delay-ms)'),
-  k: z.number().min(0).max(1000).meta({ unit: 'factor' }).default(5)
-    .describe('k: the gap to a host is at least k × the duration of its last fetch, up to maxDelayMs'),
-  maxDelayMs: durationMs().default(30_000)
-    .describe('cap on the k × fetch-duration part of the gap (Heritrix’s max delay); Crawl-delay keeps its own cap; below minDelayMs the gap is minDelayMs'),
-  maxConnectionsPerHost: count('connections', 1).max(64).default(1).describe('fetches in flight to one host at most'),
-  maxConnectionsPerIp: count('connections', 1).max(1024).default(1)
-    .describe('fetches in flight to one IP address at most, over all hosts on it (when the graph knows addresses)'),
-  maxCrawlDelayMs: durationMs().default(60_000).describe('robots.txt Crawl-delay values (truth exports) above this are read as this'),
-}).prefault({});
+const politenessSchema = z.strictObject(politenessFields('fetches')).prefault({});
 
 const latencySchema = z.strictObject({
   model: z.enum(['constant', 'uniform', 'lognormal', 'measured']).default('constant')

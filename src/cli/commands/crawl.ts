@@ -7,7 +7,6 @@
 import { channel } from 'node:diagnostics_channel';
 import type { Command } from 'commander';
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
-import { specLabel } from '../../core/strings.js';
 import { applySets, loadConfig, setPath, type ConfigTree } from '../../config/load.js';
 import { ORDER_POLICY_IDS } from '../../order/registry.js';
 import { readCrawlForEval } from '../../cluster/read-crawl.js';
@@ -17,9 +16,11 @@ import { Crawl } from '../../crawl/crawl.js';
 import { CRAWL_ENV_PREFIX, crawlConfigSchema, type CrawlConfig } from '../../config/crawl-config.js';
 import type { CrawlSummary } from '../../node/crawl-stats.js';
 import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../../obs/events.js';
-import { describeFailure } from '../../node/stages/host-reachability.js';
 import { processSettings } from '../../node/process-settings.js';
 import type { CliIo } from '../cli-io.js';
+import { collect, fmt, PROGRESS_LINE_MS } from '../format.js';
+import { progressLine, rateSince } from '../crawl-progress.js';
+import { summaryText } from '../crawl-summary-text.js';
 
 export interface CrawlFlags {
   seed: string[];
@@ -40,16 +41,6 @@ export interface CrawlFlags {
   order?: string;
   set: string[];
   config?: string;
-}
-
-/** Without a terminal, a progress line every this many ms. */
-const PROGRESS_LINE_MS = 5000;
-
-export const collect = (v: string, prev: string[]): string[] => [...prev, v];
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1e6).toFixed(bytes >= 1e8 ? 0 : 1)} MB`;
 }
 
 /** The crawl configuration from the file, the environment and the flags; every problem at once. */
@@ -89,112 +80,6 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
     if (err instanceof ConfigError && problems.length > 0 && err.code !== 'USAGE') throw new ConfigError([...problems, ...err.issues]);
     throw err;
   }
-}
-
-/**
- * One progress line. `pagesPerSecond` is the rate shown; by default the event's own, which covers
- * the time since the previous event (a line printed every few seconds shows its own span instead:
- * {@link rateSince}). With `columns` (a terminal's width) the line is fitted to one row: parts are
- * dropped from the end, most telling first kept, so that rewriting it in place never leaves wrapped
- * rows behind.
- */
-export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPerSecond, columns?: number): string {
-  const errors = Object.entries(p.errors).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`);
-  const x = p.exchange;
-  const parts = [
-    `${fmt(p.elapsedMs / 1000)} s`,
-    `pages ${fmt(p.pages)} (${fmt(pagesPerSecond)}/s)`,
-    megabytes(p.bytes),
-    `frontier ${fmt(p.frontier.queued)} (${p.frontier.parked > 0 ? `${fmt(p.frontier.parked)} on disk, ` : ''}${fmt(p.frontier.inFlight)} in flight)`,
-    `hosts ${fmt(p.hosts)}`,
-    ...(p.unreachable === undefined ? [] : [unreachablePart(p.unreachable)]),
-    ...(x === undefined ? [] : [`exchange ${fmt(x.urlsSent)} URLs sent (${p.pages > 0 ? (x.urlsSent / p.pages).toFixed(2) : '0'}/page)`
-      + (x.pagesSent > 0 ? `, ${fmt(x.pagesSent)} pages forwarded` : '')]),
-    ...(p.collab === undefined ? [] : [`overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}`]),
-    ...(errors.length === 0 ? [] : [errors.join(', ')]),
-  ];
-  return fitParts(parts, columns);
-}
-
-const SEPARATOR = ' · ';
-
-/** `2 hosts not answering (a.test:8080: connection refused, ...), 1 given up`. */
-function unreachablePart(u: NonNullable<CrawlProgress['unreachable']>): string {
-  const n = u.failing + u.givenUp;
-  return `${fmt(n)} host${n === 1 ? '' : 's'} not answering (${u.hosts.join(', ')}${n > u.hosts.length ? ', ...' : ''})`
-    + (u.givenUp > 0 ? `, ${fmt(u.givenUp)} given up` : '');
-}
-
-/** `parts` joined, keeping as many leading parts as fit in `columns - 1` characters (all without a width). */
-export function fitParts(parts: readonly string[], columns?: number): string {
-  if (columns === undefined || columns <= 0) return parts.join(SEPARATOR);
-  const room = Math.max(1, columns - 1);
-  let line = '';
-  for (const part of parts) {
-    const next = line === '' ? part : `${line}${SEPARATOR}${part}`;
-    if (next.length > room) break;
-    line = next;
-  }
-  return line === '' ? (parts[0] ?? '').slice(0, room) : line;
-}
-
-/** Pages per second from the line printed last (`since`, null before the first) to `p`. */
-export function rateSince(since: { readonly elapsedMs: number; readonly pages: number } | null, p: CrawlProgress): number {
-  const from = since ?? { elapsedMs: 0, pages: 0 };
-  const seconds = (p.elapsedMs - from.elapsedMs) / 1000;
-  return seconds > 0 ? (p.pages - from.pages) / seconds : p.recentPagesPerSecond;
-}
-
-const STOPPED: Readonly<Record<CrawlSummary['stopReason'], string>> = {
-  exhausted: 'done: the frontier is empty',
-  'max-pages': 'done: --max-pages reached',
-  'max-bytes': 'done: limits.maxBytes reached',
-  interrupted: 'interrupted: stopped cleanly, stores flushed',
-};
-
-const sumOf = <T>(items: readonly T[], of: (t: T) => number): number => items.reduce((a, t) => a + of(t), 0);
-
-/** The summary printed at the end. */
-export function summaryText(s: CrawlSummary, command = 'crawl'): string {
-  const outcomes = Object.entries(s.outcomes).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`).join(', ');
-  const l = s.links;
-  const filtered = Object.entries(l.filtered).filter(([, n]) => (n ?? 0) > 0).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
-  const filteredTotal = sumOf(filtered, ([, n]) => n ?? 0);
-  const filteredList = filtered.map(([reason, n]) => `${reason} ${fmt(n ?? 0)}`).join(', ');
-  const lines = [
-    `shoal ${command}: ${STOPPED[s.stopReason]} after ${(s.elapsedMs / 1000).toFixed(1)} s`,
-    `  pages       ${fmt(s.pages)} (${s.pagesPerSecond.toFixed(1)} pages/s, ${megabytes(s.bytesPerSecond)}/s, ${megabytes(s.bytes)} in all)`,
-    `  urls        ${fmt(s.urls)}: ${outcomes === '' ? 'none' : outcomes}`,
-    `  requests    ${fmt(s.requests)} (${fmt(s.robotsRequests)} robots.txt, ${fmt(s.retries)} retries) to ${fmt(s.hosts)} hosts`,
-    `  duplicates  ${fmt(s.duplicates)} exact (${fmt(s.revisits)} written as revisit records)`,
-    `  links       ${fmt(l.found)} found${l.received > 0 ? ` + ${fmt(l.received)} received` : ''}: ${fmt(l.queued)} queued, ${fmt(l.seenBefore)} seen before,`
-      + ` ${fmt(filteredTotal)} filtered, ${fmt(l.robotsDenied)} disallowed, ${fmt(l.notFollowed)} nofollow, ${fmt(l.invalid)} invalid`
-      + (l.routed > 0 ? `, ${fmt(l.routed)} sent to other nodes` : ''),
-    ...(filteredTotal === 0 ? [] : [`  filtered    ${filteredList}`]),
-    ...(s.unreachableHosts.length === 0 ? [] : [
-      `  unreachable ${s.unreachableHosts.map((h) => `${h.host} ${h.isGivenUp ? 'given up' : 'failing'}: ${describeFailure(h)} (${h.code}), ${fmt(h.failures)} in a row`).join('; ')}`,
-    ]),
-    ...(s.cutSpaces.length === 0 ? [] : [
-      `  traps cut   ${s.cutSpaces.map((c) => `${c.host}${c.form} (${fmt(c.cut)} past ${fmt(c.admitted)})`).join(', ')}: endless numbered spaces (filter.traps.maxNumberedUrls)`,
-    ]),
-    ...(s.recovered === undefined ? [] : [
-      `  recovered   ${fmt(s.recovered.urls)} URLs done after the last checkpoint of a killed run (links of ${fmt(s.recovered.followedPages)} pages queued again;`
-        + ` ${fmt(s.recovered.refetched)} to fetch again)`,
-    ]),
-    ...(s.sitemaps.documents === 0 ? [] : [
-      `  sitemaps    ${fmt(s.sitemaps.documents)} read: ${fmt(s.sitemaps.urls)} page URLs, ${fmt(s.sitemaps.children)} child sitemaps, ${fmt(s.sitemaps.problems)} not sitemaps`,
-    ]),
-    `  frontier    ${fmt(s.frontierLeft.queued)} queued${s.frontierLeft.parked > 0 ? ` (${fmt(s.frontierLeft.parked)} of them parked on disk)` : ''}, ${fmt(s.frontierLeft.inFlight)} in flight; ${fmt(s.seenUrls)} URLs seen in all`,
-    `  order       ${specLabel(s.order)}`,
-    `  output      ${s.outDir} (${s.warcFiles.length === 0 ? 'no new WARC records' : s.warcFiles.length > 4 ? `${s.warcFiles.length} WARC files` : s.warcFiles.join(', ')})`,
-    ...(s.cluster === undefined ? [] : [
-      `  nodes       ${s.cluster.nodes.length}, ${s.cluster.partitioner.id}: ${s.cluster.nodes.map((n) => `${n.node} ${fmt(n.pages)}`).join(', ')} pages`,
-      `  exchange    ${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.router.sent ?? 0))} URLs sent to other nodes`
-        + ` (${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.router.cached ?? 0))} not sent again: sent lately),`
-        + ` ${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.endpoint.sent.pages ?? 0))} pages forwarded`,
-    ]),
-  ];
-  return `${lines.join('\n')}\n`;
 }
 
 /** Adds the options `shoal crawl` and `shoal node` share. */

@@ -8,7 +8,8 @@
 import type { Command } from 'commander';
 import { setPath } from '../../config/load.js';
 import { DistributedNode } from '../../cluster/distributed-node.js';
-import { collect, crawlConfigFromFlags, crawlOptions, runCrawl, type CrawlFlags } from './crawl.js';
+import { crawlConfigFromFlags, crawlOptions, runCrawl, type CrawlFlags } from './crawl.js';
+import { collect } from '../format.js';
 import type { CliIo } from '../cli-io.js';
 
 interface NodeFlags extends CrawlFlags {

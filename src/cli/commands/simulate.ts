@@ -15,6 +15,7 @@ import { runSimulation } from '../../sim/run-simulation.js';
 import { writeSimulationOutputs } from '../../sim/outputs.js';
 import { simulationSummary } from '../../sim/summary-text.js';
 import type { CliIo } from '../cli-io.js';
+import { collect, fmt, PROGRESS_LINE_MS } from '../format.js';
 
 /** The flags of `shoal simulate`. */
 export interface SimulateFlags {
@@ -38,10 +39,7 @@ export interface SimulateFlags {
   set: string[];
 }
 
-const collect = (v: string, prev: string[]): string[] => [...prev, v];
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 /** Without a terminal, a progress line at most this often. */
-const PROGRESS_LINE_MS = 5000;
 
 /** The simulation configuration from the file, the environment and the flags; every problem at once. */
 export function simConfigFromFlags(flags: SimulateFlags, env: Readonly<Record<string, string | undefined>>): SimConfig {

@@ -13,6 +13,7 @@ import { WEB_PRESETS, WEB_PRESET_NAMES, type WebPresetName } from '../../web/pre
 import { startTestWeb } from '../../web/start.js';
 import { exportTruth } from '../../web/truth/export.js';
 import type { CliIo } from '../cli-io.js';
+import { collect, fmt } from '../format.js';
 
 interface WebFlags {
   config?: string;
@@ -25,7 +26,6 @@ interface WebFlags {
   set: string[];
 }
 
-const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
 function addConfigFlags(cmd: Command): Command {
   return cmd
@@ -77,7 +77,6 @@ export function webConfigFromFlags(flags: WebFlags, env: Readonly<Record<string,
   }
 }
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
 
 export function registerWebCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
   const web = addConfigFlags(program.command('web').description('serve the synthetic test web (and replay folders) on loopback').enablePositionalOptions())

@@ -3,27 +3,22 @@
  * from other nodes over every run on that directory (each run adds its own counts when it closes),
  * for `shoal eval` and reports (communication overhead, exported and imported ratios).
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ShoalError } from '../../core/errors.js';
+import type { NodeExchangeCounts } from '../../eval/collab-input.js';
 import type { ExchangeStats } from '../../exchange/exchange.js';
+import { readStateFile, writeStateFile } from '../../store/state-file.js';
 
 /** The file name in a node's crawl directory. */
 export const EXCHANGE_TOTALS_FILE = 'exchange.json';
 
-/** Counts over every run (message bytes as encoded). */
-export interface ExchangeTotals {
+/**
+ * Counts over every run (message bytes as encoded): the collaboration metrics' per-node counts
+ * (`NodeExchangeCounts`), and the messages behind them.
+ */
+export interface ExchangeTotals extends NodeExchangeCounts {
   readonly runs: number;
   readonly messagesSent: number;
   readonly messagesReceived: number;
-  readonly bytesSent: number;
-  readonly bytesReceived: number;
-  readonly urlsSent: number;
-  readonly urlsReceived: number;
-  readonly pagesSent: number;
-  readonly pagesReceived: number;
-  readonly pageBytesSent: number;
-  readonly pageBytesReceived: number;
   readonly linkSummariesSent: number;
   readonly linkSummariesReceived: number;
   /** Messages received that could not be decoded. */
@@ -37,30 +32,18 @@ const ZERO: ExchangeTotals = {
 
 /** The totals in `dir`, or zeros when the file does not exist yet. */
 export function readExchangeTotals(dir: string): ExchangeTotals {
-  const path = join(dir, EXCHANGE_TOTALS_FILE);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return ZERO;
-    throw new ShoalError('IO', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new ShoalError('IO', `${path} is not JSON: ${(err as Error).message}`, { cause: err });
-  }
-  const out: Record<string, number> = {};
-  for (const key of Object.keys(ZERO)) {
-    const v = (parsed as Record<string, unknown>)[key];
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ShoalError('IO', `${path}: ${key} is not a count`);
-    out[key] = v;
-  }
-  return out as unknown as ExchangeTotals;
+  return readStateFile(join(dir, EXCHANGE_TOTALS_FILE), 'the exchange totals', (parsed) => {
+    const out: Record<string, number> = {};
+    for (const key of Object.keys(ZERO)) {
+      const v = (parsed as Record<string, unknown>)[key];
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${key} is not a count`);
+      out[key] = v;
+    }
+    return out as unknown as ExchangeTotals;
+  }) ?? ZERO;
 }
 
-/** Adds one run's endpoint counters to the totals in `dir` (written to a temporary file, then renamed). */
+/** Adds one run's endpoint counters to the totals in `dir` (written durably: store/state-file.ts). */
 export function addExchangeTotals(dir: string, run: ExchangeStats): ExchangeTotals {
   const t = readExchangeTotals(dir);
   const s = run.sent;
@@ -72,12 +55,6 @@ export function addExchangeTotals(dir: string, run: ExchangeStats): ExchangeTota
     pageBytesReceived: t.pageBytesReceived + r.pageBytes, linkSummariesSent: t.linkSummariesSent + s.linkSummaries,
     linkSummariesReceived: t.linkSummariesReceived + r.linkSummaries, invalidReceived: t.invalidReceived + r.invalid,
   };
-  const path = join(dir, EXCHANGE_TOTALS_FILE);
-  try {
-    writeFileSync(`${path}.tmp`, `${JSON.stringify(next, null, 2)}\n`);
-    renameSync(`${path}.tmp`, path);
-  } catch (err) {
-    throw new ShoalError('IO', `cannot write ${path}: ${(err as Error).message}`, { cause: err });
-  }
+  writeStateFile(join(dir, EXCHANGE_TOTALS_FILE), next, 'the exchange totals');
   return next;
 }

@@ -9,7 +9,7 @@
  * response is in, and its lease completed (durability) once its records are written.
  *
  * The lease of a host's first URL also covers its robots.txt request: the URL then goes back to its
- * place in the host's queue (`shouldRetry`), and comes out again once the politeness gap after the
+ * place in the host's queue (`isRequeue`: not an attempt), and comes out again once the politeness gap after the
  * robots.txt request has passed, so the server never sees two requests closer than the gap.
  *
  * A slot does not wait for a slow name server either: when the host's name has no answer at hand
@@ -30,6 +30,7 @@ import type { CompletionGate } from '../durability/checkpoint.js';
 import type { CrawlStats } from '../crawl-stats.js';
 import { StopReason } from '../../obs/events.js';
 import type { PageProcessor } from './page-processor.js';
+import type { CrawlOutcomeKind } from '../../store/records.js';
 import type { RobotsCache } from './robots-cache.js';
 import { hostnameOfKey, urlParts } from '../../url/url-parts.js';
 import type { Waker } from './waker.js';
@@ -98,12 +99,6 @@ export class FetchLoop {
   private busy = 0;
   private startedPages = 0;
   private reason: StopReason | null = null;
-  /**
-   * Times a URL went back to its queue to wait for robots.txt or for its host's name: the frontier
-   * counts those in `lease.attempt` too, and they are not requests for the URL. (Forgotten on a
-   * restart, where a URL that waited then gets fewer attempts, never more.)
-   */
-  private readonly waits = new Map<string, number>();
   /** Hosts whose name was answered after a slot stopped waiting for it (see {@link isNamePending}). */
   private readonly answeredLate = new Set<string>();
   /** Aborts fetches in flight: the caller's signal, or a slot failing. */
@@ -213,72 +208,26 @@ export class FetchLoop {
     const entry = lease.entry as NodeEntry;
     const url = entry.url;
     const parts = urlParts(url);
-    // Requests already made for the URL, in this run or (with a persistent frontier) an earlier one.
-    const priorAttempts = Math.max(0, lease.attempt - 1 - (this.waits.get(url) ?? 0));
+    // Requests already made for the URL, in this run or (with a persistent frontier) an earlier one:
+    // waiting for robots.txt or a name requeues a URL without counting an attempt.
+    const priorAttempts = lease.attempt - 1;
     const isNew = priorAttempts === 0;
     if (isNew && this.isBudgetSpent()) return;
     const unreachable = o.reachability?.givenUp(entry.host) ?? null;
     if (unreachable !== null) {
-      this.finishUrl(url);
-      o.processor.decided(entry, fromUrlOf(entry), unreachable.outcome, priorAttempts, unreachable.detail);
-      await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
+      await this.endWithoutRequest(lease, unreachable.outcome, priorAttempts, unreachable.detail);
       return;
     }
-
     if (await this.isNamePending(hostnameOfKey(entry.host))) {
-      this.waits.set(url, (this.waits.get(url) ?? 0) + 1);
-      await this.complete(lease, { fetchDurationMs: 0, shouldRetry: true, retryAfterMs: DNS_RETRY_MS });
+      await this.complete(lease, { fetchDurationMs: 0, isRequeue: true, retryAfterMs: DNS_RETRY_MS });
       return;
     }
-
-    let crawlDelayMs = 0;
-    for (;;) {
-      const verdict = o.robots.verdict(parts.origin, o.clock.nowMs());
-      if (verdict.kind === 'fetching') {
-        await verdict.done;
-        continue;
-      }
-      if (verdict.kind === 'fetch') {
-        const report = await o.robots.fetch(parts.origin, this.signal);
-        if (report.isAborted) return;
-        if (report.connectionFailure !== null) o.reachability?.failed(entry.host, report.connectionFailure);
-        else o.reachability?.answered(entry.host);
-        const after = o.robots.verdict(parts.origin, o.clock.nowMs());
-        this.waits.set(url, (this.waits.get(url) ?? 0) + 1);
-        await this.complete(lease, {
-          fetchDurationMs: report.durationMs, shouldRetry: true,
-          ...(after.kind === 'rules' ? { crawlDelayMs: after.crawlDelayMs } : {}),
-          ...(after.kind === 'wait' ? { retryAfterMs: Math.max(0, after.untilMs - o.clock.nowMs()) } : {}),
-          ...(report.ip !== null && !o.isProxied ? { ip: report.ip } : {}),
-        });
-        return;
-      }
-      if (verdict.kind === 'wait') {
-        this.waits.set(url, (this.waits.get(url) ?? 0) + 1);
-        await this.complete(lease, { fetchDurationMs: 0, shouldRetry: true, retryAfterMs: Math.max(0, verdict.untilMs - o.clock.nowMs()) });
-        return;
-      }
-      if (verdict.kind === 'given-up') {
-        this.finishUrl(url);
-        o.processor.decided(entry, fromUrlOf(entry), verdict.reason, 0, verdict.detail);
-        await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
-        return;
-      }
-      if (!verdict.rules.isAllowed(parts.pathAndQuery)) {
-        this.finishUrl(url);
-        o.processor.decided(entry, fromUrlOf(entry), 'robots-denied', 0);
-        await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
-        return;
-      }
-      crawlDelayMs = verdict.crawlDelayMs;
-      break;
-    }
+    const robots = await this.robotsDecision(lease, parts);
+    if (robots === null) return;
 
     const budget = o.budget?.check({ url, host: hostnameOfKey(entry.host), depth: entry.depth });
     if (budget !== undefined && !budget.isAccepted) {
-      this.finishUrl(url);
-      o.processor.decided(entry, fromUrlOf(entry), 'over-budget', priorAttempts, budget.reason);
-      await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
+      await this.endWithoutRequest(lease, 'over-budget', priorAttempts, budget.reason);
       return;
     }
     if (isNew) {
@@ -301,7 +250,7 @@ export class FetchLoop {
     const shouldRetry = isRetryable(outcome) && attempts < o.maxAttempts;
     const retryAfterMs = outcome.kind === 'http-error' && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, o.maxRetryAfterMs) : null;
     const report: CompletionReport = {
-      fetchDurationMs: outcome.timings.totalMs, shouldRetry, shouldBackOff: isStruggling(outcome), crawlDelayMs,
+      fetchDurationMs: outcome.timings.totalMs, shouldRetry, shouldBackOff: isStruggling(outcome), crawlDelayMs: robots.crawlDelayMs,
       ...(retryAfterMs === null ? {} : { retryAfterMs }),
       ...(outcome.ip !== null && !o.isProxied ? { ip: outcome.ip } : {}),
     };
@@ -310,7 +259,6 @@ export class FetchLoop {
       await this.complete(lease, report);
       return;
     }
-    this.finishUrl(url);
     // The server's part is over: the host's gap starts now, and its connection (host and IP) is free
     // for the next URL while this page is analysed and written. The lease itself is completed once
     // the page's records are written: a checkpoint never makes final a fetch whose WARC record is not
@@ -319,6 +267,57 @@ export class FetchLoop {
     o.waker.notify();
     await o.processor.process(entry, outcome, attempts, startedWallMs);
     await this.completeRecorded(lease, report);
+  }
+
+  /**
+   * What robots.txt says about the leased URL: its host's Crawl-delay when the URL may be fetched;
+   * null when the lease was dealt with here: the URL went back to its queue (this lease fetched the
+   * host's robots.txt, or robots.txt is failing and will be tried again), or it ended without a
+   * request (disallowed, or its host given up), or the run was aborted.
+   */
+  private async robotsDecision(lease: Lease, parts: { readonly origin: string; readonly pathAndQuery: string }): Promise<{ readonly crawlDelayMs: number } | null> {
+    const o = this.o;
+    const host = lease.entry.host;
+    for (;;) {
+      const verdict = o.robots.verdict(parts.origin, o.clock.nowMs());
+      switch (verdict.kind) {
+        case 'fetching':
+          await verdict.done;
+          continue;
+        case 'fetch': {
+          const report = await o.robots.fetch(parts.origin, this.signal);
+          if (report.isAborted) return null;
+          if (report.connectionFailure !== null) o.reachability?.failed(host, report.connectionFailure);
+          else o.reachability?.answered(host);
+          // The page itself comes one politeness gap after robots.txt, in its place in the host's queue.
+          const after = o.robots.verdict(parts.origin, o.clock.nowMs());
+          await this.complete(lease, {
+            fetchDurationMs: report.durationMs, isRequeue: true,
+            ...(after.kind === 'rules' ? { crawlDelayMs: after.crawlDelayMs } : {}),
+            ...(after.kind === 'wait' ? { retryAfterMs: Math.max(0, after.untilMs - o.clock.nowMs()) } : {}),
+            ...(report.ip !== null && !o.isProxied ? { ip: report.ip } : {}),
+          });
+          return null;
+        }
+        case 'wait':
+          await this.complete(lease, { fetchDurationMs: 0, isRequeue: true, retryAfterMs: Math.max(0, verdict.untilMs - o.clock.nowMs()) });
+          return null;
+        case 'given-up':
+          await this.endWithoutRequest(lease, verdict.reason, 0, verdict.detail);
+          return null;
+        case 'rules':
+          if (verdict.rules.isAllowed(parts.pathAndQuery)) return { crawlDelayMs: verdict.crawlDelayMs };
+          await this.endWithoutRequest(lease, 'robots-denied', 0, null);
+          return null;
+      }
+    }
+  }
+
+  /** Ends the leased URL's crawl with `kind`, without a request for it: its crawl-log record, then its lease. */
+  private async endWithoutRequest(lease: Lease, kind: CrawlOutcomeKind, attempts: number, reason: string | null): Promise<void> {
+    const entry = lease.entry as NodeEntry;
+    this.o.processor.endWithoutRequest(entry, fromUrlOf(entry), kind, attempts, reason);
+    await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
   }
 
   /**
@@ -378,7 +377,4 @@ export class FetchLoop {
     this.o.waker.notify();
   }
 
-  private finishUrl(url: string): void {
-    this.waits.delete(url);
-  }
 }

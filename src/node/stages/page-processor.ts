@@ -111,8 +111,8 @@ export class PageProcessor {
     this.wantsText = o.policy.needs.text || o.boundary !== null;
   }
 
-  /** Records a URL the node decided about without fetching it (robots.txt, a budget). */
-  decided(entry: { readonly url: string; readonly host: string; readonly depth: number }, fromUrl: string | null, kind: CrawlOutcomeKind, attempts: number, reason: string | null = null): void {
+  /** Records the end of a URL's crawl without a request for it (robots.txt, a budget, its host given up). */
+  endWithoutRequest(entry: { readonly url: string; readonly host: string; readonly depth: number }, fromUrl: string | null, kind: CrawlOutcomeKind, attempts: number, reason: string | null = null): void {
     this.o.stats.outcome(kind, false);
     this.emit({
       timeMs: this.o.clock.wallMs(), url: entry.url, host: entry.host, depth: entry.depth, fromUrl, kind, status: null,

@@ -47,7 +47,7 @@ function config0(outDir: string): CrawlConfigInput {
   return {
     nodeId: 'n', seeds: { urls: [...web.seeds] }, store: { outDir },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 5, k: 1, backoffBaseMs: 50, backoffMaxMs: 500 }, robots: { retryMs: 100, maxAttempts: 3 },
+    politeness: { minDelayMs: 5, delayFactor: 1, backoffBaseMs: 50, backoffMaxMs: 500 }, robots: { retryMs: 100, maxAttempts: 3 },
     fetch: { bodyTimeoutMs: 5000, firstByteTimeoutMs: 5000, maxAttempts: 3 },
     limits: { concurrency: 12 }, progressIntervalMs: 0, parse: { workers: 1 },
   };

@@ -42,7 +42,7 @@ async function crawl(out: string, extra: CrawlConfigInput) {
   const summary = await new Crawl({
     nodeId: 'budget', seeds: { urls: [...web.seeds] }, store: { outDir: out },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, k: 0 }, limits: { concurrency: 8 }, progressIntervalMs: 0, ...extra,
+    politeness: { minDelayMs: 0, delayFactor: 0 }, limits: { concurrency: 8 }, progressIntervalMs: 0, ...extra,
   }).run();
   const requests = web.log.entries().filter((r) => r.seq > from && r.path !== '/robots.txt');
   const log: CrawlLogEntry[] = [];

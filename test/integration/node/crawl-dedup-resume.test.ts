@@ -57,7 +57,7 @@ test('a resumed crawl writes copies of the first run\'s pages as revisits of its
   const config = {
     nodeId: 'dedup', seeds: { urls: [...web.seeds] }, store: { outDir: out },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, k: 0 }, limits: { concurrency: 8 }, progressIntervalMs: 0,
+    politeness: { minDelayMs: 0, delayFactor: 0 }, limits: { concurrency: 8 }, progressIntervalMs: 0,
   };
   const first = await new Crawl({ ...config, limits: { concurrency: 8, maxPages: 120 } }).run();
   assert.equal(first.stopReason, 'max-pages');

@@ -80,7 +80,7 @@ before(async () => {
     nodeId: 'https', seeds: { urls: [`${origin}/`] }, store: { outDir: dir },
     fetch: { caFile: join(TLS_DIR, 'ca.pem') },
     network: { resolve: ['secure.test=127.0.0.1'], allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, k: 0 }, progressIntervalMs: 0, parse: { workers: 0 },
+    politeness: { minDelayMs: 0, delayFactor: 0 }, progressIntervalMs: 0, parse: { workers: 0 },
   }).run();
   for await (const e of readCrawlLog(join(dir, 'crawl-log.jsonl'))) log.push(e);
 });
@@ -141,7 +141,7 @@ describe('a crawl of an https site', () => {
     const untrusted = await new Crawl({
       nodeId: 'https-untrusted', seeds: { urls: [`${origin}/`, `${origin}/a`] }, store: { outDir: out },
       network: { resolve: ['secure.test=127.0.0.1'], allowLoopback: true, isSystemDnsAllowed: false },
-      politeness: { minDelayMs: 0, k: 0 }, progressIntervalMs: 0, parse: { workers: 0 },
+      politeness: { minDelayMs: 0, delayFactor: 0 }, progressIntervalMs: 0, parse: { workers: 0 },
     }).run();
     assert.equal(untrusted.stopReason, 'exhausted');
     assert.equal(untrusted.robotsRequests, 1, 'one robots.txt attempt: a certificate verdict does not change on retry');

@@ -29,7 +29,7 @@ function crawl(outDir: string, extra: { order?: { policy: 'bfs' | 'backlink' }; 
   return new Crawl({
     seeds: { urls: [...web.seeds] }, store: { outDir },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, k: 0 },
+    politeness: { minDelayMs: 0, delayFactor: 0 },
     limits: { concurrency: 4, maxPages: extra.maxPages === undefined ? 30 : extra.maxPages },
     ...(extra.order === undefined ? {} : { order: extra.order }),
     ...(extra.memoryUrlsPerHost === undefined ? {} : { frontier: { memoryUrlsPerHost: extra.memoryUrlsPerHost } }),

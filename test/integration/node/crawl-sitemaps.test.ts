@@ -47,7 +47,7 @@ async function crawl(name: string, config: Record<string, unknown>): Promise<{ s
   const out = join(root, name);
   const summary = await new Crawl({
     nodeId: name, store: { outDir: out }, network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, k: 0 }, limits: { concurrency: 16 }, progressIntervalMs: 0, ...config,
+    politeness: { minDelayMs: 0, delayFactor: 0 }, limits: { concurrency: 16 }, progressIntervalMs: 0, ...config,
   }).run();
   const log: CrawlLogEntry[] = [];
   for await (const e of readCrawlLog(join(out, 'crawl-log.jsonl'))) log.push(e);

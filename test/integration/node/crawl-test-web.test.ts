@@ -92,7 +92,7 @@ function crawlConfig(outDir: string, nodeId: string) {
   return {
     nodeId, seeds: { urls: [...web.seeds] }, store: { outDir },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: MIN_DELAY_MS, k: 2, backoffBaseMs: 100, backoffMaxMs: 1000 },
+    politeness: { minDelayMs: MIN_DELAY_MS, delayFactor: 2, backoffBaseMs: 100, backoffMaxMs: 1000 },
     robots: { retryMs: 200, maxAttempts: 3 },
     fetch: { userAgent: USER_AGENT, bodyTimeoutMs: 5000, firstByteTimeoutMs: 5000, maxAttempts: 3 },
     limits: { concurrency: 8 }, progressIntervalMs: 0,

@@ -39,7 +39,7 @@ before(async () => {
   summary = await new Crawl({
     nodeId: 'traps', seeds: { urls: [...web.seeds] }, store: { outDir: dir },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 2, k: 1 }, limits: { concurrency: 8 }, progressIntervalMs: 0,
+    politeness: { minDelayMs: 2, delayFactor: 1 }, limits: { concurrency: 8 }, progressIntervalMs: 0,
     parse: { workers: 0 }, // pages parsed in the crawl's own thread (crawl-test-web.test.ts covers parse workers)
   }).run();
 });

@@ -62,7 +62,7 @@ async function crawlOrder(order: OrderPolicyInput, name: string): Promise<string
   await new Crawl({
     seeds: { urls: [...web.seeds] },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, k: 0 },
+    politeness: { minDelayMs: 0, delayFactor: 0 },
     limits: { concurrency: 1 },
     order,
     store: { outDir: out },

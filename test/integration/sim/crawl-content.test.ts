@@ -39,7 +39,7 @@ before(async () => {
   await new Crawl({
     seeds: { urls: [...web.seeds] },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, k: 0 },
+    politeness: { minDelayMs: 0, delayFactor: 0 },
     fetch: { maxAttempts: 1 },
     limits: { concurrency: 4 },
     store: { outDir: crawlDir },

@@ -20,7 +20,7 @@ describe('crawlConfigSchema', () => {
   test('fills every default; the politeness defaults are Mercator’s', () => {
     const c = crawlConfigSchema.parse({});
     assert.deepEqual(c.politeness, {
-      minDelayMs: 1000, k: 5, maxDelayMs: 30_000, maxConnectionsPerHost: 1, maxConnectionsPerIp: 1, backoffBaseMs: 10_000, backoffMaxMs: 600_000,
+      minDelayMs: 1000, delayFactor: 5, maxDelayMs: 30_000, maxConnectionsPerHost: 1, maxConnectionsPerIp: 1, backoffBaseMs: 10_000, backoffMaxMs: 600_000,
       maxCrawlDelayMs: 60_000, maxRetryAfterMs: 600_000,
     });
     assert.deepEqual([c.fetch.minBytesPerSecond, c.fetch.minRateWindowMs], [1000, 10_000]);

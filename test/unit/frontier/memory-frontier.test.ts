@@ -102,6 +102,22 @@ describe('MemoryFrontier: order', () => {
     assert.equal(frontier.reprioritize('http://a.test/1', 3), false, 'a fetched URL is no longer held');
   });
 
+  test('a requeued URL keeps its place and its attempt, is not a retry, and still costs its host the gap of what the lease fetched', () => {
+    // a1 a2 on one host, min delay 100. a1's lease fetches robots.txt (30 ms) and is requeued: a1 is
+    // next again (its place), at attempt 1, after the gap that request earned, and no retry is counted.
+    const frontier = new MemoryFrontier({ minDelayMs: 100, delayFactor: 0 });
+    frontier.add(entry('http://a.test/1'), 0);
+    frontier.add(entry('http://a.test/2'), 0);
+    const first = take(frontier, 0);
+    frontier.complete(first, ok(30, { isRequeue: true }), 30);
+    assert.equal(waitUntil(frontier.next(30)), 130);
+    const again = take(frontier, 130);
+    assert.deepEqual([again.entry.url, again.attempt], ['http://a.test/1', 1]);
+    assert.equal(frontier.stats().retries, 0);
+    assert.throws(() => frontier.complete(again, ok(1, { isRequeue: true, shouldRetry: true }), 131), RangeError, 'requeued or retried, not both');
+    assert.throws(() => frontier.endFetch(again, ok(1, { isRequeue: true }), 131), RangeError, 'a requeue is completed, not ended');
+  });
+
   test('reprioritize also reorders the front queue and hosts waiting in it', () => {
     // One back queue: a holds it; b1 and c1 wait in the front queue in add order. Raising c1 makes c
     // the next host to get the back queue once a is done.

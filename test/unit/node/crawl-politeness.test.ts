@@ -64,7 +64,7 @@ function setup(limits: { maxPages?: number } = {}): Setup {
   const events: CrawlEvents = { fetch: (r) => records.push(r), progress: (p) => progress.push(p) };
   const crawl = new Crawl({
     seeds: { urls: ['http://a.test/', 'http://b.test/', 'http://c.test/'] }, store: { outDir: join(root, `d${++dirs}`) },
-    politeness: { minDelayMs: 1000, k: 5, backoffBaseMs: 10_000 }, fetch: { maxAttempts: 3 }, limits: { concurrency: 4, maxPages: limits.maxPages ?? null },
+    politeness: { minDelayMs: 1000, delayFactor: 5, backoffBaseMs: 10_000 }, fetch: { maxAttempts: 3 }, limits: { concurrency: 4, maxPages: limits.maxPages ?? null },
     frontier: { kind: 'memory' }, progressIntervalMs: 0,
     parse: { workers: 0 }, // the manual clock drives the work: every step must be on this thread
   }, {
@@ -213,7 +213,7 @@ describe('the fetch slots on a manual clock', () => {
     const records: FetchRecord[] = [];
     const crawl = new Crawl({
       seeds: { urls: ['http://e.test/'] }, store: { outDir: join(root, `d${++dirs}`) },
-      politeness: { minDelayMs: 1000, k: 5, backoffBaseMs: 60_000 }, fetch: { maxAttempts: 3 }, limits: { concurrency: 2 },
+      politeness: { minDelayMs: 1000, delayFactor: 5, backoffBaseMs: 60_000 }, fetch: { maxAttempts: 3 }, limits: { concurrency: 2 },
       frontier: { kind: 'memory' }, progressIntervalMs: 0, parse: { workers: 0 },
     }, {
       deps: { clock, log: silentLog, events: { fetch: (r) => records.push(r), progress: () => {} } },

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { progressLine, rateSince } from '../../../src/cli/commands/crawl.js';
+import { progressLine, rateSince } from '../../../src/cli/crawl-progress.js';
 import type { CrawlProgress } from '../../../src/obs/events.js';
 
 function progress(elapsedMs: number, pages: number, recentPagesPerSecond: number, parked = 0): CrawlProgress {
