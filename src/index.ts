@@ -44,7 +44,7 @@ export type { CrawlConfig, CrawlConfigInput } from './config/crawl-config.js';
 export type { CrawlSummary, LinkCounts as CrawlLinkCounts } from './node/crawl-stats.js';
 export { CrawlChannel, StopReason } from './obs/events.js';
 export type { CrawlEvents, CrawlProgress, FrontierProgress } from './obs/events.js';
-export type { CrawlOutcomeKind, CrawlSinks, FetchRecord, GraphLink, LinkGraphSink, PageRecord, RecordSink } from './store/records.js';
+export type { CrawlOutcomeKind, CrawlSinks, CrawlLogRecord, GraphLink, LinkGraphSink, PageRecord, RecordSink } from './store/records.js';
 export type { NodeComponents, NodeDeps } from './node/build-node.js';
 export { ManualClock, SystemClock } from './core/clock.js';
 export type { Clock } from './core/clock.js';

@@ -11,7 +11,7 @@ import { analyzerOf, buildNode } from '../node/build-node.js';
 import { crawlDirLayout } from '../store/crawl-dir.js';
 import type { CrawlNode } from '../node/crawl-node.js';
 import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../obs/events.js';
-import type { FetchRecord } from '../store/records.js';
+import type { CrawlLogRecord } from '../store/records.js';
 import { WorkerPageAnalyzer, type PageAnalyzer } from '../node/analysis/page-analyzer.js';
 import { createPartitioner } from '../partition/registry.js';
 import { partitionModelsOf } from './partition-models.js';
@@ -65,7 +65,7 @@ const onStarted = (m: unknown): void => post({ t: 'started', started: m as Crawl
 channel(CrawlChannel.started).subscribe(onStarted);
 // For the crawl's live collaboration metrics (live-collab.ts), in the main thread.
 const onFetch = (m: unknown): void => {
-  const r = m as FetchRecord;
+  const r = m as CrawlLogRecord;
   post({ t: 'fetched', node: r.node, url: r.url, host: r.host, status: r.status });
 };
 channel(CrawlChannel.fetch).subscribe(onFetch);

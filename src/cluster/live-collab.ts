@@ -7,7 +7,7 @@
  * incrementally: a page counts as downloaded by the node that fetched it when it got a response.
  */
 import type { CrawlProgress } from '../obs/events.js';
-import type { FetchRecord } from '../store/records.js';
+import type { CrawlLogRecord } from '../store/records.js';
 
 /** The live figures a crawl's progress events carry. */
 export type CollabProgress = NonNullable<CrawlProgress['collab']>;
@@ -26,7 +26,7 @@ export class LiveCollab {
   }
 
   /** Counts one record (any outcome; only downloads count), from a node of the crawl. */
-  add(r: Pick<FetchRecord, 'node' | 'url' | 'host' | 'status'>): void {
+  add(r: Pick<CrawlLogRecord, 'node' | 'url' | 'host' | 'status'>): void {
     const bit = this.bitOf.get(r.node);
     if (bit === undefined || r.status === null) return;
     this.downloads++;

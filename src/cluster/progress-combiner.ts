@@ -4,7 +4,7 @@
  */
 import { channel } from 'node:diagnostics_channel';
 import type { CrawlSummary } from '../node/crawl-stats.js';
-import type { FetchRecord } from '../store/records.js';
+import type { CrawlLogRecord } from '../store/records.js';
 import { CrawlChannel, StopReason, type CrawlEvents, type CrawlProgress, type CrawlStarted } from '../obs/events.js';
 import { combineProgress } from './cluster-summary.js';
 import { LiveCollab } from './live-collab.js';
@@ -24,7 +24,7 @@ export class ProgressCombiner {
     this.latest.set(p.node, p);
     if (p.node === this.members[0] && p.stopReason === null) this.events.progress(this.combined(p.elapsedMs, null));
   };
-  private readonly onFetch = (m: unknown): void => this.live.add(m as FetchRecord);
+  private readonly onFetch = (m: unknown): void => this.live.add(m as CrawlLogRecord);
   private readonly onStarted = (m: unknown): void => {
     const s = m as CrawlStarted;
     if (!this.members.includes(s.node) || this.started.has(s.node)) return;

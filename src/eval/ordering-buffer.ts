@@ -23,7 +23,7 @@
  * - Offering a page the buffer already keeps is an error (RangeError): re-visits are not part of
  *   the model; a changed estimate is a `rekey`. Re-keying a page that is not kept is a no-op.
  */
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 import { checkVisitOrder, crawlerOf, fractions, resolveHot, sampleCounts, type CrawlCurveOptions, type Curve, type HotPages } from './ordering-curve.js';
 
 /** A buffer of at most B pages that evicts the lowest estimate. Ids are page ids < `pageCount`. */
@@ -224,9 +224,9 @@ export class BufferLogRecorder {
 
   private push(kind: BufferEventKind, id: number, estimate: number): void {
     if (this.length === this.ids.length) {
-      this.kinds = grown(this.kinds, this.length + 1);
-      this.ids = grown(this.ids, this.length + 1);
-      this.estimates = grown(this.estimates, this.length + 1);
+      this.kinds = withRoomFor(this.kinds, this.length + 1);
+      this.ids = withRoomFor(this.ids, this.length + 1);
+      this.estimates = withRoomFor(this.estimates, this.length + 1);
     }
     this.kinds[this.length] = kind;
     this.ids[this.length] = id;

@@ -3,7 +3,7 @@
  * describe, rebuilt in one pass over every segment when the frontier opens.
  */
 import { FingerprintMap } from '../core/fingerprint-map.js';
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 import type { ScannedRecord } from './frontier-log.js';
 
 /** What recovery passes on for each live URL: what `SlotFrontier.add` needs, and where its record is. */
@@ -105,16 +105,16 @@ export class Recovery {
     const i = this.count++;
     if (i === this.seq.length) {
       const need = i + 1;
-      this.hi = grown(this.hi, need);
-      this.lo = grown(this.lo, need);
-      this.priority = grown(this.priority, need);
-      this.seq = grown(this.seq, need);
-      this.attempt = grown(this.attempt, need);
-      this.location = grown(this.location, need);
-      this.bytes = grown(this.bytes, need);
-      this.host = grown(this.host, need);
-      this.isLive = grown(this.isLive, need);
-      this.isSitemap = grown(this.isSitemap, need);
+      this.hi = withRoomFor(this.hi, need);
+      this.lo = withRoomFor(this.lo, need);
+      this.priority = withRoomFor(this.priority, need);
+      this.seq = withRoomFor(this.seq, need);
+      this.attempt = withRoomFor(this.attempt, need);
+      this.location = withRoomFor(this.location, need);
+      this.bytes = withRoomFor(this.bytes, need);
+      this.host = withRoomFor(this.host, need);
+      this.isLive = withRoomFor(this.isLive, need);
+      this.isSitemap = withRoomFor(this.isSitemap, need);
     }
     return i;
   }

@@ -122,13 +122,13 @@ export class CrawlNode {
   /** While the seeds are being queued (a seeds file is read in batches). */
   private isSeeding = false;
 
-  constructor(private readonly p: CrawlNodeParts) {}
+  constructor(private readonly parts: CrawlNodeParts) {}
 
   /** Crawls until the frontier is empty, `maxPages` is reached or `signal` aborts; then closes everything. */
   async run(signal: AbortSignal): Promise<CrawlSummary> {
     if (this.hasRun) throw new Error('CrawlNode.run() may be called once');
     this.hasRun = true;
-    const p = this.p;
+    const p = this.parts;
     const startMs = p.clock.nowMs();
     const background = new AbortController();
     // The fetch slots stop for the caller's signal, or for a failed checkpoint.
@@ -208,7 +208,7 @@ export class CrawlNode {
    * nothing, no fetch, admission or delivery is under way, and no URL waits in a batch to be sent.
    */
   get isIdle(): boolean {
-    const p = this.p;
+    const p = this.parts;
     if (!this.isCrawling || this.isSeeding) return false;
     const f = p.frontier.stats();
     return f.queued === 0 && f.inFlight === 0 && p.loop.activeSlots === 0 && p.admission.isIdle
@@ -217,12 +217,12 @@ export class CrawlNode {
 
   /** Pages fetched so far (URLs that got a response). */
   get pagesFetched(): number {
-    return this.p.stats.pages;
+    return this.parts.stats.pages;
   }
 
   /** Why the node's run stopped, once it has (null while it runs). */
   get stopReason(): StopReason | null {
-    return this.p.loop.stopReason;
+    return this.parts.loop.stopReason;
   }
 
   /**
@@ -232,7 +232,7 @@ export class CrawlNode {
   async discard(): Promise<void> {
     if (this.hasRun) return;
     this.hasRun = true;
-    const p = this.p;
+    const p = this.parts;
     p.waker.close();
     await Promise.allSettled([p.fetcher.close(), p.analyzer.close(), p.resolver.close()]);
     p.lock.release();
@@ -246,7 +246,7 @@ export class CrawlNode {
 
   /** Stops the run for `reason` (another node reached a limit): no new fetches. */
   stop(reason: StopReason): void {
-    this.p.loop.stop(reason);
+    this.parts.loop.stop(reason);
     this.releaseCollab?.();
   }
 
@@ -256,7 +256,7 @@ export class CrawlNode {
    * are dropped there.
    */
   private async queueSeeds(signal: AbortSignal): Promise<void> {
-    const p = this.p;
+    const p = this.parts;
     let index = 0;
     const router = p.collab?.router ?? null;
     const admit = async (seeds: readonly Seed[]): Promise<void> => {
@@ -279,7 +279,7 @@ export class CrawlNode {
   }
 
   private async open(): Promise<void> {
-    const p = this.p;
+    const p = this.parts;
     await p.seen.start();
     // Read before the frontier opens: it completes the URLs the crawl log says were done.
     const from = p.budget.crawlLogFrom;
@@ -315,7 +315,7 @@ export class CrawlNode {
    * admission again. Everything it admits is made durable by the next checkpoint.
    */
   private async applyRecovered(tail: RecoveredTail): Promise<void> {
-    const p = this.p;
+    const p = this.parts;
     const done = tail.done;
     const refetched = Object.values(tail.refetched).reduce((a, b) => a + b, 0);
     if (done.length === 0 && refetched === 0) return;
@@ -335,7 +335,7 @@ export class CrawlNode {
 
   /** Closes everything, in order; returns the first failure (or null), having tried every step. */
   private async close(): Promise<unknown> {
-    const p = this.p;
+    const p = this.parts;
     let first: unknown = null;
     const step = async (what: string, fn: () => Promise<unknown> | void): Promise<void> => {
       try {
@@ -378,7 +378,7 @@ export class CrawlNode {
   /** Calls `fn` every `intervalMs` on the clock until `signal` aborts (never when the interval is 0). */
   private async every(intervalMs: number, startMs: number, signal: AbortSignal, fn: () => unknown): Promise<void> {
     if (intervalMs <= 0) return;
-    const clock = this.p.clock;
+    const clock = this.parts.clock;
     let next = startMs + intervalMs;
     while (!signal.aborted) {
       await clock.sleepUntil(next, signal);
@@ -389,27 +389,27 @@ export class CrawlNode {
   }
 
   private summary(reason: StopReason, elapsedMs: number, f: FrontierStats): CrawlSummary {
-    const { stats, config, layout } = this.p;
+    const { stats, config, layout } = this.parts;
     const seconds = elapsedMs / 1000;
     return {
-      node: config.nodeId, outDir: layout.root, order: this.p.policy.spec, stopReason: reason, elapsedMs, urls: stats.urls, pages: stats.pages,
+      node: config.nodeId, outDir: layout.root, order: this.parts.policy.spec, stopReason: reason, elapsedMs, urls: stats.urls, pages: stats.pages,
       pagesPerSecond: seconds > 0 ? stats.pages / seconds : 0, bytes: stats.bytes, bytesPerSecond: seconds > 0 ? stats.bytes / seconds : 0,
       outcomes: Object.fromEntries(stats.outcomes), requests: stats.requests, robotsRequests: stats.robotsRequests, retries: stats.retries,
       duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), sitemaps: { ...stats.sitemaps }, hosts: stats.hosts,
-      frontierLeft: { queued: f.queued, inFlight: f.inFlight, parked: f.parked ?? 0 }, seenUrls: this.p.seen.size, warcFiles: [...this.p.warcFiles].sort(),
+      frontierLeft: { queued: f.queued, inFlight: f.inFlight, parked: f.parked ?? 0 }, seenUrls: this.parts.seen.size, warcFiles: [...this.parts.warcFiles].sort(),
       ...(stats.recovered === null ? {} : { recovered: stats.recovered }),
-      cutSpaces: this.p.numbered?.cutSpaces() ?? [], unreachableHosts: this.p.reachability.unreachable(),
-      ...(this.p.collab === null ? {} : { exchange: this.exchangeSummary(this.p.collab) }),
+      cutSpaces: this.parts.numbered?.cutSpaces() ?? [], unreachableHosts: this.parts.reachability.unreachable(),
+      ...(this.parts.collab === null ? {} : { exchange: this.exchangeSummary(this.parts.collab) }),
     };
   }
 
   /** A progress event with the hosts that do not answer, and, in a collaborative crawl, the node's traffic so far. */
   private withLiveFigures(event: CrawlProgress): CrawlProgress {
-    const { failing, givenUp } = this.p.reachability.counts();
+    const { failing, givenUp } = this.parts.reachability.counts();
     const progress = failing + givenUp === 0 ? event : {
-      ...event, unreachable: { failing, givenUp, hosts: this.p.reachability.unreachable(3).map((h) => `${h.host}: ${describeFailure(h)}`) },
+      ...event, unreachable: { failing, givenUp, hosts: this.parts.reachability.unreachable(3).map((h) => `${h.host}: ${describeFailure(h)}`) },
     };
-    const c = this.p.collab;
+    const c = this.parts.collab;
     if (c === null) return progress;
     const { sent, received } = c.exchange.stats();
     return {

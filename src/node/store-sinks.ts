@@ -5,7 +5,7 @@
  * the stores do their own validation, buffering, fsync and torn-tail repair.
  */
 import { join } from 'node:path';
-import type { CrawlSinks, FetchRecord, GraphLink, LinkGraphSink, PageRecord, RecordSink } from '../store/records.js';
+import type { CrawlSinks, CrawlLogRecord, GraphLink, LinkGraphSink, PageRecord, RecordSink } from '../store/records.js';
 import { CRAWL_LOG_FILE, CrawlLog } from '../store/crawl-log.js';
 import { LINK_GRAPH_DIR, LinkFlag, LinkGraphWriter, type LinkToWrite } from '../store/link-graph.js';
 import { PAGE_METADATA_FILE, PageMetadataLog } from '../store/page-metadata.js';
@@ -20,7 +20,7 @@ function iso(ms: number): string {
  * a node completes a lease only after its line is written, which is what crash recovery reads
  * (`tail-recovery.ts`).
  */
-export function crawlLogSink(log: CrawlLog): RecordSink<FetchRecord> {
+export function crawlLogSink(log: CrawlLog): RecordSink<CrawlLogRecord> {
   let writing: Promise<void> | null = null;
   return {
     start: async () => { await log.start(); },

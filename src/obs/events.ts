@@ -4,13 +4,13 @@
  * channel without subscribers costs one boolean check.
  */
 import { channel, type Channel } from 'node:diagnostics_channel';
-import type { CrawlOutcomeKind, FetchRecord } from '../store/records.js';
+import type { CrawlOutcomeKind, CrawlLogRecord } from '../store/records.js';
 
 /** Channel names. */
 export const CrawlChannel = {
   /** {@link CrawlProgress}, every `progressIntervalMs` and once at the end. */
   progress: 'shoal:crawl:progress',
-  /** {@link FetchRecord}, once per URL whose crawl ended (the crawl log's lines). */
+  /** {@link CrawlLogRecord}, once per URL whose crawl ended (the crawl log's lines). */
   fetch: 'shoal:crawl:fetch',
   /**
    * {@link CrawlStarted}, once per run: the directory is locked, the configuration and seeds are
@@ -127,7 +127,7 @@ export const channels: { readonly progress: Channel; readonly fetch: Channel; re
 /** Publishes on the crawl's channels. */
 export interface CrawlEvents {
   progress(event: CrawlProgress): void;
-  fetch(record: FetchRecord): void;
+  fetch(record: CrawlLogRecord): void;
   /** Optional: a publisher without it is not told when runs start. */
   started?(event: CrawlStarted): void;
 }
@@ -137,7 +137,7 @@ export const diagnosticsEvents: CrawlEvents = Object.freeze({
   progress(event: CrawlProgress): void {
     if (channels.progress.hasSubscribers) channels.progress.publish(event);
   },
-  fetch(record: FetchRecord): void {
+  fetch(record: CrawlLogRecord): void {
     if (channels.fetch.hasSubscribers) channels.fetch.publish(record);
   },
   started(event: CrawlStarted): void {

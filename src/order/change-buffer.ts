@@ -4,7 +4,7 @@
  * next call), and at most one entry per id per batch: a later `set` of the same id overwrites the
  * earlier one, so the frontier is never asked twice for one URL.
  */
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 import { isUrlId } from './id-arrays.js';
 import type { PriorityChanges } from './policy.js';
 
@@ -29,14 +29,14 @@ export class ChangeBuffer implements PriorityChanges {
   /** Records that `id` now has `priority` (finite; ignored otherwise, as is an invalid id). */
   set(id: number, priority: number): void {
     if (!isUrlId(id) || !Number.isFinite(priority)) return;
-    this.slotOf = grown(this.slotOf, id + 1);
+    this.slotOf = withRoomFor(this.slotOf, id + 1);
     const slot = this.slotOf[id] as number;
     if (slot > 0) {
       this.priorities[slot - 1] = priority;
       return;
     }
-    this.ids = grown(this.ids, this.length + 1);
-    this.priorities = grown(this.priorities, this.length + 1);
+    this.ids = withRoomFor(this.ids, this.length + 1);
+    this.priorities = withRoomFor(this.priorities, this.length + 1);
     this.ids[this.length] = id;
     this.priorities[this.length] = priority;
     this.slotOf[id] = ++this.length;

@@ -9,7 +9,7 @@
  * A stamp per id marks the targets met in the current call, so deduplication costs O(links) with no
  * clearing between pages.
  */
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 import { isUrlId } from './id-arrays.js';
 
 /** Deduplicates a page's out-link ids; see the file comment. */
@@ -33,10 +33,10 @@ export class DistinctLinks {
     for (let i = 0; i < n; i++) {
       const id = outIds[i] as number;
       if (!isUrlId(id) || id === self) continue;
-      if (id >= this.stamp.length) this.stamp = grown(this.stamp, id + 1);
+      if (id >= this.stamp.length) this.stamp = withRoomFor(this.stamp, id + 1);
       if (this.stamp[id] === generation) continue;
       this.stamp[id] = generation;
-      if (count === this.targets.length) this.targets = grown(this.targets, count + 1);
+      if (count === this.targets.length) this.targets = withRoomFor(this.targets, count + 1);
       this.targets[count++] = id;
     }
     this.count = count;

@@ -31,7 +31,7 @@
  * makes the count configurable.
  */
 import { DistinctLinks } from './distinct-links.js';
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 import { IdFlags, isUrlId } from './id-arrays.js';
 import { LinkLog } from './link-log.js';
 import { integerParam, OrderParamError } from './order-params.js';
@@ -170,7 +170,7 @@ export class HotQueuePolicy implements OrderingPolicy {
   /** Sets the distance of `id` (shorter than its current one); a queued URL turning hot is a change. */
   private setDistance(id: number, d: number, changes: QueuedChanges): void {
     const wasHot = this.isHot(id);
-    this.distance = grown(this.distance, id + 1, FAR);
+    this.distance = withRoomFor(this.distance, id + 1, FAR);
     this.distance[id] = d;
     if (!wasHot && this.isHot(id)) changes.setIfQueued(id, HOT_PRIORITY);
   }

@@ -7,7 +7,7 @@
  * is how a policy meets an unknown `fromId` without allocating for it.
  */
 
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 
 /** Largest id a policy keeps state for: ids are array indices, and 2^31 − 2 keeps them Int32-safe. */
 const MAX_URL_ID = 2 ** 31 - 2;
@@ -33,7 +33,7 @@ export class IdFlags {
   set(id: number, isSet: boolean): void {
     if (!isUrlId(id)) return;
     if (!isSet && id >= this.bits.length) return;
-    this.bits = grown(this.bits, id + 1);
+    this.bits = withRoomFor(this.bits, id + 1);
     this.bits[id] = isSet ? 1 : 0;
   }
 }
@@ -57,7 +57,7 @@ export class IdNumbers {
   /** Stores `value` for `id` (ignored for an invalid id). */
   set(id: number, value: number): void {
     if (!isUrlId(id)) return;
-    this.values = grown(this.values, id + 1, this.fill);
+    this.values = withRoomFor(this.values, id + 1, this.fill);
     this.values[id] = value;
   }
 }

@@ -8,7 +8,7 @@
  * recomputation read a fixed snapshot of the graph while the crawl goes on (`rank-job.ts`). About
  * 4 bytes per link plus 12 bytes per page and 4 per key.
  */
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 
 /** Out-links of fetched pages in fetch order; see the file comment. */
 export class LinkLog {
@@ -28,14 +28,14 @@ export class LinkLog {
   /** Logs the page `key` (an integer >= 0, not logged before) with `targets[0 .. count)`; returns its page number. */
   append(key: number, targets: ArrayLike<number>, count: number): number {
     const k = this.pageCount;
-    this.starts = grown(this.starts, k + 2);
-    this.keys = grown(this.keys, k + 1);
-    this.targets = grown(this.targets, this.linkCount + count);
+    this.starts = withRoomFor(this.starts, k + 2);
+    this.keys = withRoomFor(this.keys, k + 1);
+    this.targets = withRoomFor(this.targets, this.linkCount + count);
     for (let i = 0; i < count; i++) this.targets[this.linkCount + i] = targets[i] as number;
     this.linkCount += count;
     this.keys[k] = key;
     this.starts[k + 1] = this.linkCount;
-    this.pageOfKey = grown(this.pageOfKey, key + 1);
+    this.pageOfKey = withRoomFor(this.pageOfKey, key + 1);
     this.pageOfKey[key] = k + 1;
     this.pageCount = k + 1;
     return k;

@@ -84,7 +84,7 @@
  */
 import { ChangeBuffer } from './change-buffer.js';
 import { DistinctLinks } from './distinct-links.js';
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 import { isUrlId } from './id-arrays.js';
 import { LinkLog } from './link-log.js';
 import { integerParam, numberParam } from './order-params.js';
@@ -247,7 +247,7 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
   /** Logs the page's distinct links and applies their one-step increments. */
   private addLinks(s: number, pageId: number, outIds: ArrayLike<number>, changes: ChangeBuffer): void {
     const count = this.links.of(outIds, pageId);
-    this.localTargets = grown(this.localTargets, count);
+    this.localTargets = withRoomFor(this.localTargets, count);
     for (let i = 0; i < count; i++) this.localTargets[i] = this.nodeOf(this.links.targets[i] as number);
     const targets = this.localTargets;
     this.log.append(s, targets, count);
@@ -266,8 +266,8 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
       this.fetchesSinceStart = 0;
       this.dueAfter = Math.max(this.recomputeEvery, Math.ceil(this.recomputeGrowth * this.log.pageCount));
       const n = this.nodeCount;
-      this.work = grown(this.work, n);
-      this.pushed = grown(this.pushed, n);
+      this.work = withRoomFor(this.work, n);
+      this.pushed = withRoomFor(this.pushed, n);
       this.job = new RankJob(this.log, this.log.pageCount, n, this.rank, this.work, this.pushed, {
         damping: this.damping, tolerance: this.tolerance, maxIterations: this.maxIterations,
       });
@@ -321,14 +321,14 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
       const v = this.localOf[id] as number;
       if (v >= 0) return v;
     } else {
-      this.localOf = grown(this.localOf, id + 1, -1);
+      this.localOf = withRoomFor(this.localOf, id + 1, -1);
     }
     const v = this.nodeCount++;
     this.localOf[id] = v;
-    this.idOf = grown(this.idOf, v + 1);
-    this.rank = grown(this.rank, v + 1);
-    this.state = grown(this.state, v + 1);
-    this.given = grown(this.given, v + 1);
+    this.idOf = withRoomFor(this.idOf, v + 1);
+    this.rank = withRoomFor(this.rank, v + 1);
+    this.state = withRoomFor(this.state, v + 1);
+    this.given = withRoomFor(this.given, v + 1);
     this.idOf[v] = id;
     this.rank[v] = this.b;
     return v;

@@ -22,7 +22,7 @@
  * Departures: none; the paper names the combination but does not test one as an ordering.
  */
 import { ChangeBuffer } from './change-buffer.js';
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 import { isUrlId } from './id-arrays.js';
 import { numberParam, OrderParamError } from './order-params.js';
 import { QueuedChanges } from './queued-changes.js';
@@ -136,7 +136,7 @@ export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
   }
 
   private store(k: number, id: number, p: number): void {
-    const a = grown(this.last[k] as Float64Array, id + 1);
+    const a = withRoomFor(this.last[k] as Float64Array, id + 1);
     this.last[k] = a;
     a[id] = Number.isFinite(p) ? p : 0;
   }

@@ -20,7 +20,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ShoalError } from '../core/errors.js';
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 import { BACKSLASH, DOUBLE_QUOTE, LiteralScanner, QUOTE, isDigit, isIdentifierByte } from './js-literal-scanner.js';
 
 /** Longest n-gram key the packing holds (eld's keys are 3 to 6 characters). */
@@ -227,8 +227,8 @@ class NgramTableBuilder {
     while (p < this.pairs && this.pairLanguage[p] !== language) p++;
     if (p === this.pairs) {
       if (p === this.pairLanguage.length) {
-        this.pairLanguage = grown(this.pairLanguage, this.pairLanguage.length + 1);
-        this.pairScore = grown(this.pairScore, this.pairScore.length + 1);
+        this.pairLanguage = withRoomFor(this.pairLanguage, this.pairLanguage.length + 1);
+        this.pairScore = withRoomFor(this.pairScore, this.pairScore.length + 1);
       }
       this.pairs++;
     }
@@ -244,7 +244,7 @@ class NgramTableBuilder {
   /** Ends the n-gram being read, packed as (`low`, `high`); false if it has more than 255 pairs. */
   endNgram(low: number, high: number): boolean {
     if (this.pairs - this.start > 0xff) return false;
-    if (this.count * SLOT_WORDS === this.ngrams.length) this.ngrams = grown(this.ngrams, this.ngrams.length + 1);
+    if (this.count * SLOT_WORDS === this.ngrams.length) this.ngrams = withRoomFor(this.ngrams, this.ngrams.length + 1);
     const at = this.count++ * SLOT_WORDS;
     this.ngrams[at] = low;
     this.ngrams[at + 1] = high;

@@ -3,7 +3,7 @@
  * order they were scheduled (so a run is deterministic and a fetch that takes 0 ms completes before
  * anything scheduled after it). A binary min-heap over typed arrays: no object per event.
  */
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 
 /** What an event is about; `node` and `ref` are read according to the kind. */
 export const SimEventKind = {
@@ -116,10 +116,10 @@ export class EventQueue {
 
   private grow(): void {
     const need = this.count + 1;
-    this.time = grown(this.time, need);
-    this.seq = grown(this.seq, need);
-    this.kind = grown(this.kind, need);
-    this.node = grown(this.node, need);
-    this.ref = grown(this.ref, need);
+    this.time = withRoomFor(this.time, need);
+    this.seq = withRoomFor(this.seq, need);
+    this.kind = withRoomFor(this.kind, need);
+    this.node = withRoomFor(this.node, need);
+    this.ref = withRoomFor(this.ref, need);
   }
 }

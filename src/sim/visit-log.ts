@@ -2,7 +2,7 @@
  * What a simulated crawl visited, in order: page id, virtual time the fetch completed (ms since the
  * crawl started) and the node that fetched it, in three growable typed arrays.
  */
-import { grown } from '../core/grown.js';
+import { withRoomFor } from '../core/typed-arrays.js';
 
 /** The visits of a run, in the order their fetches completed. */
 export interface Visits {
@@ -35,9 +35,9 @@ export class VisitLog {
 
   record(page: number, timeMs: number, node: number): void {
     if (this.length === this.pages.length) {
-      this.pages = grown(this.pages, this.length + 1);
-      this.timesMs = grown(this.timesMs, this.length + 1);
-      this.nodes = grown(this.nodes, this.length + 1);
+      this.pages = withRoomFor(this.pages, this.length + 1);
+      this.timesMs = withRoomFor(this.timesMs, this.length + 1);
+      this.nodes = withRoomFor(this.nodes, this.length + 1);
     }
     this.pages[this.length] = page;
     this.timesMs[this.length] = timeMs;

@@ -22,7 +22,7 @@ export type CrawlOutcomeKind =
   | 'over-budget';
 
 /** The final result of one URL: one crawl-log line (SPEC §2 item 11). */
-export interface FetchRecord {
+export interface CrawlLogRecord {
   /** Wall-clock time the (last) request started, ms since the epoch. */
   readonly timeMs: number;
   readonly url: string;
@@ -122,7 +122,7 @@ export interface LinkGraphSink {
 
 /** The node's optional stores; each may be absent (then that record is not kept). */
 export interface CrawlSinks {
-  readonly crawlLog?: RecordSink<FetchRecord>;
+  readonly crawlLog?: RecordSink<CrawlLogRecord>;
   readonly linkGraph?: LinkGraphSink;
   readonly pageMetadata?: RecordSink<PageRecord>;
 }

@@ -58,7 +58,7 @@ export class Inbox {
   private open: { delivery: Delivery; done: Promise<void> }[] = [];
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly o: InboxOptions) {}
+  constructor(private readonly options: InboxOptions) {}
 
   /** Whether no delivery is being processed. */
   get isIdle(): boolean {
@@ -69,13 +69,13 @@ export class Inbox {
   readonly deliver = (delivery: Delivery): void => {
     const done = this.process(delivery).catch((err: unknown) => {
       this.counts.failed++;
-      this.o.log.error('delivery-failed', {
+      this.options.log.error('delivery-failed', {
         kind: delivery.message.kind, from: delivery.message.from, seq: delivery.message.seq, message: err instanceof Error ? err.message : String(err),
       });
     });
     this.running.add(done);
     void done.finally(() => this.running.delete(done));
-    if (this.o.isCheckpointed) this.open.push({ delivery, done });
+    if (this.options.isCheckpointed) this.open.push({ delivery, done });
     else void done.then(() => delivery.ack());
   };
 
@@ -112,23 +112,23 @@ export class Inbox {
           url: u.url, hostname: hostnameOfKey(urlParts(u.url).hostKey), depth: u.depth, fromUrl: u.fromUrl,
           ...(u.anchorText === undefined ? {} : { anchorText: u.anchorText }),
         }));
-        await this.o.admission.admit(candidates, { isPlaced: true, isReceived: true });
+        await this.options.admission.admit(candidates, { isPlaced: true, isReceived: true });
         return;
       }
       case 'page': {
         c.pages++;
-        if (this.o.onPage === null) throw new Error(`a page was forwarded to a node that takes no pages (${m.url})`);
-        await this.o.onPage(m);
+        if (this.options.onPage === null) throw new Error(`a page was forwarded to a node that takes no pages (${m.url})`);
+        await this.options.onPage(m);
         return;
       }
       case 'links': {
         c.linkSummaries++;
-        const policy = this.o.policy;
+        const policy = this.options.policy;
         if (!canObserveRemoteLinks(policy)) return;
-        const ids = this.o.urlIds;
+        const ids = this.options.urlIds;
         if (ids === null) return;
         const changes = policy.observeRemoteLinks(m.counts.map(([url]) => ids.idOf(url)), m.counts.map(([, n]) => n));
-        applyPriorityChanges(changes, ids, this.o.frontier);
+        applyPriorityChanges(changes, ids, this.options.frontier);
         return;
       }
       case 'control':

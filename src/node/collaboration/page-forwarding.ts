@@ -4,11 +4,16 @@
  * (request, response head, body as received) to the owners, which store the page and follow its
  * links as if they had fetched it; the fetching node keeps only a crawl-log line for it.
  *
- * This file converts between a fetch outcome and the exchange's page message; the page processor
- * decides when a page is a boundary page and what happens to it.
+ * This file places a fetched page, sends it to its owners when they are other nodes, and converts
+ * between a fetch outcome and the exchange's page message; the page processor calls it before it
+ * stores a page.
  */
+import type { CrawlStats } from '../crawl-stats.js';
+import { fromUrlOf } from '../stages/admission.js';
 import type { FrontierEntry } from '../../frontier/frontier.js';
 import type { FetchOk } from '../../fetch/fetcher.js';
+import type { PageAnalysis } from '../../parse/page-analysis.js';
+import { hostnameOfKey } from '../../url/url-parts.js';
 import type { ForwardedPageMessage } from '../../exchange/messages.js';
 import type { PagePlacer, PartitionId } from '../../partition/partitioner.js';
 
@@ -56,4 +61,29 @@ export function fetchOkOf(m: ForwardedPageMessage): FetchOk {
     body: m.body === undefined ? rawBody : asBuffer(m.body), rawBody, contentType: m.contentType, charset: m.charset,
     contentEncodings: m.contentEncodings,
   };
+}
+
+/**
+ * Sends a boundary page to the partitions that own it besides this node's; returns those partitions
+ * when this node does not keep the page itself, or null when it does (it owns the page too, or the
+ * page is too big for the transport: kept here, which loses nothing, only locality).
+ */
+export function forwardBoundaryPage(
+  b: BoundaryPages, nodeId: string, entry: FrontierEntry, outcome: FetchOk, startedWallMs: number, contentDigest: string,
+  parsed: PageAnalysis | null, stats: CrawlStats,
+): readonly PartitionId[] | null {
+  const placement = b.placer.placePage({
+    url: entry.url, hostname: hostnameOfKey(entry.host), ip: outcome.ip, contentDigest, language: parsed?.language ?? null,
+    title: parsed?.title ?? null, text: parsed?.visibleText ?? null,
+  }, b.self);
+  const others = placement.filter((p) => !b.own.has(p));
+  if (others.length === 0) return null;
+  const message = forwardedPageOf(nodeId, entry, fromUrlOf(entry), outcome, startedWallMs);
+  if (b.maxMessageBytes !== null && pageMessageBytes(message) > b.maxMessageBytes) {
+    stats.oversizedBoundaryPages++;
+    return null;
+  }
+  for (const p of others) b.send(p, message);
+  stats.forwardedPages++;
+  return others.length < placement.length ? null : others;
 }

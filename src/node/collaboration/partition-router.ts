@@ -61,18 +61,18 @@ export class PartitionRouter {
   private readonly maxSummaryUrls: number;
   private readonly isSummarizing: boolean;
 
-  constructor(private readonly o: PartitionRouterOptions) {
-    if (o.partitions.length === 0) throw new Error('a collaborative node owns at least one partition');
-    this.own = new Set(o.partitions);
-    this.self = o.partitions[0] as PartitionId;
-    this.cache = new SentCache(o.sentCacheEntries);
-    this.maxSummaryUrls = o.maxSummaryUrls ?? 50_000;
-    this.isSummarizing = o.isSummarizing;
+  constructor(private readonly options: PartitionRouterOptions) {
+    if (options.partitions.length === 0) throw new Error('a collaborative node owns at least one partition');
+    this.own = new Set(options.partitions);
+    this.self = options.partitions[0] as PartitionId;
+    this.cache = new SentCache(options.sentCacheEntries);
+    this.maxSummaryUrls = options.maxSummaryUrls ?? 50_000;
+    this.isSummarizing = options.isSummarizing;
   }
 
   /** Whether placing a URL needs its host's address (ip-hash). */
   get needsIp(): boolean {
-    return this.o.partitioner.needsIp;
+    return this.options.partitioner.needsIp;
   }
 
   /** URLs waiting in batches not yet sent. */
@@ -113,8 +113,8 @@ export class PartitionRouter {
    * are found spread the seeds round-robin), kept when it names one of this node's partitions.
    */
   keepsSeed(seed: Candidate, index: number, ipOf: (hostname: string) => string | null): boolean {
-    const n = this.o.partitioner.partitionCount;
-    const placement = this.o.partitioner.placeUrl(this.factsOf(seed, ipOf), index % n);
+    const n = this.options.partitioner.partitionCount;
+    const placement = this.options.partitioner.placeUrl(this.factsOf(seed, ipOf), index % n);
     return placement.some((p) => this.own.has(p));
   }
 
@@ -133,7 +133,7 @@ export class PartitionRouter {
   }
 
   private place(c: Candidate, ipOf: (hostname: string) => string | null): Placement {
-    return this.o.partitioner.placeUrl(this.factsOf(c, ipOf), this.self);
+    return this.options.partitioner.placeUrl(this.factsOf(c, ipOf), this.self);
   }
 
   private factsOf(c: Candidate, ipOf: (hostname: string) => string | null): Parameters<Partitioner['placeUrl']>[0] {
@@ -170,18 +170,18 @@ export class PartitionRouter {
       url: c.url, depth: c.depth, fromUrl: c.fromUrl, ...(c.anchorText === undefined || c.anchorText === '' ? {} : { anchorText: c.anchorText }),
     });
     this.counts.sent++;
-    if (batch.length >= this.o.batchUrls) {
+    if (batch.length >= this.options.batchUrls) {
       this.sendBatch(p, batch);
       this.batches.delete(p);
     }
   }
 
   private sendBatch(p: PartitionId, urls: readonly ExchangedUrl[]): void {
-    this.o.exchange.send(p, { kind: 'urls', from: this.o.nodeId, urls });
+    this.options.exchange.send(p, { kind: 'urls', from: this.options.nodeId, urls });
   }
 
   private sendSummary(p: PartitionId, counts: Map<string, number>): void {
-    this.o.exchange.send(p, { kind: 'links', from: this.o.nodeId, counts: [...counts] });
+    this.options.exchange.send(p, { kind: 'links', from: this.options.nodeId, counts: [...counts] });
     counts.clear();
   }
 }

@@ -106,8 +106,8 @@ export class Checkpointer {
   /** The budget's counts as the last checkpoint began: what the next one writes (crawl-budget.ts). */
   private counted: BudgetSnapshot | null;
 
-  constructor(private readonly p: CheckpointParts) {
-    this.counted = p.budget?.restored ?? null;
+  constructor(private readonly parts: CheckpointParts) {
+    this.counted = parts.budget?.restored ?? null;
   }
 
   /** Checkpoints completed. */
@@ -135,7 +135,7 @@ export class Checkpointer {
   }
 
   private async take(isLast: boolean): Promise<void> {
-    const p = this.p;
+    const p = this.parts;
     const open = p.gate.close();
     const crawlLogBytes = p.sinks.crawlLog?.size ?? null;
     const counted = p.budget?.snapshot(crawlLogBytes) ?? null;

@@ -103,14 +103,14 @@ export class Admission {
   /** Lookups under way, by host name. */
   private readonly lookups = new Map<string, Promise<void>>();
 
-  constructor(private readonly o: AdmissionOptions) {
-    this.maxCachedHosts = o.maxCachedHosts ?? 100_000;
-    this.dnsWaitMs = o.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS;
+  constructor(private readonly options: AdmissionOptions) {
+    this.maxCachedHosts = options.maxCachedHosts ?? 100_000;
+    this.dnsWaitMs = options.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS;
   }
 
   /** Filters, tests and queues `candidates`; resolves once every new one is in the frontier. */
   admit(candidates: readonly Candidate[], options: AdmitOptions = {}): Promise<void> {
-    if (options.isReceived === true) this.o.stats.links.received += candidates.length;
+    if (options.isReceived === true) this.options.stats.links.received += candidates.length;
     const run = this.admitNow(candidates, options.isPlaced === true);
     this.running.add(run);
     const forget = (): void => { this.running.delete(run); };
@@ -136,7 +136,7 @@ export class Admission {
     const fingerprints = new BigUint64Array(urls.length);
     const words = new Uint32Array(fingerprints.buffer);
     for (let i = 0; i < urls.length; i++) this.fingerprintInto(words, i, urls[i] as string);
-    await this.o.seen.addBatch(fingerprints);
+    await this.options.seen.addBatch(fingerprints);
   }
 
   /** The 64-bit fingerprints of `candidates`, in the seen set's layout; hashed only where a candidate does not carry its own. */
@@ -173,7 +173,7 @@ export class Admission {
    * there is a limit.
    */
   async resolveHosts(candidates: readonly Candidate[], waitMs = Number.POSITIVE_INFINITY): Promise<void> {
-    if (this.o.isProxied) return;
+    if (this.options.isProxied) return;
     const isBounded = waitMs !== Number.POSITIVE_INFINITY;
     const waitFor: Promise<void>[] = [];
     const asked = new Set<string>();
@@ -198,12 +198,12 @@ export class Admission {
     }
     // On the node's clock, so that a crawl on a manual clock waits in its own time.
     const stop = new AbortController();
-    await Promise.race([all, this.o.clock.sleepUntil(this.o.clock.nowMs() + waitMs, stop.signal)]);
+    await Promise.race([all, this.options.clock.sleepUntil(this.options.clock.nowMs() + waitMs, stop.signal)]);
     stop.abort();
   }
 
   private async admitNow(candidates: readonly Candidate[], isPlaced: boolean): Promise<void> {
-    const o = this.o;
+    const o = this.options;
     const stats = o.stats;
     let passed: Candidate[] = [];
     const numbered = o.numbered ?? null;
@@ -297,7 +297,7 @@ export class Admission {
     // Settles after the caller has registered it in `lookups`, even if the resolver throws at once.
     await Promise.resolve();
     try {
-      const answer = await this.o.resolver.resolve(name);
+      const answer = await this.options.resolver.resolve(name);
       if (answer.kind !== 'ok') return;
       this.ips.set(name, answer.ip);
       if (this.ips.size > this.maxCachedHosts) {

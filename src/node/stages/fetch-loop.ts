@@ -108,7 +108,7 @@ export class FetchLoop {
   /** Holds on exhaustion: while any is taken, an empty frontier means "more is coming" (seeds being queued). */
   private holds = 0;
 
-  constructor(private readonly o: FetchLoopOptions) {}
+  constructor(private readonly options: FetchLoopOptions) {}
 
   /** Keeps the run from ending on an empty frontier until the returned function is called (once). */
   hold(): () => void {
@@ -118,7 +118,7 @@ export class FetchLoop {
       if (isReleased) return;
       isReleased = true;
       this.holds--;
-      this.o.waker.notify();
+      this.options.waker.notify();
     };
   }
 
@@ -139,8 +139,8 @@ export class FetchLoop {
   async run(slots: number, outer: AbortSignal): Promise<StopReason> {
     if (this.isRunning) throw new Error('FetchLoop.run() called twice');
     this.isRunning = true;
-    this.startedPages = this.o.pagesBefore?.() ?? 0;
-    this.o.sharedPages?.add(this.startedPages);
+    this.startedPages = this.options.pagesBefore?.() ?? 0;
+    this.options.sharedPages?.add(this.startedPages);
     // Every fetch in flight listens on the signal: one listener per slot is expected, not a leak.
     setMaxListeners(slots + 16, this.signal);
     const onAbort = (): void => {
@@ -168,11 +168,11 @@ export class FetchLoop {
   stop(reason: StopReason): void {
     if (this.reason !== null) return;
     this.reason = reason;
-    this.o.waker.notifyAll();
+    this.options.waker.notifyAll();
   }
 
   private async slot(): Promise<void> {
-    const { frontier, clock, waker } = this.o;
+    const { frontier, clock, waker } = this.options;
     try {
       while (this.reason === null) {
         const next = frontier.next(clock.nowMs());
@@ -199,12 +199,12 @@ export class FetchLoop {
       await this.fetchLeased(lease);
     } finally {
       this.busy--;
-      this.o.waker.notify();
+      this.options.waker.notify();
     }
   }
 
   private async fetchLeased(lease: Lease): Promise<void> {
-    const o = this.o;
+    const o = this.options;
     const entry = lease.entry as NodeEntry;
     const url = entry.url;
     const parts = urlParts(url);
@@ -233,9 +233,9 @@ export class FetchLoop {
     if (isNew) {
       if (this.isBudgetSpent()) return;
       this.startedPages++;
-      this.o.sharedPages?.add(1);
+      this.options.sharedPages?.add(1);
       // The last page of the budget: no new lease after this one (retries waiting are dropped).
-      if (this.o.maxPages !== null && this.limitCount >= this.o.maxPages) this.stop(StopReason.maxPages);
+      if (this.options.maxPages !== null && this.limitCount >= this.options.maxPages) this.stop(StopReason.maxPages);
     }
     const startedWallMs = o.clock.wallMs();
     o.stats.request(parts.hostKey, false);
@@ -276,7 +276,7 @@ export class FetchLoop {
    * request (disallowed, or its host given up), or the run was aborted.
    */
   private async robotsDecision(lease: Lease, parts: { readonly origin: string; readonly pathAndQuery: string }): Promise<{ readonly crawlDelayMs: number } | null> {
-    const o = this.o;
+    const o = this.options;
     const host = lease.entry.host;
     for (;;) {
       const verdict = o.robots.verdict(parts.origin, o.clock.nowMs());
@@ -316,7 +316,7 @@ export class FetchLoop {
   /** Ends the leased URL's crawl with `kind`, without a request for it: its crawl-log record, then its lease. */
   private async endWithoutRequest(lease: Lease, kind: CrawlOutcomeKind, attempts: number, reason: string | null): Promise<void> {
     const entry = lease.entry as NodeEntry;
-    this.o.processor.endWithoutRequest(entry, fromUrlOf(entry), kind, attempts, reason);
+    this.options.processor.endWithoutRequest(entry, fromUrlOf(entry), kind, attempts, reason);
     await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
   }
 
@@ -325,7 +325,7 @@ export class FetchLoop {
    * the resolver, and the answer, even a failure, is at hand next time).
    */
   private async isNamePending(hostname: string): Promise<boolean> {
-    const { resolver, clock } = this.o;
+    const { resolver, clock } = this.options;
     if (resolver == null || resolver.peek === undefined) return false;
     // An answer that came after a wait lets the next URL of the host go, even if it is not at hand
     // any more (a TTL of 0, or shorter than the retry): its fetch looks the name up itself, within
@@ -333,7 +333,7 @@ export class FetchLoop {
     if (this.answeredLate.delete(hostname) || resolver.peek(hostname) !== null) return false;
     const stop = new AbortController();
     const lookup = resolver.resolve(hostname).then(() => true, () => true);
-    const isAnswered = await Promise.race([lookup, clock.sleepUntil(clock.nowMs() + (this.o.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS), stop.signal).then(() => false)]);
+    const isAnswered = await Promise.race([lookup, clock.sleepUntil(clock.nowMs() + (this.options.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS), stop.signal).then(() => false)]);
     stop.abort();
     if (!isAnswered) void lookup.then(() => this.answeredLate.add(hostname));
     return !isAnswered;
@@ -341,12 +341,12 @@ export class FetchLoop {
 
   /** Page fetches started that count against `maxPages`. */
   private get limitCount(): number {
-    return this.o.sharedPages?.started ?? this.startedPages;
+    return this.options.sharedPages?.started ?? this.startedPages;
   }
 
   /** Counts a response against the crawl budget; stops the run once its bytes are spent. */
   private count(host: string, outcome: FetchOutcome): void {
-    const budget = this.o.budget;
+    const budget = this.options.budget;
     if (budget === null || !('response' in outcome) || outcome.response === null) return;
     budget.recordPage(hostnameOfKey(host), 'rawBody' in outcome ? outcome.rawBody.length : 0);
     if (budget.isExhausted) this.stop(StopReason.maxBytes);
@@ -354,7 +354,7 @@ export class FetchLoop {
 
   /** Whether no new page may be started; ends the run when so. */
   private isBudgetSpent(): boolean {
-    const max = this.o.maxPages;
+    const max = this.options.maxPages;
     if (max === null || this.limitCount < max) return false;
     this.stop(StopReason.maxPages);
     return true;
@@ -366,15 +366,15 @@ export class FetchLoop {
    * (tail-recovery.ts).
    */
   private async completeRecorded(lease: Lease, report: CompletionReport): Promise<void> {
-    await this.o.processor.written();
+    await this.options.processor.written();
     await this.complete(lease, report);
   }
 
   private async complete(lease: Lease, report: CompletionReport): Promise<void> {
-    const wait = this.o.gate?.wait ?? null;
+    const wait = this.options.gate?.wait ?? null;
     if (wait !== null) await wait;
-    this.o.frontier.complete(lease, report, this.o.clock.nowMs());
-    this.o.waker.notify();
+    this.options.frontier.complete(lease, report, this.options.clock.nowMs());
+    this.options.waker.notify();
   }
 
 }

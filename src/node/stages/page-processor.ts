@@ -14,31 +14,26 @@ import type { CrawlStats } from '../crawl-stats.js';
 import type { DedupIndex } from '../durability/dedup-index.js';
 import type { CrawlEvents } from '../../obs/events.js';
 import type { Log } from '../../obs/log.js';
-import type { CrawlOutcomeKind, CrawlSinks, FetchRecord, GraphLink, PageRecord } from '../../store/records.js';
-import { hostnameOfKey, urlParts } from '../../url/url-parts.js';
+import type { CrawlOutcomeKind, CrawlSinks, CrawlLogRecord, GraphLink } from '../../store/records.js';
+import { urlParts } from '../../url/url-parts.js';
 import type { PageAnalysis } from '../../parse/page-analysis.js';
 import { AnalysisError, type PageAnalyzer } from '../analysis/page-analyzer.js';
 import { payloadDigest } from '../../dedup/content-digest.js';
 import type { FetchOk, FetchOutcome, FetchRedirect } from '../../fetch/fetcher.js';
 import type { Frontier, FrontierEntry } from '../../frontier/frontier.js';
 import { applyPriorityChanges } from './priority-changes.js';
+import { ipFieldOf, metadataFields, pageRecordOf, requestRecordOf, writeExchange, type WarcPointer, type WarcSink } from './capture-records.js';
+import { SitemapReader } from './sitemap-reader.js';
 import type { OrderingPolicy } from '../../order/policy.js';
 import type { UrlIds } from '../../url/url-ids.js';
-import type { WarcWriteResult } from '../../store/warc/warc-writer.js';
 import {
-  metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcField, type WarcRecord,
+  metadataRecord, responseRecord, revisitRecord, type WarcRecord,
 } from '../../store/warc/warc-record.js';
-import type { SitemapParse } from '../../sitemap/sitemap-parser.js';
 import type { ForwardedPageMessage } from '../../exchange/messages.js';
-import { fetchOkOf, forwardedPageOf, pageMessageBytes, type BoundaryPages } from '../collaboration/page-forwarding.js';
+import { fetchOkOf, forwardBoundaryPage, type BoundaryPages } from '../collaboration/page-forwarding.js';
 import { urlFingerprintInto } from '../../url/fingerprint.js';
 import { normalizeUrl } from '../../url/normalize.js';
 import { HTML_MEDIA_TYPES } from '../../parse/html-page.js';
-
-/** Where WARC records go (a `WarcWriter`). */
-export interface WarcSink {
-  write(record: WarcRecord): Promise<WarcWriteResult>;
-}
 
 /** Collaborators of {@link PageProcessor}. */
 export interface PageProcessorOptions {
@@ -62,11 +57,8 @@ export interface PageProcessorOptions {
   /** Boundary pages are forwarded to their owners (collaborative crawls with `cluster.forward` pages or both); null: every page is kept. */
   readonly boundary?: BoundaryPages | null;
   /** Called with each crawl-log record of this node's own (not a page another node forwarded): the budget's recorded tally. */
-  readonly onRecord?: (record: FetchRecord) => void;
+  readonly onRecord?: (record: CrawlLogRecord) => void;
 }
-
-/** Where a record went in the WARC files. */
-type WarcPointer = FetchRecord['warc'];
 
 /** What processing an outcome yields for its crawl-log record. */
 interface Captured {
@@ -107,44 +99,49 @@ export class PageProcessor {
   /** Whether the analysis must bring the page's visible text back: the policy or the partitioner reads it. */
   private readonly wantsText: boolean;
 
-  constructor(private readonly o: PageProcessorOptions) {
-    this.wantsText = o.policy.needs.text || o.boundary !== null;
+  private readonly sitemaps: SitemapReader;
+
+  constructor(private readonly options: PageProcessorOptions) {
+    this.sitemaps = new SitemapReader({
+      analyzer: options.analyzer, admission: options.admission, warc: options.warc, stats: options.stats, log: options.log, limits: options.sitemaps,
+    });
+    this.wantsText = options.policy.needs.text || options.boundary !== null;
   }
 
   /** Records the end of a URL's crawl without a request for it (robots.txt, a budget, its host given up). */
   endWithoutRequest(entry: { readonly url: string; readonly host: string; readonly depth: number }, fromUrl: string | null, kind: CrawlOutcomeKind, attempts: number, reason: string | null = null): void {
-    this.o.stats.outcome(kind, false);
+    this.options.stats.outcome(kind, false);
     this.emit({
-      timeMs: this.o.clock.wallMs(), url: entry.url, host: entry.host, depth: entry.depth, fromUrl, kind, status: null,
-      contentType: null, bytes: 0, durationMs: 0, ip: null, attempts, isDuplicate: false, redirectTo: null, node: this.o.nodeId,
+      timeMs: this.options.clock.wallMs(), url: entry.url, host: entry.host, depth: entry.depth, fromUrl, kind, status: null,
+      contentType: null, bytes: 0, durationMs: 0, ip: null, attempts, isDuplicate: false, redirectTo: null, node: this.options.nodeId,
       warc: null, digest: null, simhash: null, lang: null, reason,
     });
   }
 
   /** Writes a robots.txt request's records (no crawl-log line: robots.txt is not a page of the crawl). */
   async robotsRequest(url: string, outcome: FetchOutcome, startedWallMs: number): Promise<void> {
-    this.o.stats.request(urlParts(url).hostKey, true);
+    this.options.stats.request(urlParts(url).hostKey, true);
     if (outcome.kind === 'ok' || outcome.kind === 'http-error' || outcome.kind === 'redirect') {
-      this.o.stats.bytes += outcome.rawBody.length;
-      await this.writeExchange(url, outcome, outcome.rawBody, startedWallMs);
+      this.options.stats.bytes += outcome.rawBody.length;
+      await writeExchange(this.options.warc, url, outcome, outcome.rawBody, startedWallMs);
     }
   }
 
   /** Handles the last fetch of a lease's URL (`outcome` is never `aborted`). */
   async process(entry: FrontierEntry, outcome: Exclude<FetchOutcome, { kind: 'aborted' }>, attempts: number, startedWallMs: number): Promise<void> {
-    const o = this.o;
+    const o = this.options;
     o.stats.outcome(outcome.kind, hasResponse(outcome));
     let c: Captured = NOTHING;
     if (outcome.kind === 'ok' && entry.isSitemap === true) {
-      c = await this.sitemap(entry, outcome, startedWallMs);
+      c = { ...NOTHING, ...await this.sitemaps.read(entry, outcome, startedWallMs) };
     } else if (outcome.kind === 'ok') {
       c = await this.page(entry, outcome, startedWallMs);
     } else if (outcome.kind === 'redirect') {
       c = await this.redirect(entry, outcome, startedWallMs);
     } else if (outcome.kind === 'http-error' || outcome.kind === 'unsupported-encoding') {
-      c = { ...NOTHING, bytes: outcome.rawBody.length, warc: await this.writeExchange(entry.url, outcome, outcome.rawBody, startedWallMs) };
+      c = { ...NOTHING, bytes: outcome.rawBody.length, warc: await writeExchange(this.options.warc, entry.url, outcome, outcome.rawBody, startedWallMs) };
     } else if (outcome.kind === 'not-modified') {
-      c = { ...NOTHING, warc: await this.writeExchange(entry.url, outcome, Buffer.alloc(0), startedWallMs) };
+      c = { ...NOTHING, warc: await writeExchange(this.options.warc, entry.url, outcome, Buffer.alloc(0), startedWallMs) };
     }
     o.stats.bytes += c.bytes;
     const reason = reasonOf(outcome);
@@ -166,8 +163,8 @@ export class PageProcessor {
    * policy, and its followable links sent to admission again (its records are on disk already).
    */
   async followRecovered(page: { readonly url: string; readonly depth: number }, parsed: PageAnalysis): Promise<void> {
-    this.o.stats.links.found += parsed.found;
-    this.o.stats.links.invalid += parsed.invalid;
+    this.options.stats.links.found += parsed.found;
+    this.options.stats.links.invalid += parsed.invalid;
     await this.follow({ url: page.url, host: urlParts(page.url).hostKey, depth: page.depth, priority: 0 }, parsed, true);
   }
 
@@ -177,7 +174,7 @@ export class PageProcessor {
    * after a crash, it is written again as a revisit of the first copy.
    */
   async receivePage(m: ForwardedPageMessage): Promise<void> {
-    const o = this.o;
+    const o = this.options;
     const outcome = fetchOkOf(m);
     const entry: FrontierEntry = { url: m.url, host: urlParts(m.url).hostKey, depth: m.depth, priority: 0 };
     // This node must not fetch it again when it finds a link to it.
@@ -191,34 +188,9 @@ export class PageProcessor {
     });
   }
 
-  /**
-   * A boundary page: sent to the partitions that own it besides this node's. Returns what to log
-   * when this node does not keep it, or null when it does (then `parsed` is its analysis).
-   */
-  private forwardBoundary(entry: FrontierEntry, outcome: FetchOk, startedWallMs: number, contentDigest: string, rawDigest: string, parsed: PageAnalysis | null): Captured | null {
-    const o = this.o;
-    const b = o.boundary as BoundaryPages;
-    const placement = b.placer.placePage({
-      url: entry.url, hostname: hostnameOfKey(entry.host), ip: outcome.ip, contentDigest, language: parsed?.language ?? null,
-      title: parsed?.title ?? null, text: parsed?.visibleText ?? null,
-    }, b.self);
-    const others = placement.filter((p) => !b.own.has(p));
-    if (others.length === 0) return null;
-    const message = forwardedPageOf(o.nodeId, entry, fromUrlOf(entry), outcome, startedWallMs);
-    if (b.maxMessageBytes !== null && pageMessageBytes(message) > b.maxMessageBytes) {
-      // The transport cannot carry it: the page is kept here, which loses nothing (only locality).
-      o.stats.oversizedBoundaryPages++;
-      return null;
-    }
-    for (const p of others) b.send(p, message);
-    o.stats.forwardedPages++;
-    if (others.length < placement.length) return null;
-    return { ...NOTHING, bytes: outcome.rawBody.length, digest: rawDigest, simhash: parsed?.simhash ?? null, lang: parsed?.language ?? null, forwardedTo: others };
-  }
-
   /** A 2xx page: WARC, dedup, analysis, links; a boundary page goes to its owners first. */
   private async page(entry: FrontierEntry, outcome: FetchOk, startedWallMs: number, isReceived = false): Promise<Captured> {
-    const o = this.o;
+    const o = this.options;
     const url = entry.url;
     const rawDigest = payloadDigest(outcome.rawBody);
     const contentDigest = outcome.contentEncodings.length === 0 ? rawDigest : payloadDigest(outcome.body);
@@ -227,10 +199,12 @@ export class PageProcessor {
     if (o.boundary != null && !isReceived) {
       // The owner may be decided by the content (topic): the analysis comes first.
       analysed = isHtml ? await this.analyze(url, outcome) : null;
-      const forwarded = this.forwardBoundary(entry, outcome, startedWallMs, contentDigest, rawDigest, analysed);
-      if (forwarded !== null) return forwarded;
+      const forwardedTo = forwardBoundaryPage(o.boundary, o.nodeId, entry, outcome, startedWallMs, contentDigest, analysed, o.stats);
+      if (forwardedTo !== null) {
+        return { ...NOTHING, bytes: outcome.rawBody.length, digest: rawDigest, simhash: analysed?.simhash ?? null, lang: analysed?.language ?? null, forwardedTo };
+      }
     }
-    const request = this.requestOf(url, outcome, startedWallMs);
+    const request = requestRecordOf(url, outcome, startedWallMs);
     // Looked up and remembered in one step, before any await: of two equal pages in flight, one is the original.
     const first = o.dedup.find(contentDigest);
     const isDuplicate = first !== undefined;
@@ -239,24 +213,24 @@ export class PageProcessor {
       o.stats.revisits++;
       response = revisitRecord({
         date: startedWallMs, targetUri: url, payloadDigest: rawDigest, refersTo: first.recordId, refersToTargetUri: first.url,
-        refersToDate: first.warcDate, httpHead: outcome.response.raw, ...this.ipOf(outcome), concurrentTo: [request.id],
+        refersToDate: first.warcDate, httpHead: outcome.response.raw, ...ipFieldOf(outcome), concurrentTo: [request.id],
       });
     } else {
       response = responseRecord({
         date: startedWallMs, targetUri: url, httpHead: outcome.response.raw, body: outcome.rawBody, payloadDigest: rawDigest,
-        ...this.ipOf(outcome), concurrentTo: [request.id],
+        ...ipFieldOf(outcome), concurrentTo: [request.id],
       });
     }
     const capture = first === undefined ? { url, payloadDigest: rawDigest, recordId: response.id, warcDate: response.date } : null;
     if (capture !== null) o.dedup.remember(contentDigest, capture);
     else o.stats.duplicates++;
     const parsed = !isHtml || isDuplicate ? null : analysed !== undefined ? analysed : await this.analyze(url, outcome);
-    const fields = this.metadataFields(entry, outcome, contentDigest, first?.url ?? null, parsed);
+    const fields = metadataFields(entry, outcome, contentDigest, first?.url ?? null, parsed);
     // Records are placed in the file in call order, now; the slot waits for them below.
     const written = o.warc === null ? null : Promise.all([
       o.warc.write(request), o.warc.write(response), o.warc.write(metadataRecord({ date: startedWallMs, targetUri: url, fields, concurrentTo: [response.id] })),
     ]);
-    o.sinks.pageMetadata?.append(this.pageRecord(url, outcome, startedWallMs, rawDigest, contentDigest, first?.url ?? null, parsed));
+    o.sinks.pageMetadata?.append(pageRecordOf(url, outcome, startedWallMs, rawDigest, contentDigest, first?.url ?? null, parsed));
     if (parsed !== null) await this.follow(entry, parsed);
     const at = written === null ? null : (await written)[1];
     // Its response record is in the WARC file now: the capture may outlive the run (dedup-index.ts).
@@ -269,8 +243,8 @@ export class PageProcessor {
 
   /** A 3xx: WARC, and the target goes to admission like a link (the seen test decides). */
   private async redirect(entry: FrontierEntry, outcome: FetchRedirect, startedWallMs: number): Promise<Captured> {
-    const o = this.o;
-    const written = this.writeExchange(entry.url, outcome, outcome.rawBody, startedWallMs);
+    const o = this.options;
+    const written = writeExchange(this.options.warc, entry.url, outcome, outcome.rawBody, startedWallMs);
     const target = outcome.location === null ? null : normalizeUrl(outcome.location);
     if (target !== null && target.kind !== 'ok') o.stats.links.invalid++;
     let redirectTo: string | null = null;
@@ -286,55 +260,9 @@ export class PageProcessor {
     return { ...NOTHING, bytes: outcome.rawBody.length, redirectTo, warc: await written };
   }
 
-  /**
-   * A sitemap document: WARC records, then its page URLs go to admission as seeds (depth 0, found on
-   * the sitemap), or an index's child sitemaps one level down (up to `sitemaps.maxDepth`). Listed URLs
-   * meet the URL filter and scope like any link: the sitemaps protocol's location rule is not applied.
-   */
-  private async sitemap(entry: FrontierEntry, outcome: FetchOk, startedWallMs: number): Promise<Captured> {
-    const o = this.o;
-    const written = this.writeExchange(entry.url, outcome, outcome.rawBody, startedWallMs);
-    let parsed: SitemapParse;
-    try {
-      parsed = await o.analyzer.parseSitemap({ url: entry.url, body: outcome.body, maxUrls: o.sitemaps.maxUrls });
-    } catch (err) {
-      if (!(err instanceof AnalysisError) || err.isFatal) throw err;
-      o.stats.sitemaps.documents++;
-      o.stats.sitemaps.problems++;
-      o.log.warn('sitemap-failed', { url: entry.url, message: err.message });
-      return { ...NOTHING, bytes: outcome.rawBody.length, warc: await written, digest: payloadDigest(outcome.rawBody) };
-    }
-    o.stats.sitemaps.documents++;
-    this.logSitemap(entry, parsed);
-    const candidates: Candidate[] = [];
-    if (parsed.kind === 'urlset' || parsed.kind === 'text') {
-      for (const u of parsed.urls) candidates.push({ url: u.url, hostname: hostnameOf(u.url), depth: 0, fromUrl: entry.url });
-      o.stats.sitemaps.urls += candidates.length;
-    } else if (parsed.kind === 'index' && entry.depth < o.sitemaps.maxDepth) {
-      for (const ref of parsed.sitemaps) candidates.push({ url: ref.url, hostname: hostnameOf(ref.url), depth: entry.depth + 1, fromUrl: entry.url, isSitemap: true });
-      o.stats.sitemaps.children += candidates.length;
-    } else if (parsed.kind === 'problem') {
-      o.stats.sitemaps.problems++;
-    }
-    o.stats.links.found += candidates.length;
-    for (let i = 0; i < candidates.length; i += SITEMAP_BATCH) await o.admission.admit(candidates.slice(i, i + SITEMAP_BATCH));
-    return { ...NOTHING, bytes: outcome.rawBody.length, warc: await written, digest: payloadDigest(outcome.rawBody) };
-  }
-
-  private logSitemap(entry: FrontierEntry, parsed: SitemapParse): void {
-    const d = parsed.dropped;
-    const common = {
-      url: entry.url, level: entry.depth, entries: parsed.entryCount, isGzip: parsed.isGzip,
-      droppedInvalid: d.invalid, droppedDuplicate: d.duplicate, droppedOverCap: d.overCap,
-    };
-    if (parsed.kind === 'problem') this.o.log.warn('sitemap-problem', { ...common, problem: parsed.problem, message: parsed.message });
-    else if (parsed.kind === 'index' && entry.depth >= this.o.sitemaps.maxDepth) this.o.log.warn('sitemap-too-deep', { ...common, children: parsed.sitemaps.length });
-    else this.o.log.info('sitemap', { ...common, kind: parsed.kind, count: parsed.kind === 'index' ? parsed.sitemaps.length : parsed.urls.length });
-  }
-
   /** The page's analysis, or null when it could not be analysed (logged; the records are kept without it). */
   private async analyze(url: string, outcome: FetchOk): Promise<PageAnalysis | null> {
-    const o = this.o;
+    const o = this.options;
     try {
       const parsed = await o.analyzer.analyze({ url, body: outcome.body, contentType: outcome.response.headers['content-type'], wantsText: this.wantsText });
       o.stats.links.found += parsed.found;
@@ -354,7 +282,7 @@ export class PageProcessor {
    * goes with the candidate to the URL-seen test, and its id goes with it to the policy's `prioritize`.
    */
   private async follow(entry: FrontierEntry, parsed: PageAnalysis, isRecovered = false): Promise<void> {
-    const o = this.o;
+    const o = this.options;
     const links = parsed.links;
     const n = links.length;
     const ids = o.urlIds;
@@ -395,76 +323,16 @@ export class PageProcessor {
     await o.admission.admit(candidates);
   }
 
-  private metadataFields(entry: FrontierEntry, outcome: FetchOk, contentDigest: string, duplicateOf: string | null, parsed: PageAnalysis | null): WarcField[] {
-    const fields: WarcField[] = [['fetchTimeMs', String(Math.round(outcome.timings.totalMs))], ['hopsFromSeed', String(entry.depth)]];
-    const from = fromUrlOf(entry);
-    if (from !== null) fields.push(['via', from]);
-    fields.push(['contentDigest', contentDigest]);
-    if (duplicateOf !== null) fields.push(['duplicateOf', duplicateOf]);
-    if (parsed !== null) {
-      fields.push(['charset', parsed.charset], ['language', parsed.language], ['simhash', parsed.simhash], ['textDigest', parsed.textDigest]);
-      if (parsed.robotsDirectives.length > 0) fields.push(['metaRobots', parsed.robotsDirectives.join(', ')]);
-      if (parsed.canonical !== null) fields.push(['canonical', parsed.canonical]);
-      fields.push(['outlinks', String(parsed.links.length)]);
-    }
-    return fields;
-  }
-
-  private pageRecord(url: string, outcome: FetchOk, timeMs: number, payload: string, content: string, duplicateOf: string | null, parsed: PageAnalysis | null): PageRecord {
-    return {
-      url, timeMs, status: outcome.response.status, contentType: outcome.contentType, payloadDigest: payload, contentDigest: content,
-      duplicateOf, charset: parsed?.charset ?? null, language: parsed?.language ?? null, title: parsed?.title ?? null,
-      textDigest: parsed?.textDigest ?? null, simhash: parsed?.simhash ?? null, isNoindex: parsed?.isNoindex ?? false,
-      isNofollow: parsed?.isNofollow ?? false, canonical: parsed?.canonical ?? null, linkCounts: linkCountsOf(url, parsed),
-    };
-  }
-
-  /** Request and response records of an exchange that is not a page (error, redirect, robots.txt); where the response went. */
-  private async writeExchange(url: string, outcome: Extract<FetchOutcome, { request: Buffer; response: unknown }>, body: Buffer, startedWallMs: number): Promise<WarcPointer | null> {
-    const w = this.o.warc;
-    if (w === null) return null;
-    const request = this.requestOf(url, outcome, startedWallMs);
-    const response = responseRecord({
-      date: startedWallMs, targetUri: url, httpHead: outcome.response.raw, body, ...this.ipOf(outcome), concurrentTo: [request.id],
-    });
-    const [, at] = await Promise.all([w.write(request), w.write(response)]);
-    return { file: at.filename, offset: at.offset };
-  }
-
-  private requestOf(url: string, outcome: { readonly request: Buffer; readonly ip: string | null }, startedWallMs: number): WarcRecord {
-    return requestRecord({ date: startedWallMs, targetUri: url, httpHead: outcome.request, ...this.ipOf(outcome) });
-  }
-
-  private ipOf(outcome: { readonly ip: string | null }): { ipAddress?: string } {
-    return outcome.ip === null ? {} : { ipAddress: outcome.ip };
-  }
-
-  private emit(record: FetchRecord): void {
-    this.o.events.fetch(record);
-    this.o.sinks.crawlLog?.append(record);
-    if (record.node === this.o.nodeId) this.o.onRecord?.(record);
+  private emit(record: CrawlLogRecord): void {
+    this.options.events.fetch(record);
+    this.options.sinks.crawlLog?.append(record);
+    if (record.node === this.options.nodeId) this.options.onRecord?.(record);
   }
 
   /** Resolves once the crawl-log records emitted so far have reached the kernel (see `RecordSink.written`). */
   written(): Promise<void> {
-    return this.o.sinks.crawlLog?.written?.() ?? Promise.resolve();
+    return this.options.sinks.crawlLog?.written?.() ?? Promise.resolve();
   }
-}
-
-function linkCountsOf(url: string, parsed: PageAnalysis | null): PageRecord['linkCounts'] {
-  if (parsed === null) return { total: 0, unique: 0, nofollow: 0, sameHost: 0 };
-  const host = urlParts(url).hostKey;
-  let sameHost = 0;
-  for (const l of parsed.links) if (urlParts(l.url).hostKey === host) sameHost++;
-  return { total: parsed.found, unique: new Set(parsed.links.map((l) => l.url)).size, nofollow: parsed.nofollow, sameHost };
-}
-
-/** Sitemap URLs admitted at a time (one URL-seen batch each). */
-const SITEMAP_BATCH = 2000;
-
-/** The host name (no port) of a normalized URL (a sitemap's URLs are normalized by its parser). */
-function hostnameOf(url: string): string {
-  return hostnameOfKey(urlParts(url).hostKey);
 }
 
 function mediaType(value: string | undefined): string | null {

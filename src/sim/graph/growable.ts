@@ -2,7 +2,7 @@
  * Growable typed arrays for loaders that do not know their sizes in advance, over `core/grown.ts`
  * (capacity doubles, so n pushes cost O(n) and at most twice the final memory while growing).
  */
-import { grown } from '../../core/grown.js';
+import { withRoomFor } from '../../core/typed-arrays.js';
 
 /** A growable Uint32Array; `data[0 .. length)` holds the values. */
 export class GrowableU32 {
@@ -14,7 +14,7 @@ export class GrowableU32 {
   }
 
   push(x: number): void {
-    if (this.length === this.data.length) this.data = grown(this.data, this.length + 1);
+    if (this.length === this.data.length) this.data = withRoomFor(this.data, this.length + 1);
     this.data[this.length++] = x;
   }
 
@@ -33,7 +33,7 @@ export class GrowableU8 {
   }
 
   set(i: number, value: number): void {
-    this.data = grown(this.data, i + 1);
+    this.data = withRoomFor(this.data, i + 1);
     this.data[i] = value;
   }
 }

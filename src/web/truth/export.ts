@@ -24,7 +24,7 @@ import { endianness } from 'node:os';
 import { mkdir, open, readFile, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ShoalError } from '../../core/errors.js';
-import { grown } from '../../core/grown.js';
+import { withRoomFor } from '../../core/typed-arrays.js';
 import { inDegrees, type Csr } from '../../eval/csr.js';
 import { pageRankDetailed } from '../../eval/pagerank.js';
 import { geoEntities } from '../geo.js';
@@ -341,8 +341,8 @@ class EdgeBuffer {
 
   push(target: number, kind: number): void {
     if (this.length === this.targets.length) {
-      this.targets = grown(this.targets, this.length + 1);
-      this.kinds = grown(this.kinds, this.length + 1);
+      this.targets = withRoomFor(this.targets, this.length + 1);
+      this.kinds = withRoomFor(this.kinds, this.length + 1);
     }
     this.targets[this.length] = target;
     this.kinds[this.length] = kind;

@@ -19,7 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import { Crawl } from '../../../src/crawl/crawl.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
 import { diagnosticsEvents, type CrawlProgress } from '../../../src/obs/events.js';
-import type { FetchRecord } from '../../../src/store/records.js';
+import type { CrawlLogRecord } from '../../../src/store/records.js';
 import { DEFAULT_MAX_NUMBERED_URLS } from '../../../src/url/numbered-spaces.js';
 import { hostileParts } from '../../../src/web/hostile.js';
 import { PageKind } from '../../../src/web/model.js';
@@ -29,7 +29,7 @@ import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 let web: TestWeb;
 let dir: string;
 let summary: CrawlSummary;
-const records: FetchRecord[] = [];
+const records: CrawlLogRecord[] = [];
 const progress: CrawlProgress[] = [];
 
 before(async () => {

@@ -33,7 +33,7 @@ import { WARCParser } from 'warcio';
 import { Crawl } from '../../../src/crawl/crawl.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
 import { CrawlChannel } from '../../../src/obs/events.js';
-import type { FetchRecord } from '../../../src/store/records.js';
+import type { CrawlLogRecord } from '../../../src/store/records.js';
 import type { WebConfigInput } from '../../../src/web/config.js';
 import { LinkKind, pageLinks } from '../../../src/web/links.js';
 import { PageFlag, PageKind, redirectInfo, servesContent, type WebModel } from '../../../src/web/model.js';
@@ -68,7 +68,7 @@ let model: WebModel;
 let truth: Truth;
 let dir: string;
 let summary: CrawlSummary;
-const records: FetchRecord[] = [];
+const records: CrawlLogRecord[] = [];
 let requests: RequestRecord[];
 /** `host/path` (as requested, port left out) -> page id. */
 const pageByKey = new Map<string, number>();
@@ -118,7 +118,7 @@ before(async () => {
   await exportTruth(model, join(dir, 'truth'), { port: web.port });
   truth = await readTruth(join(dir, 'truth'));
   const onFetch = (m: unknown): void => {
-    const r = m as FetchRecord;
+    const r = m as CrawlLogRecord;
     if (r.node === 'first') records.push(r);
   };
   channel(CrawlChannel.fetch).subscribe(onFetch);
@@ -204,12 +204,12 @@ describe('one node crawling the test web to exhaustion', () => {
   });
 
   test('every fault kind ends with the outcome it should, and the crawl goes on', () => {
-    const byPage = new Map<number, FetchRecord>();
+    const byPage = new Map<number, CrawlLogRecord>();
     for (const r of records) {
       const g = pageOfUrl(r.url);
       if (g >= 0) byPage.set(g, r);
     }
-    const expected: Record<number, (r: FetchRecord) => boolean> = {
+    const expected: Record<number, (r: CrawlLogRecord) => boolean> = {
       [PageKind.ok]: (r) => r.kind === 'ok',
       [PageKind.notFound]: (r) => r.kind === 'http-error' && r.status === 404 && r.attempts === 1,
       [PageKind.gone]: (r) => r.kind === 'http-error' && r.status === 410,

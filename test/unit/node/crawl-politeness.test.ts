@@ -24,7 +24,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { Crawl } from '../../../src/crawl/crawl.js';
 import type { CrawlEvents, CrawlProgress } from '../../../src/obs/events.js';
 import { silentLog } from '../../../src/obs/log.js';
-import type { FetchRecord } from '../../../src/store/records.js';
+import type { CrawlLogRecord } from '../../../src/store/records.js';
 import type { ResolveResult } from '../../../src/dns/resolver.js';
 import { MemorySeenSet } from '../../../src/seen/memory-seen-set.js';
 import { drive, FakeFetcher, FakeResolver, page, type Reply } from './fake-web.js';
@@ -52,14 +52,14 @@ interface Setup {
   readonly clock: ManualClock;
   readonly fetcher: FakeFetcher;
   readonly crawl: Crawl;
-  readonly records: FetchRecord[];
+  readonly records: CrawlLogRecord[];
   readonly progress: CrawlProgress[];
 }
 
 function setup(limits: { maxPages?: number } = {}): Setup {
   const clock = new ManualClock();
   const fetcher = new FakeFetcher(clock, route, 100);
-  const records: FetchRecord[] = [];
+  const records: CrawlLogRecord[] = [];
   const progress: CrawlProgress[] = [];
   const events: CrawlEvents = { fetch: (r) => records.push(r), progress: (p) => progress.push(p) };
   const crawl = new Crawl({
@@ -210,7 +210,7 @@ describe('the fetch slots on a manual clock', () => {
       if (url === 'http://e.test/p1' || url === 'http://e.test/p2') return page();
       return { status: 404 };
     }, 100);
-    const records: FetchRecord[] = [];
+    const records: CrawlLogRecord[] = [];
     const crawl = new Crawl({
       seeds: { urls: ['http://e.test/'] }, store: { outDir: join(root, `d${++dirs}`) },
       politeness: { minDelayMs: 1000, delayFactor: 5, backoffBaseMs: 60_000 }, fetch: { maxAttempts: 3 }, limits: { concurrency: 2 },
@@ -244,7 +244,7 @@ describe('the fetch slots on a manual clock', () => {
       if (url === 'http://a.test/') return page('http://r.test/x', 'http://r.test/y');
       return { status: 404 };
     });
-    const records: FetchRecord[] = [];
+    const records: CrawlLogRecord[] = [];
     const progress: CrawlProgress[] = [];
     const crawl = new Crawl({
       seeds: { urls: ['http://r.test/', 'http://a.test/'] }, store: { outDir: join(root, `d${++dirs}`) },

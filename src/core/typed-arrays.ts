@@ -10,7 +10,7 @@ export type NumberArray = Float64Array | Float32Array | Uint32Array | Int32Array
  * `a` if it has room for index `need − 1`, else a copy at least twice as long (new cells `fill`).
  * The caller keeps the returned array.
  */
-export function grown<T extends NumberArray>(a: T, need: number, fill = 0): T {
+export function withRoomFor<T extends NumberArray>(a: T, need: number, fill = 0): T {
   if (need <= a.length) return a;
   let capacity = Math.max(64, a.length * 2);
   while (capacity < need) capacity *= 2;
