@@ -1,5 +1,5 @@
 /**
- * The stores of `src/store/` behind the node's sink shapes (ports.ts): the crawl log
+ * The stores of `src/store/` behind the node's sink shapes (`store/records.ts`): the crawl log
  * (`crawl-log.jsonl`), the page metadata (`pages.jsonl`, with URL ids of the link graph) and the link
  * graph (`links/`), in the crawl directory. Each adapter maps one node record to one store record;
  * the stores do their own validation, buffering, fsync and torn-tail repair.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,9 @@ import madge from 'madge';
 // The import boundaries of CONVENTIONS §2, checked by linting small snippets as if they lived in src/.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const eslint = new ESLint({ cwd: root });
+// A plain-JS module without types: its one export used here is typed at the import.
+const configUrl = new URL('../../eslint.config.js', import.meta.url).href;
+const { LAYERS } = await import(configUrl) as { readonly LAYERS: readonly (readonly string[])[] };
 
 async function rulesHit(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${root}/${filePath}` });
@@ -67,5 +70,23 @@ describe('lint boundaries', () => {
     }
     const src = await madge(join(root, 'src'), { fileExtensions: ['ts'], tsConfig: join(root, 'tsconfig.json') });
     assert.deepEqual(src.circular(), []);
+  });
+
+  it('places every folder of src/ in a layer', () => {
+    const folders = readdirSync(join(root, 'src'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== 'types') // declarations only: nothing imports them by path
+      .map((d) => d.name).sort();
+    assert.deepEqual([...LAYERS.flat()].sort(), folders);
+  });
+
+  it('gives each room of src/node/ a one-paragraph README', () => {
+    const rooms = readdirSync(join(root, 'src/node'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    assert.ok(rooms.length >= 4, `rooms: ${rooms.join(', ')}`);
+    for (const room of rooms) {
+      const readme = join(root, 'src/node', room, 'README.md');
+      assert.ok(existsSync(readme), `src/node/${room}/README.md is missing`);
+      const paragraphs = readFileSync(readme, 'utf8').split(/\n\s*\n/).filter((p) => p.trim() !== '' && !p.startsWith('#'));
+      assert.equal(paragraphs.length, 1, `src/node/${room}/README.md: one paragraph, found ${paragraphs.length}`);
+    }
   });
 });
