@@ -41,7 +41,7 @@
  * SPEC §2 item 5 (Crawl-delay, connections per host and per IP); seed 004 §5.1 (WebBase allowed one
  * connection per server at a time). Heritrix3's `DispositionProcessor` for the cap on the k ×
  * duration term (`maxDelayMs`, 30 s): without it one slow response (a server dripping a byte a
- * second until the fetcher's total limit) idles its host for k times that limit.
+ * second until the fetcher's total limit) idles its host for delayFactor times that limit.
  */
 
 /** A URL entering the frontier. Immutable. */
@@ -89,7 +89,7 @@ export type NextResult =
 
 /** How a leased fetch went, as far as politeness and retrying are concerned. */
 export interface CompletionReport {
-  /** Time the fetch took (connect to last byte, or to failure), ms; drives the k × duration gap. */
+  /** Time the fetch took (connect to last byte, or to failure), ms; drives the delayFactor × duration gap. */
   readonly fetchDurationMs: number;
   /** True on a transient failure of this URL: it goes back to its host queue, keeping its place, with `attempt` one higher. */
   readonly shouldRetry?: boolean;
@@ -201,10 +201,10 @@ export function canReprioritize(frontier: Frontier): frontier is Frontier & Repr
 export interface PolitenessOptions {
   /** Smallest gap between the end of one fetch and the next contact of the same host, ms. Default 1000. */
   readonly minDelayMs?: number;
-  /** k: the gap is at least k × the last fetch's duration (up to `maxDelayMs`). Default 5 (seed 001). */
+  /** The gap is at least delayFactor × the last fetch's duration (up to `maxDelayMs`). Default 5 (seed 001). */
   readonly delayFactor?: number;
   /**
-   * Cap on the k × duration term of the gap, ms. Default 30,000 (Heritrix's `maxDelayMs`). It caps
+   * Cap on the delayFactor × duration term of the gap, ms. Default 30,000 (Heritrix's `maxDelayMs`). It caps
    * that term only: `minDelayMs` stays the floor (below `minDelayMs` the cap leaves the gap at
    * exactly `minDelayMs`), and Crawl-delay, Retry-After and the back-off keep their own caps.
    */
@@ -226,7 +226,7 @@ export interface PolitenessOptions {
  * doubles from 10 s to a 10 min cap (10, 20, 40, 80, 160, 320, then 600 s): long enough for an
  * overloaded server to recover, short enough that a host that had a bad minute is not lost for the
  * crawl; a server that names its own time with Retry-After gets exactly that time, uncapped. The
- * k × duration term stops at 30 s, Heritrix's `maxDelayMs`: a fetch that took 6 s already earns
+ * delayFactor × duration term stops at 30 s, Heritrix's `maxDelayMs`: a fetch that took 6 s already earns
  * the whole 30 s, and one that took two minutes (a body dripping until the total time limit) would
  * otherwise keep the host's other URLs waiting ten.
  */
@@ -260,7 +260,7 @@ export function politenessRules(options: PolitenessOptions = {}): PolitenessRule
 
 /**
  * The politeness gap a fetch of `fetchDurationMs` earns its host, before Crawl-delay and back-off:
- * `max(minDelayMs, min(k × fetchDurationMs, maxDelayMs))`. Also the gap between the redirect hops
+ * `max(minDelayMs, min(delayFactor × fetchDurationMs, maxDelayMs))`. Also the gap between the redirect hops
  * of a robots.txt request.
  */
 export function fetchGapMs(fetchDurationMs: number, rules: PolitenessRules): number {
@@ -270,11 +270,11 @@ export function fetchGapMs(fetchDurationMs: number, rules: PolitenessRules): num
 /**
  * The earliest time a host may be contacted again after a fetch that completed at `completedAtMs`:
  *
- *     next = completedAtMs + max(minDelayMs, min(k × fetchDurationMs, maxDelayMs), crawlDelayMs)
+ *     next = completedAtMs + max(minDelayMs, min(delayFactor × fetchDurationMs, maxDelayMs), crawlDelayMs)
  *
  * and, when the report asks for back-off, at least `completedAtMs + retryAfterMs` if the server gave
  * one, else `completedAtMs + min(backoffMaxMs, backoffBaseMs × 2^(failures − 1))`. `maxDelayMs`
- * caps the k × duration term alone: Crawl-delay and Retry-After arrive already capped by the caller
+ * caps the delayFactor × duration term alone: Crawl-delay and Retry-After arrive already capped by the caller
  * (the crawl's `maxCrawlDelayMs`, `maxRetryAfterMs`), the back-off by `backoffMaxMs`.
  *
  * @param failures consecutive back-off completions of this host, this one included (0 when the

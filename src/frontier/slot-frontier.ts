@@ -10,7 +10,7 @@
  *             (by priority, FIFO)   (at most B hosts hold one)     │ time has come
  *                                                                  ▼
  *     complete ◀── lease ◀── next: best URL among ready hosts ◀── ready hosts, grouped by IP
- *       next-contact = now + max(minDelayMs, min(k × fetchDurationMs, maxDelayMs), crawlDelayMs) [+ back-off]
+ *       next-contact = now + max(minDelayMs, min(delayFactor × fetchDurationMs, maxDelayMs), crawlDelayMs) [+ back-off]
  *
  * Everything is O(log n) per call (n = URLs or hosts held), apart from the URL-by-URL routing of
  * `fill`, which is O(log n) per URL it moves.
@@ -29,7 +29,7 @@
  * - Mercator lets one thread own a back queue during a fetch; here a host may have up to
  *   `maxConnectionsPerHost` leases out at once, and hosts sharing an IP address share
  *   `maxConnectionsPerIp`. A host keeps its back queue until its last lease completes.
- * - The k × fetch-duration term of the gap stops at `maxDelayMs` (Heritrix3's cap, 30 s by default):
+ * - The delayFactor × fetch-duration term of the gap stops at `maxDelayMs` (Heritrix3's cap, 30 s by default):
  *   Mercator's has no ceiling, and k times a fetch cut at the fetcher's total limit idles a host
  *   for minutes.
  * - A host that gives up its back queue leaves its next-contact time behind ("dormant") until that

@@ -1,7 +1,7 @@
 /**
  * How long a simulated fetch takes: one duration per host, fixed for the run, from a latency model.
  * The duration drives the virtual clock (a fetch slot is busy that long) and politeness (a host
- * waits k × its fetch time before its next contact), as measured fetch times do in a real crawl.
+ * waits delayFactor × its fetch time before its next contact), as measured fetch times do in a real crawl.
  *
  * | model | per host |
  * |---|---|

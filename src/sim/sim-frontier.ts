@@ -2,7 +2,7 @@
  * Every frontier call the simulator makes, in one place: a node's frontier addressed by page ids
  * and host indexes, so that the simulated crawl is scheduled by the same frontier code as a real
  * crawl (`src/frontier/`: priority order, FIFO among equal priorities, per-host politeness
- * `next = now + max(minDelay, min(k × fetch time, maxDelay), Crawl-delay)`, connection limits per host and per
+ * `next = now + max(minDelay, min(delayFactor × fetch time, maxDelay), Crawl-delay)`, connection limits per host and per
  * IP address) and the implementation behind it can be swapped here alone.
  *
  * It drives the frontier's scheduling core, `SlotFrontier`, directly: a page is the key (0, page
@@ -22,9 +22,9 @@ export const SIM_NEXT_EMPTY = -2;
 export interface SimFrontierOptions {
   /** Smallest gap between the end of one fetch and the next contact of a host, ms. */
   readonly minDelayMs: number;
-  /** k: the gap is at least k × the last fetch time, up to `maxDelayMs`. */
+  /** The gap is at least delayFactor × the last fetch time, up to `maxDelayMs`. */
   readonly delayFactor: number;
-  /** Cap on the k × fetch-time part of the gap, ms. */
+  /** Cap on the delayFactor × fetch-time part of the gap, ms. */
   readonly maxDelayMs: number;
   readonly maxConnectionsPerHost: number;
   readonly maxConnectionsPerIp: number;

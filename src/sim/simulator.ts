@@ -35,9 +35,9 @@ import { VisitLog, type Visits } from './visit-log.js';
 export interface SimPoliteness {
   /** Smallest gap between two contacts of a host, ms. Default 1000. */
   readonly minDelayMs?: number;
-  /** k: the gap is at least k × the host's fetch time, up to `maxDelayMs`. Default 5. */
+  /** The gap is at least delayFactor × the host's fetch time, up to `maxDelayMs`. Default 5. */
   readonly delayFactor?: number;
-  /** Cap on the k × fetch-time part of the gap, ms. Default 30,000. */
+  /** Cap on the delayFactor × fetch-time part of the gap, ms. Default 30,000. */
   readonly maxDelayMs?: number;
   /** Fetches in flight per host at most. Default 1. */
   readonly maxConnectionsPerHost?: number;

@@ -86,7 +86,7 @@ export const DNS_RETRY_MS = 1000;
 
 /**
  * Whether an outcome shows the server struggling: the host backs off (frontier `shouldBackOff`).
- * A body cut as `too-slow` does not: the k × fetch-time gap, up to `politeness.maxDelayMs`, already
+ * A body cut as `too-slow` does not: the delayFactor × fetch-time gap, up to `politeness.maxDelayMs`, already
  * spaces its host, and a trickle is as often one URL's (a tarpit, a stream) as the server's.
  */
 function isStruggling(o: FetchOutcome): boolean {

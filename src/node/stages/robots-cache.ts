@@ -37,7 +37,7 @@ export type RobotsVerdict =
 /** How a robots.txt fetch went, for the lease it was made under. */
 export interface RobotsFetchReport {
   readonly isAborted: boolean;
-  /** Duration of the last request, ms (the frontier's k × duration gap). */
+  /** Duration of the last request, ms (the frontier's delayFactor × duration gap). */
   readonly durationMs: number;
   readonly ip: string | null;
   /** How the last request failed before any answer (host-reachability.ts); null when the server answered or the fetch was aborted. */
