@@ -18,7 +18,7 @@ const IO_MODULES = ['node:fs', 'node:fs/promises', 'node:net', 'node:http', 'nod
  */
 export const LAYERS = [
   ['core'],
-  ['url', 'dns', 'dedup', 'eval', 'order', 'robots'],
+  ['url', 'dns', 'dedup', 'eval', 'order', 'robots', 'classify'],
   ['partition', 'parse', 'fetch', 'frontier', 'report'],
   ['sitemap', 'store'],
   ['seen', 'frontier-store', 'exchange'],
