@@ -37,6 +37,7 @@ export class MemorySeenSet implements SeenSet {
   private hasZero = false;
   private readonly initialSlots: number;
   private isClosed = false;
+  private closing: Promise<void> | null = null;
 
   constructor(options: MemorySeenSetOptions = {}) {
     const initial = options.initialCapacity ?? DEFAULT_INITIAL_CAPACITY;
@@ -172,13 +173,16 @@ export class MemorySeenSet implements SeenSet {
   }
 
   /** Drops the table. Idempotent; every later call but `close` rejects. */
-  async close(): Promise<void> {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    this.slots = new Uint32Array(2);
-    this.mask = 0;
-    this.used = 0;
-    this.hasZero = false;
+  close(): Promise<void> {
+    // The Contract asks every call to return the same promise.
+    this.closing ??= (async () => {
+      this.isClosed = true;
+      this.slots = new Uint32Array(2);
+      this.mask = 0;
+      this.used = 0;
+      this.hasZero = false;
+    })();
+    return this.closing;
   }
 
   private check(method: string): void {

@@ -14,7 +14,7 @@
  * {@link StagedSeenSet.promote} the sealed fingerprints into the durable set and flush it.
  */
 import { MemorySeenSet } from '../../seen/memory-seen-set.js';
-import { WORD_OFFSET, fingerprintWords, type Fingerprints, type SeenSet, type SeenSetSpec } from '../../seen/seen-set.js';
+import { WORD_OFFSET, fingerprintWords, lifecycleError, type Fingerprints, type SeenSet, type SeenSetSpec } from '../../seen/seen-set.js';
 
 /** A durable set that can test without inserting (`DiskSeenSet`). */
 export interface DurableSeenSet extends SeenSet {
@@ -23,6 +23,7 @@ export interface DurableSeenSet extends SeenSet {
 }
 
 const { hi: HI, lo: LO } = WORD_OFFSET;
+const NAME = 'StagedSeenSet';
 
 /** Fingerprints staged in memory: a set to answer, and a list to promote in order. */
 class Stage {
@@ -52,6 +53,9 @@ export class StagedSeenSet implements SeenSet {
   readonly isDurable = true;
   private staged = new Stage();
   private sealed: Stage | null = null;
+  /** Settles after the last call made so far (see {@link inOrder}). */
+  private tail: Promise<unknown> = Promise.resolve();
+  private closing: Promise<void> | null = null;
 
   constructor(private readonly durable: DurableSeenSet) {
     this.spec = { id: 'staged', params: { durable: durable.spec.id } };
@@ -68,30 +72,59 @@ export class StagedSeenSet implements SeenSet {
   }
 
   start(): Promise<void> {
+    if (this.closing !== null) return Promise.reject(lifecycleError(NAME, 'start', 'closed'));
     return this.durable.start();
   }
 
-  async addBatch(fingerprints: Fingerprints): Promise<Uint8Array> {
-    const words = fingerprintWords(fingerprints).slice();
-    const onDisk = await this.durable.hasBatch(fingerprints);
-    // From here on synchronous: staging and answering happen in one step per batch.
-    const out = new Uint8Array(onDisk.length);
-    for (let i = 0; i < out.length; i++) {
-      if (onDisk[i] === 1) continue;
-      const hi = words[2 * i + HI] as number;
-      const lo = words[2 * i + LO] as number;
-      if (this.sealed?.set.hasWords(hi, lo) === true) continue;
-      out[i] = this.staged.add(hi, lo) ? 1 : 0;
-    }
-    return out;
+  /**
+   * Runs after every call made before it: the durable set answers `hasBatch` asynchronously, so
+   * without the chain a `has` or `addBatch` made after an `addBatch` of the same fingerprint
+   * could answer before that batch is staged (the Contract's *Ordering*).
+   */
+  private inOrder<T>(method: string, work: () => Promise<T>): Promise<T> {
+    if (this.closing !== null) return Promise.reject(lifecycleError(NAME, method, 'closed'));
+    const run = this.tail.then(work);
+    this.tail = run.catch(() => undefined);
+    return run;
   }
 
-  async has(fingerprint: bigint): Promise<boolean> {
-    const words = fingerprintWords([fingerprint]);
-    const hi = words[HI] as number;
-    const lo = words[LO] as number;
-    if (this.staged.set.hasWords(hi, lo) || this.sealed?.set.hasWords(hi, lo) === true) return true;
-    return this.durable.has(fingerprint);
+  addBatch(fingerprints: Fingerprints): Promise<Uint8Array> {
+    let words: Uint32Array;
+    try {
+      // Checked and copied now: the caller may reuse its array once the call is made.
+      words = fingerprintWords(fingerprints).slice();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const copy = new BigUint64Array(words.buffer, 0, words.length / 2);
+    return this.inOrder('addBatch', async () => {
+      const onDisk = await this.durable.hasBatch(copy);
+      // From here on synchronous: staging and answering happen in one step per batch.
+      const out = new Uint8Array(onDisk.length);
+      for (let i = 0; i < out.length; i++) {
+        if (onDisk[i] === 1) continue;
+        const hi = words[2 * i + HI] as number;
+        const lo = words[2 * i + LO] as number;
+        if (this.sealed?.set.hasWords(hi, lo) === true) continue;
+        out[i] = this.staged.add(hi, lo) ? 1 : 0;
+      }
+      return out;
+    });
+  }
+
+  has(fingerprint: bigint): Promise<boolean> {
+    let words: Uint32Array;
+    try {
+      words = fingerprintWords([fingerprint]);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.inOrder('has', async () => {
+      const hi = words[HI] as number;
+      const lo = words[LO] as number;
+      if (this.staged.set.hasWords(hi, lo) || this.sealed?.set.hasWords(hi, lo) === true) return true;
+      return this.durable.has(fingerprint);
+    });
   }
 
   /** Checkpoint, step 1: what was staged so far is what the next {@link promote} writes. */
@@ -118,11 +151,12 @@ export class StagedSeenSet implements SeenSet {
 
   /** Flushes the durable set only: staged fingerprints wait for a checkpoint (see the file comment). */
   flush(): Promise<void> {
-    return this.durable.flush();
+    return this.inOrder('flush', () => this.durable.flush());
   }
 
   /** Closes the durable set; what is still staged is dropped on purpose (its frontier entries may not be durable). */
   close(): Promise<void> {
-    return this.durable.close();
+    this.closing ??= this.tail.then(() => this.durable.close());
+    return this.closing;
   }
 }

@@ -34,6 +34,8 @@ export class FakeFetcher implements Fetcher {
   /** Most requests in flight at once, per host. */
   readonly maxPerHost = new Map<string, number>();
   private readonly perHost = new Map<string, number>();
+  /** Aborted by `close()`: ends the calls in flight, as the Fetcher contract asks. */
+  private readonly closed = new AbortController();
 
   constructor(
     private readonly clock: ManualClock,
@@ -50,6 +52,7 @@ export class FakeFetcher implements Fetcher {
   async fetch(asked: FetchRequest, signal?: AbortSignal): Promise<FetchOutcome> {
     const url = asked.url;
     const host = new URL(url).host;
+    if (this.closed.signal.aborted) return { kind: 'aborted', url, ip: null, timings: { dnsMs: 0, totalMs: 0 }, reason: 'closed' };
     await this.resolver?.resolve(new URL(url).hostname);
     const startedMs = this.clock.nowMs();
     this.received.push({ url, atMs: startedMs });
@@ -62,13 +65,14 @@ export class FakeFetcher implements Fetcher {
     this.perHost.set(host, n);
     this.maxPerHost.set(host, Math.max(n, this.maxPerHost.get(host) ?? 0));
     try {
-      await this.clock.sleepUntil(startedMs + durationMs, signal);
+      await this.clock.sleepUntil(startedMs + durationMs, signal === undefined ? this.closed.signal : AbortSignal.any([signal, this.closed.signal]));
     } finally {
       this.inFlight--;
       this.perHost.set(host, (this.perHost.get(host) ?? 1) - 1);
     }
     const timings = { dnsMs: 0, totalMs: this.clock.nowMs() - startedMs };
     const ip = '10.0.0.1';
+    if (this.closed.signal.aborted) return { kind: 'aborted', url, ip, timings, reason: 'closed' };
     if (signal?.aborted === true) return { kind: 'aborted', url, ip, timings, reason: 'signal' };
     const request = Buffer.from(`GET ${new URL(url).pathname} HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 'latin1');
     if ('reset' in reply) return { kind: 'reset', url, ip, timings, request, response: null, code: 'ECONNRESET', message: 'reset' };
@@ -99,7 +103,9 @@ export class FakeFetcher implements Fetcher {
     return { kind: 'ok', url, ip, timings, request, response, body, rawBody: body, contentType: type, charset: null, contentEncodings: [] };
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.closed.abort();
+  }
 }
 
 /** Fixed addresses by host name. */
