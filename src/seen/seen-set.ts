@@ -42,8 +42,10 @@ export interface SeenSetSpec {
  *   (every call returns the same promise). Calls before `start()` resolves (where an
  *   implementation needs it) or after `close()` was called reject with an `Error` naming the set
  *   and the method: that is a lifecycle bug in the caller, not a condition to retry.
- * - *Durability* (only when `isDurable`; a set with `isDurable === false` forgets everything when
- *   the process ends, and its `flush()` resolves at once):
+ * - *Durability* (only when `isDurable`; with `isDurable === false`, `flush()` and `close()` make
+ *   nothing durable and `flush()` resolves at once: the memory set forgets everything when the
+ *   process ends, and the node's staged set writes fingerprints only at a frontier checkpoint,
+ *   through its own protocol):
  *   - once `flush()` resolves, every fingerprint passed to an `addBatch` called before `flush()`
  *     survives a crash (process killed, OS crash, power loss, as far as the storage honours fsync);
  *   - a fingerprint accepted after the last completed flush may be lost by a crash, and then

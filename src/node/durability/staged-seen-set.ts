@@ -50,7 +50,11 @@ class Stage {
 /** {@link SeenSet} over a durable set, with staging; see the file comment. */
 export class StagedSeenSet implements SeenSet {
   readonly spec: SeenSetSpec;
-  readonly isDurable = true;
+  /**
+   * False for the SeenSet contract: its `flush()` and `close()` make nothing durable. Fingerprints
+   * reach the durable set only through {@link seal} and {@link promote}, at a frontier checkpoint.
+   */
+  readonly isDurable = false;
   private staged = new Stage();
   private sealed: Stage | null = null;
   /** Settles after the last call made so far (see {@link inOrder}). */
