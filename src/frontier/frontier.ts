@@ -17,7 +17,7 @@
  *   `empty` if and only if nothing is queued and nothing is in flight. A lease whose fetch was ended
  *   with `endFetch` is still in flight but no longer counts against the connection limits.
  * - **Politeness.** `complete(lease, report, nowMs)`, or `endFetch` with the same arguments, sets
- *   the host's next-contact time to {@link nextContactMs}: `nowMs + max(minDelayMs, min(k ×
+ *   the host's next-contact time to {@link nextContactMs}: `nowMs + max(minDelayMs, min(delayFactor ×
  *   fetchDurationMs, maxDelayMs), crawlDelayMs)`, pushed later still by Retry-After or by the
  *   exponential back-off when the report asks for it.
  * - **Leases.** Every lease is completed exactly once. A lease handed out and not completed is *in
@@ -39,7 +39,7 @@
  * Seed 001 (Mercator frontier: priority front queues, one back queue per server, a priority queue of
  * back queues keyed by the time the server may be used again, the gap of 5 × the last download time);
  * SPEC §2 item 5 (Crawl-delay, connections per host and per IP); seed 004 §5.1 (WebBase allowed one
- * connection per server at a time). Heritrix3's `DispositionProcessor` for the cap on the k ×
+ * connection per server at a time). Heritrix3's `DispositionProcessor` for the cap on the delayFactor ×
  * duration term (`maxDelayMs`, 30 s): without it one slow response (a server dripping a byte a
  * second until the fetcher's total limit) idles its host for delayFactor times that limit.
  */

@@ -30,7 +30,7 @@
  *   `maxConnectionsPerHost` leases out at once, and hosts sharing an IP address share
  *   `maxConnectionsPerIp`. A host keeps its back queue until its last lease completes.
  * - The delayFactor × fetch-duration term of the gap stops at `maxDelayMs` (Heritrix3's cap, 30 s by default):
- *   Mercator's has no ceiling, and k times a fetch cut at the fetcher's total limit idles a host
+ *   Mercator's has no ceiling, and delayFactor times a fetch cut at the fetcher's total limit idles a host
  *   for minutes.
  * - A host that gives up its back queue leaves its next-contact time behind ("dormant") until that
  *   time passes, so it cannot dodge its delay by draining and coming back; a failing host also
