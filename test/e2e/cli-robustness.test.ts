@@ -8,14 +8,15 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
-import { freePort } from '../helpers/loopback.js';
 import { isCrawlDirLocked } from '../helpers/lock.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-cli-robust-'));
@@ -70,6 +71,23 @@ function start(args: readonly string[]): Running {
       check();
     }),
   };
+}
+
+/** Whether process `pid` has `path` open (Linux: a link to it among /proc/<pid>/fd). */
+function hasOpen(pid: number, path: string): boolean {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  return fds.some((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+    } catch {
+      return false; // closed meanwhile
+    }
+  });
 }
 
 /** The process's exit, or a failure naming what it printed when it has not exited within {@link HANG_MS}. */
@@ -131,12 +149,15 @@ describe('shoal, whatever state it is in', () => {
     const graph = join(dir, 'graph.tsv');
     const n = 200_000;
     writeFileSync(graph, Array.from({ length: n }, (_, i) => [1, 7, 1000].map((k) => `http://h${i % 3000}.test/p${i}\thttp://h${(i + k) % n % 3000}.test/p${(i + k) % n}\n`).join('')).join(''));
-    // Early (loading, or reading the graph): it ends, by its handler (130) or before it has one (the signal's default).
+    // Early, while it reads the graph: its handler is in place, so it ends with 130.
     const early = start(['simulate', '--graph', graph, '--order', 'bfs', '--out', join(dir, 'sim-early')]);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await waitUntil(() => {
+      if (early.child.exitCode !== null) throw new Error(`simulate ended before it read the graph: ${early.output.stderr}`);
+      return hasOpen(early.child.pid as number, realpathSync(graph));
+    }, { what: 'simulate to open the graph', timeoutMs: HANG_MS, intervalMs: 10 });
     early.child.kill('SIGTERM');
     const earlyEnd = await exitOf(early, 'simulate, signalled early');
-    assert.ok(earlyEnd.code === 130 || earlyEnd.signal === 'SIGTERM', `${String(earlyEnd.code)} ${early.output.stderr}`);
+    assert.equal(earlyEnd.code, 130, early.output.stderr);
     // Between two runs: it writes what it simulated and exits 130.
     const sim = start(['simulate', '--graph', graph, '--order', 'bfs,random,backlink', '--out', join(dir, 'sim')]);
     await sim.waitFor(/run 1\/3 bfs/);
@@ -148,10 +169,21 @@ describe('shoal, whatever state it is in', () => {
 
   it('a node whose broker does not answer ends on SIGTERM, and its directory is free again', { timeout: 120_000 }, async () => {
     const out = join(dir, 'no-broker');
-    const port = await freePort();
+    // Its broker's port hangs up on every connection: the first one tells that the node is trying
+    // to reach the broker; the signal comes while it waits to try again.
+    let attempts = 0;
+    const broker = createServer((socket) => {
+      attempts++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => broker.listen(0, '127.0.0.1', resolve));
+    const { port } = broker.address() as AddressInfo;
     const node = start(['node', '--nats', `nats://127.0.0.1:${port}`, '--crawl', 'nobroker', '--nodes', '2', '--out', out, ...webFlags()]);
-    // It is trying to reach the broker (or waiting to try again) when the signal comes.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    try {
+      await waitUntil(() => attempts > 0, { what: 'the node to try its broker', timeoutMs: HANG_MS, detail: () => node.output.stderr });
+    } finally {
+      broker.close();
+    }
     node.child.kill('SIGTERM');
     const end = await exitOf(node, 'shoal node without a broker');
     assert.notEqual(end.code, 0, node.output.stderr);

@@ -23,6 +23,7 @@ import { Crawl } from '../../src/crawl/crawl.js';
 import { readCrawlLog } from '../../src/store/crawl-log.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { startNatsServer, type TestNatsServer } from '../helpers/nats-server.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shoal-distributed-'));
@@ -112,13 +113,15 @@ function node(crawlId: string, partition: number, out: string, minDelayMs: numbe
   };
 }
 
-/** Resolves once `out`'s crawl log has at least `lines` lines. */
-async function whenLogged(out: string, lines: number): Promise<void> {
-  for (;;) {
-    const path = join(out, 'crawl-log.jsonl');
-    if (existsSync(path) && readFileSync(path, 'utf8').split('\n').length > lines) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Lines in `out`'s crawl log so far (0 before it exists). */
+function loggedLines(out: string): number {
+  const path = join(out, 'crawl-log.jsonl');
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0;
+}
+
+/** Resolves once `out`'s crawl log has at least `lines` lines; fails with what `run` printed if that takes a minute. */
+function whenLogged(run: Running, out: string, lines: number): Promise<void> {
+  return waitUntil(() => loggedLines(out) >= lines, { what: `${lines} lines in ${out}'s crawl log`, timeoutMs: 60_000, detail: () => run.output().slice(-3000) });
 }
 
 async function assertWhole(outs: readonly string[], maxRepeats: number): Promise<void> {
@@ -162,7 +165,7 @@ describe('shoal node: a crawl over NATS JetStream', () => {
     const checkpoints = ['--set', 'frontier.checkpointIntervalMs=250'];
     const survivor = node('kill', 0, outs[0] as string, 40, checkpoints);
     const victim = node('kill', 1, outs[1] as string, 40, checkpoints);
-    await whenLogged(outs[1] as string, 40);
+    await whenLogged(victim, outs[1] as string, 40);
     victim.child.kill('SIGKILL');
     const killed = await victim.done;
     assert.equal(killed.signal, 'SIGKILL');
@@ -190,9 +193,10 @@ describe('shoal node: a crawl over NATS JetStream', () => {
   it('the broker stops and starts again mid-crawl: nothing is lost', { timeout: 180_000 }, async () => {
     const outs = [join(dir, 'outage-0'), join(dir, 'outage-1')];
     const runs = [node('outage', 0, outs[0] as string, 40), node('outage', 1, outs[1] as string, 40)];
-    await whenLogged(outs[0] as string, 30);
+    await whenLogged(runs[0] as Running, outs[0] as string, 30);
     await nats.stop();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Node 0 goes on crawling without the broker (what it sends waits in its outbox) before it comes back.
+    await whenLogged(runs[0] as Running, outs[0] as string, loggedLines(outs[0] as string) + 10);
     await nats.restart();
     for (const r of await allDone(runs, 100_000)) assert.equal(r.code, 0, r.stderr);
     await assertWhole(outs, 0);

@@ -3,11 +3,10 @@
  * member's entry and partition claims expire after the bucket's TTL (short here: 1.5 s); the
  * configuration is created once and compared afterwards; live statistics are shared.
  *
- * The expiry tests wait a fixed time past the TTL: the server removes an expired entry without a
- * notification a watcher could wait for.
+ * The expiry tests poll for the expiry's consequence (the entry gone, the partition free): the server
+ * removes an expired entry without a notification a watcher could wait for.
  */
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import { connect } from '@nats-io/transport-node';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,12 +14,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShoalError } from '../../../src/core/errors.js';
 import { NatsExchange } from '../../../src/exchange/nats/nats-exchange.js';
-import { NatsMembership, PartitionClaimedError, type NatsMembershipOptions } from '../../../src/exchange/nats/nats-membership.js';
+import { NatsMembership, PartitionClaimedError, type Member, type NatsMembershipOptions } from '../../../src/exchange/nats/nats-membership.js';
 import { startNatsServer } from '../../helpers/nats-server.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 const TTL_MS = 1_500;
 /** Heartbeats only when the test asks (timer far beyond the test), unless a test sets its own. */
 const MANUAL: NatsMembershipOptions = { ttlMs: TTL_MS, heartbeatMs: 60_000 };
+/** Far above the TTL plus the server's expiry pass: only an entry that never expires reaches it. */
+const EXPIRY_WAIT_MS = TTL_MS + 10_000;
 
 const server = await startNatsServer();
 const nc = await connect({ servers: server.url });
@@ -67,10 +69,13 @@ describe('NatsMembership', () => {
     const id = crawlId();
     const a = new NatsMembership(nc, id, 'node-a', { ttlMs: TTL_MS, heartbeatMs: 300 });
     await a.join([0]);
-    await sleep(TTL_MS * 2);
-    const [member] = await a.members();
-    assert.equal(member?.nodeId, 'node-a');
-    assert.ok((member?.heartbeatAtMs ?? 0) > (member?.startedAtMs ?? 0), 'the heartbeat renewed the entry');
+    // Listed at every look until a heartbeat renewed the entry a whole TTL after it was first written.
+    await waitUntil(async () => {
+      const members = await a.members();
+      assert.deepEqual(members.map((m) => m.nodeId), ['node-a'], 'the member is listed all along');
+      const [member] = members as [Member];
+      return member.heartbeatAtMs > member.startedAtMs + TTL_MS;
+    }, { what: 'a heartbeat one TTL after joining', timeoutMs: EXPIRY_WAIT_MS, intervalMs: 250 });
 
     await a.leave();
     assert.deepEqual(await a.members(), []);
@@ -90,8 +95,7 @@ describe('NatsMembership', () => {
     await assert.rejects(other.join([5]), PartitionClaimedError);
     assert.deepEqual((await other.members()).map((m) => m.nodeId), ['node-dead']);
 
-    await sleep(TTL_MS + 1_500);
-    assert.deepEqual(await other.members(), []);
+    await waitUntil(async () => (await other.members()).length === 0, { what: 'the dead member to expire', timeoutMs: EXPIRY_WAIT_MS, intervalMs: 100 });
     await other.join([5]);
     assert.deepEqual((await other.members()).map((m) => [m.nodeId, m.partitions]), [['node-other', [5]]]);
     await other.leave();
@@ -113,9 +117,12 @@ describe('NatsMembership', () => {
     const lost: [number, string][] = [];
     const slow = new NatsMembership(nc, id, 'node-slow', { ...MANUAL, onLost: (p, holder) => lost.push([p, holder]) });
     await slow.join([0, 1]);
-    await sleep(TTL_MS + 1_500);
+    // No heartbeat: the claims expire, and then another node can take partition 1.
     const taker = new NatsMembership(nc, id, 'node-taker', MANUAL);
-    await taker.join([1]);
+    await waitUntil(() => taker.join([1]).then(() => true, (err: unknown) => {
+      if (err instanceof PartitionClaimedError) return false;
+      throw err;
+    }), { what: 'the claim on partition 1 to expire', timeoutMs: EXPIRY_WAIT_MS, intervalMs: 100 });
     // The late heartbeat takes back the expired, unclaimed partition 0 and learns that 1 is gone.
     await slow.heartbeat();
     assert.deepEqual(lost, [[1, 'node-taker']]);

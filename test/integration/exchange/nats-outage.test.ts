@@ -14,10 +14,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Delivery } from '../../../src/exchange/exchange.js';
 import { NatsExchange, type NatsExchangeOptions } from '../../../src/exchange/nats/nats-exchange.js';
 import { startNatsServer } from '../../helpers/nats-server.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 const server = await startNatsServer();
 const root = mkdtempSync(join(tmpdir(), 'shoal-nats-outage-'));
@@ -72,21 +73,21 @@ describe('NatsExchange outages', { timeout: 50_000 }, () => {
     await b.start([1], receiver.deliver);
     await a.start([0], () => assert.fail('nothing is sent to partition 0'));
 
-    // Sends are paced so that the broker stops while publishes are in flight.
-    const paced = (async () => {
-      for (let i = 1; i <= 1_200; i++) {
-        assert.equal(a.send(1, batch(i)), i);
-        if (i % 20 === 0) await sleep(5);
-      }
-    })();
+    // The broker stops once half of the first 600 arrived, with the rest still on their way, and A
+    // goes on sending while it goes down.
+    for (let i = 1; i <= 600; i++) assert.equal(a.send(1, batch(i)), i);
     await receiver.until(300);
-    await server.stop();
-    await paced;
+    const stopping = server.stop();
+    for (let i = 601; i <= 1_200; i++) {
+      assert.equal(a.send(1, batch(i)), i);
+      if (i % 20 === 0) await nextTurn();
+    }
+    await stopping;
     // The broker is down: sends and flushes still return at once, the outbox keeps everything.
     for (let i = 1_201; i <= 1_400; i++) a.send(1, batch(i));
     await a.flush();
     assert.ok(a.stats().unconfirmed > 0);
-    await sleep(1_000);
+    await waitUntil(() => events.includes('nats-disconnect'), { what: 'A to notice that the broker is gone' });
     await server.restart();
     for (let i = 1_401; i <= 2_000; i++) a.send(1, batch(i));
     await receiver.until(2_000);

@@ -11,6 +11,7 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ShoalError } from '../../../src/core/errors.js';
 import { crawlDirKind, crawlDirLayout, expectCrawlDirKind, lockCrawlDir } from '../../../src/store/crawl-dir.js';
+import { waitForLine, waitUntil } from '../../helpers/wait.js';
 
 const dir = { path: mkdtempSync(join(tmpdir(), 'shoal-dir-')) };
 after(() => rmSync(dir.path, { recursive: true, force: true }));
@@ -57,20 +58,11 @@ describe('lockCrawlDir', () => {
       + `lockCrawlDir(crawlDirLayout(${JSON.stringify(layout.root)})); process.stdout.write('locked ' + process.pid + '\\n'); setInterval(() => {}, 1000);`;
     const sh = spawn('sh', ['-c', `"$0" --import tsx --input-type=module -e "$1" & kill -STOP $$; wait`, process.execPath, holder], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
-      const holderPid = await new Promise<number>((resolve, reject) => {
-        let out = '';
-        sh.stdout.on('data', (c: Buffer) => {
-          out += c.toString();
-          const m = /locked (\d+)/.exec(out);
-          if (m !== null) resolve(Number(m[1]));
-        });
-        sh.once('exit', () => reject(new Error(`the holder never locked: ${out}`)));
-      });
+      const holderPid = Number((await waitForLine(sh.stdout, /locked (\d+)/, { what: 'the holder to lock the directory', timeoutMs: 30_000 }))[1]);
       assert.throws(() => lockCrawlDir(layout), isLocked);
       process.kill(holderPid, 'SIGKILL');
       // Killed but not reaped: a pid check would still find it "alive".
-      for (let i = 0; i < 200 && processState(holderPid) !== 'Z'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      assert.equal(processState(holderPid), 'Z', 'the killed holder is a zombie');
+      await waitUntil(() => processState(holderPid) === 'Z', { what: 'the killed holder to become a zombie', intervalMs: 10 });
       const lock = lockCrawlDir(layout);
       lock.release();
     } finally {

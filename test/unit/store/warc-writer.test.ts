@@ -445,23 +445,34 @@ describe('WarcWriter resume', () => {
   });
 
   describe('with a compressor elsewhere (worker threads)', () => {
-    /** A compressor whose batches finish in a shuffled order, some of them failing (the writer then compresses itself). */
-    function shuffledCompressor(failEvery: number): { compress: WarcCompressor; batches: number[] } {
+    /**
+     * A compressor whose batches finish out of order, some of them failing (the writer then compresses
+     * itself): it holds batches until it has three, then finishes them newest first; `finishHeld`
+     * lets go of the ones still held, for when no more batches come.
+     */
+    function shuffledCompressor(failEvery: number): { compress: WarcCompressor; batches: number[]; finishHeld: () => void } {
       const batches: number[] = [];
-      let n = 0;
+      let held: (() => void)[] = [];
+      const finishHeld = (): void => {
+        const group = held.reverse();
+        held = [];
+        for (const finish of group) finish();
+      };
       const compress: WarcCompressor = async (records, level) => {
-        const k = ++n;
-        batches.push(records.length);
-        await new Promise((resolve) => setTimeout(resolve, (k * 7919) % 13));
+        const k = batches.push(records.length);
+        await new Promise<void>((resolve) => {
+          held.push(resolve);
+          if (held.length === 3) finishHeld();
+        });
         if (k % failEvery === 0) throw new Error('worker died');
         return records.map(({ pieces, stored }) => gzipMember(pieces, level, stored));
       };
-      return { compress, batches };
+      return { compress, batches, finishHeld };
     }
 
     it('lands records in call order with the offsets it reported, rotating and flushing in line', async () => {
       const dir = freshDir();
-      const { compress, batches } = shuffledCompressor(5);
+      const { compress, batches, finishHeld } = shuffledCompressor(5);
       const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0, maxFileBytes: 20_000, compress });
       await w.start();
       const written: Promise<WarcWriteResult>[] = [];
@@ -475,6 +486,7 @@ describe('WarcWriter resume', () => {
         }
         if (i % 4 === 3) await new Promise((resolve) => setImmediate(resolve)); // several records per batch, several batches in flight
       }
+      finishHeld();
       const results = await Promise.all(written);
       const flushed = await Promise.all(flushes);
       await w.close();
@@ -522,14 +534,28 @@ describe('WarcWriter resume', () => {
 
     it('close waits for records still being compressed', async () => {
       const dir = freshDir();
-      const slow: WarcCompressor = async (records, level) => {
-        await new Promise((resolve) => setTimeout(resolve, 30));
+      // The compressor holds its batch until the test releases it, once close has been called.
+      let onCalled!: () => void;
+      const called = new Promise<void>((resolve) => { onCalled = resolve; });
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => { release = resolve; });
+      const held: WarcCompressor = async (records, level) => {
+        onCalled();
+        await released;
         return records.map(({ pieces, stored }) => gzipMember(pieces, level, stored));
       };
-      const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0, compress: slow });
+      const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0, compress: held });
       await w.start();
       const pending = [w.write(page(1)), w.write(page(2))];
-      await w.close();
+      let isReleased = false;
+      const closed = w.close().then(() => assert.ok(isReleased, 'close resolved only after the compressor finished'));
+      await called;
+      // A turn of the event loop with the records still held: a close that thought it had nothing to
+      // wait for would resolve here; one that closed the file anyway leaves the records out of it.
+      await new Promise((resolve) => setImmediate(resolve));
+      isReleased = true;
+      release();
+      await closed;
       const results = await Promise.all(pending);
       const records = await readAll(join(dir, warcFiles(dir)[0] ?? ''));
       assert.equal(records.length, 3);
