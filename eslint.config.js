@@ -25,7 +25,7 @@ export const LAYERS = [
   ['config', 'obs'],
   ['web', 'node'],
   ['cluster', 'sim'],
-  ['crawl'],
+  ['crawl', 'training'],
   ['cli'],
 ];
 

@@ -5,7 +5,7 @@
  *   { "format": "shoal-topic-model", "version": 1, "kind": "multinomial-naive-bayes",
  *     "categories": [...], "preprocessing": { hashBits, minTermChars, maxTermChars, titleWeight },
  *     "smoothing": 1, "priors": "uniform", "temperature": 3.2, "documents": [...],
- *     "features": base64 of little-endian uint32 ids, "counts": base64 of little-endian float32,
+ *     "features": base64 of little-endian uint32 ids, "counts" and "weights": base64 of little-endian float32,
  *     "digest": sha256 of the content, "training": { free-form provenance } }
  *
  * The preprocessing travels inside the file, so that classification splits text exactly as training
@@ -70,6 +70,7 @@ export function encodeModelFile(model: NaiveBayesModel, training: TrainingInfo, 
     training,
     features: toBase64(model.features),
     counts: toBase64(model.counts),
+    weights: toBase64(model.weights),
   };
   const json = Buffer.from(`${JSON.stringify(doc)}\n`);
   return gzip ? gzipSync(json, { level: 9 }) : json;
@@ -118,6 +119,7 @@ export function decodeModelFile(bytes: Uint8Array): ModelFile {
   if (doc.priors !== Priors.uniform && doc.priors !== Priors.documents) throw new ModelFileError(`"priors" must be "uniform" or "documents"`);
   const features = fromBase64(doc.features, 'features');
   const counts = fromBase64(doc.counts, 'counts');
+  const weights = fromBase64(doc.weights, 'weights');
   const model: NaiveBayesModel = {
     categories: doc.categories as string[],
     termOptions,
@@ -128,6 +130,7 @@ export function decodeModelFile(bytes: Uint8Array): ModelFile {
     documents: (doc.documents as unknown[]).map((d, i) => numberField(d, `documents[${i}]`)),
     features: new Uint32Array(features.buffer, features.byteOffset, features.length / 4),
     counts: new Float32Array(counts.buffer, counts.byteOffset, counts.length / 4),
+    weights: new Float32Array(weights.buffer, weights.byteOffset, weights.length / 4),
   };
   try {
     checkModel(model);

@@ -2,9 +2,11 @@
  * Training a {@link NaiveBayesModel} from labelled documents: term counts per category, then the
  * features kept, then the temperature of the reported posterior.
  *
- * Features kept: every term seen at least `minCount` times in all, the most frequent first when
- * there are more than `maxFeatures` (ties by id, so training is deterministic). Rare terms are
- * mostly names and typos: they make a model large and teach it little.
+ * Features kept: every term seen at least `minCount` times in all and not a stop word
+ * (`stop-words.ts`), the most frequent first when there are more than `maxFeatures` (ties by id, so
+ * training is deterministic). Rare terms are mostly names and typos: they make a model large and
+ * teach it little. With `termWeighting: idf` (the default) each occurrence counts its term's idf,
+ * log((N + 1) / df), computed over the training documents, and the model keeps those weights.
  *
  * Temperature: when `calibrationShare` > 0, that share of each category's documents (every k-th,
  * deterministic) is held out, a model is trained on the rest, and T is the value in [1, 10,000]
@@ -13,7 +15,8 @@
  */
 import { NaiveBayesClassifier, Priors, softmax, type NaiveBayesModel } from './naive-bayes.js';
 import type { TextDocument } from './classifier.js';
-import { DEFAULT_TERM_OPTIONS, scanTerms, type TermOptions } from './terms.js';
+import { ENGLISH_STOP_WORDS } from './stop-words.js';
+import { DEFAULT_TERM_OPTIONS, scanTerms, termId, type TermOptions } from './terms.js';
 
 /** A training document. */
 export interface LabelledDocument extends TextDocument {
@@ -29,6 +32,10 @@ export interface TrainingOptions {
   readonly maxFeatures: number;
   /** Share of documents held out to fit the temperature; 0: temperature 1. */
   readonly calibrationShare: number;
+  /** Words never made features (`stop-words.ts`: they would teach the model its training text's genre). */
+  readonly stopWords: readonly string[];
+  /** `idf`: each occurrence of a term counts log(N / df(t)), in training and in classification; `none`: 1. */
+  readonly termWeighting: 'idf' | 'none';
 }
 
 export const DEFAULT_TRAINING_OPTIONS: TrainingOptions = Object.freeze({
@@ -39,6 +46,8 @@ export const DEFAULT_TRAINING_OPTIONS: TrainingOptions = Object.freeze({
   minCount: 2,
   maxFeatures: 60_000,
   calibrationShare: 0.1,
+  stopWords: ENGLISH_STOP_WORDS,
+  termWeighting: 'idf',
 });
 
 /** Thrown for training input that cannot make a model (no documents, one label only...). */
@@ -49,17 +58,24 @@ class CountTable {
   readonly counts: Float64Array;
   readonly documents: number[];
 
-  constructor(readonly categories: readonly string[], readonly options: TrainingOptions) {
+  /** `idf`: the weight of each term id (1 for all without term weighting). */
+  constructor(readonly categories: readonly string[], readonly options: TrainingOptions, readonly idf: Float64Array) {
     this.counts = new Float64Array(2 ** options.termOptions.hashBits * categories.length);
+    this.occurrences = new Float64Array(2 ** options.termOptions.hashBits);
     this.documents = categories.map(() => 0);
   }
 
+  /** Occurrences of each term id, unweighted (for `minCount` and the most frequent terms). */
+  readonly occurrences: Float64Array;
+
   add(doc: TextDocument, category: number): void {
     const C = this.categories.length;
+    const idf = this.idf;
     let weight = this.options.titleWeight;
     const add = (id: number): void => {
       const k = id * C + category;
-      this.counts[k] = (this.counts[k] as number) + weight;
+      this.counts[k] = (this.counts[k] as number) + weight * (idf[id] as number);
+      this.occurrences[id] = (this.occurrences[id] as number) + 1;
     };
     if (weight > 0 && doc.title !== '') scanTerms(doc.title, this.options.termOptions, add);
     weight = 1;
@@ -72,9 +88,14 @@ class CountTable {
     const ids = 2 ** this.options.termOptions.hashBits;
     const totals = new Float64Array(ids);
     const candidates: number[] = [];
+    const stop = new Set<number>();
+    for (const w of this.options.stopWords) {
+      const id = termId(w, this.options.termOptions);
+      if (id !== null) stop.add(id);
+    }
     for (let id = 0; id < ids; id++) {
-      let t = 0;
-      for (let c = 0; c < C; c++) t += this.counts[id * C + c] as number;
+      if (stop.has(id)) continue;
+      const t = this.occurrences[id] as number;
       totals[id] = t;
       if (t >= this.options.minCount) candidates.push(id);
     }
@@ -84,6 +105,7 @@ class CountTable {
       kept.sort((a, b) => a - b);
     }
     const features = Uint32Array.from(kept);
+    const weights = Float32Array.from(features, (id) => this.idf[id] as number);
     const counts = new Float32Array(features.length * C);
     for (let i = 0; i < features.length; i++) {
       const id = features[i] as number;
@@ -91,7 +113,7 @@ class CountTable {
     }
     return {
       categories: this.categories, termOptions: this.options.termOptions, titleWeight: this.options.titleWeight,
-      smoothing: this.options.smoothing, priors: this.options.priors, temperature, features, counts, documents: [...this.documents],
+      smoothing: this.options.smoothing, priors: this.options.priors, temperature, features, weights, counts, documents: [...this.documents],
     };
   }
 }
@@ -105,9 +127,30 @@ export function categoriesOf(docs: readonly LabelledDocument[]): string[] {
   return categories;
 }
 
+/** log(N / df(t)) for every term id of `docs` (title and body), 1 for all under `none`. */
+function termWeights(docs: readonly LabelledDocument[], options: TrainingOptions): Float64Array {
+  const weights = new Float64Array(2 ** options.termOptions.hashBits).fill(1);
+  if (options.termWeighting === 'none') return weights;
+  const df = new Uint32Array(weights.length);
+  const inDoc = new Set<number>();
+  const see = (id: number): void => {
+    inDoc.add(id);
+  };
+  for (const d of docs) {
+    inDoc.clear();
+    scanTerms(d.title, options.termOptions, see);
+    scanTerms(d.text, options.termOptions, see);
+    for (const id of inDoc) df[id] = (df[id] as number) + 1;
+  }
+  const n = docs.length;
+  // A term in every document still counts a little (log of (N + 1) / df), so no weight is 0.
+  for (let id = 0; id < weights.length; id++) if ((df[id] as number) > 0) weights[id] = Math.log((n + 1) / (df[id] as number));
+  return weights;
+}
+
 function countAll(docs: readonly LabelledDocument[], categories: readonly string[], options: TrainingOptions): CountTable {
   const index = new Map(categories.map((c, i) => [c, i]));
-  const table = new CountTable(categories, options);
+  const table = new CountTable(categories, options, termWeights(docs, options));
   for (const d of docs) {
     const c = index.get(d.label);
     if (c === undefined) throw new TrainingError(`label ${JSON.stringify(d.label)} is not one of the categories ${categories.join(', ')}`);

@@ -5,7 +5,10 @@
  *
  * where n(t, c) is how often term t occurs in the training documents of category c, N(c) the sum of
  * n(·, c) over the V terms the model keeps, α the Laplace smoothing (1) and w_t the term's weight in
- * d (1 in the body, the title weight in the title). Terms the model does not keep are skipped, in
+ * d: its idf weight log((N + 1) / df(t)) over the N training documents (or 1 without term
+ * weighting), times the title weight in the title. Weighting by idf keeps words common to every
+ * topic (year, people, time) from deciding a page by the genre of the training text they came from
+ * rather than by its topic words. Terms the model does not keep are skipped, in
  * training and in classification alike. P(c) is uniform, or the share of training documents in c.
  *
  * The posterior reported is softmax(score / T): Naive Bayes treats a page's hundreds of terms as
@@ -38,6 +41,8 @@ export interface NaiveBayesModel {
   readonly temperature: number;
   /** Feature ids kept, ascending, distinct. */
   readonly features: Uint32Array;
+  /** Weight of each feature's occurrences (its idf, or 1), in `features` order, finite and > 0. */
+  readonly weights: Float32Array;
   /** n(t, c): row per feature (in `features` order), one column per category. */
   readonly counts: Float32Array;
   /** Training documents per category. */
@@ -57,6 +62,8 @@ export function checkModel(m: NaiveBayesModel): void {
   if (m.counts.length !== m.features.length * C) {
     throw new ModelShapeError(`counts hold ${m.counts.length} values, expected ${m.features.length} features × ${C} categories`);
   }
+  if (m.weights.length !== m.features.length) throw new ModelShapeError(`weights hold ${m.weights.length} values for ${m.features.length} features`);
+  for (const w of m.weights) if (!(w > 0) || !Number.isFinite(w)) throw new ModelShapeError('weights must be finite and positive');
   if (m.documents.length !== C) throw new ModelShapeError(`documents has ${m.documents.length} entries for ${C} categories`);
   const limit = 2 ** m.termOptions.hashBits;
   for (let i = 0; i < m.features.length; i++) {
@@ -80,6 +87,7 @@ export function modelDigest(m: NaiveBayesModel): string {
   }));
   h.update(new Uint8Array(m.features.buffer, m.features.byteOffset, m.features.byteLength));
   h.update(new Uint8Array(m.counts.buffer, m.counts.byteOffset, m.counts.byteLength));
+  h.update(new Uint8Array(m.weights.buffer, m.weights.byteOffset, m.weights.byteLength));
   return h.digest('hex');
 }
 
@@ -102,6 +110,7 @@ export class NaiveBayesClassifier implements Classifier {
   readonly #rowOf: Int32Array;
   /** log P(t | c), row per kept feature. */
   readonly #logLikelihood: Float64Array;
+  readonly #weights: Float32Array;
   readonly #logPrior: Float64Array;
   readonly #titleWeight: number;
   readonly #temperature: number;
@@ -126,6 +135,7 @@ export class NaiveBayesClassifier implements Classifier {
       this.#logLikelihood[i] = Math.log((model.counts[i] as number) + model.smoothing) - (denominators[i % C] as number);
     }
     this.#logPrior = logPriors(model);
+    this.#weights = model.weights;
     this.digest = modelDigest(model);
     this.spec = Object.freeze({
       id: 'naive-bayes',
@@ -139,6 +149,7 @@ export class NaiveBayesClassifier implements Classifier {
     const C = this.categories.length;
     const rowOf = this.#rowOf;
     const ll = this.#logLikelihood;
+    const weights = this.#weights;
     let known = 0;
     let weight = this.#titleWeight;
     const add = (id: number): void => {
@@ -146,7 +157,8 @@ export class NaiveBayesClassifier implements Classifier {
       if (row < 0) return;
       known++;
       const base = row * C;
-      for (let c = 0; c < C; c++) scores[c] = (scores[c] as number) + weight * (ll[base + c] as number);
+      const w = weight * (weights[row] as number);
+      for (let c = 0; c < C; c++) scores[c] = (scores[c] as number) + w * (ll[base + c] as number);
     };
     if (weight > 0 && doc.title !== '') scanTerms(doc.title, this.termOptions, add);
     weight = 1;

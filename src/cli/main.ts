@@ -10,6 +10,8 @@ import { registerEvalCommand } from './commands/eval.js';
 import { registerNodeCommand } from './commands/node.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerSimulateCommand } from './commands/simulate.js';
+import { registerClassifyCommand } from './commands/classify.js';
+import { registerTrainCommand } from './commands/train.js';
 import { registerWebCommand } from './commands/web.js';
 import type { CliIo } from './cli-io.js';
 import { exitWith, processIo } from './process-io.js';
@@ -34,6 +36,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   registerNodeCommand(program, io, (c) => { code = c; });
   registerSimulateCommand(program, io, (c) => { code = c; });
   registerReportCommand(program, io);
+  registerTrainCommand(program, io);
+  registerClassifyCommand(program, io);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return code;

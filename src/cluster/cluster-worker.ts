@@ -31,7 +31,7 @@ const sharedPages = {
 };
 // The threads themselves spread the work over the cores: pages are analysed in the node's thread
 // unless parse.workers asks for analysis threads of their own.
-const analyzer: PageAnalyzer = analyzerOf(config.parse, 0);
+const analyzer: PageAnalyzer = analyzerOf(config, 0);
 const exchanges = new Map<string, PortExchange>();
 const nodes: CrawlNode[] = [];
 for (const [i, n] of data.nodes.entries()) {

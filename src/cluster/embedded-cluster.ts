@@ -80,7 +80,7 @@ export class EmbeddedCluster {
     const hub = new MemoryExchangeHub();
     let started = 0;
     const sharedPages = { get started(): number { return started; }, add: (pages: number): void => { started += pages; } };
-    const analyzer = this.options.components?.analyzer ?? analyzerOf(config.parse);
+    const analyzer = this.options.components?.analyzer ?? analyzerOf(config);
     const perNodeConcurrency = Math.max(1, Math.ceil(config.limits.concurrency / n));
     const nodes: CrawlNode[] = [];
     const exchanges: Exchange[] = [];

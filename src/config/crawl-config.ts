@@ -20,6 +20,7 @@ import { DEFAULT_BLOCKED_EXTENSIONS } from '../url/filter/extension-filter.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../url/filter/length-filter.js';
 import { TRAP_DEFAULTS } from '../url/filter/trap-filter.js';
 import { DEFAULT_MAX_NUMBERED_URLS } from '../url/numbered-spaces.js';
+import { DEFAULT_TOPIC_LABELER_OPTIONS } from '../classify/topic-labeler.js';
 
 const MiB = 1024 * 1024;
 
@@ -161,6 +162,24 @@ const parseSchema = z.strictObject({
     .describe('heap limit of each parse worker: a page that needs more costs that worker (replaced, the page kept unparsed), not the crawl'),
 }).prefault({});
 
+const CATEGORY = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a category name: a letter, then letters, digits, _ or -');
+const LANGUAGE = z.string().regex(/^[a-z]{2}$/, 'an ISO 639-1 code, two lowercase letters');
+
+const topicSchema = z.strictObject({
+  classify: z.boolean().default(true)
+    .describe('give every HTML page a topic with the model of cluster.model (category, probability, reason in pages.jsonl and the crawl log); --partition topic needs it'),
+  minTerms: count('terms').default(DEFAULT_TOPIC_LABELER_OPTIONS.minTerms)
+    .describe('a page with fewer body terms is unclassifiable (X4: 50) and gets unclassifiableCategory'),
+  unclassifiableCategory: CATEGORY.nullable().default(DEFAULT_TOPIC_LABELER_OPTIONS.unclassifiableCategory)
+    .describe('category of unclassifiable pages; null = none (a topic partition keeps them on the node that fetched them)'),
+  languages: z.array(LANGUAGE).min(1).default([...DEFAULT_TOPIC_LABELER_OPTIONS.classifierLanguages])
+    .describe('languages the model classifies (its training language); pages in others get their language category'),
+  otherLanguageCategory: CATEGORY.nullable().default(DEFAULT_TOPIC_LABELER_OPTIONS.otherLanguageCategory)
+    .describe('category of pages in any other language (X4: WORLD); null = classify them too'),
+  languageCategories: z.record(LANGUAGE, CATEGORY).default({})
+    .describe('language -> category for pages in that language, before otherLanguageCategory ({"de": "GERMAN"})'),
+}).prefault({}).describe('the topic of each page (SPEC §4.2): under minTerms terms unclassifiable, other languages by language, else the classifier');
+
 const dedupSchema = z.strictObject({
   maxDigests: count('digests').default(250_000)
     .describe('content digests remembered for exact-duplicate detection (least recently seen dropped; about 250 bytes of memory each plus the URL; 0 = off)'),
@@ -214,6 +233,8 @@ const clusterSchema = z.strictObject({
   batchDelayMs: durationMs().default(250).describe('how often partly filled URL batches are sent'),
   sentCacheEntries: count('urls').default(1 << 18)
     .describe('URLs sent lately that are not sent again (popular URLs stay longest; 0 = off): most of the saving in communication'),
+  model: z.string().min(1).nullable().default(null)
+    .describe('topic model file (shoal train; plain or .gz) every node classifies pages with; null = the model shipped with shoal (models/README.md)'),
   truthDir: z.string().nullable().default(null)
     .describe('a test web’s ground-truth export (shoal web --truth), for strategies that read true labels (truth-topic); null = none'),
   linkSummaryIntervalMs: durationMs().default(10_000)
@@ -240,6 +261,7 @@ export const crawlConfigSchema = z.strictObject({
   limits: limitsSchema,
   store: storeSchema,
   parse: parseSchema,
+  topic: topicSchema,
   dedup: dedupSchema,
   frontier: frontierSchema,
   seen: seenSchema,

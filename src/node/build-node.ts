@@ -31,7 +31,7 @@ import { FetchLoop, type PageCounter } from './stages/fetch-loop.js';
 import { Inbox } from './collaboration/inbox.js';
 import { PartitionRouter } from './collaboration/partition-router.js';
 import { JsonLog, type Log } from '../obs/log.js';
-import { InlinePageAnalyzer, WorkerPageAnalyzer, type PageAnalyzer } from './analysis/page-analyzer.js';
+import { InlinePageAnalyzer, WorkerPageAnalyzer, type PageAnalyzer, type TopicSetup } from './analysis/page-analyzer.js';
 import { PageProcessor } from './stages/page-processor.js';
 import type { WarcSink } from './stages/capture-records.js';
 import { urlFilterChain } from './stages/filter-chain.js';
@@ -117,13 +117,19 @@ export interface NodeCollabSetup {
 
 /** How boundary pages are forwarded, when the setup asks for it and the strategy can place pages. */
 function boundaryOf(setup: NodeCollabSetup | null): BoundaryPages | null {
-  if (setup === null || setup.forward === 'urls') return null;
+  if (setup === null) return null;
   const placer = setup.partitioner;
+  let mode: BoundaryPages['mode'] = 'pages';
+  if (setup.forward === 'urls') {
+    // A strategy that keeps URLs where found sends nothing before fetch: in this mode the links of boundary pages go.
+    if (!canPlacePages(placer) || placer.urlsFollowPages !== true) return null;
+    mode = 'links';
+  }
   if (!canPlacePages(placer)) {
     throw new ConfigError([{ path: 'cluster.forward', message: `${placer.spec.id} does not place pages: forward must be urls` }]);
   }
   return {
-    placer, self: setup.partitions[0] as PartitionId, own: new Set(setup.partitions), send: (to, page) => { setup.exchange.send(to, page); },
+    mode, placer, self: setup.partitions[0] as PartitionId, own: new Set(setup.partitions), send: (to, page) => { setup.exchange.send(to, page); },
     maxMessageBytes: setup.maxMessageBytes ?? null,
   };
 }
@@ -185,14 +191,30 @@ function caCertificatesOf(caFile: string | null): string | undefined {
 }
 
 /**
- * The page analyzer of the `parse` section: worker threads, or the crawl's own thread for `workers: 0`;
- * `defaultWorkers` when `parse.workers` is null (one less than the cores, at least 1).
+ * The page analyzer of a configuration's `parse` section: worker threads, or the crawl's own thread
+ * for `workers: 0`; `defaultWorkers` when `parse.workers` is null (one less than the cores, at least
+ * 1). Pages get a topic (`topic` section, model `cluster.model`) unless `topic.classify` is off.
  */
-export function analyzerOf(parse: CrawlConfig['parse'], defaultWorkers = Math.max(1, availableParallelism() - 1)): PageAnalyzer {
+export function analyzerOf(config: Pick<CrawlConfig, 'parse' | 'topic' | 'cluster'>, defaultWorkers = Math.max(1, availableParallelism() - 1)): PageAnalyzer {
+  const parse = config.parse;
   const workers = parse.workers ?? defaultWorkers;
   const options = { anchorContextTokens: parse.anchorContextTokens, maxLinks: parse.maxLinks, maxTextChars: parse.maxTextChars };
-  if (workers === 0) return new InlinePageAnalyzer(options);
-  return new WorkerPageAnalyzer({ ...options, workers, maxWorkerHeapMb: Math.max(16, Math.round(parse.maxWorkerHeapBytes / 2 ** 20)) });
+  const topic = topicSetupOf(config);
+  if (workers === 0) return new InlinePageAnalyzer(options, topic);
+  return new WorkerPageAnalyzer({ ...options, workers, maxWorkerHeapMb: Math.max(16, Math.round(parse.maxWorkerHeapBytes / 2 ** 20)), topic });
+}
+
+/** How pages get their topic under `config`, or null when `topic.classify` is off. */
+export function topicSetupOf(config: Pick<CrawlConfig, 'topic' | 'cluster'>): TopicSetup | null {
+  const t = config.topic;
+  if (!t.classify) return null;
+  return {
+    modelPath: config.cluster.model,
+    labeler: {
+      minTerms: t.minTerms, unclassifiableCategory: t.unclassifiableCategory, classifierLanguages: t.languages,
+      otherLanguageCategory: t.otherLanguageCategory, languageCategories: t.languageCategories,
+    },
+  };
 }
 
 /** Whether a seen set can test without inserting (needed to stage fingerprints until a checkpoint). */
@@ -303,7 +325,7 @@ function assembleNode(c: Checked): CrawlNode {
   const numbered = config.filter.traps.maxNumberedUrls === null ? null : NumberedStore.open(layout.numbered, config.filter.traps.maxNumberedUrls);
   const filter = live === null ? chain : composeFilters(chain === null ? [live] : [chain, live]);
 
-  const analyzer = components.analyzer ?? analyzerOf(config.parse);
+  const analyzer = components.analyzer ?? analyzerOf(config);
   if (components.analyzer === undefined) opened.push(analyzer);
   const warc = components.warc !== undefined ? components.warc : new WarcWriter({
     dir: layout.warc, version: shoalVersion(), prefix: config.nodeId, maxFileBytes: config.store.warcMaxFileBytes,

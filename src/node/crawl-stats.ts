@@ -124,6 +124,8 @@ export class CrawlStats {
   receivedPages = 0;
   /** Boundary pages kept here because they were too big for the transport. */
   oversizedBoundaryPages = 0;
+  /** Boundary pages kept here whose links went to the page's owners (`cluster.forward: urls` of a topic crawl). */
+  boundaryLinkPages = 0;
   requests = 0;
   robotsRequests = 0;
   retries = 0;

@@ -45,6 +45,7 @@ export function crawlLogSink(log: CrawlLog): RecordSink<CrawlLogRecord> {
       ts: iso(r.timeMs + r.durationMs), url: r.url, status: r.status ?? 0, outcome: r.kind, bytes: r.bytes, contentType: r.contentType,
       durationMs: r.durationMs, ip: r.ip, discoveredFrom: r.fromUrl, depth: r.depth, node: r.node, attempt: r.attempts, warc: r.warc,
       digest: r.digest, isDuplicate: r.isDuplicate, simhash: r.simhash, lang: r.lang === '' ? null : r.lang, reason: r.reason,
+      category: r.topic?.category ?? null, categoryProbability: r.topic?.probability ?? null, categoryReason: r.topic?.reason ?? null,
     }),
     flush: () => log.flush(),
     close: () => log.close(),
@@ -60,6 +61,7 @@ export function pageMetadataSink(log: PageMetadataLog): RecordSink<PageRecord> {
         ts: iso(p.timeMs), url: p.url, payloadDigest: p.payloadDigest, textDigest: p.textDigest, simhash: p.simhash,
         lang: p.language === null || p.language === '' ? null : p.language, title: p.title, linkCounts: p.linkCounts,
         isNoindex: p.isNoindex, isNofollow: p.isNofollow, canonical: p.canonical,
+        category: p.topic?.category ?? null, categoryProbability: p.topic?.probability ?? null, categoryReason: p.topic?.reason ?? null,
       });
     },
     flush: () => log.flush(),

@@ -13,6 +13,7 @@ import { decodeHtml, detectCharset } from './charset.js';
 import { parseHtml, type HtmlLinkKind } from './html-page.js';
 import { detectLanguage } from './language.js';
 import { normalizeUrl } from '../url/normalize.js';
+import type { TopicLabel, TopicLabeler } from '../classify/topic-labeler.js';
 
 /** Parser limits of an analysis (the `parse` options of the crawl configuration). */
 export interface PageAnalysisOptions {
@@ -76,10 +77,15 @@ export interface PageAnalysis {
   readonly invalid: number;
   /** Reported links that carry rel=nofollow (or ugc, sponsored) themselves. */
   readonly nofollow: number;
+  /** The page's topic (the X4 pipeline, `classify/topic-labeler.ts`); null when no labeler ran. */
+  readonly topic: TopicLabel | null;
 }
 
-/** Analyses one HTML page; never throws on any bytes (a bug aside). */
-export function analyzePage(input: PageAnalysisInput, options: PageAnalysisOptions): PageAnalysis {
+/**
+ * Analyses one HTML page, and gives it a topic when a `labeler` is given (from the visible text, the
+ * title and the language found here); never throws on any bytes (a bug aside).
+ */
+export function analyzePage(input: PageAnalysisInput, options: PageAnalysisOptions, labeler: TopicLabeler | null = null): PageAnalysis {
   const body = Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength);
   const charset = detectCharset(body, input.contentType);
   const page = parseHtml(decodeHtml(body, charset.charset), input.url, options);
@@ -107,5 +113,6 @@ export function analyzePage(input: PageAnalysisInput, options: PageAnalysisOptio
     textDigest: textDigest(page.visibleText), title: page.title, visibleText: input.wantsText === false ? '' : page.visibleText,
     robotsDirectives: page.robots.directives, isNoindex: page.robots.isNoindex, isNofollow: page.robots.isNofollow,
     canonical: canonical?.kind === 'ok' ? canonical.url : null, links, hostnames, found: page.links.length, invalid, nofollow,
+    topic: labeler === null ? null : labeler.label({ title: page.title, text: page.visibleText, language: language.code }),
   };
 }

@@ -84,6 +84,8 @@ export interface PageToPlace {
   readonly title: string | null;
   /** Visible text, or null when the page was not analysed. */
   readonly text: string | null;
+  /** The page's topic category as its node's classifier gave it; null or absent when none. */
+  readonly category?: string | null;
 }
 
 /** The partitioner extension point; see the file comment for the Contract. */
@@ -100,6 +102,12 @@ export interface Partitioner {
 
 /** The optional ability to place fetched pages (content hash, topic, geo). */
 export interface PagePlacer {
+  /**
+   * True when `placeUrl` keeps every URL where it was found and pages decide where things go
+   * (topic strategies): in the `urls` forward mode a boundary page stays where it was fetched and
+   * its links are sent to the page's partitions instead.
+   */
+  readonly urlsFollowPages?: boolean;
   /** After fetch: the partitions `page` belongs to; `self` is the partition of the node that fetched it. */
   placePage(page: PageToPlace, self: PartitionId): Placement;
 }

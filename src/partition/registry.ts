@@ -18,12 +18,13 @@ import { IpHashPartitioner } from './hash/ip-hash.js';
 import { UrlHashPartitioner } from './hash/url-hash.js';
 import { checkPartitionCount, PartitionParamError } from './partition-params.js';
 import { canPlacePages, type Partitioner } from './partitioner.js';
+import { TopicPartitioner } from './topic/topic.js';
 import { TruthTopicPartitioner, type TopicModel } from './topic/truth-topic.js';
 
 export type { TopicModel };
 
 /** Every strategy id, in the order the documentation lists them. */
-export const PARTITIONER_IDS = ['url-hash', 'host-hash', 'domain-hash', 'ip-hash', 'consistent-hash', 'content-hash', 'truth-topic'] as const;
+export const PARTITIONER_IDS = ['url-hash', 'host-hash', 'domain-hash', 'ip-hash', 'consistent-hash', 'content-hash', 'topic', 'truth-topic'] as const;
 /** A strategy id. */
 export type PartitionerId = (typeof PARTITIONER_IDS)[number];
 
@@ -44,6 +45,13 @@ const memberSchemas = [
   z.strictObject({
     strategy: id('content-hash', 'pages to h(content digest), which runs duplicate detection; exported share (n-1)/n'),
     urls: z.enum(ContentHashUrls).default(ContentHashUrls.urlHash).describe('how URLs are placed before fetch, when the content is not known yet'),
+  }),
+  z.strictObject({
+    strategy: id('topic', 'pages to the node of the category a trained classifier gives them (cluster.model); URLs stay where found'),
+    assignment: z.record(z.string().min(1), z.number().int().min(0).meta({ unit: 'partition' })).nullable().default(null)
+      .describe('category -> partition, naming every category the pipeline can give (the model’s, then WORLD and the other topic.* categories); null = round-robin in that order'),
+    defaultCategory: z.string().min(1).nullable().default(null)
+      .describe('category whose partition takes pages left without a category (unclassifiable with topic.unclassifiableCategory null); null = they stay on the node that fetched them'),
   }),
   z.strictObject({
     strategy: id('truth-topic', 'pages to the node of their TRUE topic label (ideal classifier, test web only); URLs stay where found'),
@@ -75,6 +83,8 @@ export type PartitionStrategyInput = z.input<typeof partitionStrategySchema>;
 export interface PartitionModels {
   /** True topic labels (`truth-topic`). */
   readonly topics?: TopicModel;
+  /** The categories the crawl's topic pipeline gives, and its model's digest (`topic`). */
+  readonly classifier?: { readonly labels: readonly string[]; readonly digest: string };
 }
 
 type ConfigOf<K extends PartitionerId> = Extract<PartitionStrategyConfig, { strategy: K }>;
@@ -87,6 +97,12 @@ const FACTORIES: { readonly [K in PartitionerId]: Factory<K> } = {
   'ip-hash': (_c, n) => new IpHashPartitioner(n),
   'consistent-hash': (c, n) => new ConsistentHashPartitioner(n, { key: c.key, virtualNodes: c.virtualNodes }),
   'content-hash': (c, n) => new ContentHashPartitioner(n, { urls: c.urls }),
+  topic: (c, n, models) => {
+    if (models.classifier === undefined) {
+      throw new PartitionParamError('strategy', 'topic places pages by their classified category: it needs the crawl’s topic model (topic.classify on)');
+    }
+    return new TopicPartitioner(models.classifier.labels, models.classifier.digest, n, { assignment: c.assignment, defaultCategory: c.defaultCategory });
+  },
   'truth-topic': (c, n, models) => {
     if (models.topics === undefined) {
       throw new PartitionParamError('strategy', 'truth-topic reads true topic labels: it needs a topic model (the test web’s ground truth)');
@@ -122,7 +138,7 @@ export type ForwardMode = 'urls' | 'pages' | 'both';
 
 const DEFAULT_FORWARD_MODES: { readonly [K in PartitionerId]: ForwardMode } = {
   'url-hash': 'urls', 'host-hash': 'urls', 'domain-hash': 'urls', 'ip-hash': 'urls', 'consistent-hash': 'urls',
-  'content-hash': 'both', 'truth-topic': 'pages',
+  'content-hash': 'both', topic: 'pages', 'truth-topic': 'pages',
 };
 
 /**

@@ -16,7 +16,7 @@ import { ShoalError } from '../core/errors.js';
 import type { FetchOutcomeKind } from '../fetch/fetcher.js';
 import type { AppendRepairReport } from './append-file.js';
 import {
-  Checks, JsonLinesWriter, nullable, object, oneOf, problemOf, readJsonLines, type FieldCheck, type JsonLinesFileOptions, type RecordShape,
+  Checks, JsonLinesWriter, nullable, object, oneOf, probabilityCheck, problemOf, readJsonLines, type FieldCheck, type JsonLinesFileOptions, type RecordShape,
 } from './json-lines.js';
 import { readLines } from './read-lines.js';
 
@@ -115,10 +115,16 @@ export interface CrawlLogEntry {
   readonly lang: string | null;
   /** Why the fetch failed or the page was rejected (resolver code, timeout phase, filter reason, ...); null for a plain success. */
   readonly reason: string | null;
+  /** The page's topic (SPEC §4.2); null when the page was not classified, or was unclassifiable with no default category. */
+  readonly category: string | null;
+  /** The classifier's probability for `category`; null when a rule (language, too few terms) decided or none ran. */
+  readonly categoryProbability: number | null;
+  /** Why the page has its category: `classifier`, `language` or `unclassifiable`; null when not classified. */
+  readonly categoryReason: string | null;
 }
 
 /** Fields {@link CrawlLog.append} may leave out, with the default it writes. */
-type Defaulted = 'bytes' | 'contentType' | 'ip' | 'node' | 'partition' | 'attempt' | 'warc' | 'digest' | 'isDuplicate' | 'simhash' | 'lang' | 'reason';
+type Defaulted = 'bytes' | 'contentType' | 'ip' | 'node' | 'partition' | 'attempt' | 'warc' | 'digest' | 'isDuplicate' | 'simhash' | 'lang' | 'reason' | 'category' | 'categoryProbability' | 'categoryReason';
 
 /**
  * What {@link CrawlLog.append} takes: a {@link CrawlLogEntry} whose optional fields default to
@@ -152,6 +158,9 @@ export const CRAWL_LOG_SHAPE: RecordShape<CrawlLogEntry> = {
   simhash: nullable(Checks.hex16),
   lang: nullable(Checks.nonEmptyString),
   reason: nullable(Checks.string),
+  category: nullable(Checks.nonEmptyString),
+  categoryProbability: nullable(probabilityCheck),
+  categoryReason: nullable(oneOf(['classifier', 'language', 'unclassifiable'])),
 };
 
 /** Options of {@link CrawlLog}. */
@@ -189,6 +198,7 @@ export class CrawlLog {
       discoveredFrom: entry.discoveredFrom, depth: entry.depth, node: entry.node ?? null, partition: entry.partition ?? null,
       attempt: entry.attempt ?? 1, warc: entry.warc ?? null, digest: entry.digest ?? null, isDuplicate: entry.isDuplicate ?? false,
       simhash: entry.simhash ?? null, lang: entry.lang ?? null, reason: entry.reason ?? null,
+      category: entry.category ?? null, categoryProbability: entry.categoryProbability ?? null, categoryReason: entry.categoryReason ?? null,
     });
   }
 

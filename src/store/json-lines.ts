@@ -45,6 +45,9 @@ export function nullable(check: FieldCheck): FieldCheck {
   return { test: (v) => v === null || check.test(v), expects: `${check.expects} or null` };
 }
 
+/** A probability: a number in [0, 1]. */
+export const probabilityCheck: FieldCheck = { test: (v) => typeof v === 'number' && v >= 0 && v <= 1, expects: 'a number in [0, 1]' };
+
 /** A check that accepts one of `values`. */
 export function oneOf(values: readonly string[]): FieldCheck {
   const set = new Set(values);

@@ -17,7 +17,7 @@
  */
 import type { AppendFile, AppendRepairReport } from './append-file.js';
 import {
-  Checks, JsonLinesWriter, nullable, object, problemOf, readJsonLines, type JsonLinesFileOptions, type RecordShape,
+  Checks, JsonLinesWriter, nullable, object, oneOf, probabilityCheck, problemOf, readJsonLines, type JsonLinesFileOptions, type RecordShape,
 } from './json-lines.js';
 import type { LinkGraphWriter } from './link-graph.js';
 
@@ -54,8 +54,12 @@ export interface PageMetadata {
   readonly lang: string | null;
   /** `<title>`, white space collapsed; null when the page has none. */
   readonly title: string | null;
-  /** Topic category from the classifier; null until one runs. */
+  /** The page's topic (SPEC §4.2); null when it was not classified, or was unclassifiable with no default category. */
   readonly category: string | null;
+  /** The classifier's probability for `category`; null when a rule (language, too few terms) decided or none ran. */
+  readonly categoryProbability: number | null;
+  /** Why the page has its category: `classifier`, `language` or `unclassifiable`; null when not classified. */
+  readonly categoryReason: string | null;
   /** Geographic scope (`"Name, ST"` of the page's city); null until geo scoping runs, or when the page has none. */
   readonly geo: string | null;
   readonly linkCounts: LinkCounts;
@@ -68,8 +72,10 @@ export interface PageMetadata {
 }
 
 /** What {@link PageMetadataLog.append} takes: `urlId` comes from the link graph; `category` and `geo` default to null. */
-export type PageMetadataInput = Omit<PageMetadata, 'urlId' | 'category' | 'geo'> & {
+export type PageMetadataInput = Omit<PageMetadata, 'urlId' | 'category' | 'categoryProbability' | 'categoryReason' | 'geo'> & {
   readonly category?: string | null;
+  readonly categoryProbability?: number | null;
+  readonly categoryReason?: string | null;
   readonly geo?: string | null;
 };
 
@@ -84,6 +90,8 @@ export const PAGE_METADATA_SHAPE: RecordShape<PageMetadata> = {
   lang: nullable(Checks.nonEmptyString),
   title: nullable(Checks.string),
   category: nullable(Checks.nonEmptyString),
+  categoryProbability: nullable(probabilityCheck),
+  categoryReason: nullable(oneOf(['classifier', 'language', 'unclassifiable'])),
   geo: nullable(Checks.nonEmptyString),
   linkCounts: object<LinkCounts>({ total: Checks.count, unique: Checks.count, nofollow: Checks.count, sameHost: Checks.count }),
   isNoindex: Checks.boolean,
@@ -135,7 +143,8 @@ export class PageMetadataLog {
   append(page: PageMetadataInput): number | null {
     const record: PageMetadata = {
       ts: page.ts, urlId: null, url: page.url, payloadDigest: page.payloadDigest, textDigest: page.textDigest, simhash: page.simhash,
-      lang: page.lang, title: page.title, category: page.category ?? null, geo: page.geo ?? null, linkCounts: page.linkCounts,
+      lang: page.lang, title: page.title, category: page.category ?? null,
+      categoryProbability: page.categoryProbability ?? null, categoryReason: page.categoryReason ?? null, geo: page.geo ?? null, linkCounts: page.linkCounts,
       isNoindex: page.isNoindex, isNofollow: page.isNofollow, canonical: page.canonical,
     };
     // Checked before the URL gets an id, so that a rejected page leaves no trace in the dictionary.

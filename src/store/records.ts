@@ -7,6 +7,7 @@
  */
 import type { FetchOutcomeKind } from '../fetch/fetcher.js';
 import type { GraphLink } from '../parse/page-analysis.js';
+import type { TopicLabel } from '../classify/topic-labeler.js';
 
 /**
  * How a URL's crawl ended, the label of the outcome counters: a fetch outcome kind, or one of the
@@ -61,6 +62,8 @@ export interface CrawlLogRecord {
   readonly lang: string | null;
   /** Why it failed: resolver or socket code, timeout phase, size limit; null for a plain success. */
   readonly reason: string | null;
+  /** The page's topic, when it was classified; absent or null otherwise. */
+  readonly topic?: TopicLabel | null;
 }
 
 /** One link of a fetched page, as the parser found it and the link graph keeps it (defined in parse/). */
@@ -91,6 +94,8 @@ export interface PageRecord {
   readonly isNofollow: boolean;
   /** `<link rel=canonical>` resolved and normalized, or null. */
   readonly canonical: string | null;
+  /** The page's topic, or null when it was not classified. */
+  readonly topic: TopicLabel | null;
   /** Links extracted (duplicates counted), distinct targets, rel=nofollow ones, to the page's own host. */
   readonly linkCounts: { readonly total: number; readonly unique: number; readonly nofollow: number; readonly sameHost: number };
 }

@@ -9,12 +9,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzePage } from '../../parse/page-analysis.js';
 import { MessageBatch } from './message-batch.js';
-import { readSitemap, type AnalysisReply, type AnalysisRequest, type AnalysisWorkerData } from './page-analyzer.js';
+import { labelerOf, readSitemap, type AnalysisReply, type AnalysisRequest, type AnalysisWorkerData } from './page-analyzer.js';
 import { gzipMember } from '../../store/warc/gzip-members.js';
 
 const port = parentPort;
 if (port === null) throw new Error('analysis-worker.ts runs as a worker thread');
-const { options } = workerData as AnalysisWorkerData;
+const { options, topic } = workerData as AnalysisWorkerData;
+const labeler = labelerOf(topic);
 
 /** One gzip member per record of `data`, one after the other. */
 function gzipped(request: Extract<AnalysisRequest, { kind: 'gzip' }>): Extract<AnalysisReply, { kind: 'gzipped' }> {
@@ -70,7 +71,7 @@ function answer(request: AnalysisRequest): void {
       reply(r, r.data.buffer as ArrayBuffer);
       return;
     }
-    reply({ id: request.id, kind: 'analysis', json: JSON.stringify(analyzePage(request, options)) });
+    reply({ id: request.id, kind: 'analysis', json: JSON.stringify(analyzePage(request, options, labeler)) });
   } catch (err) {
     reply({ id: request.id, kind: 'error', message: err instanceof Error ? err.message : String(err) });
   }

@@ -29,6 +29,22 @@ import { parseSitemap, type SitemapParse } from '../../sitemap/sitemap-parser.js
 import type { GzipMember } from '../../store/warc/gzip-members.js';
 import type { RecordBytes } from '../../store/warc/warc-writer.js';
 import { analyzePage, type PageAnalysis, type PageAnalysisInput, type PageAnalysisOptions } from '../../parse/page-analysis.js';
+import { loadTopicModel } from '../../classify/model-loader.js';
+import { TopicLabeler, type TopicLabelerOptions } from '../../classify/topic-labeler.js';
+
+/**
+ * How pages get their topic: the model file (null: the shipped one) and the X4 pipeline's options.
+ * Plain data, so that a worker thread can load its own labeler from it.
+ */
+export interface TopicSetup {
+  readonly modelPath: string | null;
+  readonly labeler: TopicLabelerOptions;
+}
+
+/** The labeler of `setup` (the model read once per process and thread); null for no setup. */
+export function labelerOf(setup: TopicSetup | null): TopicLabeler | null {
+  return setup === null ? null : new TopicLabeler(loadTopicModel(setup.modelPath).classifier, setup.labeler);
+}
 
 /** Analyses pages; {@link close} ends it (idempotent). */
 export interface PageAnalyzer {
@@ -72,12 +88,15 @@ export class AnalysisError extends Error {
 /** Analyses pages in the caller's thread. */
 export class InlinePageAnalyzer implements PageAnalyzer {
   readonly workers = 0;
+  private readonly labeler: TopicLabeler | null;
 
-  constructor(private readonly options: PageAnalysisOptions) {}
+  constructor(private readonly options: PageAnalysisOptions, topic: TopicSetup | null = null) {
+    this.labeler = labelerOf(topic);
+  }
 
   analyze(input: PageAnalysisInput): Promise<PageAnalysis> {
     try {
-      return Promise.resolve(analyzePage(input, this.options));
+      return Promise.resolve(analyzePage(input, this.options, this.labeler));
     } catch (err) {
       return Promise.reject(new AnalysisError(`analysing ${input.url} failed: ${(err as Error).message}`, { cause: err }));
     }
@@ -121,6 +140,7 @@ export type AnalysisReply =
 /** What a worker is started with. */
 export interface AnalysisWorkerData {
   readonly options: PageAnalysisOptions;
+  readonly topic: TopicSetup | null;
 }
 
 interface Pending {
@@ -145,6 +165,8 @@ export interface WorkerPageAnalyzerOptions extends PageAnalysisOptions {
   readonly workers: number;
   /** Old-generation heap limit of each worker, MB: a page that needs more kills its worker, not the node. Default 512. */
   readonly maxWorkerHeapMb?: number;
+  /** How pages get their topic; absent or null: no topic. */
+  readonly topic?: TopicSetup | null;
 }
 
 /** A worker on `analysis-worker` (worker-entry.ts says how it is loaded from sources and from the build). */
@@ -175,7 +197,12 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError(`workers must be a positive integer, got ${options.workers}`);
     this.workers = options.workers;
     this.maxHeapMb = options.maxWorkerHeapMb ?? 512;
-    this.workerData = { options: { anchorContextTokens: options.anchorContextTokens, maxLinks: options.maxLinks, maxTextChars: options.maxTextChars } };
+    this.workerData = {
+      options: { anchorContextTokens: options.anchorContextTokens, maxLinks: options.maxLinks, maxTextChars: options.maxTextChars },
+      topic: options.topic ?? null,
+    };
+    // Checked here, where a bad model is a configuration error, rather than in each worker as it starts.
+    labelerOf(this.workerData.topic);
     for (let i = 0; i < options.workers; i++) this.slots.push(this.start());
   }
 

@@ -3,6 +3,8 @@
  * node. With `cluster.forward` `pages` or `both`, the fetching node sends the whole HTTP exchange
  * (request, response head, body as received) to the owners, which store the page and follow its
  * links as if they had fetched it; the fetching node keeps only a crawl-log line for it.
+ * With `urls` and a strategy whose URLs follow pages (topic), the page stays where it was fetched
+ * and its links go to the page's owners instead (`mode: links`, SPEC §4.2's alternative mode).
  *
  * This file places a fetched page, sends it to its owners when they are other nodes, and converts
  * between a fetch outcome and the exchange's page message; the page processor calls it before it
@@ -15,10 +17,12 @@ import type { FetchOk } from '../../fetch/fetcher.js';
 import type { PageAnalysis } from '../../parse/page-analysis.js';
 import { hostnameOfKey } from '../../url/url-parts.js';
 import type { ForwardedPageMessage } from '../../exchange/messages.js';
-import type { PagePlacer, PartitionId } from '../../partition/partitioner.js';
+import type { PagePlacer, PartitionId, Placement } from '../../partition/partitioner.js';
 
 /** What the page processor needs to forward boundary pages. */
 export interface BoundaryPages {
+  /** `pages`: send the page itself; `links`: keep the page, send its links to its owners. */
+  readonly mode: 'pages' | 'links';
   readonly placer: PagePlacer;
   /** The partition the node asks placements for. */
   readonly self: PartitionId;
@@ -63,6 +67,22 @@ export function fetchOkOf(m: ForwardedPageMessage): FetchOk {
   };
 }
 
+function placementOf(b: BoundaryPages, entry: FrontierEntry, outcome: FetchOk, contentDigest: string, parsed: PageAnalysis | null): Placement {
+  return b.placer.placePage({
+    url: entry.url, hostname: hostnameOfKey(entry.host), ip: outcome.ip, contentDigest, language: parsed?.language ?? null,
+    title: parsed?.title ?? null, text: parsed?.visibleText ?? null, category: parsed?.topic?.category ?? null,
+  }, b.self);
+}
+
+/**
+ * In `links` mode: the partitions a page belongs to when this node does not own it (its links go
+ * there, not to this node's frontier), or null when this node owns it.
+ */
+export function linkOwnersOf(b: BoundaryPages, entry: FrontierEntry, outcome: FetchOk, contentDigest: string, parsed: PageAnalysis | null): Placement | null {
+  const placement = placementOf(b, entry, outcome, contentDigest, parsed);
+  return placement.some((p) => b.own.has(p)) ? null : placement;
+}
+
 /**
  * Sends a boundary page to the partitions that own it besides this node's; returns those partitions
  * when this node does not keep the page itself, or null when it does (it owns the page too, or the
@@ -72,10 +92,7 @@ export function forwardBoundaryPage(
   b: BoundaryPages, nodeId: string, entry: FrontierEntry, outcome: FetchOk, startedWallMs: number, contentDigest: string,
   parsed: PageAnalysis | null, stats: CrawlStats,
 ): readonly PartitionId[] | null {
-  const placement = b.placer.placePage({
-    url: entry.url, hostname: hostnameOfKey(entry.host), ip: outcome.ip, contentDigest, language: parsed?.language ?? null,
-    title: parsed?.title ?? null, text: parsed?.visibleText ?? null,
-  }, b.self);
+  const placement = placementOf(b, entry, outcome, contentDigest, parsed);
   const others = placement.filter((p) => !b.own.has(p));
   if (others.length === 0) return null;
   const message = forwardedPageOf(nodeId, entry, fromUrlOf(entry), outcome, startedWallMs);

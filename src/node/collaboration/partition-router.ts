@@ -87,9 +87,18 @@ export class PartitionRouter {
    * @param ipOf the resolved address of a host name, when known.
    */
   route(candidates: readonly Candidate[], ipOf: (hostname: string) => string | null): Candidate[] {
+    return this.routeEach(candidates, (c) => this.place(c, ipOf));
+  }
+
+  /** Like {@link route}, with one placement for all of `candidates` (the links of a boundary page). */
+  routeTo(candidates: readonly Candidate[], placement: Placement): Candidate[] {
+    return this.routeEach(candidates, () => placement);
+  }
+
+  private routeEach(candidates: readonly Candidate[], placementOf: (c: Candidate) => Placement): Candidate[] {
     const kept: Candidate[] = [];
     for (const c of candidates) {
-      const placement = this.place(c, ipOf);
+      const placement = placementOf(c);
       let isKept = false;
       for (const p of placement) {
         if (this.own.has(p)) {

@@ -27,6 +27,7 @@ import type { Frontier, FrontierEntry } from '../../frontier/frontier.js';
 import type { OrderingPolicy } from '../../order/policy.js';
 import type { PartitionRouter } from '../collaboration/partition-router.js';
 import type { Candidate } from './candidate.js';
+import type { Placement } from '../../partition/partitioner.js';
 import { WORD_OFFSET, type SeenSet } from '../../seen/seen-set.js';
 import { RejectReason, type UrlFilter } from '../../url/filter/url-filter.js';
 import type { NumberedSpaces } from '../../url/numbered-spaces.js';
@@ -88,6 +89,11 @@ export interface AdmitOptions {
   readonly isPlaced?: boolean;
   /** The URLs come from another node (counted as received, not as found here). */
   readonly isReceived?: boolean;
+  /**
+   * Send the URLs to these partitions instead of asking the partitioner (the links of a boundary
+   * page in the `urls` forward mode of a topic crawl); kept here only if one of them is this node's.
+   */
+  readonly placement?: Placement;
 }
 
 const { hi: HI, lo: LO } = WORD_OFFSET;
@@ -111,7 +117,7 @@ export class Admission {
   /** Filters, tests and queues `candidates`; resolves once every new one is in the frontier. */
   admit(candidates: readonly Candidate[], options: AdmitOptions = {}): Promise<void> {
     if (options.isReceived === true) this.options.stats.links.received += candidates.length;
-    const run = this.admitNow(candidates, options.isPlaced === true);
+    const run = this.admitNow(candidates, options.isPlaced === true, options.placement);
     this.running.add(run);
     const forget = (): void => { this.running.delete(run); };
     run.then(forget, forget);
@@ -202,7 +208,7 @@ export class Admission {
     stop.abort();
   }
 
-  private async admitNow(candidates: readonly Candidate[], isPlaced: boolean): Promise<void> {
+  private async admitNow(candidates: readonly Candidate[], isPlaced: boolean, placement?: Placement): Promise<void> {
     const o = this.options;
     const stats = o.stats;
     let passed: Candidate[] = [];
@@ -238,7 +244,7 @@ export class Admission {
     if (router !== null && !isPlaced && passed.length > 0) {
       if (router.needsIp) await this.resolveHosts(passed);
       const placed = passed.length;
-      passed = router.route(passed, this.ipOf);
+      passed = placement === undefined ? router.route(passed, this.ipOf) : router.routeTo(passed, placement);
       stats.links.routed += placed - passed.length;
     }
     if (passed.length === 0) return;

@@ -65,7 +65,7 @@ export function pageRecordOf(url: string, outcome: FetchOk, timeMs: number, payl
     url, timeMs, status: outcome.response.status, contentType: outcome.contentType, payloadDigest: payload, contentDigest: content,
     duplicateOf, charset: parsed?.charset ?? null, language: parsed?.language ?? null, title: parsed?.title ?? null,
     textDigest: parsed?.textDigest ?? null, simhash: parsed?.simhash ?? null, isNoindex: parsed?.isNoindex ?? false,
-    isNofollow: parsed?.isNofollow ?? false, canonical: parsed?.canonical ?? null, linkCounts: linkCountsOf(url, parsed),
+    isNofollow: parsed?.isNofollow ?? false, canonical: parsed?.canonical ?? null, topic: parsed?.topic ?? null, linkCounts: linkCountsOf(url, parsed),
   };
 }
 

@@ -17,6 +17,7 @@ import type { Log } from '../../obs/log.js';
 import type { CrawlOutcomeKind, CrawlSinks, CrawlLogRecord, GraphLink } from '../../store/records.js';
 import { urlParts } from '../../url/url-parts.js';
 import type { PageAnalysis } from '../../parse/page-analysis.js';
+import type { TopicLabel } from '../../classify/topic-labeler.js';
 import { AnalysisError, type PageAnalyzer } from '../analysis/page-analyzer.js';
 import { payloadDigest } from '../../dedup/content-digest.js';
 import type { FetchOk, FetchOutcome, FetchRedirect } from '../../fetch/fetcher.js';
@@ -30,7 +31,8 @@ import {
   metadataRecord, responseRecord, revisitRecord, type WarcRecord,
 } from '../../store/warc/warc-record.js';
 import type { ForwardedPageMessage } from '../../exchange/messages.js';
-import { fetchOkOf, forwardBoundaryPage, type BoundaryPages } from '../collaboration/page-forwarding.js';
+import { fetchOkOf, forwardBoundaryPage, linkOwnersOf, type BoundaryPages } from '../collaboration/page-forwarding.js';
+import type { Placement } from '../../partition/partitioner.js';
 import { urlFingerprintInto } from '../../url/fingerprint.js';
 import { normalizeUrl } from '../../url/normalize.js';
 import { HTML_MEDIA_TYPES } from '../../parse/html-page.js';
@@ -69,11 +71,12 @@ interface Captured {
   readonly digest: string | null;
   readonly simhash: string | null;
   readonly lang: string | null;
+  readonly topic: TopicLabel | null;
   /** The partitions a boundary page was sent to (this node did not keep it); empty otherwise. */
   readonly forwardedTo?: readonly number[];
 }
 
-const NOTHING: Captured = Object.freeze({ bytes: 0, isDuplicate: false, redirectTo: null, warc: null, digest: null, simhash: null, lang: null });
+const NOTHING: Captured = Object.freeze({ bytes: 0, isDuplicate: false, redirectTo: null, warc: null, digest: null, simhash: null, lang: null, topic: null });
 
 /** The detail of a failure for the crawl log: a code, a timeout phase, a size limit, the window a body fell short in. */
 function reasonOf(o: FetchOutcome): string | null {
@@ -153,7 +156,7 @@ export class PageProcessor {
       timeMs: startedWallMs, url: entry.url, host: entry.host, depth: entry.depth, fromUrl: fromUrlOf(entry), kind: outcome.kind,
       status: head?.status ?? null, contentType: outcome.kind === 'ok' ? outcome.contentType : mediaType(head?.headers['content-type']),
       bytes: c.bytes, durationMs: outcome.timings.totalMs, ip: outcome.ip, attempts, isDuplicate: c.isDuplicate, redirectTo: c.redirectTo,
-      node: o.nodeId, warc: c.warc, digest: c.digest, simhash: c.simhash, lang: c.lang,
+      node: o.nodeId, warc: c.warc, digest: c.digest, simhash: c.simhash, lang: c.lang, topic: c.topic,
       reason: c.forwardedTo !== undefined && c.forwardedTo.length > 0 ? `forwarded to partition ${c.forwardedTo.join(', ')}` : reason,
     });
   }
@@ -184,7 +187,7 @@ export class PageProcessor {
     this.emit({
       timeMs: m.fetchedAtMs, url: m.url, host: entry.host, depth: m.depth, fromUrl: m.fromUrl, kind: 'ok', status: m.status, contentType: m.contentType,
       bytes: c.bytes, durationMs: m.durationMs, ip: m.ip, attempts: 1, isDuplicate: c.isDuplicate, redirectTo: null, node: m.from,
-      warc: c.warc, digest: c.digest, simhash: c.simhash, lang: c.lang, reason: null,
+      warc: c.warc, digest: c.digest, simhash: c.simhash, lang: c.lang, topic: c.topic, reason: null,
     });
   }
 
@@ -196,12 +199,17 @@ export class PageProcessor {
     const contentDigest = outcome.contentEncodings.length === 0 ? rawDigest : payloadDigest(outcome.body);
     const isHtml = outcome.contentType === null || HTML_MEDIA_TYPES.has(outcome.contentType);
     let analysed: PageAnalysis | null | undefined;
-    if (o.boundary != null && !isReceived) {
+    let linkOwners: Placement | null = null;
+    if (o.boundary != null && o.boundary.mode === 'links' && !isReceived) {
+      analysed = isHtml ? await this.analyze(url, outcome) : null;
+      linkOwners = linkOwnersOf(o.boundary, entry, outcome, contentDigest, analysed);
+      if (linkOwners !== null) o.stats.boundaryLinkPages++;
+    } else if (o.boundary != null && !isReceived) {
       // The owner may be decided by the content (topic): the analysis comes first.
       analysed = isHtml ? await this.analyze(url, outcome) : null;
       const forwardedTo = forwardBoundaryPage(o.boundary, o.nodeId, entry, outcome, startedWallMs, contentDigest, analysed, o.stats);
       if (forwardedTo !== null) {
-        return { ...NOTHING, bytes: outcome.rawBody.length, digest: rawDigest, simhash: analysed?.simhash ?? null, lang: analysed?.language ?? null, forwardedTo };
+        return { ...NOTHING, bytes: outcome.rawBody.length, digest: rawDigest, simhash: analysed?.simhash ?? null, lang: analysed?.language ?? null, topic: analysed?.topic ?? null, forwardedTo };
       }
     }
     const request = requestRecordOf(url, outcome, startedWallMs);
@@ -231,13 +239,13 @@ export class PageProcessor {
       o.warc.write(request), o.warc.write(response), o.warc.write(metadataRecord({ date: startedWallMs, targetUri: url, fields, concurrentTo: [response.id] })),
     ]);
     o.sinks.pageMetadata?.append(pageRecordOf(url, outcome, startedWallMs, rawDigest, contentDigest, first?.url ?? null, parsed));
-    if (parsed !== null) await this.follow(entry, parsed);
+    if (parsed !== null) await this.follow(entry, parsed, false, linkOwners);
     const at = written === null ? null : (await written)[1];
     // Its response record is in the WARC file now: the capture may outlive the run (dedup-index.ts).
     if (capture !== null && at !== null) o.dedup.confirm(contentDigest, capture);
     return {
       bytes: outcome.rawBody.length, isDuplicate, redirectTo: null, warc: at === null ? null : { file: at.filename, offset: at.offset },
-      digest: rawDigest, simhash: parsed?.simhash ?? null, lang: parsed?.language ?? null,
+      digest: rawDigest, simhash: parsed?.simhash ?? null, lang: parsed?.language ?? null, topic: parsed?.topic ?? null,
     };
   }
 
@@ -281,7 +289,7 @@ export class PageProcessor {
    * link's URL is hashed here once: its fingerprint gives its id, names it in the link graph and
    * goes with the candidate to the URL-seen test, and its id goes with it to the policy's `prioritize`.
    */
-  private async follow(entry: FrontierEntry, parsed: PageAnalysis, isRecovered = false): Promise<void> {
+  private async follow(entry: FrontierEntry, parsed: PageAnalysis, isRecovered = false, placement: Placement | null = null): Promise<void> {
     const o = this.options;
     const links = parsed.links;
     const n = links.length;
@@ -320,7 +328,7 @@ export class PageProcessor {
         ...(pageId < 0 ? {} : { fromId: pageId, id: outIds[i] as number }),
       });
     }
-    await o.admission.admit(candidates);
+    await o.admission.admit(candidates, placement === null ? {} : { placement });
   }
 
   private emit(record: CrawlLogRecord): void {

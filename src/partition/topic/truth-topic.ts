@@ -22,7 +22,8 @@
  * goes to `defaultCategory`'s partition, as X4 sends unclassifiable pages to a default category;
  * with no default (null) it stays where it was fetched (`self`).
  */
-import { checkPartitionCount, PartitionParamError } from '../partition-params.js';
+import { checkPartitionCount } from '../partition-params.js';
+import { CategoryAssignment, type CategoryAssignmentParams } from './category-assignment.js';
 import type { PagePlacer, PageToPlace, Partitioner, PartitionerSpec, PartitionId, Placement, UrlToPlace } from '../partitioner.js';
 
 /**
@@ -44,12 +45,7 @@ export interface TopicModel {
 }
 
 /** Parameters of {@link TruthTopicPartitioner}. */
-export interface TruthTopicParams {
-  /** Category → partition for every category; default null: round-robin in the model's order. */
-  readonly assignment?: Readonly<Record<string, number>> | null;
-  /** Category whose partition takes pages of unknown topic; default null: they stay at `self`. */
-  readonly defaultCategory?: string | null;
-}
+export type TruthTopicParams = CategoryAssignmentParams;
 
 /** `truth-topic`: pages go to the partition of their true topic; URLs stay where they were found. */
 export class TruthTopicPartitioner implements Partitioner, PagePlacer {
@@ -61,36 +57,20 @@ export class TruthTopicPartitioner implements Partitioner, PagePlacer {
   readonly partitionCount: number;
   /** False: placement reads URLs and labels only. */
   readonly needsIp = false;
+  /** URLs stay where they are found: a page's links follow the page (the `urls` forward mode sends them). */
+  readonly urlsFollowPages = true;
   readonly #model: TopicModel;
-  /** Category → frozen placement of its partition. */
-  readonly #placementOf: ReadonlyMap<string, Placement>;
-  /** Placement of pages of unknown topic, or null to keep them at `self`. */
-  readonly #unknownPlacement: Placement | null;
+  readonly #assignment: CategoryAssignment;
 
   /** Throws a `PartitionParamError` on a bad count, category list, assignment or default category. */
   constructor(model: TopicModel, partitionCount: number, params: TruthTopicParams = {}) {
     checkPartitionCount(partitionCount);
-    const categories = model.categories;
-    const distinct = new Set(categories);
-    if (categories.length === 0 || distinct.size !== categories.length || distinct.has('')) {
-      throw new PartitionParamError('strategy', 'the topic model must list at least one category, each non-empty and distinct');
-    }
-    const assignment = params.assignment ?? roundRobin(categories, partitionCount);
-    checkAssignment(assignment, categories, partitionCount);
-    const defaultCategory = params.defaultCategory ?? null;
-    if (defaultCategory !== null && !distinct.has(defaultCategory)) {
-      throw new PartitionParamError('defaultCategory', `must be one of the model's categories (${categories.join(', ')}) or null, got ${defaultCategory}`);
-    }
     this.#model = model;
-    this.#placementOf = new Map(categories.map((c) => [c, Object.freeze([assignment[c] as number])]));
-    this.#unknownPlacement = defaultCategory === null ? null : (this.#placementOf.get(defaultCategory) as Placement);
+    this.#assignment = new CategoryAssignment(model.categories, partitionCount, params);
     this.partitionCount = partitionCount;
     this.spec = Object.freeze({
       id: 'truth-topic',
-      params: Object.freeze({
-        assignment: Object.freeze(categories.map((c) => `${c}=${assignment[c] as number}`)),
-        defaultCategory: defaultCategory ?? '',
-      }),
+      params: Object.freeze({ assignment: this.#assignment.entries, defaultCategory: this.#assignment.defaultCategory ?? '' }),
     });
   }
 
@@ -101,27 +81,6 @@ export class TruthTopicPartitioner implements Partitioner, PagePlacer {
 
   /** After fetch: the partition of the page's true topic; unknown topic: the default category's, else `[self]`. */
   placePage(page: PageToPlace, self: PartitionId): Placement {
-    const topic = this.#model.topicOf(page.url);
-    const placement = topic === null ? undefined : this.#placementOf.get(topic);
-    return placement ?? this.#unknownPlacement ?? [self];
+    return this.#assignment.placementOf(this.#model.topicOf(page.url), self);
   }
-}
-
-/** Category i → partition i mod n. */
-function roundRobin(categories: readonly string[], n: number): Readonly<Record<string, number>> {
-  return Object.fromEntries(categories.map((c, i) => [c, i % n]));
-}
-
-/** Every category assigned, nothing else, each to an integer partition in [0, n). */
-function checkAssignment(assignment: Readonly<Record<string, number>>, categories: readonly string[], n: number): void {
-  const known = new Set(categories);
-  const unknown = Object.keys(assignment).filter((c) => !known.has(c));
-  const missing = categories.filter((c) => !Object.hasOwn(assignment, c));
-  const bad = Object.entries(assignment).filter(([, p]) => !Number.isInteger(p) || p < 0 || p >= n);
-  const problems = [
-    ...(unknown.length > 0 ? [`not categories of the model: ${unknown.join(', ')}`] : []),
-    ...(missing.length > 0 ? [`categories not assigned: ${missing.join(', ')}`] : []),
-    ...bad.map(([c, p]) => `${c} → ${p} is not a partition in [0, ${n})`),
-  ];
-  if (problems.length > 0) throw new PartitionParamError('assignment', problems.join('; '));
 }

@@ -12,7 +12,7 @@ function handModel(overrides: Partial<NaiveBayesModel> = {}): NaiveBayesModel {
   const rows: Record<number, [number, number]> = { 0: [0, 9], 1: [9, 0], 2: [5, 5] }; // [COMPUTERS, SPORTS]
   return {
     categories: ['COMPUTERS', 'SPORTS'], termOptions: DEFAULT_TERM_OPTIONS, titleWeight: 3, smoothing: 1, priors: Priors.uniform,
-    temperature: 1, features: Uint32Array.from(order.map((i) => words[i] as number)),
+    temperature: 1, features: Uint32Array.from(order.map((i) => words[i] as number)), weights: new Float32Array(3).fill(1),
     counts: Float32Array.from(order.flatMap((i) => rows[i] as [number, number])), documents: [3, 3], ...overrides,
   };
 }
@@ -99,6 +99,24 @@ describe('trainNaiveBayes', () => {
     const all = trainNaiveBayes(train, { minCount: 1, calibrationShare: 0 });
     const twice = trainNaiveBayes(train, { minCount: 2, calibrationShare: 0 });
     assert.ok(all.features.length > twice.features.length);
+  });
+
+  test('leaves stop words out of the model, and weights terms by idf unless told not to', () => {
+    const docs = [
+      { label: 'A', title: '', text: 'the goal the goal the match' },
+      { label: 'B', title: '', text: 'the code the code the build' },
+      { label: 'A', title: '', text: 'the goal striker' },
+    ];
+    const m = trainNaiveBayes(docs, { minCount: 1, calibrationShare: 0 });
+    const ids = new Set(m.features);
+    assert.ok(!ids.has(termId('the', DEFAULT_TERM_OPTIONS) as number));
+    assert.ok(ids.has(termId('goal', DEFAULT_TERM_OPTIONS) as number));
+    const weightOf = (w: string): number => m.weights[m.features.indexOf(termId(w, DEFAULT_TERM_OPTIONS) as number)] as number;
+    assert.ok(Math.abs(weightOf('goal') - Math.log(4 / 2)) < 1e-6, 'goal is in 2 of 3 documents');
+    assert.ok(Math.abs(weightOf('code') - Math.log(4 / 1)) < 1e-6);
+    const plain = trainNaiveBayes(docs, { minCount: 1, calibrationShare: 0, termWeighting: 'none', stopWords: [] });
+    assert.ok(plain.weights.every((w) => w === 1));
+    assert.ok(new Set(plain.features).has(termId('the', DEFAULT_TERM_OPTIONS) as number));
   });
 
   test('refuses input that cannot make a model', () => {

@@ -15,6 +15,7 @@ import {
 import type { TopicModel } from '../../../src/partition/topic/truth-topic.js';
 
 const topics: TopicModel = { categories: ['ARTS', 'NEWS'], topicOf: () => 'NEWS' };
+const classifier = { labels: ['ARTS', 'NEWS', 'WORLD'], digest: 'f'.repeat(64) };
 
 /** Asserts `fn` throws a ConfigError with exactly one issue at `path` whose message matches `message`. */
 function assertConfigError(fn: () => unknown, path: string, message: RegExp): void {
@@ -106,12 +107,25 @@ describe('createPartitioner', () => {
 });
 
 describe('defaultForwardMode', () => {
-  test('urls for hash strategies, both for content-hash, pages for truth-topic', () => {
-    const modes = Object.fromEntries(PARTITIONER_IDS.map((id) => [id, defaultForwardMode(createPartitioner(partitionStrategySchema.parse({ strategy: id }), 4, { topics }))]));
+  test('urls for hash strategies, both for content-hash, pages for the topic strategies', () => {
+    const modes = Object.fromEntries(PARTITIONER_IDS.map((id) => [id, defaultForwardMode(createPartitioner(partitionStrategySchema.parse({ strategy: id }), 4, { topics, classifier }))]));
     assert.deepEqual(modes, {
       'url-hash': 'urls', 'host-hash': 'urls', 'domain-hash': 'urls', 'ip-hash': 'urls', 'consistent-hash': 'urls',
-      'content-hash': 'both', 'truth-topic': 'pages',
+      'content-hash': 'both', topic: 'pages', 'truth-topic': 'pages',
     });
+  });
+
+  test('topic needs the classifier labels, places pages by their category and names the model in its spec', () => {
+    assertConfigError(() => createPartitioner(partitionStrategySchema.parse({ strategy: 'topic' }), 2, { topics }), 'partition.strategy', /topic model/);
+    const p = createPartitioner(partitionStrategySchema.parse({ strategy: 'topic', defaultCategory: 'WORLD' }), 2, { classifier });
+    assert.deepEqual(p.spec.params.assignment, ['ARTS=0', 'NEWS=1', 'WORLD=0']);
+    assert.equal(p.spec.params.model, classifier.digest);
+    const page = { url: 'http://a.test/', hostname: 'a.test', ip: null, contentDigest: 'sha1:X', language: 'en', title: null, text: null };
+    const placer = p as Partitioner & { placePage: (page: unknown, self: number) => readonly number[] };
+    assert.deepEqual(placer.placePage({ ...page, category: 'NEWS' }, 0), [1]);
+    assert.deepEqual(placer.placePage({ ...page, category: null }, 1), [0], 'no category: the default category\'s partition');
+    assert.deepEqual(placer.placePage({ ...page, category: 'SPORTS' }, 1), [0], 'a category the labels do not name: the default');
+    assert.deepEqual(p.placeUrl({ url: 'http://a.test/x', hostname: 'a.test', ip: null }, 1), [1], 'URLs stay where found');
   });
 
   test('a strategy outside the registry: pages when it can place pages, else urls', () => {

@@ -30,7 +30,7 @@ const FULL: CrawlLogEntry = {
   contentType: 'text/html', durationMs: 12.5, ip: '127.0.0.2', discoveredFrom: 'http://a.test/', depth: 2, node: 'node-1',
   partition: 3, attempt: 2, warc: { file: 'node-1-20240501120000-00001.warc.gz', offset: 1234 },
   digest: 'sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ', isDuplicate: true, simhash: simhashHex(0xfedcba9876543210n), lang: 'de',
-  reason: 'near-duplicate of "http://b.test/" ✓',
+  reason: 'near-duplicate of "http://b.test/" ✓', category: 'SCIENCE', categoryProbability: 0.75, categoryReason: 'classifier',
 };
 
 const MINIMAL: CrawlLogInput = {
@@ -57,6 +57,7 @@ describe('CrawlLog', () => {
       FULL,
       {
         ...MINIMAL, bytes: 0, contentType: null, ip: null, node: null, partition: null, attempt: 1, warc: null, digest: null,
+        category: null, categoryProbability: null, categoryReason: null,
         isDuplicate: false, simhash: null, lang: null, reason: null,
       },
       { ...FULL, partition: 'topic-sports', warc: null, outcome: 'robots-denied', status: 0, attempt: 0 },

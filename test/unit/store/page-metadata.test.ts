@@ -48,18 +48,18 @@ describe('PageMetadataLog', () => {
     const log = new PageMetadataLog({ path, linkGraph: graph });
     await log.start();
     assert.equal(log.append(page('http://b.test/')), 1);
-    assert.equal(log.append({ ...page('http://c.test/', null), category: 'sports', geo: 'Austin, TX' }), 2, 'a new URL gets the next id');
+    assert.equal(log.append({ ...page('http://c.test/', null), category: 'sports', categoryProbability: 0.5, categoryReason: 'classifier', geo: 'Austin, TX' }), 2, 'a new URL gets the next id');
     await log.close();
     await graph.close();
 
     const got = await readAll(path);
     assert.deepEqual(got, [
-      { ...page('http://b.test/'), urlId: 1, category: null, geo: null },
-      { ...page('http://c.test/', null), urlId: 2, category: 'sports', geo: 'Austin, TX' },
+      { ...page('http://b.test/'), urlId: 1, category: null, categoryProbability: null, categoryReason: null, geo: null },
+      { ...page('http://c.test/', null), urlId: 2, category: 'sports', categoryProbability: 0.5, categoryReason: 'classifier', geo: 'Austin, TX' },
     ]);
     assert.match(got[0]?.simhash ?? '', /^[0-9a-f]{16}$/);
     const keys = Object.keys(JSON.parse(readFileSync(path, 'utf8').split('\n')[0] as string) as object);
-    assert.deepEqual(keys, ['ts', 'urlId', 'url', 'payloadDigest', 'textDigest', 'simhash', 'lang', 'title', 'category', 'geo', 'linkCounts', 'isNoindex', 'isNofollow', 'canonical']);
+    assert.deepEqual(keys, ['ts', 'urlId', 'url', 'payloadDigest', 'textDigest', 'simhash', 'lang', 'title', 'category', 'categoryProbability', 'categoryReason', 'geo', 'linkCounts', 'isNoindex', 'isNofollow', 'canonical']);
     const g = await readLinkGraph(join(dir, 'links'));
     assert.deepEqual(got.map((p) => g.urls[p.urlId as number]), ['http://b.test/', 'http://c.test/']);
     g.close();
@@ -129,7 +129,7 @@ describe('PageMetadataLog', () => {
 
   it('the reader names the file and line of a damaged entry', async () => {
     const path = join(freshDir(), PAGE_METADATA_FILE);
-    writeFileSync(path, `${JSON.stringify({ ...page('http://a.test/'), urlId: null, category: null, geo: null })}\n{"ts":1}\n`);
+    writeFileSync(path, `${JSON.stringify({ ...page('http://a.test/'), urlId: null, category: null, categoryProbability: null, categoryReason: null, geo: null })}\n{"ts":1}\n`);
     await assert.rejects(readAll(path), (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /:2: invalid page metadata: field "ts" is 1/.test(err.message));
   });
 });

@@ -1,0 +1,135 @@
+/**
+ * `shoal classify [--model M] TARGET...`: the topic of documents as a crawl would give it (the X4
+ * pipeline of src/classify/topic-labeler.ts: fewer than 50 terms unclassifiable, other languages
+ * WORLD, else the classifier), with its probability and reason. A TARGET is an HTML or text file, an
+ * http(s) URL (fetched once), or a crawl directory (every HTML page it archived).
+ * `--evaluate --labels L` compares the topics with the labels of L (URL or file path <TAB> LABEL)
+ * and prints accuracy, per-category precision/recall/F1 and the confusion matrix.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError, ShoalError } from '../../core/errors.js';
+import { loadTopicModel } from '../../classify/model-loader.js';
+import { TopicLabeler, type TopicLabel } from '../../classify/topic-labeler.js';
+import { classifierAccuracy } from '../../eval/classifier-accuracy.js';
+import { parseHtml } from '../../parse/html-page.js';
+import { detectLanguage } from '../../parse/language.js';
+import { crawlConfigSchema } from '../../config/crawl-config.js';
+import { nodeDirsOf } from '../../store/crawl-dir.js';
+import { readLines } from '../../store/read-lines.js';
+import { parseCdxjLine } from '../../store/warc/cdxj.js';
+import { INDEX_FILE } from '../../store/warc/warc-writer.js';
+import { crawlContent, warcDirsOf } from '../../sim/graph/crawl-content.js';
+import { formatAccuracy } from '../../training/accuracy-table.js';
+import { readLabelsFile } from '../../training/training-sources.js';
+import type { CliIo } from '../cli-io.js';
+
+interface ClassifyFlags {
+  model?: string;
+  evaluate?: boolean;
+  labels?: string;
+  json?: boolean;
+}
+
+/** A document to label, named as the user named it (a path, a URL, or a URL inside a crawl). */
+interface Item {
+  readonly name: string;
+  readonly title: string;
+  readonly text: string;
+  readonly declaredLang?: string;
+}
+
+function itemOfHtml(name: string, html: string, url: string): Item {
+  const page = parseHtml(html, url);
+  return { name, title: page.title, text: page.visibleText, ...(page.lang === '' ? {} : { declaredLang: page.lang }) };
+}
+
+async function itemsOfUrl(url: string): Promise<Item[]> {
+  let res: Response;
+  try {
+    res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(30_000) });
+  } catch (err) {
+    throw new ShoalError('IO', `cannot fetch ${url}: ${(err as Error).message}`, { cause: err });
+  }
+  const body = await res.text();
+  const isHtml = (res.headers.get('content-type') ?? 'text/html').includes('html');
+  return [isHtml ? itemOfHtml(url, body, res.url || url) : { name: url, title: '', text: body }];
+}
+
+async function crawlUrls(nodeDirs: readonly string[]): Promise<string[]> {
+  const urls = new Set<string>();
+  for (const dir of warcDirsOf(nodeDirs)) {
+    for await (const line of readLines(join(dir, INDEX_FILE))) {
+      const e = parseCdxjLine(line.text);
+      if (e !== null && e.status !== null && e.status.startsWith('2') && e.mime.includes('html')) urls.add(e.url);
+    }
+  }
+  return [...urls];
+}
+
+async function itemsOfCrawl(dir: string): Promise<Item[]> {
+  const nodeDirs = nodeDirsOf(dir).nodes.map(([, d]) => d);
+  const urls = await crawlUrls(nodeDirs);
+  const index = new Map(urls.map((u, i) => [u, i]));
+  const content = await crawlContent(warcDirsOf(nodeDirs), urls.length, (u) => index.get(u) ?? -1);
+  try {
+    return urls.map((url, i) => {
+      const c = content.contentOf(i);
+      return { name: url, title: c.title ?? '', text: c.text ?? '' };
+    });
+  } finally {
+    content.close();
+  }
+}
+
+async function itemsOf(target: string): Promise<Item[]> {
+  if (/^https?:\/\//i.test(target)) return itemsOfUrl(target);
+  if (!existsSync(target)) throw new ConfigError([{ path: 'TARGET', message: `${target}: no such file, directory or http(s) URL` }], { code: 'USAGE' });
+  if (statSync(target).isDirectory()) return itemsOfCrawl(target);
+  const text = readFileSync(target, 'utf8');
+  const ext = extname(target).toLowerCase();
+  return [ext === '.html' || ext === '.htm' || /^\s*<(!doctype|html)/i.test(text) ? itemOfHtml(target, text, `file://${resolve(target)}`) : { name: target, title: '', text }];
+}
+
+export function registerClassifyCommand(program: Command, io: CliIo): void {
+  program.command('classify')
+    .description('give documents a topic as a crawl would: category, probability, reason (SPEC §4.2)')
+    .argument('<targets...>', 'HTML or text files, http(s) URLs, or crawl directories')
+    .option('--model <file>', 'a model written by shoal train (default: the model shipped with shoal)')
+    .option('--evaluate', 'compare with --labels: accuracy, precision/recall/F1 per category, confusion matrix')
+    .option('--labels <file>', 'URL or file path <TAB> LABEL lines (or JSONL {url, label})')
+    .option('--json', 'print JSON lines (with --evaluate, one JSON document)')
+    .action(async (targets: string[], opts: ClassifyFlags) => {
+      if (opts.evaluate === true && opts.labels === undefined) {
+        throw new ConfigError([{ path: '--labels', message: '--evaluate needs --labels FILE (the true label of each document)' }], { code: 'USAGE' });
+      }
+      const loaded = loadTopicModel(opts.model ?? null);
+      const t = crawlConfigSchema.shape.topic.parse({});
+      const labeler = new TopicLabeler(loaded.classifier, {
+        minTerms: t.minTerms, unclassifiableCategory: t.unclassifiableCategory, classifierLanguages: t.languages,
+        otherLanguageCategory: t.otherLanguageCategory, languageCategories: t.languageCategories,
+      });
+      const results: { name: string; label: TopicLabel }[] = [];
+      for (const target of targets) {
+        for (const item of await itemsOf(target)) {
+          const language = detectLanguage(item.text, item.declaredLang).code;
+          results.push({ name: item.name, label: labeler.label({ title: item.title, text: item.text, language }) });
+        }
+      }
+      if (opts.evaluate === true) {
+        const labels = readLabelsFile(opts.labels as string);
+        const scored = results.filter((r) => labels.has(r.name));
+        if (scored.length === 0) throw new ConfigError([{ path: '--labels', message: `none of the ${results.length} documents is named in ${opts.labels}` }], { code: 'USAGE' });
+        const accuracy = classifierAccuracy(scored.map((r) => labels.get(r.name) as string), scored.map((r) => r.label.category), labeler.labels);
+        if (opts.json === true) io.out(`${JSON.stringify({ model: loaded.path, digest: loaded.digest, documents: scored.length, unlabelled: results.length - scored.length, evaluation: accuracy }, null, 2)}\n`);
+        else io.out(`shoal classify: ${scored.length} labelled documents (${results.length - scored.length} without a label skipped)\n${formatAccuracy(accuracy)}`);
+        return;
+      }
+      for (const r of results) {
+        const l = r.label;
+        if (opts.json === true) io.out(`${JSON.stringify({ target: r.name, category: l.category, probability: l.probability, reason: l.reason })}\n`);
+        else io.out(`${l.category ?? '-'}\t${l.probability === null ? '-' : l.probability.toFixed(3)}\t${l.reason}\t${r.name}\n`);
+      }
+    });
+}
