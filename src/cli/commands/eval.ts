@@ -2,10 +2,14 @@
  * `shoal eval DIR [--truth DIR] [--json]`: the collaboration metrics of SPEC §5 for a crawl
  * directory (one node, or a collaborative crawl made by `shoal crawl --nodes`): overlap and its
  * histogram, coverage (with the test web's ground truth), diversity, communication overhead,
- * exported and imported ratios, load balance and p_l. A readable table, or JSON with `--json`.
+ * exported and imported ratios, load balance and p_l; for a crawl whose pages have topics, topic
+ * locality, classifier accuracy against the truth and Kendall τ per subcollection (topic vs hash).
+ * A readable table, or JSON with `--json`.
  */
 import type { Command } from 'commander';
 import { readCrawlForEval } from '../../cluster/read-crawl.js';
+import { readTopicEval, type TopicEval } from '../../cluster/read-topic.js';
+import { formatRatio } from '../../eval/collab-table.js';
 import { collaborationMetrics } from '../../eval/collab-metrics.js';
 import { formatCollabTable } from '../../eval/collab-table.js';
 import { readTruth } from '../../web/truth/read.js';
@@ -28,12 +32,28 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       });
       const partitioner = crawls.length === 1 ? first?.manifest?.partitioner ?? null : null;
       const crawl = dirs.join(' ');
+      const topic = dirs.length === 1 ? await readTopicEval(dirs[0] as string, truth) : null;
+      const hasTopic = topic !== null && topic.categorised > 0;
       if (opts.json === true) {
-        io.out(`${JSON.stringify({ crawl, partitioner, partitionCount: first?.manifest?.partitionCount ?? dirs.length, metrics }, null, 2)}\n`);
+        io.out(`${JSON.stringify({ crawl, partitioner, partitionCount: first?.manifest?.partitionCount ?? dirs.length, metrics, ...(hasTopic ? { topic } : {}) }, null, 2)}\n`);
         return;
       }
       const head = partitioner !== null ? `${first?.manifest?.partitionCount ?? 0} nodes, ${partitioner.id} ${JSON.stringify(partitioner.params)}`
         : dirs.length > 1 ? `${dirs.length} node directories` : 'one node';
       io.out(`shoal eval ${crawl}: ${head}\n${formatCollabTable(metrics).trimEnd()}\n`);
+      if (hasTopic) io.out(formatTopicLines(topic));
     });
+}
+
+/** The topic metrics as lines in the style of the collaboration table. */
+export function formatTopicLines(t: TopicEval): string {
+  const pct = (x: number | null): string => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
+  const lines = [
+    `topic locality          ${formatRatio(t.locality.locality)}  (${t.locality.samePairs} of ${t.locality.pairs} linked pairs in one category${t.locality.trueLocality === null ? '' : `; true labels: ${formatRatio(t.locality.trueLocality)}`})`,
+    `categories              ${Object.entries(t.perCategory).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ')}; none ${t.uncategorised}`,
+  ];
+  if (t.accuracy !== null) lines.push(`classifier accuracy     ${pct(t.accuracy.accuracy)}  (${t.accuracy.right} of ${t.accuracy.pairs} pages against the truth; macro F1 ${pct(t.accuracy.macroF1)})`);
+  lines.push(`Kendall tau (nodes)     ${formatRatio(t.meanTau)}  (${t.taus.map((x) => `${x.group} ${formatRatio(x.tau, 3)}`).join(', ')})`);
+  lines.push(`Kendall tau (hash)      ${formatRatio(t.meanHashTau)}  (the same pages in ${t.hashTaus.length} groups by URL hash)`);
+  return `${lines.join('\n')}\n`;
 }
