@@ -124,8 +124,16 @@ export class DistributedNode {
       const membership = exchange.membership();
       const shared = { nodes: n, partition: partitioner.spec, forward };
       if (await membership.publishConfig(shared) === 'different') {
+        const theirs = await membership.readConfig() as { partition?: { id?: string; params?: { model?: unknown } } } | null;
+        const theirModel = theirs?.partition?.params?.model;
+        const ourModel = partitioner.spec.params.model;
+        if (theirs?.partition?.id === partitioner.spec.id && ourModel !== undefined && theirModel !== ourModel) {
+          throw new ConfigError([{
+            path: 'cluster.model', message: `crawl ${crawlId} classifies with another topic model (digest ${String(theirModel)}; this node loaded ${String(ourModel)}): every node must load the same model file`,
+          }]);
+        }
         throw new ConfigError([{
-          path: 'cluster', message: `crawl ${crawlId} is partitioned otherwise (${JSON.stringify(await membership.readConfig())}); use the same cluster.nodes, cluster.partition and cluster.forward`,
+          path: 'cluster', message: `crawl ${crawlId} is partitioned otherwise (${JSON.stringify(theirs)}); use the same cluster.nodes, cluster.partition and cluster.forward`,
         }]);
       }
       const partitions = wanted ?? [await firstFreePartition(membership, n)];
