@@ -16,10 +16,11 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { ShoalError } from '../core/errors.js';
+import { ConfigError, ShoalError } from '../core/errors.js';
 import type { LabelledDocument } from '../classify/naive-bayes-trainer.js';
 import { parseHtml } from '../parse/html-page.js';
-import { nodeDirsOf } from '../store/crawl-dir.js';
+import { CLUSTER_MANIFEST, nodeDirsOf } from '../store/crawl-dir.js';
+import { INDEX_FILE } from '../store/warc/warc-writer.js';
 import { crawlContent, warcDirsOf } from '../sim/graph/crawl-content.js';
 import { truthContent } from '../sim/graph/truth-content.js';
 import { MANIFEST_FILE } from '../web/truth/format.js';
@@ -55,6 +56,11 @@ export function sourceKindOf(path: string, options: SourceOptions = {}): SourceK
   if (st.isFile()) return 'jsonl';
   if (existsSync(join(path, MANIFEST_FILE)) && existsSync(join(path, 'pages.tsv'))) return 'truth';
   if (options.labels !== undefined) return 'crawl';
+  // Read as a folder per label, a crawl directory would train on "warc", "state" and "logs" from
+  // its WARC and state files as text.
+  if (existsSync(join(path, CLUSTER_MANIFEST)) || existsSync(join(path, 'warc', INDEX_FILE))) {
+    throw new ConfigError([{ path: '--labels', message: `${path} is a crawl directory: training on its pages needs a labels file (URL<TAB>LABEL lines)` }], { code: 'USAGE' });
+  }
   return 'folders';
 }
 

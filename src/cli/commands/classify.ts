@@ -2,7 +2,8 @@
  * `shoal classify [--model M] TARGET...`: the topic of documents as a crawl would give it (the X4
  * pipeline of src/classify/topic-labeler.ts: fewer than 50 terms unclassifiable, other languages
  * WORLD, else the classifier), with its probability and reason. A TARGET is an HTML or text file, an
- * http(s) URL (fetched once), or a crawl directory (every HTML page it archived).
+ * http(s) URL (fetched once; an answer other than 2xx is an error), or a crawl directory (every HTML
+ * page it archived).
  * `--evaluate --labels L` compares the topics with the labels of L (URL or file path <TAB> LABEL)
  * and prints accuracy, per-category precision/recall/F1 and the confusion matrix.
  */
@@ -51,6 +52,11 @@ async function itemsOfUrl(url: string): Promise<Item[]> {
     res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(30_000) });
   } catch (err) {
     throw new ShoalError('IO', `cannot fetch ${url}: ${(err as Error).message}`, { cause: err });
+  }
+  if (!res.ok) {
+    // An error page's text is the server's, not the document's: its topic would be a wrong answer.
+    await res.body?.cancel();
+    throw new ShoalError('IO', `cannot fetch ${url}: HTTP ${res.status}${res.statusText === '' ? '' : ` ${res.statusText}`}`);
   }
   const body = await res.text();
   const isHtml = (res.headers.get('content-type') ?? 'text/html').includes('html');
