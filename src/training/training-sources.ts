@@ -19,6 +19,7 @@ import { extname, join } from 'node:path';
 import { ConfigError, ShoalError } from '../core/errors.js';
 import type { LabelledDocument } from '../classify/naive-bayes-trainer.js';
 import { parseHtml } from '../parse/html-page.js';
+import { normalizeUrl } from '../url/normalize.js';
 import { CLUSTER_MANIFEST, nodeDirsOf } from '../store/crawl-dir.js';
 import { INDEX_FILE } from '../store/warc/warc-writer.js';
 import { crawlContent, warcDirsOf } from '../sim/graph/crawl-content.js';
@@ -168,7 +169,9 @@ export function readLabelsFile(path: string): Map<string, string> {
     if (typeof url !== 'string' || url === '' || typeof label !== 'string' || label.trim() === '') {
       fail(`${path}:${i + 1}: expected URL<TAB>LABEL or {"url": ..., "label": ...}`);
     }
-    labels.set(url as string, (label as string).trim());
+    // Matched against the crawl's URLs, which are normalized; a path of a file is kept as written.
+    const normalized = /^https?:\/\//i.test(url as string) ? normalizeUrl((url as string).trim()) : null;
+    labels.set(normalized?.kind === 'ok' ? normalized.url : (url as string).trim(), (label as string).trim());
   }
   return labels;
 }

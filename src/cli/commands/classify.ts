@@ -15,6 +15,7 @@ import { loadTopicModel } from '../../classify/model-loader.js';
 import { TopicLabeler, type TopicLabel } from '../../classify/topic-labeler.js';
 import { classifierAccuracy } from '../../eval/classifier-accuracy.js';
 import { parseHtml } from '../../parse/html-page.js';
+import { normalizeUrl } from '../../url/normalize.js';
 import { detectLanguage } from '../../parse/language.js';
 import { crawlConfigSchema } from '../../config/crawl-config.js';
 import { nodeDirsOf } from '../../store/crawl-dir.js';
@@ -76,6 +77,9 @@ async function crawlUrls(nodeDirs: readonly string[]): Promise<string[]> {
 
 async function itemsOfCrawl(dir: string): Promise<Item[]> {
   const nodeDirs = nodeDirsOf(dir).nodes.map(([, d]) => d);
+  if (warcDirsOf(nodeDirs).length === 0) {
+    throw new ConfigError([{ path: 'TARGET', message: `${dir} is a directory but not a crawl directory (no warc/${INDEX_FILE}); give files, URLs or a crawl directory` }], { code: 'USAGE' });
+  }
   const urls = await crawlUrls(nodeDirs);
   const index = new Map(urls.map((u, i) => [u, i]));
   const content = await crawlContent(warcDirsOf(nodeDirs), urls.length, (u) => index.get(u) ?? -1);
@@ -125,9 +129,13 @@ export function registerClassifyCommand(program: Command, io: CliIo): void {
       }
       if (opts.evaluate === true) {
         const labels = readLabelsFile(opts.labels as string);
-        const scored = results.filter((r) => labels.has(r.name));
+        const keyOf = (name: string): string => {
+          const n = /^https?:\/\//i.test(name) ? normalizeUrl(name) : null;
+          return n?.kind === 'ok' ? n.url : name;
+        };
+        const scored = results.filter((r) => labels.has(keyOf(r.name)));
         if (scored.length === 0) throw new ConfigError([{ path: '--labels', message: `none of the ${results.length} documents is named in ${opts.labels}` }], { code: 'USAGE' });
-        const accuracy = classifierAccuracy(scored.map((r) => labels.get(r.name) as string), scored.map((r) => r.label.category), labeler.labels);
+        const accuracy = classifierAccuracy(scored.map((r) => labels.get(keyOf(r.name)) as string), scored.map((r) => r.label.category), labeler.labels);
         if (opts.json === true) io.out(`${JSON.stringify({ model: loaded.path, digest: loaded.digest, documents: scored.length, unlabelled: results.length - scored.length, evaluation: accuracy }, null, 2)}\n`);
         else io.out(`shoal classify: ${scored.length} labelled documents (${results.length - scored.length} without a label skipped)\n${formatAccuracy(accuracy)}`);
         return;
