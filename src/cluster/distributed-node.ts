@@ -119,8 +119,17 @@ export class DistributedNode {
       membership: { ttlMs: nats.memberTtlMs, heartbeatMs: Math.max(200, Math.floor(nats.memberTtlMs / 3)) },
       ...authOf(nats), ...tlsOf(nats),
     });
+    // A signal while the broker is away ends the wait at once (the client would try for ever); the
+    // endpoint is closed below, which stops its attempts.
+    let onAbort = (): void => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new ShoalError('EXCHANGE_UNAVAILABLE', `stopped while waiting for NATS at ${nats.servers.join(', ')}`));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => {});
     try {
-      await exchange.connect();
+      await Promise.race([exchange.connect(), aborted]);
       const membership = exchange.membership();
       const shared = { nodes: n, partition: partitioner.spec, forward };
       if (await membership.publishConfig(shared) === 'different') {
@@ -156,6 +165,7 @@ export class DistributedNode {
       await watching;
       return summary;
     } finally {
+      signal.removeEventListener('abort', onAbort);
       // Idempotent: the node closed it already unless it failed before starting it.
       await exchange.close();
     }

@@ -153,7 +153,15 @@ export async function runCrawl(
       io.err(`shoal ${command}: node runs without the shoal command's memory settings (${settings.missing.join(', ')}): `
         + 'expect about half as much memory again; run the `shoal` command itself, or see docs/memory.md\n');
     }
-    summary = await run(controller.signal);
+    try {
+      summary = await run(controller.signal);
+    } catch (err) {
+      // Stopped before the crawl began (a broker still away, say): nothing was crawled, nothing is lost.
+      if (!controller.signal.aborted) throw err;
+      io.err(`shoal ${command}: stopped before the crawl began\n`);
+      setCode(130);
+      return;
+    }
   } finally {
     progress.unsubscribe(onProgress);
     started.unsubscribe(onStarted);

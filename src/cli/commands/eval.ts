@@ -17,7 +17,7 @@ import type { CliIo } from '../cli-io.js';
 
 export function registerEvalCommand(program: Command, io: CliIo): void {
   program.command('eval')
-    .description('measure a crawl directory: overlap, coverage, diversity, communication overhead, load balance, p_l (SPEC §5)')
+    .description('measure a crawl directory: overlap, coverage, diversity, communication overhead, load balance, p_l, and topic locality, accuracy and Kendall tau when pages have topics (SPEC §5)')
     .argument('<dirs...>', 'the crawl directory (shoal crawl --out), or the directories of the nodes of a distributed crawl (shoal node --out)')
     .option('--truth <dir>', 'the test web’s ground-truth export (shoal web export --out): coverage, and URLs matched to its pages')
     .option('--json', 'print JSON instead of a table')
