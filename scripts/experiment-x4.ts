@@ -141,7 +141,7 @@ function verdicts(rows: readonly Measured[]): Claim[] {
     {
       text: 'Topic subcollections preserve the global PageRank order better than hash subcollections of the same pages (X4: Kendall τ higher for every topic subcollection).',
       isTrue: (topic.topic.meanTau ?? -1) > (topic.topic.meanHashTau ?? 1),
-      evidence: `mean τ-b ${ratio(topic.topic.meanTau)} over the ${NODES} topic subcollections (${topic.topic.taus.map((t) => ratio(t.tau)).join(', ')}) against ${ratio(topic.topic.meanHashTau)} for the same pages in ${NODES} URL-hash groups`,
+      evidence: `mean τ-b ${ratio(topic.topic.meanTau)} over the ${NODES} topic subcollections (${topic.topic.taus.map((t) => ratio(t.tau)).join(', ')}) against ${ratio(topic.topic.meanHashTau)} for the same pages in ${NODES} content-hash groups`,
     },
     {
       text: 'The ideal classifier is an upper bound: true labels give at least the trained classifier\'s locality.',
@@ -210,7 +210,7 @@ ${table.join('\n')}
   (as the crawl gave them) are equal; **true locality**: the same pairs by their true labels;
   **accuracy**: stored pages whose category is their true label; **τ**: Kendall τ-b of PageRank on each
   node's stored pages and their links against the global PageRank, weighted mean over nodes, and for the
-  same pages dealt to ${NODES} groups by URL hash.
+  same pages dealt to ${NODES} groups by a hash of their content, as X4 compared them.
 
 ## Verdicts (${held} of ${claims.length} hold)
 

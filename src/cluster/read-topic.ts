@@ -8,7 +8,8 @@
  * - classifier accuracy against the truth (a page's category vs its true topic);
  * - Kendall τ-b of each node's subcollection (the pages it stored): PageRank on the subcollection's
  *   links vs global PageRank (the truth's, else PageRank of the union graph), and the same for the
- *   same pages dealt to as many groups by a hash of their URL.
+ *   same pages dealt to as many groups by a hash of their content (X4's comparison; the payload
+ *   digest, or the URL for a page without one).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +52,7 @@ export async function readTopicEval(dir: string, truth: Truth | null = null): Pr
     return id;
   };
   const categoryOfId = new Map<number, string | null>();
+  const digestOfId = new Map<number, string>();
   const groups = new Map<string, number[]>();
   const perCategory: Record<string, number> = {};
   let categorised = 0;
@@ -65,6 +67,7 @@ export async function readTopicEval(dir: string, truth: Truth | null = null): Pr
         const id = idOf(p.url);
         pages.push(id);
         if (!categoryOfId.has(id) || categoryOfId.get(id) === null) categoryOfId.set(id, p.category);
+        if (p.payloadDigest !== null) digestOfId.set(id, p.payloadDigest);
         if (p.category === null) uncategorised++;
         else {
           categorised++;
@@ -120,6 +123,6 @@ export async function readTopicEval(dir: string, truth: Truth | null = null): Pr
   }
   const taus = subcollectionTaus(groups, links, globalRank);
   const stored = [...new Set([...groups.values()].flat())];
-  const hashTaus = subcollectionTaus(hashGroups(stored, Math.max(1, groups.size), (id) => urls[id] as string), links, globalRank);
+  const hashTaus = subcollectionTaus(hashGroups(stored, Math.max(1, groups.size), (id) => digestOfId.get(id) ?? (urls[id] as string)), links, globalRank);
   return { categorised, uncategorised, perCategory, locality, accuracy, taus, meanTau: meanTau(taus), hashTaus, meanHashTau: meanTau(hashTaus) };
 }

@@ -10,6 +10,9 @@ import { ConfigError, type ConfigIssue } from '../../core/errors.js';
 import { applySets, loadConfig, setPath, type ConfigTree } from '../../config/load.js';
 import { ORDER_POLICY_IDS } from '../../order/registry.js';
 import { readCrawlForEval } from '../../cluster/read-crawl.js';
+import { readTopicEval } from '../../cluster/read-topic.js';
+import { readTruth } from '../../web/truth/read.js';
+import { formatTopicLines } from '../topic-summary-text.js';
 import { collaborationMetrics } from '../../eval/collab-metrics.js';
 import { formatCollabTable } from '../../eval/collab-table.js';
 import { Crawl } from '../../crawl/crawl.js';
@@ -171,6 +174,12 @@ export async function runCrawl(
   if (summary.cluster !== undefined && summary.stopReason !== 'interrupted') {
     const crawled = await readCrawlForEval(summary.outDir);
     io.out(`\ncollaboration (shoal eval ${summary.outDir}):\n${formatCollabTable(collaborationMetrics({ nodes: crawled.nodes, links: crawled.links })).trimEnd()}\n`);
+    if (summary.cluster.partitioner.id === 'topic' || summary.cluster.partitioner.id === 'truth-topic') {
+      // Against the truth when the crawl names one (accuracy needs it); else locality and tau alone.
+      const truth = config.cluster.truthDir === null ? null : await readTruth(config.cluster.truthDir);
+      const topic = await readTopicEval(summary.outDir, truth);
+      if (topic.categorised > 0) io.out(formatTopicLines(topic));
+    }
   }
   setCode(summary.stopReason === 'interrupted' ? 130 : 0);
 }

@@ -8,8 +8,8 @@
  */
 import type { Command } from 'commander';
 import { readCrawlForEval } from '../../cluster/read-crawl.js';
-import { readTopicEval, type TopicEval } from '../../cluster/read-topic.js';
-import { formatRatio } from '../../eval/collab-table.js';
+import { readTopicEval } from '../../cluster/read-topic.js';
+import { formatTopicLines } from '../topic-summary-text.js';
 import { collaborationMetrics } from '../../eval/collab-metrics.js';
 import { formatCollabTable } from '../../eval/collab-table.js';
 import { readTruth } from '../../web/truth/read.js';
@@ -43,17 +43,4 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       io.out(`shoal eval ${crawl}: ${head}\n${formatCollabTable(metrics).trimEnd()}\n`);
       if (hasTopic) io.out(formatTopicLines(topic));
     });
-}
-
-/** The topic metrics as lines in the style of the collaboration table. */
-export function formatTopicLines(t: TopicEval): string {
-  const pct = (x: number | null): string => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
-  const lines = [
-    `topic locality          ${formatRatio(t.locality.locality)}  (${t.locality.samePairs} of ${t.locality.pairs} linked pairs in one category${t.locality.trueLocality === null ? '' : `; true labels: ${formatRatio(t.locality.trueLocality)}`})`,
-    `categories              ${Object.entries(t.perCategory).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ')}; none ${t.uncategorised}`,
-  ];
-  if (t.accuracy !== null) lines.push(`classifier accuracy     ${pct(t.accuracy.accuracy)}  (${t.accuracy.right} of ${t.accuracy.pairs} pages against the truth; macro F1 ${pct(t.accuracy.macroF1)})`);
-  lines.push(`Kendall tau (nodes)     ${formatRatio(t.meanTau)}  (${t.taus.map((x) => `${x.group} ${formatRatio(x.tau, 3)}`).join(', ')})`);
-  lines.push(`Kendall tau (hash)      ${formatRatio(t.meanHashTau)}  (the same pages in ${t.hashTaus.length} groups by URL hash)`);
-  return `${lines.join('\n')}\n`;
 }
