@@ -236,9 +236,12 @@ function main(): void {
     const r = rows[stage];
     console.log(`${stage.padEnd(15)}${pad(f1(r.wallUsPerPage), 14)}${pad(f1(r.cpuUsPerPage), 13)}${pad(int(r.pagesPerCoreS), 14)}${pad(r.cpuUsPer1000Terms === null ? '-' : f1(r.cpuUsPer1000Terms), 17)}`);
   }
-  const addedUs = rows['analyze+label'].cpuUsPerPage - rows.analyze.cpuUsPerPage;
-  const addedPct = (100 * addedUs) / rows.analyze.cpuUsPerPage;
-  console.log(`(classification adds ${f1(addedUs)} µs of CPU per analysed page, ${f1(addedPct)} % of analyzePage without it)`);
+  // Paired by round (the two ran close together), then the median: steadier than a difference of medians.
+  const withLabel = samples.get('analyze+label') ?? [];
+  const without = samples.get('analyze') ?? [];
+  const addedUs = median(without.map((x, r) => (withLabel[r]?.cpuUs ?? Number.NaN) - x.cpuUs));
+  const addedPct = median(without.map((x, r) => (100 * ((withLabel[r]?.cpuUs ?? Number.NaN) - x.cpuUs)) / x.cpuUs));
+  console.log(`(classification adds ${f1(addedUs)} µs of CPU per analysed page, ${f1(addedPct)} % of analyzePage without it; medians of the differences by round)`);
   const goalMet = rows.classify.pagesPerCoreS >= GOAL_PAGES_PER_CORE_S;
   console.log(`classification: ${int(rows.classify.pagesPerCoreS)} pages/s per core (classify, every page); `
     + `goal ${int(GOAL_PAGES_PER_CORE_S)} pages/s per core: ${goalMet ? 'MET' : 'MISSED'}`);
