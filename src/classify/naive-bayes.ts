@@ -22,7 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Classification, Classifier, ClassifierSpec, TextDocument } from './classifier.js';
-import { scanTerms, type TermOptions } from './terms.js';
+import { scanTermIds, TermIds, type TermOptions } from './terms.js';
 
 /** How class priors are set. */
 export const Priors = { uniform: 'uniform', documents: 'documents' } as const;
@@ -114,6 +114,11 @@ export class NaiveBayesClassifier implements Classifier {
   readonly #logPrior: Float64Array;
   readonly #titleWeight: number;
   readonly #temperature: number;
+  /**
+   * The ids of the text being scored: scratch space, emptied at the start of each use, so that no
+   * call sees what another left (and a classification allocates no list of its own).
+   */
+  readonly #ids = new TermIds();
 
   /** Throws {@link ModelShapeError} on an inconsistent model. */
   constructor(model: NaiveBayesModel) {
@@ -146,24 +151,37 @@ export class NaiveBayesClassifier implements Classifier {
   /** Raw scores (log prior + log likelihood) of `doc` into `scores`; returns body terms and known terms. */
   score(doc: TextDocument, scores: Float64Array): { terms: number; known: number } {
     scores.set(this.#logPrior);
+    const ids = this.#ids;
+    let known = 0;
+    if (this.#titleWeight > 0 && doc.title !== '') {
+      ids.clear();
+      scanTermIds(doc.title, this.termOptions, ids);
+      known += this.#add(ids, this.#titleWeight, scores);
+    }
+    ids.clear();
+    const terms = scanTermIds(doc.text, this.termOptions, ids);
+    known += this.#add(ids, 1, scores);
+    return { terms, known };
+  }
+
+  /** Adds `weight` times each known term's log-likelihoods to `scores`, term by term in order; returns how many were known. */
+  #add(list: TermIds, weight: number, scores: Float64Array): number {
     const C = this.categories.length;
     const rowOf = this.#rowOf;
     const ll = this.#logLikelihood;
     const weights = this.#weights;
+    const ids = list.ids;
+    const n = list.length;
     let known = 0;
-    let weight = this.#titleWeight;
-    const add = (id: number): void => {
-      const row = rowOf[id] as number;
-      if (row < 0) return;
+    for (let i = 0; i < n; i++) {
+      const row = rowOf[ids[i] as number] as number;
+      if (row < 0) continue;
       known++;
       const base = row * C;
       const w = weight * (weights[row] as number);
       for (let c = 0; c < C; c++) scores[c] = (scores[c] as number) + w * (ll[base + c] as number);
-    };
-    if (weight > 0 && doc.title !== '') scanTerms(doc.title, this.termOptions, add);
-    weight = 1;
-    const terms = scanTerms(doc.text, this.termOptions, add);
-    return { terms, known };
+    }
+    return known;
   }
 
   classify(doc: TextDocument): Classification {
