@@ -312,7 +312,8 @@ async function keysOf(kv: KV, filter: string): Promise<string[]> {
     })();
     const result = await Promise.race([listed, timedOut]);
     clearTimeout(timer);
-    if (result === 'done') return out;
+    // A key written while the listing runs comes again at its new revision: each key once.
+    if (result === 'done') return [...new Set(out)];
     listing.stop();
     if (attempt >= KEYS_ATTEMPTS) throw unavailable(`listing keys ${filter}`, new Error(`no answer in ${KEYS_ATTEMPTS} tries of ${KEYS_TIMEOUT_MS} ms`));
   }
