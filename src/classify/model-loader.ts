@@ -10,7 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../core/errors.js';
-import { decodeModelFile, ModelFileError, type TrainingInfo } from './model-file.js';
+import { decodeModelFile, ModelFileError, type ModelFile, type TrainingInfo } from './model-file.js';
 import { NaiveBayesClassifier } from './naive-bayes.js';
 
 /** The model shipped in the package (two folders up from src/classify/ and dist/classify/). */
@@ -31,32 +31,55 @@ export function modelPathOf(configured: string | null): string {
   return configured ?? SHIPPED_MODEL_PATH;
 }
 
+/** The file of `configured` (null: the shipped one), named as messages name it. */
+function fileOf(configured: string | null): { readonly path: string; readonly what: string } {
+  const path = modelPathOf(configured);
+  return { path, what: configured === null ? `the shipped topic model ${path}` : path };
+}
+
+function unreadable(what: string, err: unknown): ConfigError {
+  return new ConfigError([{ path: 'cluster.model', message: `cannot read ${what}: ${(err as Error).message}` }], { cause: err, code: 'CONFIG_FILE_UNREADABLE' });
+}
+
+/** The model file's content, checked; throws a {@link ConfigError} at `cluster.model`. */
+function decode(path: string, what: string): ModelFile {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    throw unreadable(what, err);
+  }
+  try {
+    return decodeModelFile(bytes);
+  } catch (err) {
+    if (err instanceof ModelFileError) throw new ConfigError([{ path: 'cluster.model', message: `${what}: ${err.message}` }], { cause: err });
+    throw err;
+  }
+}
+
+/**
+ * Reads and checks the model file without keeping it (a thread that only hands the path to its
+ * workers); returns its digest. Throws like {@link loadTopicModel}.
+ */
+export function checkTopicModel(configured: string | null): string {
+  const { path, what } = fileOf(configured);
+  return cache.get(path)?.model.digest ?? decode(path, what).digest;
+}
+
 /** Reads and checks the model at `path` (null: the shipped one); throws a {@link ConfigError} at `cluster.model`. */
 export function loadTopicModel(configured: string | null): LoadedModel {
-  const path = modelPathOf(configured);
-  const what = configured === null ? `the shipped topic model ${path}` : path;
+  const { path, what } = fileOf(configured);
   let key: string;
   try {
     const st = statSync(path);
     key = `${st.size}:${st.mtimeMs}`;
   } catch (err) {
-    throw new ConfigError([{ path: 'cluster.model', message: `cannot read ${what}: ${(err as Error).message}` }], { cause: err, code: 'CONFIG_FILE_UNREADABLE' });
+    throw unreadable(what, err);
   }
   const hit = cache.get(path);
   if (hit !== undefined && hit.key === key) return hit.model;
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    throw new ConfigError([{ path: 'cluster.model', message: `cannot read ${what}: ${(err as Error).message}` }], { cause: err, code: 'CONFIG_FILE_UNREADABLE' });
-  }
-  try {
-    const file = decodeModelFile(bytes);
-    const model: LoadedModel = { path, digest: file.digest, classifier: new NaiveBayesClassifier(file.model), training: file.training };
-    cache.set(path, { key, model });
-    return model;
-  } catch (err) {
-    if (err instanceof ModelFileError) throw new ConfigError([{ path: 'cluster.model', message: `${what}: ${err.message}` }], { cause: err });
-    throw err;
-  }
+  const file = decode(path, what);
+  const model: LoadedModel = { path, digest: file.digest, classifier: new NaiveBayesClassifier(file.model), training: file.training };
+  cache.set(path, { key, model });
+  return model;
 }

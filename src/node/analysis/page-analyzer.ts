@@ -29,7 +29,7 @@ import { parseSitemap, type SitemapParse } from '../../sitemap/sitemap-parser.js
 import type { GzipMember } from '../../store/warc/gzip-members.js';
 import type { RecordBytes } from '../../store/warc/warc-writer.js';
 import { analyzePage, type PageAnalysis, type PageAnalysisInput, type PageAnalysisOptions } from '../../parse/page-analysis.js';
-import { loadTopicModel } from '../../classify/model-loader.js';
+import { checkTopicModel, loadTopicModel } from '../../classify/model-loader.js';
 import { TopicLabeler, type TopicLabelerOptions } from '../../classify/topic-labeler.js';
 
 /**
@@ -201,8 +201,9 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
       options: { anchorContextTokens: options.anchorContextTokens, maxLinks: options.maxLinks, maxTextChars: options.maxTextChars },
       topic: options.topic ?? null,
     };
-    // Checked here, where a bad model is a configuration error, rather than in each worker as it starts.
-    labelerOf(this.workerData.topic);
+    // Checked here, where a bad model is a configuration error, rather than in each worker as it
+    // starts; not kept: this thread does not classify.
+    if (this.workerData.topic !== null) checkTopicModel(this.workerData.topic.modelPath);
     for (let i = 0; i < options.workers; i++) this.slots.push(this.start());
   }
 
