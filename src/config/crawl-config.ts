@@ -273,6 +273,13 @@ export const crawlConfigSchema = z.strictObject({
   if (usesReferenceIdf(c.order) && c.orderTables.idfFile === null) {
     ctx.addIssue({ code: 'custom', path: ['orderTables', 'idfFile'], message: 'order uses idfSource: reference, which needs an idf table file' });
   }
+  const isTopicPartitioned = c.cluster.partition.strategy === 'topic' || c.cluster.partition.strategy === 'truth-topic';
+  if (!isTopicPartitioned && topicOrdersWithoutCategories(c.order)) {
+    ctx.addIssue({
+      code: 'custom', path: ['order', 'categories'],
+      message: "order topic needs the categories to favour outside a topic-partitioned crawl (e.g. --set 'order.categories=[SPORTS]')",
+    });
+  }
   if (c.politeness.backoffMaxMs < c.politeness.backoffBaseMs) {
     ctx.addIssue({ code: 'custom', path: ['politeness', 'backoffMaxMs'], message: 'must be >= politeness.backoffBaseMs' });
   }
@@ -285,6 +292,13 @@ export const crawlConfigSchema = z.strictObject({
 function usesReferenceIdf(order: z.output<typeof orderPolicySchema>): boolean {
   if (order.policy === 'similarity') return order.idfSource === 'reference';
   if (order.policy === 'weighted') return order.components.some((c) => usesReferenceIdf(c.policy as z.output<typeof orderPolicySchema>));
+  return false;
+}
+
+/** Whether an order section (or a component of a weighted one) is `topic` without its own categories. */
+function topicOrdersWithoutCategories(order: z.output<typeof orderPolicySchema>): boolean {
+  if (order.policy === 'topic') return order.categories.length === 0;
+  if (order.policy === 'weighted') return order.components.some((c) => topicOrdersWithoutCategories(c.policy as z.output<typeof orderPolicySchema>));
   return false;
 }
 

@@ -244,7 +244,7 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const hostsMap = components.resolver === undefined ? hostsMapOf(config.network) : undefined;
   const f = config.fetch;
   const caCertificates = components.fetcher === undefined ? caCertificatesOf(f.caFile) : undefined;
-  const policy = components.policy ?? orderingPolicyFrom(config.order, orderModelsOf(config));
+  const policy = components.policy ?? orderingPolicyFrom(config.order, orderModelsOf(config, setup));
   const chain = components.filter !== undefined ? components.filter : urlFilterChain(config, seeds, new Date(clock.wallMs()).getUTCFullYear());
   const lock = components.lock ?? lockCrawlDir(layout);
   const opened: { close(): Promise<void> | void }[] = [];

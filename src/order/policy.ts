@@ -94,6 +94,12 @@ export interface FetchedPage {
   readonly title?: string;
   /** Visible text, for the same policies; given when `needs.text` (otherwise possibly absent). */
   readonly text?: string;
+  /**
+   * The out-links' extended anchor texts (the words before and after each link, space-joined; ''
+   * for none), parallel to `outIds`; given by a crawl when `needs.anchorContext`, never by the
+   * simulator (its graphs hold no such words), so a policy must order without them.
+   */
+  readonly anchorContexts?: readonly string[];
 }
 
 /** New priorities for URLs the policy prioritized earlier: `ids[i]` gets `priorities[i]`, i < length. */
@@ -119,6 +125,11 @@ export interface PolicyNeeds {
   readonly anchors: boolean;
   /** Page titles and text (`title`, `text`): hot pages, idf estimated from crawled pages. */
   readonly text: boolean;
+  /**
+   * Extended anchor texts (`anchorContexts`): topic ordering. Optional and best effort: a crawl builds
+   * them only when asked (an array per page); the simulator has none and does not refuse the policy.
+   */
+  readonly anchorContext?: boolean;
 }
 
 /** A policy that reads nothing but ids and links. */

@@ -24,10 +24,11 @@ import {
 import type { OrderingPolicy } from './policy.js';
 import { DEFAULT_RANDOM_SEED, RandomPolicy } from './random.js';
 import { DEFAULT_ANCHOR_WEIGHT, DEFAULT_TITLE_WEIGHT, DEFAULT_URL_WEIGHT, IdfSource, SimilarityPolicy } from './similarity.js';
+import { type LinkClassifier, TopicPolicy } from './topic.js';
 import { WeightedPolicy } from './weighted.js';
 
 /** Every policy id, in the order the documentation lists them. */
-export const ORDER_POLICY_IDS = ['bfs', 'random', 'backlink', 'pagerank', 'forward-links', 'location', 'similarity', 'hot-queue', 'weighted'] as const;
+export const ORDER_POLICY_IDS = ['bfs', 'random', 'backlink', 'pagerank', 'forward-links', 'location', 'similarity', 'hot-queue', 'topic', 'weighted'] as const;
 /** A policy id. */
 export type OrderPolicyId = (typeof ORDER_POLICY_IDS)[number];
 
@@ -91,6 +92,11 @@ const singleSchemas = [
     titleMin: z.number().int().min(1).meta({ unit: 'occurrences' }).default(1).describe('a page is hot when a term occurs this often in its title'),
     bodyMin: z.number().int().min(1).meta({ unit: 'occurrences' }).default(10).describe('... or this often in its text'),
   }),
+  z.strictObject({
+    policy: id('topic', "the probability, by the topic model, that a link's anchor, surrounding words and URL are on one of the node's categories (X4: less overlap in a topic crawl)"),
+    categories: z.array(z.string().min(1)).default([])
+      .describe("the categories to favour; [] = the categories of the node's partitions in a topic-partitioned crawl (required otherwise)"),
+  }),
 ] as const;
 
 /** A section naming one policy other than `weighted` (a combination's component). */
@@ -130,6 +136,12 @@ export type OrderPolicyInput = z.input<typeof orderPolicySchema>;
 export interface OrderModels {
   /** Reference idf table, term (lowercase word) → idf, for `similarity` with `idfSource: reference`. */
   readonly idf?: ReadonlyMap<string, number>;
+  /**
+   * For `topic`: the topic model (`cluster.model`) and, in a topic-partitioned crawl, the model's
+   * categories assigned to the node's partitions (used when the section names none; possibly none,
+   * for a node that owns only rule categories such as WORLD); null outside a topic-partitioned crawl.
+   */
+  readonly topic?: { readonly classifier: LinkClassifier; readonly categories: readonly string[] | null };
 }
 
 type ConfigOf<K extends OrderPolicyId> = Extract<OrderPolicyConfig, { policy: K }>;
@@ -150,6 +162,9 @@ const FACTORIES: { readonly [K in OrderPolicyId]: Factory<K> } = {
     ...(models.idf === undefined ? {} : { idf: models.idf }),
   }),
   'hot-queue': (c) => new HotQueuePolicy({ terms: c.terms, hotDistance: c.hotDistance, titleMin: c.titleMin, bodyMin: c.bodyMin }),
+  topic: (c, models) => new TopicPolicy({
+    classifier: models.topic?.classifier, categories: c.categories.length > 0 ? c.categories : (models.topic?.categories ?? null),
+  }),
   weighted: (c, models) => new WeightedPolicy(c.components.map((component, i) => {
     try {
       return { policy: build(component.policy, models), weight: component.weight };

@@ -58,8 +58,8 @@ export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
     this.components = components.map((c) => c.policy);
     this.weights = components.map((c, i) => numberParam(`components.${i}.weight`, c.weight, -1e9, 1e9));
     this.last = components.map(() => new Float64Array(0));
-    const any = (key: keyof PolicyNeeds): boolean => this.components.some((c) => c.needs[key]);
-    this.needs = Object.freeze({ ids: any('ids'), urls: any('urls'), anchors: any('anchors'), text: any('text') });
+    const any = (key: keyof PolicyNeeds): boolean => this.components.some((c) => c.needs[key] === true);
+    this.needs = Object.freeze({ ids: any('ids'), urls: any('urls'), anchors: any('anchors'), text: any('text'), ...(any('anchorContext') ? { anchorContext: true } : {}) });
     this.spec = Object.freeze({
       id: 'weighted',
       params: Object.freeze({

@@ -5,10 +5,11 @@
  * runs (`evaluation.ts`, `collab.ts`) into a {@link SimResultDoc} and curves. Writing the files is
  * `outputs.ts`'s job.
  */
+import { loadTopicModel } from '../classify/model-loader.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { Curve } from '../eval/ordering-models.js';
 import { specLabel } from '../core/strings.js';
-import { orderPolicySchema, type OrderPolicyConfig } from '../order/registry.js';
+import { orderPolicySchema, type OrderModels, type OrderPolicyConfig } from '../order/registry.js';
 import { createPartitioner } from '../partition/registry.js';
 import { simCollaborationMetrics } from './collab.js';
 import { baselineCurves, evalContext, runCurves } from './evaluation.js';
@@ -74,9 +75,19 @@ function seedsOf(graph: SimGraph, names: readonly string[]): Uint32Array {
   return Uint32Array.from(ids);
 }
 
+/**
+ * The models the policies read: the shipped topic model for a `topic` policy (a simulated node owns
+ * no partition's categories, so the section names them).
+ */
+function orderModelsFor(order: readonly OrderPolicyConfig[]): OrderModels {
+  const isTopic = (c: OrderPolicyConfig): boolean => c.policy === 'topic' || (c.policy === 'weighted' && c.components.some((k) => k.policy.policy === 'topic'));
+  return order.some(isTopic) ? { topic: { classifier: loadTopicModel(null).classifier, categories: null } } : {};
+}
+
 /** The policies' factories, after checking that the graph gives each what it reads. */
 function policiesFor(graph: SimGraph, order: readonly OrderPolicyConfig[]): PolicyFactory[] {
-  const factories = order.map((config, i) => policyFactory(config, i));
+  const models = orderModelsFor(order);
+  const factories = order.map((config, i) => policyFactory(config, i, models));
   const issues: ConfigIssue[] = [];
   factories.forEach((factory, i) => {
     const problem = policyNeedsProblem(factory, graph);

@@ -1,10 +1,11 @@
 /**
  * The OrderingPolicy contract (src/order/policy.ts), run against every policy the registry knows,
- * built through orderingPolicyFrom with default parameters (plus the query, terms or components a
- * policy requires) and a few non-default variants: priorities and estimates are finite; the same
- * calls give the same answers; odd input never throws; changes name only URLs the policy
- * prioritized and has not seen fetched since; `spec.id` is the registry id. The registry rejects
- * unknown ids and bad parameters with configuration errors.
+ * built through orderingPolicyFrom with default parameters (plus the query, terms, categories or
+ * components a policy requires, and a small topic model) and a few non-default variants: priorities
+ * and estimates are finite; the same calls give the same answers; odd input never throws (extended
+ * anchor texts present or not); changes name only URLs the policy prioritized and has not seen
+ * fetched since; `spec.id` is the registry id. The registry rejects unknown ids and bad parameters
+ * with configuration errors.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,9 +17,16 @@ import {
 import {
   ORDER_POLICY_IDS, orderingPolicyFrom, orderPolicySchema, type OrderModels, type OrderPolicyConfig, type OrderPolicyId, type OrderPolicyInput,
 } from '../../src/order/registry.js';
+import { trainNaiveBayes } from '../../src/classify/naive-bayes-trainer.js';
+import { NaiveBayesClassifier } from '../../src/classify/naive-bayes.js';
 import { crawlFixture, type FixtureWeb } from '../helpers/order.js';
+import { topicCorpus } from '../helpers/topic-corpus.js';
 
-const MODELS: OrderModels = { idf: new Map([['computer', 4], ['science', 2], ['the', 0.01]]) };
+const CLASSIFIER = new NaiveBayesClassifier(trainNaiveBayes(topicCorpus()));
+const MODELS: OrderModels = {
+  idf: new Map([['computer', 4], ['science', 2], ['the', 0.01]]),
+  topic: { classifier: CLASSIFIER, categories: ['COMPUTERS', 'HEALTH'] },
+};
 
 /** The section each id is tested with: defaults, plus what the policy cannot do without. */
 const DEFAULT_SECTIONS: { readonly [K in OrderPolicyId]: OrderPolicyInput } = {
@@ -30,6 +38,7 @@ const DEFAULT_SECTIONS: { readonly [K in OrderPolicyId]: OrderPolicyInput } = {
   location: { policy: 'location' },
   similarity: { policy: 'similarity', query: 'computer science' },
   'hot-queue': { policy: 'hot-queue', terms: ['computer'] },
+  topic: { policy: 'topic', categories: ['SPORTS'] },
   weighted: {
     policy: 'weighted',
     components: [
@@ -46,6 +55,8 @@ const VARIANTS: readonly OrderPolicyInput[] = [
   { policy: 'pagerank', recomputeEvery: 3, sliceWork: 7 },
   { policy: 'similarity', query: 'computer', idfSource: 'reference', urlWeight: 0 },
   { policy: 'hot-queue', terms: ['computer', 'science'], hotDistance: 0 },
+  { policy: 'topic' },
+  { policy: 'weighted', components: [{ policy: { policy: 'topic', categories: ['COMPUTERS'] }, weight: 1 }, { policy: { policy: 'bfs' }, weight: 1 }] },
   { policy: 'location', slashWeight: 0.5, suffixWeights: { test: -2 }, keywordWeights: { computer: 3 } },
   { policy: 'weighted', components: [{ policy: { policy: 'backlink' }, weight: -1 }, { policy: { policy: 'random', seed: 9 }, weight: 1e9 }] },
 ];
@@ -84,6 +95,7 @@ function script(): Step[] {
     const page: FetchedPage = {
       id, url: urlOf(id), depth: 1, outIds: out, outUrls: out.map((t) => (Number.isInteger(t) && t >= 0 ? urlOf(t) : '')),
       anchors: fetch % 5 === 2 ? anchors.slice(0, 1) : anchors,
+      ...(fetch % 4 === 1 ? { anchorContexts: out.slice(1).map((t) => (t % 3 === 0 ? 'computer software and the database server' : '')) } : {}),
       ...(fetch % 3 === 0 ? {} : { title: fetch % 4 === 0 ? 'Computer' : 'misc' }),
       ...(fetch % 6 === 1 ? { text: LONG } : fetch % 6 === 2 ? { text: '' } : {}),
     };
@@ -156,6 +168,7 @@ for (const section of [...ORDER_POLICY_IDS.map((id) => DEFAULT_SECTIONS[id]), ..
         assert.ok(isScalar || (Array.isArray(value) && value.every((v) => typeof v === 'string')), `${what}: param ${name}`);
       }
       for (const key of ['ids', 'urls', 'anchors', 'text'] as const) assert.equal(typeof policy.needs[key], 'boolean');
+      assert.ok(['boolean', 'undefined'].includes(typeof policy.needs.anchorContext), `${what}: needs.anchorContext`);
     });
 
     test('finite answers, changes only for queued URLs, no throw on odd input, and deterministic', () => {
@@ -225,6 +238,8 @@ describe('OrderingPolicy registry', () => {
     assert.deepEqual(paths(orderPolicySchema.parse({ policy: 'similarity', query: '?!' })), ['order.query']);
     assert.deepEqual(paths(orderPolicySchema.parse({ policy: 'similarity', query: 'x', idfSource: 'reference' })), ['order.idfSource']);
     assert.deepEqual(paths(orderPolicySchema.parse({ policy: 'hot-queue', terms: ['two words'] })), ['order.terms']);
+    assert.deepEqual(paths(orderPolicySchema.parse({ policy: 'topic', categories: ['CHESS'] }), MODELS), ['order.categories']);
+    assert.deepEqual(paths(orderPolicySchema.parse({ policy: 'topic' }), { topic: { classifier: CLASSIFIER, categories: null } }), ['order.categories']);
     assert.deepEqual(
       paths(orderPolicySchema.parse({ policy: 'weighted', components: [{ policy: { policy: 'bfs' }, weight: 1 }, { policy: { policy: 'similarity', query: '…' }, weight: 1 }] })),
       ['order.components.1.policy.query'],

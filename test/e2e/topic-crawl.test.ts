@@ -7,6 +7,7 @@
  *   probability and reason; `readTopicEval` reports locality, accuracy against the truth and τ;
  * - 4 nodes over 2 worker threads: the same placement rule holds;
  * - `cluster.forward: urls`: no page travels, the links of boundary pages do;
+ * - `order: topic`: each node orders its frontier by the categories it owns, and the crawl ends;
  * - distributed: two `shoal node` processes over a private nats-server classify with the same model
  *   and store pages by category; a node that loads another model is refused, naming cluster.model.
  */
@@ -144,6 +145,26 @@ describe('--partition topic with cluster.forward urls', () => {
     assert.equal(nodes.reduce((a, s) => a + (s.exchange?.inbox.pages ?? 0), 0), 0);
     const urls = nodes.reduce((a, s) => a + (s.exchange?.inbox.urls ?? 0), 0);
     assert.ok(urls > 50, `${urls} URLs received`);
+  });
+});
+
+describe('--partition topic with order: topic', () => {
+  test("each node favours the categories its partitions own, and the crawl ends at its budget", async () => {
+    const summary = await new Crawl({ ...config(join(dir, 'ordered'), { nodes: 4, partition: { strategy: 'topic' } }), order: { policy: 'topic' } }).run();
+    assert.equal(summary.stopReason, 'max-pages');
+    const assignment = assignmentOf(summary);
+    const seen = new Set<string>();
+    for (const [i, s] of (summary.cluster?.nodes ?? []).entries()) {
+      assert.equal(s.order.id, 'topic');
+      const own = s.order.params.categories as readonly string[];
+      assert.ok(own.length > 0, `node ${i} owns model categories`);
+      for (const c of own) {
+        assert.equal(assignment.get(c), i, `${c} ordered for by node ${i}`);
+        seen.add(c);
+      }
+    }
+    assert.ok(seen.size >= 12, `${seen.size} categories favoured by some node`);
+    assert.ok(await assertStoredByCategory(summary) > 150);
   });
 });
 

@@ -312,6 +312,7 @@ export class PageProcessor {
       id: pageId, url: entry.url, depth: entry.depth, outIds,
       ...(needs.urls ? { outUrls: links.map((l) => l.url) } : {}),
       ...(needs.anchors ? { anchors: links.map((l) => l.anchorText) } : {}),
+      ...(needs.anchorContext === true ? { anchorContexts: links.map((l) => (l.after === '' ? l.before : `${l.before} ${l.after}`)) } : {}),
       title: parsed.title, text: parsed.visibleText,
     });
     if (changes.length > 0) applyPriorityChanges(changes, ids, o.frontier);

@@ -1,7 +1,7 @@
 /**
  * The data files an ordering policy reads (src/node/order-models.ts): the reference idf table of
  * `similarity` with `idfSource: reference`, checked line by line, and the crawl configuration that
- * refuses that policy without a table.
+ * refuses that policy without a table; the topic model and a node's own categories for `topic`.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError } from '../../../src/core/errors.js';
 import { crawlConfigSchema } from '../../../src/config/crawl-config.js';
-import { orderModelsOf, readIdfTable } from '../../../src/node/order-models.js';
+import { orderModelsOf, ownCategoriesOf, readIdfTable } from '../../../src/node/order-models.js';
 import { orderingPolicyFrom } from '../../../src/order/registry.js';
 import { scratchDirs } from '../../helpers/scratch.js';
 
@@ -42,5 +42,40 @@ describe('reference idf tables', () => {
     const rare = policy.prioritize({ id: 0, url: 'http://a.test/x', depth: 1, anchorText: 'computer' });
     const common = policy.prioritize({ id: 1, url: 'http://a.test/y', depth: 1, anchorText: 'science' });
     assert.ok(rare > common, `the rarer term weighs more (${rare} vs ${common})`);
+  });
+});
+
+describe('topic ordering models', () => {
+  const placement = (partitions: number[], assignment: unknown = ['ARTS=0', 'COMPUTERS=1', 'SPORTS=0', 'WORLD=1']) => ({
+    partitioner: { spec: { id: 'topic', params: { assignment: assignment as readonly string[], model: 'x' } } }, partitions,
+  });
+
+  it("a node's own categories are those the partitioner's assignment gives its partitions", () => {
+    assert.deepEqual(ownCategoriesOf(placement([0])), ['ARTS', 'SPORTS']);
+    assert.deepEqual(ownCategoriesOf(placement([1, 0])), ['ARTS', 'COMPUTERS', 'SPORTS', 'WORLD']);
+    assert.deepEqual(ownCategoriesOf(placement([2])), []);
+    assert.equal(ownCategoriesOf(null), null, 'a node of its own');
+    assert.equal(ownCategoriesOf({ partitioner: { spec: { id: 'host-hash', params: {} } }, partitions: [0] }), null);
+  });
+
+  it("a topic order gets the model and the node's categories the model knows; others load no model", () => {
+    const config = crawlConfigSchema.parse({ order: { policy: 'topic' }, cluster: { nodes: 2, partition: { strategy: 'topic' } } });
+    const models = orderModelsOf(config, placement([1]));
+    assert.ok(models.topic !== undefined);
+    assert.ok(models.topic.classifier.categories.includes('COMPUTERS'));
+    assert.deepEqual(models.topic.categories, ['COMPUTERS'], 'WORLD is a rule category, not the model\'s');
+    assert.deepEqual(orderingPolicyFrom(config.order, models).spec.params, { categories: ['COMPUTERS'] });
+    assert.equal(orderModelsOf(crawlConfigSchema.parse({})).topic, undefined);
+  });
+
+  it('outside a topic-partitioned crawl, a topic order must name its categories', () => {
+    const bare = crawlConfigSchema.safeParse({ order: { policy: 'topic' } });
+    assert.equal(bare.success, false);
+    assert.ok(bare.error?.issues.some((i) => i.path.join('.') === 'order.categories'));
+    const focused = crawlConfigSchema.parse({ order: { policy: 'topic', categories: ['SPORTS'] } });
+    const policy = orderingPolicyFrom(focused.order, orderModelsOf(focused));
+    const sports = policy.prioritize({ id: 0, url: 'http://a.test/x', depth: 1, anchorText: 'football league championship' });
+    const other = policy.prioritize({ id: 1, url: 'http://a.test/y', depth: 1, anchorText: 'software compiler database' });
+    assert.ok(sports > other, `the shipped model favours the sports link (${sports} vs ${other})`);
   });
 });
