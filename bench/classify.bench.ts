@@ -182,15 +182,23 @@ function main(): void {
   });
   const classifier = loads.at(-1)?.classifier as NaiveBayesClassifier;
   const warm = {
-    readMs: median(loads.map((l) => l.readMs)), decodeMs: median(loads.map((l) => l.decodeMs)),
-    buildMs: median(loads.map((l) => l.buildMs)), totalMs: median(loads.map((l) => l.totalMs)),
+    readMs: median(loads.map((l) => l.readMs)),
+    decodeMs: median(loads.map((l) => l.decodeMs)),
+    buildMs: median(loads.map((l) => l.buildMs)),
+    totalMs: median(loads.map((l) => l.totalMs)),
   };
   const features = classifier.model.features.length;
   const categories = classifier.categories.length;
-  console.log(`classify bench: model ${path}\n  ${int(fileBytes)} bytes on disk (gzip), ${int(features)} features, ${categories} categories, digest ${classifier.digest.slice(0, 16)}`);
-  console.log(`  first load in a fresh process: ${f1(first.totalMs)} ms (read ${f1(first.readMs)}, decode ${f1(first.decodeMs)}, build ${f1(first.buildMs)}); `
-    + `after it: heap +${mb(first.heapUsedGrowthBytes)}, off-heap +${mb(first.externalGrowthBytes)}, RSS +${mb(first.rssGrowthBytes)}`);
-  console.log(`  load in a warm process, median of ${LOADS}: ${f1(warm.totalMs)} ms (read ${f1(warm.readMs)}, decode ${f1(warm.decodeMs)}, build ${f1(warm.buildMs)})`);
+  console.log(
+    `classify bench: model ${path}\n  ${int(fileBytes)} bytes on disk (gzip), ${int(features)} features, ${categories} categories, digest ${classifier.digest.slice(0, 16)}`,
+  );
+  console.log(
+    `  first load in a fresh process: ${f1(first.totalMs)} ms (read ${f1(first.readMs)}, decode ${f1(first.decodeMs)}, build ${f1(first.buildMs)}); ` +
+      `after it: heap +${mb(first.heapUsedGrowthBytes)}, off-heap +${mb(first.externalGrowthBytes)}, RSS +${mb(first.rssGrowthBytes)}`,
+  );
+  console.log(
+    `  load in a warm process, median of ${LOADS}: ${f1(warm.totalMs)} ms (read ${f1(warm.readMs)}, decode ${f1(warm.decodeMs)}, build ${f1(warm.buildMs)})`,
+  );
 
   // 2 and 3. The pages, then the stages.
   const labeler = new TopicLabeler(classifier);
@@ -206,9 +214,13 @@ function main(): void {
     const r = labeler.label(p).reason;
     reasons[r] = (reasons[r] ?? 0) + 1;
   }
-  console.log(`\n${n} demo test-web pages (mean ${int(meanBytes)} B of HTML, ${int(meanChars)} chars and ${int(totalTerms / n)} terms of title and text; `
-    + `${f1((100 * english) / n)} % English; labels by ${Object.entries(reasons).map(([k, v]) => `${k} ${v}`).join(', ')}), `
-    + `rendered in ${f1((performance.now() - t0) / 1000)} s; ${ROUNDS} rounds after a warm-up; node ${process.version}`);
+  console.log(
+    `\n${n} demo test-web pages (mean ${int(meanBytes)} B of HTML, ${int(meanChars)} chars and ${int(totalTerms / n)} terms of title and text; ` +
+      `${f1((100 * english) / n)} % English; labels by ${Object.entries(reasons)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}), ` +
+      `rendered in ${f1((performance.now() - t0) / 1000)} s; ${ROUNDS} rounds after a warm-up; node ${process.version}`,
+  );
   const checksum = outputsChecksum(pages, labeler);
   console.log(`outputs sha256:${checksum.slice(0, 16)}`);
 
@@ -220,41 +232,69 @@ function main(): void {
       samples.get(stage)?.push(measure(stage, pages, labeler));
     }
   }
-  const rows = Object.fromEntries(STAGES.map((stage) => {
-    const s = samples.get(stage) ?? [];
-    const cpuUs = median(s.map((x) => x.cpuUs));
-    return [stage, {
-      wallUsPerPage: median(s.map((x) => x.wallUs)), cpuUsPerPage: cpuUs, pagesPerCoreS: 1e6 / cpuUs,
-      // Per 1,000 terms scanned: of classification alone (an analysis's cost is mostly elsewhere).
-      cpuUsPer1000Terms: stage === 'classify' || stage === 'label' ? (cpuUs * n * 1000) / totalTerms : null,
-    }];
-  })) as Record<Stage, { wallUsPerPage: number; cpuUsPerPage: number; pagesPerCoreS: number; cpuUsPer1000Terms: number | null }>;
+  const rows = Object.fromEntries(
+    STAGES.map((stage) => {
+      const s = samples.get(stage) ?? [];
+      const cpuUs = median(s.map((x) => x.cpuUs));
+      return [
+        stage,
+        {
+          wallUsPerPage: median(s.map((x) => x.wallUs)),
+          cpuUsPerPage: cpuUs,
+          pagesPerCoreS: 1e6 / cpuUs,
+          // Per 1,000 terms scanned: of classification alone (an analysis's cost is mostly elsewhere).
+          cpuUsPer1000Terms: stage === 'classify' || stage === 'label' ? (cpuUs * n * 1000) / totalTerms : null,
+        },
+      ];
+    }),
+  ) as Record<Stage, { wallUsPerPage: number; cpuUsPerPage: number; pagesPerCoreS: number; cpuUsPer1000Terms: number | null }>;
 
   const pad = (s: string, w: number): string => s.padStart(w);
-  console.log(`\n${'stage'.padEnd(15)}${pad('wall µs/page', 14)}${pad('cpu µs/page', 13)}${pad('pages/s/core', 14)}${pad('cpu µs/1k terms', 17)}`);
+  console.log(
+    `\n${'stage'.padEnd(15)}${pad('wall µs/page', 14)}${pad('cpu µs/page', 13)}${pad('pages/s/core', 14)}${pad('cpu µs/1k terms', 17)}`,
+  );
   for (const stage of STAGES) {
     const r = rows[stage];
-    console.log(`${stage.padEnd(15)}${pad(f1(r.wallUsPerPage), 14)}${pad(f1(r.cpuUsPerPage), 13)}${pad(int(r.pagesPerCoreS), 14)}${pad(r.cpuUsPer1000Terms === null ? '-' : f1(r.cpuUsPer1000Terms), 17)}`);
+    const perThousand = r.cpuUsPer1000Terms === null ? '-' : f1(r.cpuUsPer1000Terms);
+    console.log(
+      `${stage.padEnd(15)}${pad(f1(r.wallUsPerPage), 14)}${pad(f1(r.cpuUsPerPage), 13)}${pad(int(r.pagesPerCoreS), 14)}${pad(perThousand, 17)}`,
+    );
   }
   // Paired by round (the two ran close together), then the median: steadier than a difference of medians.
   const withLabel = samples.get('analyze+label') ?? [];
   const without = samples.get('analyze') ?? [];
   const addedUs = median(without.map((x, r) => (withLabel[r]?.cpuUs ?? Number.NaN) - x.cpuUs));
   const addedPct = median(without.map((x, r) => (100 * ((withLabel[r]?.cpuUs ?? Number.NaN) - x.cpuUs)) / x.cpuUs));
-  console.log(`(classification adds ${f1(addedUs)} µs of CPU per analysed page, ${f1(addedPct)} % of analyzePage without it; medians of the differences by round)`);
+  console.log(
+    `(classification adds ${f1(addedUs)} µs of CPU per analysed page, ${f1(addedPct)} % of analyzePage without it; medians of the differences by round)`,
+  );
   const goalMet = rows.classify.pagesPerCoreS >= GOAL_PAGES_PER_CORE_S;
-  console.log(`classification: ${int(rows.classify.pagesPerCoreS)} pages/s per core (classify, every page); `
-    + `goal ${int(GOAL_PAGES_PER_CORE_S)} pages/s per core: ${goalMet ? 'MET' : 'MISSED'}`);
+  console.log(
+    `classification: ${int(rows.classify.pagesPerCoreS)} pages/s per core (classify, every page); ` +
+      `goal ${int(GOAL_PAGES_PER_CORE_S)} pages/s per core: ${goalMet ? 'MET' : 'MISSED'}`,
+  );
   const load1 = loadavg()[0] ?? 0;
-  console.log(`machine: ${cpus().length} CPUs, 1-min load average ${load0.toFixed(2)} at start, ${load1.toFixed(2)} at end (shared cores: compare versions in alternating runs)`);
+  console.log(
+    `machine: ${cpus().length} CPUs, 1-min load average ${load0.toFixed(2)} at start, ${load1.toFixed(2)} at end (shared cores: compare versions in alternating runs)`,
+  );
 
   const json = {
     model: { path, fileBytes, features, categories, digest: classifier.digest, firstLoad: first, warmLoad: { loads: LOADS, ...warm } },
-    pages: n, meanHtmlBytes: Math.round(meanBytes), meanTextChars: Math.round(meanChars), meanTerms: totalTerms / n,
-    englishShare: english / n, labelReasons: reasons, rounds: ROUNDS, node: process.version, outputsSha256: checksum,
-    stages: rows, classificationAddsUsPerPage: addedUs, classificationAddsPct: addedPct,
+    pages: n,
+    meanHtmlBytes: Math.round(meanBytes),
+    meanTextChars: Math.round(meanChars),
+    meanTerms: totalTerms / n,
+    englishShare: english / n,
+    labelReasons: reasons,
+    rounds: ROUNDS,
+    node: process.version,
+    outputsSha256: checksum,
+    stages: rows,
+    classificationAddsUsPerPage: addedUs,
+    classificationAddsPct: addedPct,
     goal: { pagesPerCoreS: GOAL_PAGES_PER_CORE_S, isMet: goalMet },
-    machine: { cpus: cpus().length, loadAvg1mStart: load0, loadAvg1mEnd: load1 }, sink: blackHole % 1000,
+    machine: { cpus: cpus().length, loadAvg1mStart: load0, loadAvg1mEnd: load1 },
+    sink: blackHole % 1000,
   };
   console.log(`BENCH_CLASSIFY_JSON ${JSON.stringify(json)}`);
 }

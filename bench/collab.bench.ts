@@ -88,7 +88,11 @@ const SELF = fileURLToPath(import.meta.url);
 const isQuick = process.argv.includes('--quick');
 
 /** The test web: the large preset, no slow hosts, no render cache (see the file comment). */
-const WEB: WebConfigInput = { ...WEB_PRESETS.large, latency: { slowHostRate: 0 }, server: { ...WEB_PRESETS.large.server, renderCacheBytes: 0 } };
+const WEB: WebConfigInput = {
+  ...WEB_PRESETS.large,
+  latency: { slowHostRate: 0 },
+  server: { ...WEB_PRESETS.large.server, renderCacheBytes: 0 },
+};
 const CONCURRENCY = 64;
 const SCALING_NODES = [1, 2, 4, 8] as const;
 /** The same crawls with the nodes spread over this many worker threads (`--workers`). */
@@ -182,14 +186,24 @@ async function serveWeb(): Promise<void> {
   const t0 = performance.now();
   const web = await startTestWeb(WEB);
   const ready: Ready = {
-    type: 'ready', hostsFile: web.hostsFile, seeds: web.seeds, port: web.port, buildMs: performance.now() - t0,
-    hosts: web.model.hosts.length, pages: web.model.pageCount,
+    type: 'ready',
+    hostsFile: web.hostsFile,
+    seeds: web.seeds,
+    port: web.port,
+    buildMs: performance.now() - t0,
+    hosts: web.model.hosts.length,
+    pages: web.model.pageCount,
   };
   process.send?.(ready);
   process.on('message', (msg: { type?: string }) => {
     if (msg.type === 'stats') {
       const cpu = process.cpuUsage();
-      const stats: ServerStats = { type: 'stats', cpuUs: cpu.user + cpu.system, maxRssKb: process.resourceUsage().maxRSS, requests: web.log.count };
+      const stats: ServerStats = {
+        type: 'stats',
+        cpuUs: cpu.user + cpu.system,
+        maxRssKb: process.resourceUsage().maxRSS,
+        requests: web.log.count,
+      };
       process.send?.(stats);
     } else if (msg.type === 'theory') {
       const done: TheoryDone = { type: 'theory-done', theory: graphTheory(web.model, web.port) };
@@ -245,8 +259,17 @@ function exchangeOf(summary: CrawlSummary): ExchangeFigures | null {
   const nodes = summary.cluster?.nodes;
   if (nodes === undefined) return null;
   const x = {
-    messagesSent: 0, bytesSent: 0, urlBatchesSent: 0, urlsSent: 0, urlsReceived: 0, pagesSent: 0, pageBytesSent: 0, linkSummariesSent: 0,
-    kept: 0, routed: 0, cached: 0,
+    messagesSent: 0,
+    bytesSent: 0,
+    urlBatchesSent: 0,
+    urlsSent: 0,
+    urlsReceived: 0,
+    pagesSent: 0,
+    pageBytesSent: 0,
+    linkSummariesSent: 0,
+    kept: 0,
+    routed: 0,
+    cached: 0,
   };
   for (const s of nodes) {
     const e = s.exchange;
@@ -270,7 +293,11 @@ function exchangeOf(summary: CrawlSummary): ExchangeFigures | null {
 async function runCrawl(job: CrawlJob, progressEveryMs: number): Promise<CrawlFigures> {
   const label = `${job.strategy} × ${job.nodes}`;
   // CPU sampled at the progress events of the whole crawl, for the steady state (see CrawlFigures.steady).
-  interface Sample { readonly cpuMs: number; readonly crawlThreadMs: number; readonly pages: number }
+  interface Sample {
+    readonly cpuMs: number;
+    readonly crawlThreadMs: number;
+    readonly pages: number;
+  }
   let first: Sample | null = null;
   let last: Sample | null = null;
   let lastPrintMs = 0;
@@ -285,14 +312,19 @@ async function runCrawl(job: CrawlJob, progressEveryMs: number): Promise<CrawlFi
     }
     if (progressEveryMs > 0 && p.elapsedMs - lastPrintMs >= progressEveryMs) {
       lastPrintMs = p.elapsedMs;
-      process.stderr.write(`  [${label}] ${int(p.elapsedMs / 1000)} s: ${int(p.pages)} pages, ${int(p.recentPagesPerSecond)}/s, frontier ${int(p.frontier.queued)}\n`);
+      process.stderr.write(
+        `  [${label}] ${int(p.elapsedMs / 1000)} s: ${int(p.pages)} pages, ${int(p.recentPagesPerSecond)}/s, frontier ${int(p.frontier.queued)}\n`,
+      );
     }
   };
   channel(CrawlChannel.progress).subscribe(onProgress);
   const crawl = new Crawl({
-    nodeId: 'bench', seeds: { urls: [...job.seeds] },
+    nodeId: 'bench',
+    seeds: { urls: [...job.seeds] },
     network: { hostsFile: job.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0 }, store: { outDir: job.outDir }, limits: { concurrency: CONCURRENCY, maxPages: job.maxPages },
+    politeness: { minDelayMs: 0 },
+    store: { outDir: job.outDir },
+    limits: { concurrency: CONCURRENCY, maxPages: job.maxPages },
     progressIntervalMs: 1000,
     ...(job.nodes > 1 ? { cluster: { nodes: job.nodes, workers: job.workers ?? 0, partition: { strategy: job.strategy } } } : {}),
   });
@@ -313,22 +345,36 @@ async function runCrawl(job: CrawlJob, progressEveryMs: number): Promise<CrawlFi
   const a = first as Sample | null;
   const b = last as Sample | null;
   return {
-    nodes: job.nodes, strategy: job.strategy, stopReason: summary.stopReason, pages: summary.pages, okPages: summary.outcomes.ok ?? 0,
-    bytes: summary.bytes, seconds: summary.elapsedMs / 1000, cpuMs: (cpu.user + cpu.system) / 1000,
-    steady: a === null || b === null || b.pages <= a.pages ? null : { cpuMs: b.cpuMs - a.cpuMs, crawlThreadCpuMs: b.crawlThreadMs - a.crawlThreadMs, pages: b.pages - a.pages },
-    crawlThreadBusy: busy, peakRssMb: process.resourceUsage().maxRSS / 1024, exchange: exchangeOf(summary),
+    nodes: job.nodes,
+    strategy: job.strategy,
+    stopReason: summary.stopReason,
+    pages: summary.pages,
+    okPages: summary.outcomes.ok ?? 0,
+    bytes: summary.bytes,
+    seconds: summary.elapsedMs / 1000,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    steady:
+      a === null || b === null || b.pages <= a.pages
+        ? null
+        : { cpuMs: b.cpuMs - a.cpuMs, crawlThreadCpuMs: b.crawlThreadMs - a.crawlThreadMs, pages: b.pages - a.pages },
+    crawlThreadBusy: busy,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    exchange: exchangeOf(summary),
   };
 }
 
 /** The crawler child: one job from the parent, its figures back, exit. */
 function crawlChild(): void {
   process.once('message', (job: CrawlJob) => {
-    runCrawl(job, 5000).then((figures) => {
-      process.send?.({ type: 'result', figures }, () => process.exit(0));
-    }, (err: unknown) => {
-      process.stderr.write(`crawl failed: ${(err as Error).stack ?? String(err)}\n`);
-      process.exit(1);
-    });
+    runCrawl(job, 5000).then(
+      (figures) => {
+        process.send?.({ type: 'result', figures }, () => process.exit(0));
+      },
+      (err: unknown) => {
+        process.stderr.write(`crawl failed: ${(err as Error).stack ?? String(err)}\n`);
+        process.exit(1);
+      },
+    );
   });
 }
 
@@ -437,7 +483,7 @@ function graphTheory(model: WebModel, port: number): Theory {
       const partitioner = createPartitioner({ strategy }, k);
       for (let g = 0; g < n; g++) {
         const url = urls[g] as string;
-        partitionOf[g] = url === '' ? -1 : partitioner.placeUrl({ url, hostname: hostnames[g] as string, ip: null }, 0)[0] as number;
+        partitionOf[g] = url === '' ? -1 : (partitioner.placeUrl({ url, hostname: hostnames[g] as string, ip: null }, 0)[0] as number);
       }
       const r = linkLocalityOfAssignment(links, partitionOf);
       rows.push({ strategy, n: k, pl: r.pl ?? Number.NaN, predicted: strategy === 'url-hash' ? 1 / k : s + (1 - s) / k });
@@ -476,13 +522,21 @@ async function measuredCrawl(strategy: Strategy, n: number, ready: Ready): Promi
     const m = collaborationMetrics({ nodes: read.nodes, links: read.links });
     const x = f.exchange;
     const row: MeasuredRow = {
-      strategy, n, pages: f.pages, okPages: f.okPages, seconds: f.seconds, urlsPerPage: m.communication.urlsPerPage,
-      pl: m.linkLocality?.pl ?? null, pairs: m.linkLocality?.pairs ?? 0, overlap: m.overlap.overlap ?? 0,
+      strategy,
+      n,
+      pages: f.pages,
+      okPages: f.okPages,
+      seconds: f.seconds,
+      urlsPerPage: m.communication.urlsPerPage,
+      pl: m.linkLocality?.pl ?? null,
+      pairs: m.linkLocality?.pairs ?? 0,
+      overlap: m.overlap.overlap ?? 0,
       sentCacheShare: x === null || x.routed + x.cached === 0 ? null : x.cached / (x.routed + x.cached),
       pagesForwarded: x?.pagesSent ?? 0,
       forwardedPerPage: x === null || f.pages === 0 ? null : x.pagesSent / f.pages,
       forwardedPerOkPage: x === null || f.okPages === 0 ? null : x.pagesSent / f.okPages,
-      exportedRatio: m.communication.exportedRatio, loadMaxOverMean: m.loadBalance.pages.maxOverMean ?? null,
+      exportedRatio: m.communication.exportedRatio,
+      loadMaxOverMean: m.loadBalance.pages.maxOverMean ?? null,
     };
     process.stderr.write(`  [${strategy} × ${n}] ${int(f.pages)} pages in ${f1(f.seconds)} s\n`);
     return row;
@@ -539,8 +593,15 @@ interface DistributedFigures {
   readonly messagesPerPage: number;
   readonly exchangeBytesPerPage: number;
   readonly perNode: readonly {
-    readonly node: string; readonly pages: number; readonly stopReason: string | null; readonly crawlSeconds: number | null;
-    readonly exitSeconds: number; readonly cpuMs: number; readonly peakRssMb: number; readonly crawlThreadBusy: number; readonly urlsSent: number;
+    readonly node: string;
+    readonly pages: number;
+    readonly stopReason: string | null;
+    readonly crawlSeconds: number | null;
+    readonly exitSeconds: number;
+    readonly cpuMs: number;
+    readonly peakRssMb: number;
+    readonly crawlThreadBusy: number;
+    readonly urlsSent: number;
   }[];
 }
 
@@ -588,7 +649,7 @@ async function startBroker(binary: string): Promise<Broker> {
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      if (!await exited(child, 5000)) child.kill('SIGKILL');
+      if (!(await exited(child, 5000))) child.kill('SIGKILL');
     }
     process.off('exit', kill);
     rmSync(storeDir, { recursive: true, force: true });
@@ -601,7 +662,8 @@ async function startBroker(binary: string): Promise<Broker> {
         log += chunk.toString();
         if (log.includes('Server is ready')) finish(null);
       };
-      const onExit = (code: number | null, signal: string | null): void => finish(new Error(`nats-server exited (${code ?? signal}) before it was ready:\n${log}`));
+      const onExit = (code: number | null, signal: string | null): void =>
+        finish(new Error(`nats-server exited (${code ?? signal}) before it was ready:\n${log}`));
       const onError = (err: Error): void => finish(err);
       function finish(err: Error | null): void {
         clearTimeout(timer);
@@ -644,10 +706,13 @@ async function runDistributed(nats: string, ready: Ready, web: ChildProcess, max
     const env = {
       ...process.env,
       // As the embedded runs: the web's hosts map, no system DNS.
-      SHOAL_CRAWL_NETWORK_HOSTS_FILE: ready.hostsFile, SHOAL_CRAWL_NETWORK_IS_SYSTEM_DNS_ALLOWED: 'false',
+      SHOAL_CRAWL_NETWORK_HOSTS_FILE: ready.hostsFile,
+      SHOAL_CRAWL_NETWORK_IS_SYSTEM_DNS_ALLOWED: 'false',
       SHOAL_CRAWL_CLUSTER_NATS_ACK_WAIT_MS: '10000',
       // Short politeness back-off and robots.txt retry, as in test/e2e/distributed-crawl.test.ts.
-      SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50', SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500', SHOAL_CRAWL_ROBOTS_RETRY_MS: '100',
+      SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50',
+      SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500',
+      SHOAL_CRAWL_ROBOTS_RETRY_MS: '100',
       SHOAL_BENCH_STEADY_FROM: String(perNode / 10),
     };
     const brokerCpu0 = processCpuMs(broker.process.pid);
@@ -657,37 +722,74 @@ async function runDistributed(nats: string, ready: Ready, web: ChildProcess, max
       const out = join(root, `node${i}`);
       const report = join(root, `report${i}.json`);
       const args = [
-        '--import', 'tsx', NODE_CHILD, 'node', '--nats', broker.url, '--crawl', crawlId, '--nodes', String(n), '--partition', 'host-hash',
-        '--partitions', String(i), '--node-id', `node${i}`, '--out', out, ...ready.seeds.flatMap((s) => ['--seed', s]), '--allow-loopback',
-        '--min-delay-ms', '0', '--max-pages', String(perNode), '--concurrency', String(concurrency),
+        '--import',
+        'tsx',
+        NODE_CHILD,
+        'node',
+        '--nats',
+        broker.url,
+        '--crawl',
+        crawlId,
+        '--nodes',
+        String(n),
+        '--partition',
+        'host-hash',
+        '--partitions',
+        String(i),
+        '--node-id',
+        `node${i}`,
+        '--out',
+        out,
+        ...ready.seeds.flatMap((s) => ['--seed', s]),
+        '--allow-loopback',
+        '--min-delay-ms',
+        '0',
+        '--max-pages',
+        String(perNode),
+        '--concurrency',
+        String(concurrency),
       ];
-      const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, SHOAL_BENCH_REPORT: report } });
+      const child = spawn(process.execPath, args, {
+        cwd: REPO,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...env, SHOAL_BENCH_REPORT: report },
+      });
       children.push(child);
       let stdout = '';
       let stderr = '';
-      child.stdout?.on('data', (c: Buffer) => { stdout += c.toString(); });
+      child.stdout?.on('data', (c: Buffer) => {
+        stdout += c.toString();
+      });
       // Progress lines every 5 s: only the tail is kept, for the error message.
-      child.stderr?.on('data', (c: Buffer) => { stderr = (stderr + c.toString()).slice(-4000); });
+      child.stderr?.on('data', (c: Buffer) => {
+        stderr = (stderr + c.toString()).slice(-4000);
+      });
       const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>((resolve) => {
         child.on('exit', (code, signal) => resolve({ code, signal, atMs: performance.now() }));
       });
       return { i, out, report, child, done, stdout: (): string => stdout, stderr: (): string => stderr };
     });
     // A node that fails takes the run down (the others would crawl on to their own limits for nothing).
-    const ends = await Promise.all(runs.map(async (r) => {
-      const end = await r.done;
-      if (end.code !== 0) killChildren();
-      return end;
-    }));
+    const ends = await Promise.all(
+      runs.map(async (r) => {
+        const end = await r.done;
+        if (end.code !== 0) killChildren();
+        return end;
+      }),
+    );
     const wallMs = Math.max(...ends.map((e) => e.atMs)) - t0;
     const brokerCpu1 = processCpuMs(broker.process.pid);
     const after = await ask<ServerStats>(web, { type: 'stats' }, 'stats');
     const failed = runs.filter((r, k) => (ends[k] as { code: number | null }).code !== 0);
     if (failed.length > 0) {
-      throw new Error(`distributed: ${failed.map((r) => {
-        const e = ends[r.i] as { code: number | null; signal: string | null };
-        return `node${r.i} exited ${e.code ?? e.signal}:\n${r.stderr()}`;
-      }).join('\n')}`);
+      throw new Error(
+        `distributed: ${failed
+          .map((r) => {
+            const e = ends[r.i] as { code: number | null; signal: string | null };
+            return `node${r.i} exited ${e.code ?? e.signal}:\n${r.stderr()}`;
+          })
+          .join('\n')}`,
+      );
     }
     const reports = runs.map((r) => JSON.parse(readFileSync(r.report, 'utf8')) as NodeReport);
     const totals = runs.map((r) => readExchangeTotals(r.out));
@@ -710,27 +812,53 @@ async function runDistributed(nats: string, ready: Ready, web: ChildProcess, max
     const brokerCpuMs = brokerCpu0 === null || brokerCpu1 === null ? null : brokerCpu1 - brokerCpu0;
     const serverCpuMs = (after.cpuUs - before.cpuUs) / 1000;
     return {
-      nodes: n, maxPagesPerNode: perNode, concurrencyPerNode: concurrency,
+      nodes: n,
+      maxPagesPerNode: perNode,
+      concurrencyPerNode: concurrency,
       launcher: 'node --import tsx bench/lib/shoal-node-child.ts node ... (the sources through tsx, as bin/shoal.js runs dist/)',
-      natsServer: nats, pages, downloads: m.overlap.downloads, uniquePages: m.overlap.uniquePages, overlap: m.overlap.overlap,
-      pl: m.linkLocality?.pl ?? null, loadMaxOverMean: m.loadBalance.pages.maxOverMean ?? null,
-      wallSeconds: wallMs / 1000, crawlSeconds: seconds, startupSeconds: starts.length === 0 ? Number.NaN : (Math.min(...starts) - t0Epoch) / 1000,
-      pagesPerSecond: pages / seconds, wallPagesPerSecond: pages / (wallMs / 1000),
-      cpuMs, loadCpuMs, cpuMsPerPage: cpuMs / pages, steadyCpuMsPerPage: steady === null || steady.pages === 0 ? null : steady.cpuMs / steady.pages,
+      natsServer: nats,
+      pages,
+      downloads: m.overlap.downloads,
+      uniquePages: m.overlap.uniquePages,
+      overlap: m.overlap.overlap,
+      pl: m.linkLocality?.pl ?? null,
+      loadMaxOverMean: m.loadBalance.pages.maxOverMean ?? null,
+      wallSeconds: wallMs / 1000,
+      crawlSeconds: seconds,
+      startupSeconds: starts.length === 0 ? Number.NaN : (Math.min(...starts) - t0Epoch) / 1000,
+      pagesPerSecond: pages / seconds,
+      wallPagesPerSecond: pages / (wallMs / 1000),
+      cpuMs,
+      loadCpuMs,
+      cpuMsPerPage: cpuMs / pages,
+      steadyCpuMsPerPage: steady === null || steady.pages === 0 ? null : steady.cpuMs / steady.pages,
       crawlerCores: cpuMs / wallMs,
-      brokerCpuMsPerPage: brokerCpuMs === null ? null : brokerCpuMs / pages, brokerCores: brokerCpuMs === null ? null : brokerCpuMs / wallMs,
-      serverCpuMsPerPage: serverCpuMs / pages, serverCores: serverCpuMs / wallMs,
-      peakRssMb: Math.max(...reports.map((r) => r.peakRssKb)) / 1024, peakRssMbSum: reports.reduce((a, r) => a + r.peakRssKb, 0) / 1024,
-      urlsSent: sum('urlsSent'), urlsReceived: sum('urlsReceived'), messagesSent: sum('messagesSent'), bytesSent: sum('bytesSent'),
-      urlsSentPerSecond: sum('urlsSent') / seconds, urlsPerPage: sum('urlsSent') / pages, messagesPerPage: sum('messagesSent') / pages,
+      brokerCpuMsPerPage: brokerCpuMs === null ? null : brokerCpuMs / pages,
+      brokerCores: brokerCpuMs === null ? null : brokerCpuMs / wallMs,
+      serverCpuMsPerPage: serverCpuMs / pages,
+      serverCores: serverCpuMs / wallMs,
+      peakRssMb: Math.max(...reports.map((r) => r.peakRssKb)) / 1024,
+      peakRssMbSum: reports.reduce((a, r) => a + r.peakRssKb, 0) / 1024,
+      urlsSent: sum('urlsSent'),
+      urlsReceived: sum('urlsReceived'),
+      messagesSent: sum('messagesSent'),
+      bytesSent: sum('bytesSent'),
+      urlsSentPerSecond: sum('urlsSent') / seconds,
+      urlsPerPage: sum('urlsSent') / pages,
+      messagesPerPage: sum('messagesSent') / pages,
       exchangeBytesPerPage: sum('bytesSent') / pages,
       perNode: runs.map((r, k) => {
         const rep = reports[k] as NodeReport;
         return {
-          node: `node${r.i}`, pages: rep.pages, stopReason: rep.stopReason,
+          node: `node${r.i}`,
+          pages: rep.pages,
+          stopReason: rep.stopReason,
           crawlSeconds: rep.crawlStartMs === null || rep.crawlEndMs === null ? null : (rep.crawlEndMs - rep.crawlStartMs) / 1000,
-          exitSeconds: ((ends[k] as { atMs: number }).atMs - t0) / 1000, cpuMs: rep.cpuMs, peakRssMb: rep.peakRssKb / 1024,
-          crawlThreadBusy: rep.crawlThreadBusy, urlsSent: (totals[k] as ExchangeTotals).urlsSent,
+          exitSeconds: ((ends[k] as { atMs: number }).atMs - t0) / 1000,
+          cpuMs: rep.cpuMs,
+          peakRssMb: rep.peakRssKb / 1024,
+          crawlThreadBusy: rep.crawlThreadBusy,
+          urlsSent: (totals[k] as ExchangeTotals).urlsSent,
         };
       }),
     };
@@ -754,11 +882,18 @@ const pct = (n: number | null): string => (n === null || Number.isNaN(n) ? '—'
 /** A plain text table: the first column left-aligned, the others right-aligned. */
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].map((l) => `  ${l}`).join('\n');
 }
 
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 // ---------------------------------------------------------------------------------------------
 
@@ -775,26 +910,48 @@ async function main(): Promise<void> {
   let isBroken = false;
   try {
     const ready = await ask<Ready>(web, null, 'ready');
-    out(`test web: the large preset, ${int(ready.hosts)} hosts, ${int(ready.pages)} pages, ${ready.seeds.length} seeds, no slow hosts, no render cache; built in ${int(ready.buildMs)} ms (child pid ${web.pid})`);
+    out(
+      `test web: the large preset, ${int(ready.hosts)} hosts, ${int(ready.pages)} pages, ${ready.seeds.length} ` +
+        `seeds, no slow hosts, no render cache; built in ${int(ready.buildMs)} ms (child pid ${web.pid})`,
+    );
 
     // 1. Embedded scaling.
     const phase0 = performance.now();
     const scaling = [];
-    const runs = [...SCALING_NODES.map((n) => [n, 0] as const), ...SCALING_NODES.filter((n) => n > 1).map((n) => [n, SCALING_THREADS] as const)];
+    const runs = [
+      ...SCALING_NODES.map((n) => [n, 0] as const),
+      ...SCALING_NODES.filter((n) => n > 1).map((n) => [n, SCALING_THREADS] as const),
+    ];
     for (const [n, threads] of runs) {
       const outDir = mkdtempSync(join(tmpdir(), 'shoal-bench-collab-'));
       try {
         const before = await ask<ServerStats>(web, { type: 'stats' }, 'stats');
-        const f = await crawlInChild({ nodes: n, workers: threads, strategy: 'host-hash', maxPages: SCALING_PAGES, hostsFile: ready.hostsFile, seeds: ready.seeds, outDir });
+        const f = await crawlInChild({
+          nodes: n,
+          workers: threads,
+          strategy: 'host-hash',
+          maxPages: SCALING_PAGES,
+          hostsFile: ready.hostsFile,
+          seeds: ready.seeds,
+          outDir,
+        });
         const after = await ask<ServerStats>(web, { type: 'stats' }, 'stats');
         const x = f.exchange;
         scaling.push({
-          nodes: n, threads, pages: f.pages, seconds: f.seconds, pagesPerSecond: f.pages / f.seconds, stopReason: f.stopReason,
+          nodes: n,
+          threads,
+          pages: f.pages,
+          seconds: f.seconds,
+          pagesPerSecond: f.pages / f.seconds,
+          stopReason: f.stopReason,
           cpuMsPerPage: f.cpuMs / f.pages,
           steadyCpuMsPerPage: f.steady === null ? null : f.steady.cpuMs / f.steady.pages,
           steadyCrawlThreadCpuMsPerPage: f.steady === null ? null : f.steady.crawlThreadCpuMs / f.steady.pages,
-          crawlThreadBusy: f.crawlThreadBusy, crawlerCores: f.cpuMs / 1000 / f.seconds, peakRssMb: f.peakRssMb,
-          serverCpuMsPerPage: (after.cpuUs - before.cpuUs) / 1000 / f.pages, serverCores: (after.cpuUs - before.cpuUs) / 1e6 / f.seconds,
+          crawlThreadBusy: f.crawlThreadBusy,
+          crawlerCores: f.cpuMs / 1000 / f.seconds,
+          peakRssMb: f.peakRssMb,
+          serverCpuMsPerPage: (after.cpuUs - before.cpuUs) / 1000 / f.pages,
+          serverCores: (after.cpuUs - before.cpuUs) / 1e6 / f.seconds,
           urlsSentPerSecond: x === null ? null : x.urlsSent / f.seconds,
           urlsPerPage: x === null ? null : x.urlsSent / f.pages,
           messagesPerPage: x === null ? null : x.messagesSent / f.pages,
@@ -809,47 +966,101 @@ async function main(): Promise<void> {
     }
     const one = scaling[0] as (typeof scaling)[number];
     out('');
-    out(`1. embedded scaling: host-hash, ${int(SCALING_PAGES)} pages per run, concurrency ${CONCURRENCY} in total, each run in its own crawler process`);
-    out(`   threads 0: every node on the crawl thread of that one process, so CPU per page beyond the 1-node figure is the cost of n nodes`);
-    out(`   and their exchange (1 node is a plain crawl, no exchange); threads ${SCALING_THREADS}: the same crawls with the nodes spread over ${SCALING_THREADS} worker threads (--workers)`);
-    out(table(
-      ['nodes', 'threads', 'pages/s', 'CPU ms/page', 'steady', 'crawl thread', 'thread busy', 'crawler cores', 'web cores', 'peak RSS MB', 'URLs sent/s', 'URLs sent/page', 'kept locally', 'sent cache'],
-      scaling.map((r) => [
-        String(r.nodes), String(r.threads), int(r.pagesPerSecond), f3(r.cpuMsPerPage), f3(r.steadyCpuMsPerPage), f3(r.steadyCrawlThreadCpuMsPerPage), pct(r.crawlThreadBusy),
-        r.crawlerCores.toFixed(2), r.serverCores.toFixed(2), int(r.peakRssMb), r.urlsSentPerSecond === null ? '—' : int(r.urlsSentPerSecond), f3(r.urlsPerPage),
-        pct(r.keptShare), pct(r.sentCacheShare),
-      ]),
-    ));
+    out(
+      `1. embedded scaling: host-hash, ${int(SCALING_PAGES)} pages per run, concurrency ${CONCURRENCY} in total, each run in its own crawler process`,
+    );
+    out(
+      `   threads 0: every node on the crawl thread of that one process, so CPU per page beyond the 1-node figure is the cost of n nodes`,
+    );
+    out(
+      `   and their exchange (1 node is a plain crawl, no exchange); threads ${SCALING_THREADS}: ` +
+        `the same crawls with the nodes spread over ${SCALING_THREADS} worker threads (--workers)`,
+    );
+    out(
+      table(
+        [
+          'nodes',
+          'threads',
+          'pages/s',
+          'CPU ms/page',
+          'steady',
+          'crawl thread',
+          'thread busy',
+          'crawler cores',
+          'web cores',
+          'peak RSS MB',
+          'URLs sent/s',
+          'URLs sent/page',
+          'kept locally',
+          'sent cache',
+        ],
+        scaling.map((r) => [
+          String(r.nodes),
+          String(r.threads),
+          int(r.pagesPerSecond),
+          f3(r.cpuMsPerPage),
+          f3(r.steadyCpuMsPerPage),
+          f3(r.steadyCrawlThreadCpuMsPerPage),
+          pct(r.crawlThreadBusy),
+          r.crawlerCores.toFixed(2),
+          r.serverCores.toFixed(2),
+          int(r.peakRssMb),
+          r.urlsSentPerSecond === null ? '—' : int(r.urlsSentPerSecond),
+          f3(r.urlsPerPage),
+          pct(r.keptShare),
+          pct(r.sentCacheShare),
+        ]),
+      ),
+    );
     out('   (CPU ms/page: the whole run, building, opening and closing the nodes included; steady: CPU ms per page between the progress');
-    out('    events at 10 % of the pages and at the end, all threads, then the crawl thread alone; web cores: the test web child, CPU s per');
-    out('    crawl second; kept locally: routed URLs placed on the node that found them; sent cache: cached / (sent + cached), URLs not sent again)');
+    out(
+      '    events at 10 % of the pages and at the end, all threads, then the crawl thread alone; web cores: the test web child, CPU s per',
+    );
+    out(
+      '    crawl second; kept locally: routed URLs placed on the node that found them; sent cache: cached / (sent + cached), URLs not sent again)',
+    );
     const signed = (x: number | null, format: (v: number) => string): string => (x === null ? '—' : `${x >= 0 ? '+' : ''}${format(x)}`);
     const minus = (x: number | null, y: number | null): number | null => (x === null || y === null ? null : x - y);
     for (const r of scaling.slice(1)) {
       if (r.threads > 0) {
         const same = scaling.find((x) => x.nodes === r.nodes && x.threads === 0);
-        out(`   ${r.nodes} nodes over ${r.threads} threads vs on one thread: pages/s ${signed(same === undefined ? null : r.pagesPerSecond / same.pagesPerSecond - 1, pct)}, ` +
-          `crawler cores ${r.crawlerCores.toFixed(2)} vs ${same?.crawlerCores.toFixed(2) ?? '—'}`);
+        out(
+          `   ${r.nodes} nodes over ${r.threads} threads vs on one thread: pages/s ${signed(same === undefined ? null : r.pagesPerSecond / same.pagesPerSecond - 1, pct)}, ` +
+            `crawler cores ${r.crawlerCores.toFixed(2)} vs ${same?.crawlerCores.toFixed(2) ?? '—'}`,
+        );
         continue;
       }
       const steady = minus(r.steadyCpuMsPerPage, one.steadyCpuMsPerPage);
-      out(`   ${r.nodes} nodes vs 1: steady CPU ${signed(steady, f3)} ms per page (${signed(steady === null ? null : steady / (one.steadyCpuMsPerPage as number), pct)}), ` +
-        `crawl thread ${signed(minus(r.steadyCrawlThreadCpuMsPerPage, one.steadyCrawlThreadCpuMsPerPage), f3)}; whole run ${signed(r.cpuMsPerPage - one.cpuMsPerPage, f3)}; ` +
-        `pages/s ${signed(r.pagesPerSecond / one.pagesPerSecond - 1, pct)}; ${f1((r.exchangeBytesPerPage ?? 0) / 1024)} KiB and ${f3(r.messagesPerPage)} messages sent per page`);
+      out(
+        `   ${r.nodes} nodes vs 1: steady CPU ${signed(steady, f3)} ms per page (${signed(steady === null ? null : steady / (one.steadyCpuMsPerPage as number), pct)}), ` +
+          `crawl thread ${signed(minus(r.steadyCrawlThreadCpuMsPerPage, one.steadyCrawlThreadCpuMsPerPage), f3)}; whole run ${signed(r.cpuMsPerPage - one.cpuMsPerPage, f3)}; ` +
+          `pages/s ${signed(r.pagesPerSecond / one.pagesPerSecond - 1, pct)}; ${f1((r.exchangeBytesPerPage ?? 0) / 1024)} KiB and ${f3(r.messagesPerPage)} messages sent per page`,
+      );
     }
     const last = scaling.filter((r) => r.threads === 0).at(-1) as (typeof scaling)[number];
-    const growth = last.steadyCpuMsPerPage === null || one.steadyCpuMsPerPage === null ? last.cpuMsPerPage / one.cpuMsPerPage - 1 : last.steadyCpuMsPerPage / one.steadyCpuMsPerPage - 1;
+    const growth =
+      last.steadyCpuMsPerPage === null || one.steadyCpuMsPerPage === null
+        ? last.cpuMsPerPage / one.cpuMsPerPage - 1
+        : last.steadyCpuMsPerPage / one.steadyCpuMsPerPage - 1;
     const isExchangeBound = growth > 0.2 && last.pagesPerSecond < one.pagesPerSecond;
-    out(`   bottleneck: the crawl thread is ${pct(one.crawlThreadBusy)} busy with 1 node, ${pct(last.crawlThreadBusy)} with ${last.nodes} (every node and the exchange run on it); ` +
-      `crawler + test web use ${(last.crawlerCores + last.serverCores).toFixed(2)} of 2 cores at ${last.nodes} nodes;`);
-    out(`   steady CPU per page ${signed(growth, pct)} from 1 to ${last.nodes} nodes: ${isExchangeBound
-      ? 'n nodes and their exchange cost enough CPU per page to slow the crawl'
-      : 'the exchange is not the bottleneck (the per-page work of fetching, parsing and storing is)'}`);
+    out(
+      `   bottleneck: the crawl thread is ${pct(one.crawlThreadBusy)} busy with 1 node, ${pct(last.crawlThreadBusy)} with ${last.nodes} (every node and the exchange run on it); ` +
+        `crawler + test web use ${(last.crawlerCores + last.serverCores).toFixed(2)} of 2 cores at ${last.nodes} nodes;`,
+    );
+    out(
+      `   steady CPU per page ${signed(growth, pct)} from 1 to ${last.nodes} nodes: ${
+        isExchangeBound
+          ? 'n nodes and their exchange cost enough CPU per page to slow the crawl'
+          : 'the exchange is not the bottleneck (the per-page work of fetching, parsing and storing is)'
+      }`,
+    );
 
     // 2. Distributed: the 4-node host-hash crawl again, as 4 `shoal node` processes over NATS.
     const phaseDist = performance.now();
     out('');
-    out(`2. distributed: ${DIST_NODES} \`shoal node\` processes joined only through a private nats-server (JetStream), vs the same crawl embedded`);
+    out(
+      `2. distributed: ${DIST_NODES} \`shoal node\` processes joined only through a private nats-server (JetStream), vs the same crawl embedded`,
+    );
     const natsBinary = findNatsServer();
     let distributed: DistributedFigures | { readonly skipped: string } | { readonly failed: string };
     if (natsBinary === null) {
@@ -868,37 +1079,93 @@ async function main(): Promise<void> {
     const embedded = scaling.find((r) => r.nodes === DIST_NODES && r.threads === 0);
     if ('pages' in distributed && embedded !== undefined) {
       const d = distributed;
-      out(`   host-hash, ${int(SCALING_PAGES)} pages (--max-pages ${int(d.maxPagesPerNode)} on each node: it counts per node in distributed mode), ` +
-        `concurrency ${d.concurrencyPerNode} per node, the web, seeds and hosts map of section 1;`);
-      out(`   each node a process of its own with its own parse worker, run from the sources through tsx (bench/lib/shoal-node-child.ts); ` +
-        `politeness back-off 50–500 ms, ack wait 10 s`);
+      out(
+        `   host-hash, ${int(SCALING_PAGES)} pages (--max-pages ${int(d.maxPagesPerNode)} on each node: it counts per node in distributed mode), ` +
+          `concurrency ${d.concurrencyPerNode} per node, the web, seeds and hosts map of section 1;`,
+      );
+      out(
+        `   each node a process of its own with its own parse worker, run from the sources through tsx (bench/lib/shoal-node-child.ts); ` +
+          `politeness back-off 50–500 ms, ack wait 10 s`,
+      );
       const kib = (x: number | null): string => (x === null ? '—' : f1(x / 1024));
-      out(table(
-        ['run', 'pages', 'crawl s', 'pages/s', 'CPU ms/page', 'steady', 'peak RSS MB', 'URLs sent/s', 'URLs sent/page', 'messages/page', 'KiB sent/page'],
-        [
-          [`embedded, 1 process`, int(embedded.pages), f1(embedded.seconds), int(embedded.pagesPerSecond), f3(embedded.cpuMsPerPage), f3(embedded.steadyCpuMsPerPage),
-            int(embedded.peakRssMb), embedded.urlsSentPerSecond === null ? '—' : int(embedded.urlsSentPerSecond), f3(embedded.urlsPerPage), f3(embedded.messagesPerPage),
-            kib(embedded.exchangeBytesPerPage)],
-          [`distributed, ${d.nodes} processes`, int(d.pages), f1(d.crawlSeconds), int(d.pagesPerSecond), f3(d.cpuMsPerPage), f3(d.steadyCpuMsPerPage),
-            int(d.peakRssMbSum), int(d.urlsSentPerSecond), f3(d.urlsPerPage), f3(d.messagesPerPage), kib(d.exchangeBytesPerPage)],
-        ],
-      ));
-      out('   (distributed: crawl s from the first node\'s crawl start to the last one\'s end; CPU of the node processes, all threads, from process');
-      out('    start, so loading tsx and the sources counts, the broker not; steady as in section 1, added over the nodes; peak RSS: Σ of the processes)');
-      out(`   wall ${f1(d.wallSeconds)} s from spawn to the last exit (${int(d.wallPagesPerSecond)} pages/s over it), the first crawl started ${f1(d.startupSeconds)} s after spawn;`);
-      out(`   loading Node, tsx and the sources: ${int(d.loadCpuMs)} ms CPU over the ${d.nodes} processes (${f3(d.loadCpuMs / d.pages)} ms/page of the CPU ms/page);`);
-      out(`   over the wall time: node processes ${d.crawlerCores.toFixed(2)} cores, broker ${d.brokerCores === null ? '—' : d.brokerCores.toFixed(2)}, ` +
-        `test web ${d.serverCores.toFixed(2)}; broker CPU ${f3(d.brokerCpuMsPerPage)} ms/page`);
-      out(`   overlap ${f3(d.overlap)} (${int(d.downloads)} downloads, ${int(d.uniquePages)} distinct), p_l ${f3(d.pl)}, load max/mean ${f3(d.loadMaxOverMean)}, ` +
-        `${int(d.urlsSent)} URLs sent, ${int(d.urlsReceived)} received`);
+      out(
+        table(
+          [
+            'run',
+            'pages',
+            'crawl s',
+            'pages/s',
+            'CPU ms/page',
+            'steady',
+            'peak RSS MB',
+            'URLs sent/s',
+            'URLs sent/page',
+            'messages/page',
+            'KiB sent/page',
+          ],
+          [
+            [
+              `embedded, 1 process`,
+              int(embedded.pages),
+              f1(embedded.seconds),
+              int(embedded.pagesPerSecond),
+              f3(embedded.cpuMsPerPage),
+              f3(embedded.steadyCpuMsPerPage),
+              int(embedded.peakRssMb),
+              embedded.urlsSentPerSecond === null ? '—' : int(embedded.urlsSentPerSecond),
+              f3(embedded.urlsPerPage),
+              f3(embedded.messagesPerPage),
+              kib(embedded.exchangeBytesPerPage),
+            ],
+            [
+              `distributed, ${d.nodes} processes`,
+              int(d.pages),
+              f1(d.crawlSeconds),
+              int(d.pagesPerSecond),
+              f3(d.cpuMsPerPage),
+              f3(d.steadyCpuMsPerPage),
+              int(d.peakRssMbSum),
+              int(d.urlsSentPerSecond),
+              f3(d.urlsPerPage),
+              f3(d.messagesPerPage),
+              kib(d.exchangeBytesPerPage),
+            ],
+          ],
+        ),
+      );
+      out(
+        "   (distributed: crawl s from the first node's crawl start to the last one's end; CPU of the node processes, all threads, from process",
+      );
+      out(
+        '    start, so loading tsx and the sources counts, the broker not; steady as in section 1, added over the nodes; peak RSS: Σ of the processes)',
+      );
+      out(
+        `   wall ${f1(d.wallSeconds)} s from spawn to the last exit (${int(d.wallPagesPerSecond)} pages/s over it), the first crawl started ${f1(d.startupSeconds)} s after spawn;`,
+      );
+      out(
+        `   loading Node, tsx and the sources: ${int(d.loadCpuMs)} ms CPU over the ${d.nodes} processes (${f3(d.loadCpuMs / d.pages)} ms/page of the CPU ms/page);`,
+      );
+      out(
+        `   over the wall time: node processes ${d.crawlerCores.toFixed(2)} cores, broker ${d.brokerCores === null ? '—' : d.brokerCores.toFixed(2)}, ` +
+          `test web ${d.serverCores.toFixed(2)}; broker CPU ${f3(d.brokerCpuMsPerPage)} ms/page`,
+      );
+      out(
+        `   overlap ${f3(d.overlap)} (${int(d.downloads)} downloads, ${int(d.uniquePages)} distinct), p_l ${f3(d.pl)}, load max/mean ${f3(d.loadMaxOverMean)}, ` +
+          `${int(d.urlsSent)} URLs sent, ${int(d.urlsReceived)} received`,
+      );
       for (const p of d.perNode) {
-        out(`   ${p.node}: ${int(p.pages)} pages (${p.stopReason ?? '—'}) in ${p.crawlSeconds === null ? '—' : f1(p.crawlSeconds)} s, exit at ${f1(p.exitSeconds)} s, ` +
-          `${int(p.cpuMs)} ms CPU, peak RSS ${int(p.peakRssMb)} MB, crawl thread ${pct(p.crawlThreadBusy)} busy, ${int(p.urlsSent)} URLs sent`);
+        out(
+          `   ${p.node}: ${int(p.pages)} pages (${p.stopReason ?? '—'}) in ${p.crawlSeconds === null ? '—' : f1(p.crawlSeconds)} s, exit at ${f1(p.exitSeconds)} s, ` +
+            `${int(p.cpuMs)} ms CPU, peak RSS ${int(p.peakRssMb)} MB, crawl thread ${pct(p.crawlThreadBusy)} busy, ${int(p.urlsSent)} URLs sent`,
+        );
       }
-      const rel = (x: number | null, y: number | null): string => (x === null || y === null ? '—' : `${x >= y ? '+' : ''}${pct(x / y - 1)}`);
-      out(`   distributed vs embedded: pages/s ${rel(d.pagesPerSecond, embedded.pagesPerSecond)}, CPU ms/page ${rel(d.cpuMsPerPage, embedded.cpuMsPerPage)} ` +
-        `(${rel(d.cpuMsPerPage + (d.brokerCpuMsPerPage ?? 0), embedded.cpuMsPerPage)} with the broker), steady ${rel(d.steadyCpuMsPerPage, embedded.steadyCpuMsPerPage)}, ` +
-        `URLs sent/page ${rel(d.urlsPerPage, embedded.urlsPerPage)}`);
+      const rel = (x: number | null, y: number | null): string =>
+        x === null || y === null ? '—' : `${x >= y ? '+' : ''}${pct(x / y - 1)}`;
+      out(
+        `   distributed vs embedded: pages/s ${rel(d.pagesPerSecond, embedded.pagesPerSecond)}, CPU ms/page ${rel(d.cpuMsPerPage, embedded.cpuMsPerPage)} ` +
+          `(${rel(d.cpuMsPerPage + (d.brokerCpuMsPerPage ?? 0), embedded.cpuMsPerPage)} with the broker), steady ${rel(d.steadyCpuMsPerPage, embedded.steadyCpuMsPerPage)}, ` +
+          `URLs sent/page ${rel(d.urlsPerPage, embedded.urlsPerPage)}`,
+      );
       if (d.overlap !== 0) {
         isBroken = true;
         process.stderr.write(`INVARIANT BROKEN: overlap ${d.overlap} in the distributed host-hash crawl (must be 0)\n`);
@@ -911,35 +1178,94 @@ async function main(): Promise<void> {
     const phase2 = performance.now();
     out('');
     out(`3. link locality p_l and communication overhead, url-hash vs host-hash`);
-    out(`   graph level: the test web's page graph, ${int(theory.pages)} pages, ${int(theory.links)} links (the truth export's: distinct per page, no self-links${theory.unplaced > 0 ? `; ${int(theory.unplaced)} pages unplaced` : ''});`);
-    out(`   s = ${pct(theory.sameHostShare)} of the links stay on their host; graph built in ${f1(theory.graphMs / 1000)} s, pages placed and links counted in ${f1(theory.placeMs / 1000)} s`);
+    out(
+      `   graph level: the test web's page graph, ${int(theory.pages)} pages, ${int(theory.links)} links (the truth ` +
+        `export's: distinct per page, no self-links${theory.unplaced > 0 ? `; ${int(theory.unplaced)} pages unplaced` : ''});`,
+    );
+    out(
+      `   s = ${pct(theory.sameHostShare)} of the links stay on their host; graph built in ` +
+        `${f1(theory.graphMs / 1000)} s, pages placed and links counted in ${f1(theory.placeMs / 1000)} s`,
+    );
     const measured: MeasuredRow[] = [];
     for (const strategy of LOCALITY_STRATEGIES) for (const n of LOCALITY_NODES) measured.push(await measuredCrawl(strategy, n, ready));
     const contentHash: MeasuredRow[] = [];
     for (const n of CONTENT_NODES) contentHash.push(await measuredCrawl('content-hash', n, ready));
     const phase3 = performance.now();
-    out(`   measured: crawls of ${int(SHORT_PAGES)} pages; p_l over the distinct links between downloaded pages. A short crawl's pages cluster`);
-    out('   on the seeds\' hosts, and a node follows the links it keeps sooner than those it sends, so p_l runs above the graph\'s');
-    out(table(
-      ['strategy', 'n', 'p_l graph', 'p_l theory', 'p_l crawl', 'URLs/page', 'sent cache', 'overlap', 'load max/mean', 'pages', 'crawl s'],
-      LOCALITY_STRATEGIES.flatMap((strategy) => LOCALITY_NODES.map((n) => {
-        const t = theory.rows.find((r) => r.strategy === strategy && r.n === n) as TheoryRow;
-        const m = measured.find((r) => r.strategy === strategy && r.n === n) as MeasuredRow;
-        return [strategy, String(n), f3(t.pl), f3(t.predicted), f3(m.pl), f3(m.urlsPerPage), pct(m.sentCacheShare), f3(m.overlap), f3(m.loadMaxOverMean), int(m.pages), f1(m.seconds)];
-      })),
-    ));
-    out(`   (p_l theory: 1/n for url-hash, s + (1 − s)/n for host-hash; URLs/page: URLs exchanged per downloaded page, after the sent cache)`);
+    out(
+      `   measured: crawls of ${int(SHORT_PAGES)} pages; p_l over the distinct links between downloaded pages. A short crawl's pages cluster`,
+    );
+    out("   on the seeds' hosts, and a node follows the links it keeps sooner than those it sends, so p_l runs above the graph's");
+    out(
+      table(
+        [
+          'strategy',
+          'n',
+          'p_l graph',
+          'p_l theory',
+          'p_l crawl',
+          'URLs/page',
+          'sent cache',
+          'overlap',
+          'load max/mean',
+          'pages',
+          'crawl s',
+        ],
+        LOCALITY_STRATEGIES.flatMap((strategy) =>
+          LOCALITY_NODES.map((n) => {
+            const t = theory.rows.find((r) => r.strategy === strategy && r.n === n) as TheoryRow;
+            const m = measured.find((r) => r.strategy === strategy && r.n === n) as MeasuredRow;
+            return [
+              strategy,
+              String(n),
+              f3(t.pl),
+              f3(t.predicted),
+              f3(m.pl),
+              f3(m.urlsPerPage),
+              pct(m.sentCacheShare),
+              f3(m.overlap),
+              f3(m.loadMaxOverMean),
+              int(m.pages),
+              f1(m.seconds),
+            ];
+          }),
+        ),
+      ),
+    );
+    out(
+      `   (p_l theory: 1/n for url-hash, s + (1 − s)/n for host-hash; URLs/page: URLs exchanged per downloaded page, after the sent cache)`,
+    );
     out('');
     out(`   content-hash (URLs by url-hash, then every 2xx page to the node of its content digest): exported share of pages`);
-    out(table(
-      ['n', 'forwarded/page', 'forwarded/2xx page', '(n − 1)/n', 'pages forwarded', 'pages', '2xx pages', 'URLs/page', 'exported bytes ratio', 'overlap'],
-      contentHash.map((m) => [
-        String(m.n), f3(m.forwardedPerPage), f3(m.forwardedPerOkPage), f3((m.n - 1) / m.n), int(m.pagesForwarded), int(m.pages), int(m.okPages),
-        f3(m.urlsPerPage), f3(m.exportedRatio), f3(m.overlap),
-      ]),
-    ));
+    out(
+      table(
+        [
+          'n',
+          'forwarded/page',
+          'forwarded/2xx page',
+          '(n − 1)/n',
+          'pages forwarded',
+          'pages',
+          '2xx pages',
+          'URLs/page',
+          'exported bytes ratio',
+          'overlap',
+        ],
+        contentHash.map((m) => [
+          String(m.n),
+          f3(m.forwardedPerPage),
+          f3(m.forwardedPerOkPage),
+          f3((m.n - 1) / m.n),
+          int(m.pagesForwarded),
+          int(m.pages),
+          int(m.okPages),
+          f3(m.urlsPerPage),
+          f3(m.exportedRatio),
+          f3(m.overlap),
+        ]),
+      ),
+    );
     out('   (exported bytes ratio: every encoded message byte sent, URL batches included / body bytes downloaded; forwarded pages travel');
-    out('    compressed, and whether one of the test web\'s few huge, very compressible pages was fetched swings it from run to run)');
+    out("    compressed, and whether one of the test web's few huge, very compressible pages was fetched swings it from run to run)");
     for (const m of [...measured, ...contentHash]) {
       if (m.overlap !== 0) {
         isBroken = true;
@@ -950,14 +1276,34 @@ async function main(): Promise<void> {
     const loadEnd = loadavg();
     const seconds = (performance.now() - t0) / 1000;
     out('');
-    const phases = { scaling: (phaseDist - phase0) / 1000, distributed: (phase1 - phaseDist) / 1000, theory: (phase2 - phase1) / 1000, measured: (phase3 - phase2) / 1000 };
+    const phases = {
+      scaling: (phaseDist - phase0) / 1000,
+      distributed: (phase1 - phaseDist) / 1000,
+      theory: (phase2 - phase1) / 1000,
+      measured: (phase3 - phase2) / 1000,
+    };
     out(`4. load average at start ${loadStart.map((x) => x.toFixed(2)).join(' ')}, at end ${load()}`);
-    out(`   bench ran ${f1(seconds)} s: scaling ${f1(phases.scaling)} s, distributed ${f1(phases.distributed)} s, graph level ${f1(phases.theory)} s, short crawls ${f1(phases.measured)} s`);
+    out(
+      `   bench ran ${f1(seconds)} s: scaling ${f1(phases.scaling)} s, distributed ${f1(phases.distributed)} ` +
+        `s, graph level ${f1(phases.theory)} s, short crawls ${f1(phases.measured)} s`,
+    );
     out('');
-    out(`BENCH_COLLAB_JSON ${JSON.stringify({
-      isQuick, seconds, phases, concurrency: CONCURRENCY, web: { preset: 'large', hosts: ready.hosts, pages: ready.pages, seeds: ready.seeds.length, buildMs: ready.buildMs },
-      scaling, distributed, theory, measured, contentHash, loadavg: { start: loadStart, end: loadEnd }, isBroken,
-    })}`);
+    out(
+      `BENCH_COLLAB_JSON ${JSON.stringify({
+        isQuick,
+        seconds,
+        phases,
+        concurrency: CONCURRENCY,
+        web: { preset: 'large', hosts: ready.hosts, pages: ready.pages, seeds: ready.seeds.length, buildMs: ready.buildMs },
+        scaling,
+        distributed,
+        theory,
+        measured,
+        contentHash,
+        loadavg: { start: loadStart, end: loadEnd },
+        isBroken,
+      })}`,
+    );
     web.send({ type: 'stop' });
   } finally {
     setTimeout(killWeb, 5000).unref();

@@ -35,7 +35,10 @@ const isUntuned = process.argv.includes('--untuned');
 
 /** The test web the crawler is measured against. */
 const WEB: WebConfigInput = {
-  seed: 1, hosts: 1000, pages: 200_000, seeds: 100,
+  seed: 1,
+  hosts: 1000,
+  pages: 200_000,
+  seeds: 100,
   server: { addressCount: 64, renderCacheBytes: 0 },
   latency: { slowHostRate: 0 },
 };
@@ -64,7 +67,12 @@ async function serveWeb(): Promise<void> {
   process.on('message', (msg: { type?: string }) => {
     if (msg.type === 'stats') {
       const cpu = process.cpuUsage();
-      const stats: Stats = { type: 'stats', cpuUs: cpu.user + cpu.system, maxRssKb: process.resourceUsage().maxRSS, requests: web.log.count };
+      const stats: Stats = {
+        type: 'stats',
+        cpuUs: cpu.user + cpu.system,
+        maxRssKb: process.resourceUsage().maxRSS,
+        requests: web.log.count,
+      };
       process.send?.(stats);
     } else if (msg.type === 'stop') {
       void web.close().then(() => process.exit(0));
@@ -103,7 +111,11 @@ const f1 = (n: number): string => n.toFixed(1);
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
-  const child = fork(SELF, ['--serve-web'], { execArgv: ['--import', 'tsx'], env: nonCrawlerEnv(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(SELF, ['--serve-web'], {
+    execArgv: ['--import', 'tsx'],
+    env: nonCrawlerEnv(),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const killChild = (): void => {
     if (child.exitCode === null) child.kill('SIGKILL');
   };
@@ -111,7 +123,9 @@ async function main(): Promise<void> {
   const out = mkdtempSync(join(tmpdir(), 'shoal-bench-crawl-'));
   try {
     const ready = await ask<Ready>(child, '', 'ready');
-    process.stdout.write(`test web: ${int(1000)} hosts, seeds ${ready.seeds.length}, built in ${int(ready.buildMs)} ms (child pid ${child.pid})\n`);
+    process.stdout.write(
+      `test web: ${int(1000)} hosts, seeds ${ready.seeds.length}, built in ${int(ready.buildMs)} ms (child pid ${child.pid})\n`,
+    );
     process.stdout.write(`crawler process settings: ${processSettingsLabel(isUntuned)}\n`);
     const before = await ask<Stats>(child, 'stats', 'stats');
     // Sampled at every progress event: the parse workers' threads are gone once the crawl has closed.
@@ -119,13 +133,19 @@ async function main(): Promise<void> {
     const onProgress = (m: unknown): void => {
       const p = m as CrawlProgress;
       if (p.stopReason === null) threads = { ...threadCpuMs(), pages: p.pages };
-      process.stderr.write(`  ${int(p.elapsedMs / 1000)} s: ${int(p.pages)} pages, ${int(p.recentPagesPerSecond)}/s, frontier ${int(p.frontier.queued)}, hosts ${int(p.hosts)}\n`);
+      process.stderr.write(
+        `  ${int(p.elapsedMs / 1000)} s: ${int(p.pages)} pages, ${int(p.recentPagesPerSecond)}/s, frontier ${int(p.frontier.queued)}, hosts ${int(p.hosts)}\n`,
+      );
     };
     channel(CrawlChannel.progress).subscribe(onProgress);
     const crawl = new Crawl({
-      nodeId: 'bench', seeds: { urls: [...ready.seeds] },
+      nodeId: 'bench',
+      seeds: { urls: [...ready.seeds] },
       network: { hostsFile: ready.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-      politeness: { minDelayMs: 0 }, store: { outDir: out }, limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES }, progressIntervalMs: 2000,
+      politeness: { minDelayMs: 0 },
+      store: { outDir: out },
+      limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES },
+      progressIntervalMs: 2000,
     });
     const threads0 = threadCpuMs();
     const cpu0 = process.cpuUsage();
@@ -143,33 +163,55 @@ async function main(): Promise<void> {
     const seconds = summary.elapsedMs / 1000;
     const cpuMsPerPage = (cpu.user + cpu.system) / 1000 / summary.pages;
     const result = {
-      pages: summary.pages, urls: summary.urls, requests: summary.requests, seconds,
-      pagesPerSecond: summary.pagesPerSecond, megabytesPerSecond: summary.bytes / 1e6 / seconds,
-      cpuMsPerPage, mainThreadBusy,
+      pages: summary.pages,
+      urls: summary.urls,
+      requests: summary.requests,
+      seconds,
+      pagesPerSecond: summary.pagesPerSecond,
+      megabytesPerSecond: summary.bytes / 1e6 / seconds,
+      cpuMsPerPage,
+      mainThreadBusy,
       crawlThreadCpuMsPerPage: threads.pages > 0 ? (threads.crawlThread - threads0.crawlThread) / threads.pages : null,
       otherThreadsCpuMsPerPage: threads.pages > 0 ? (threads.others - threads0.others) / threads.pages : null,
-      cpuUserMsPerPage: cpu.user / 1000 / summary.pages, cpuSystemMsPerPage: cpu.system / 1000 / summary.pages,
+      cpuUserMsPerPage: cpu.user / 1000 / summary.pages,
+      cpuSystemMsPerPage: cpu.system / 1000 / summary.pages,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
-      endHeapMb: memory.heapUsed / 2 ** 20, endExternalMb: memory.external / 2 ** 20, frontierLeft: summary.frontierLeft.queued,
+      endHeapMb: memory.heapUsed / 2 ** 20,
+      endExternalMb: memory.external / 2 ** 20,
+      frontierLeft: summary.frontierLeft.queued,
       serverCpuMsPerRequest: (after.cpuUs - before.cpuUs) / 1000 / (after.requests - before.requests),
-      serverPeakRssMb: after.maxRssKb / 1024, hosts: summary.hosts, duplicates: summary.duplicates, revisits: summary.revisits,
-      crawlDirMb: dirBytes(out) / 1e6, concurrency: CONCURRENCY, stopReason: summary.stopReason, outcomes: summary.outcomes,
+      serverPeakRssMb: after.maxRssKb / 1024,
+      hosts: summary.hosts,
+      duplicates: summary.duplicates,
+      revisits: summary.revisits,
+      crawlDirMb: dirBytes(out) / 1e6,
+      concurrency: CONCURRENCY,
+      stopReason: summary.stopReason,
+      outcomes: summary.outcomes,
     };
-    process.stdout.write([
-      '',
-      `crawl: ${int(result.pages)} pages (${int(result.urls)} URLs, ${int(result.requests)} requests, ${int(result.hosts)} hosts) in ${f1(seconds)} s, concurrency ${CONCURRENCY}`,
-      `  pages/s            ${int(result.pagesPerSecond)}`,
-      `  MB/s               ${f1(result.megabytesPerSecond)} (body bytes as received)`,
-      `  CPU ms per page    ${result.cpuMsPerPage.toFixed(3)} (user ${result.cpuUserMsPerPage.toFixed(3)}, system ${result.cpuSystemMsPerPage.toFixed(3)}; all threads of the crawler)`,
-      `  crawl thread busy  ${(result.mainThreadBusy * 100).toFixed(0)} % of the time (event-loop utilization; the rest waits on sockets, disk and parse workers)`,
-      `  CPU by thread      crawl thread ${result.crawlThreadCpuMsPerPage?.toFixed(3) ?? '?'} ms per page, other threads ${result.otherThreadsCpuMsPerPage?.toFixed(3) ?? '?'} (parse workers, GC helpers, I/O pool; until the last progress event)`,
-      `  peak RSS           ${int(result.peakRssMb)} MiB = ${int((result.peakRssMb * 2 ** 20) / 1e6)} MB (at the end: JS heap ${int(result.endHeapMb)} MiB, external ${int(result.endExternalMb)} MiB; ${int(result.frontierLeft)} URLs left in the frontier)`,
-      `  server             ${result.serverCpuMsPerRequest.toFixed(3)} CPU ms per request, peak RSS ${int(result.serverPeakRssMb)} MB`,
-      `  crawl directory    ${f1(result.crawlDirMb)} MB; ${int(result.duplicates)} exact duplicates (${int(result.revisits)} revisits)`,
-      `  outcomes           ${JSON.stringify(result.outcomes)}`,
-      '',
-    ].join('\n'));
-    process.stdout.write(`BENCH_CRAWL_JSON ${JSON.stringify({ ...result, isQuick, processSettings: isUntuned ? 'node-defaults' : 'shoal' })}\n`);
+    process.stdout.write(
+      [
+        '',
+        `crawl: ${int(result.pages)} pages (${int(result.urls)} URLs, ${int(result.requests)} ` +
+          `requests, ${int(result.hosts)} hosts) in ${f1(seconds)} s, concurrency ${CONCURRENCY}`,
+        `  pages/s            ${int(result.pagesPerSecond)}`,
+        `  MB/s               ${f1(result.megabytesPerSecond)} (body bytes as received)`,
+        `  CPU ms per page    ${result.cpuMsPerPage.toFixed(3)} (user ${result.cpuUserMsPerPage.toFixed(3)}, ` +
+          `system ${result.cpuSystemMsPerPage.toFixed(3)}; all threads of the crawler)`,
+        `  crawl thread busy  ${(result.mainThreadBusy * 100).toFixed(0)} % of the time (event-loop utilization; the rest waits on sockets, disk and parse workers)`,
+        `  CPU by thread      crawl thread ${result.crawlThreadCpuMsPerPage?.toFixed(3) ?? '?'} ms per page, other threads ` +
+          `${result.otherThreadsCpuMsPerPage?.toFixed(3) ?? '?'} (parse workers, GC helpers, I/O pool; until the last progress event)`,
+        `  peak RSS           ${int(result.peakRssMb)} MiB = ${int((result.peakRssMb * 2 ** 20) / 1e6)} MB (at the end: JS heap ` +
+          `${int(result.endHeapMb)} MiB, external ${int(result.endExternalMb)} MiB; ${int(result.frontierLeft)} URLs left in the frontier)`,
+        `  server             ${result.serverCpuMsPerRequest.toFixed(3)} CPU ms per request, peak RSS ${int(result.serverPeakRssMb)} MB`,
+        `  crawl directory    ${f1(result.crawlDirMb)} MB; ${int(result.duplicates)} exact duplicates (${int(result.revisits)} revisits)`,
+        `  outcomes           ${JSON.stringify(result.outcomes)}`,
+        '',
+      ].join('\n'),
+    );
+    process.stdout.write(
+      `BENCH_CRAWL_JSON ${JSON.stringify({ ...result, isQuick, processSettings: isUntuned ? 'node-defaults' : 'shoal' })}\n`,
+    );
     child.send({ type: 'stop' });
   } finally {
     rmSync(out, { recursive: true, force: true });

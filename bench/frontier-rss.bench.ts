@@ -13,7 +13,8 @@
  *    src/node/process-settings.ts):
  *    `new Crawl({ seeds: { file } })` with the default frontier (persistent: its log on disk) and
  *    URL-seen set (disk: a sorted file), min delay 0, concurrency 64, stopping after 20,000 pages
- *    (10,000 with `--quick`: the seeds are queued while the crawl runs, and fewer pages would end it before the frontier holds 1M). Everything the crawler does counts: reading and normalizing the seeds,
+ *    (10,000 with `--quick`: the seeds are queued while the crawl runs, and fewer pages would end it
+ *    before the frontier holds 1M). Everything the crawler does counts: reading and normalizing the seeds,
  *    queueing them, crawling, closing the stores;
  *  - this process, which starts both and prints what the crawler reports.
  *
@@ -59,8 +60,14 @@ const ROOT = join(dirname(SELF), '..');
 const CRAWLER = join(dirname(SELF), 'lib', 'frontier-crawler.mjs');
 const args = parseArgs({
   options: {
-    quick: { type: 'boolean', default: false }, 'serve-web': { type: 'boolean', default: false }, untuned: { type: 'boolean', default: false },
-    set: { type: 'string' }, 'node-flags': { type: 'string' }, smaps: { type: 'string' }, 'heap-snapshot': { type: 'string' }, 'rss-trace': { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    'serve-web': { type: 'boolean', default: false },
+    untuned: { type: 'boolean', default: false },
+    set: { type: 'string' },
+    'node-flags': { type: 'string' },
+    smaps: { type: 'string' },
+    'heap-snapshot': { type: 'string' },
+    'rss-trace': { type: 'string' },
   },
   allowPositionals: false,
 });
@@ -82,10 +89,16 @@ function probesOf(v: typeof args.values): Probes {
     } catch (err) {
       throw new Error(`--set wants a JSON object of configuration: ${(err as Error).message}`);
     }
-    if (typeof set !== 'object' || set === null || Array.isArray(set)) throw new Error('--set wants a JSON object of configuration, e.g. \'{"parse":{"workers":0}}\'');
+    if (typeof set !== 'object' || set === null || Array.isArray(set))
+      throw new Error('--set wants a JSON object of configuration, e.g. \'{"parse":{"workers":0}}\'');
   }
   const abs = (f: string | undefined): string | undefined => (f === undefined ? undefined : resolve(f));
-  return { ...(set === undefined ? {} : { set }), smaps: abs(v.smaps), heapSnapshot: abs(v['heap-snapshot']), rssTrace: abs(v['rss-trace']) };
+  return {
+    ...(set === undefined ? {} : { set }),
+    smaps: abs(v.smaps),
+    heapSnapshot: abs(v['heap-snapshot']),
+    rssTrace: abs(v['rss-trace']),
+  };
 }
 const probes = probesOf(args.values);
 const nodeFlags = (args.values['node-flags'] ?? '').split(/\s+/).filter((f) => f !== '');
@@ -160,7 +173,9 @@ async function serveWeb(): Promise<void> {
   for (let i = 0; i < n; i++) order[i] = i;
   let x = 0x9e3779b9;
   for (let i = n - 1; i > 0; i--) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
     const j = (x >>> 0) % (i + 1);
     const t = order[i] as number;
     order[i] = order[j] as number;
@@ -175,7 +190,14 @@ async function serveWeb(): Promise<void> {
     if (!out.write(`${lines.join('\n')}\n`)) await once(out, 'drain');
   }
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-  const ready: WebReady = { type: 'ready', hostsFile: web.hostsFile, seedsFile, seedUrls: n, hosts: web.model.hosts.length, buildMs: performance.now() - t0 };
+  const ready: WebReady = {
+    type: 'ready',
+    hostsFile: web.hostsFile,
+    seedsFile,
+    seedUrls: n,
+    hosts: web.model.hosts.length,
+    buildMs: performance.now() - t0,
+  };
   process.send?.(ready);
   process.on('disconnect', () => process.exit(0));
   process.on('message', (msg: { type?: string }) => {
@@ -202,17 +224,24 @@ function waitFor<T>(child: ChildProcess, type: string, what: string): Promise<T>
 }
 
 function memoryTable(samples: readonly MemorySample[]): string {
-  const head = `  ${'moment'.padEnd(13)}${pad('at s', 7)}${pad('frontier', 11)}${pad('VmRSS', 7)}${pad('VmHWM', 7)}${pad('anon', 6)}${pad('file', 6)}${pad('shmem', 6)}`
-    + ` |${pad('heapUsed', 9)}${pad('heapTot', 8)}${pad('extern', 7)}${pad('arrBuf', 7)} |${pad('crawl dir', 10)}${pad('code', 6)}${pad('anon', 6)}`
-    + ` =${pad('brk', 5)}${pad('arenas', 7)}${pad('v8', 5)}${pad('other', 6)}`;
-  const rows = samples.filter((s) => s.label !== '').map((s) => {
-    const m = s.maps;
-    return `  ${s.label.padEnd(13)}${pad(f1(s.atMs / 1000), 7)}${pad(int(s.frontier), 11)}${pad(int(s.vmRss), 7)}${pad(int(s.vmHwm), 7)}`
-      + `${pad(int(s.rssAnon), 6)}${pad(int(s.rssFile), 6)}${pad(int(s.rssShmem), 6)} |${pad(int(s.heapUsed), 9)}${pad(int(s.heapTotal), 8)}`
-      + `${pad(int(s.external), 7)}${pad(int(s.arrayBuffers), 7)} |`
-      + (m === null ? '   (no smaps)' : `${pad(int(m.crawlFiles), 10)}${pad(int(m.otherFiles), 6)}${pad(int(m.anon), 6)}`
-        + ` =${pad(int(m.brk), 5)}${pad(int(m.arenas), 7)}${pad(int(m.v8Pages), 5)}${pad(int(m.otherAnon), 6)}`);
-  });
+  const head =
+    `  ${'moment'.padEnd(13)}${pad('at s', 7)}${pad('frontier', 11)}${pad('VmRSS', 7)}${pad('VmHWM', 7)}${pad('anon', 6)}${pad('file', 6)}${pad('shmem', 6)}` +
+    ` |${pad('heapUsed', 9)}${pad('heapTot', 8)}${pad('extern', 7)}${pad('arrBuf', 7)} |${pad('crawl dir', 10)}${pad('code', 6)}${pad('anon', 6)}` +
+    ` =${pad('brk', 5)}${pad('arenas', 7)}${pad('v8', 5)}${pad('other', 6)}`;
+  const rows = samples
+    .filter((s) => s.label !== '')
+    .map((s) => {
+      const m = s.maps;
+      return (
+        `  ${s.label.padEnd(13)}${pad(f1(s.atMs / 1000), 7)}${pad(int(s.frontier), 11)}${pad(int(s.vmRss), 7)}${pad(int(s.vmHwm), 7)}` +
+        `${pad(int(s.rssAnon), 6)}${pad(int(s.rssFile), 6)}${pad(int(s.rssShmem), 6)} |${pad(int(s.heapUsed), 9)}${pad(int(s.heapTotal), 8)}` +
+        `${pad(int(s.external), 7)}${pad(int(s.arrayBuffers), 7)} |` +
+        (m === null
+          ? '   (no smaps)'
+          : `${pad(int(m.crawlFiles), 10)}${pad(int(m.otherFiles), 6)}${pad(int(m.anon), 6)}` +
+            ` =${pad(int(m.brk), 5)}${pad(int(m.arenas), 7)}${pad(int(m.v8Pages), 5)}${pad(int(m.otherAnon), 6)}`)
+      );
+    });
   return [head, ...rows].join('\n');
 }
 
@@ -224,7 +253,9 @@ async function main(): Promise<number> {
   };
   process.once('exit', killAll);
   process.stdout.write('building dist/ (the crawler child runs the compiled package, as `shoal crawl` does)...\n');
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
   const execArgv = ['--import', 'tsx'];
   const web = fork(SELF, ['--serve-web'], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(web);
@@ -233,17 +264,22 @@ async function main(): Promise<number> {
     const ready = await waitFor<WebReady>(web, 'ready', 'test web child');
     seedsDir = dirname(ready.seedsFile);
     const seedsMb = statSync(ready.seedsFile).size / 1e6;
-    process.stdout.write(`test web: ${int(ready.hosts)} hosts, ${int(ready.seedUrls)} page URLs in the seeds file (${f1(seedsMb)} MB), `
-      + `built in ${int(ready.buildMs)} ms (child pid ${web.pid})\n`);
+    process.stdout.write(
+      `test web: ${int(ready.hosts)} hosts, ${int(ready.seedUrls)} page URLs in the seeds file (${f1(seedsMb)} MB), ` +
+        `built in ${int(ready.buildMs)} ms (child pid ${web.pid})\n`,
+    );
     const crawler = fork(CRAWLER, [ready.hostsFile, ready.seedsFile, String(MAX_PAGES), String(CONCURRENCY), JSON.stringify(probes)], {
-      ...crawlerProcess(isUntuned, nodeFlags), stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      ...crawlerProcess(isUntuned, nodeFlags),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     children.push(crawler);
     process.stdout.write(`crawler: pid ${crawler.pid}, process settings ${processSettingsLabel(isUntuned)}\n`);
     process.stdout.write(`  concurrency ${CONCURRENCY}, stops after ${int(MAX_PAGES)} pages; progress (MiB):\n`);
     if (isProbed) {
-      process.stdout.write(`  PROBED RUN, not the benchmark's figures: ${isUntuned ? '--untuned ' : ''}${probes.set === undefined ? '' : `--set ${JSON.stringify(probes.set)} `}`
-        + `${nodeFlags.length === 0 ? '' : `node flags ${nodeFlags.join(' ')} `}${probes.heapSnapshot === undefined ? '' : 'heap snapshot at mid'}\n`);
+      process.stdout.write(
+        `  PROBED RUN, not the benchmark's figures: ${isUntuned ? '--untuned ' : ''}${probes.set === undefined ? '' : `--set ${JSON.stringify(probes.set)} `}` +
+          `${nodeFlags.length === 0 ? '' : `node flags ${nodeFlags.join(' ')} `}${probes.heapSnapshot === undefined ? '' : 'heap snapshot at mid'}\n`,
+      );
     }
     const r = await waitFor<CrawlResult>(crawler, 'result', 'crawler child');
     if (crawler.exitCode === null) await once(crawler, 'exit');
@@ -254,31 +290,59 @@ async function main(): Promise<number> {
     const peakAnon = Math.max(...r.samples.map((s) => s.rssAnon));
     const peakFile = Math.max(...r.samples.map((s) => s.rssFile));
     const ms = (v: number | null): string => (v === null ? 'n/a' : `${f1(v / 1000)} s`);
-    process.stdout.write([
-      '',
-      `frontier: max ${int(r.frontierMax)} URLs held (${int(r.frontierAtSeedsQueued)} when it first held 1M, ${int(r.frontierLeft)} left); `
-        + `>= ${int(MIN_FRONTIER)}: ${isFrontierFull ? 'yes' : 'NO'}`,
-      `  seeds read, normalized, stores opened   ${ms(r.loadSeedsMs)}`,
-      `  seeds queued to 1M URLs (while crawling) ${ms(r.queueSeedsMs)}${seedsPerSecond === null ? '' : ` (${int(seedsPerSecond)} URLs/s)`}`,
-      `  longest event-loop stall                ${ms(r.longestStallMs)}`,
-      `  crawl                                   ${int(r.crawlPages)} pages in ${ms(r.crawlMs)} after the seeds were queued: ${int(pagesPerSecond)} pages/s`,
-      `  whole run                               ${ms(r.runMs)}, ${int(r.pages)} pages, stop: ${r.stopReason}; ${int(r.seenUrls)} URLs seen (${int(r.seenUrls - ready.seedUrls)} beyond the seeds)`,
-      `  peak RSS                                ${int(r.peakRssMb)} MiB = ${int((r.peakRssMb * MiB) / 1e6)} MB (target <= ${TARGET_RSS_MB} MB: ${isWithinTarget ? 'met' : 'MISSED'}); `
-        + `highest sampled anon ${int(peakAnon)}, file ${int(peakFile)}`,
-      `  on disk                                 frontier ${int(r.diskMb.frontier)} MiB, seen set ${int(r.diskMb.seen)} MiB`,
-      '',
-      'crawler memory, MiB (VmHWM: peak so far; anon/file/shmem: RssAnon/RssFile/RssShmem; heap*: the crawl thread\'s V8 heap;',
-      'crawl dir/code/anon: resident bytes of /proc/self/smaps by mapping: files of the crawl directory mapped in, other files, anonymous;',
-      'anon = brk (the main thread\'s malloc heap: crawl-thread ArrayBuffers) + arenas (other threads\' malloc) + v8 (V8 heap pages) + other):',
-      memoryTable(r.samples),
-      '',
-    ].join('\n'));
+    process.stdout.write(
+      [
+        '',
+        `frontier: max ${int(r.frontierMax)} URLs held (${int(r.frontierAtSeedsQueued)} when it first held 1M, ${int(r.frontierLeft)} left); ` +
+          `>= ${int(MIN_FRONTIER)}: ${isFrontierFull ? 'yes' : 'NO'}`,
+        `  seeds read, normalized, stores opened   ${ms(r.loadSeedsMs)}`,
+        `  seeds queued to 1M URLs (while crawling) ${ms(r.queueSeedsMs)}${seedsPerSecond === null ? '' : ` (${int(seedsPerSecond)} URLs/s)`}`,
+        `  longest event-loop stall                ${ms(r.longestStallMs)}`,
+        `  crawl                                   ${int(r.crawlPages)} pages in ${ms(r.crawlMs)} after the seeds were queued: ${int(pagesPerSecond)} pages/s`,
+        `  whole run                               ${ms(r.runMs)}, ${int(r.pages)} pages, stop: ` +
+          `${r.stopReason}; ${int(r.seenUrls)} URLs seen (${int(r.seenUrls - ready.seedUrls)} beyond the seeds)`,
+        `  peak RSS                                ${int(r.peakRssMb)} MiB = ${int((r.peakRssMb * MiB) / 1e6)} ` +
+          `MB (target <= ${TARGET_RSS_MB} MB: ${isWithinTarget ? 'met' : 'MISSED'}); ` +
+          `highest sampled anon ${int(peakAnon)}, file ${int(peakFile)}`,
+        `  on disk                                 frontier ${int(r.diskMb.frontier)} MiB, seen set ${int(r.diskMb.seen)} MiB`,
+        '',
+        "crawler memory, MiB (VmHWM: peak so far; anon/file/shmem: RssAnon/RssFile/RssShmem; heap*: the crawl thread's V8 heap;",
+        'crawl dir/code/anon: resident bytes of /proc/self/smaps by mapping: files of the crawl directory mapped in, other files, anonymous;',
+        "anon = brk (the main thread's malloc heap: crawl-thread ArrayBuffers) + arenas (other threads' malloc) + v8 (V8 heap pages) + other):",
+        memoryTable(r.samples),
+        '',
+      ].join('\n'),
+    );
     const json = {
-      isQuick, isProbed, probes: isProbed ? { set: probes.set ?? null, nodeFlags, isUntuned } : null, seedUrls: ready.seedUrls, seedsFileMb: seedsMb, hosts: ready.hosts, concurrency: CONCURRENCY, maxPages: MAX_PAGES,
-      peakRssMb: r.peakRssMb, targetRssMb: TARGET_RSS_MB, isWithinTarget, frontierMax: r.frontierMax, isFrontierFull,
-      frontierAtSeedsQueued: r.frontierAtSeedsQueued, frontierLeft: r.frontierLeft, loadSeedsMs: r.loadSeedsMs, queueSeedsMs: r.queueSeedsMs,
-      seedsPerSecond, longestStallMs: r.longestStallMs, crawlPages: r.crawlPages, crawlMs: r.crawlMs, pagesPerSecond, runMs: r.runMs,
-      pages: r.pages, seenUrls: r.seenUrls, stopReason: r.stopReason, diskMb: r.diskMb, peakSampledAnonMb: peakAnon, peakSampledFileMb: peakFile,
+      isQuick,
+      isProbed,
+      probes: isProbed ? { set: probes.set ?? null, nodeFlags, isUntuned } : null,
+      seedUrls: ready.seedUrls,
+      seedsFileMb: seedsMb,
+      hosts: ready.hosts,
+      concurrency: CONCURRENCY,
+      maxPages: MAX_PAGES,
+      peakRssMb: r.peakRssMb,
+      targetRssMb: TARGET_RSS_MB,
+      isWithinTarget,
+      frontierMax: r.frontierMax,
+      isFrontierFull,
+      frontierAtSeedsQueued: r.frontierAtSeedsQueued,
+      frontierLeft: r.frontierLeft,
+      loadSeedsMs: r.loadSeedsMs,
+      queueSeedsMs: r.queueSeedsMs,
+      seedsPerSecond,
+      longestStallMs: r.longestStallMs,
+      crawlPages: r.crawlPages,
+      crawlMs: r.crawlMs,
+      pagesPerSecond,
+      runMs: r.runMs,
+      pages: r.pages,
+      seenUrls: r.seenUrls,
+      stopReason: r.stopReason,
+      diskMb: r.diskMb,
+      peakSampledAnonMb: peakAnon,
+      peakSampledFileMb: peakFile,
       moments: Object.fromEntries(r.samples.filter((s) => s.label !== '').map(({ label, ...rest }) => [label, rest])),
       machine: { loadAvg1mStart: load0, loadAvg1mEnd: loadavg()[0] ?? 0 },
     };

@@ -23,7 +23,11 @@ import type { Csr } from '../src/eval/csr.js';
 import { distinctLinks } from '../src/eval/importance.js';
 import { pageRank } from '../src/eval/pagerank.js';
 import {
-  DEFAULT_MIN_CHANGE, DEFAULT_PAGERANK_MAX_ITERATIONS, DEFAULT_SLICE_WORK, PageRankPolicy, type PageRankPolicyOptions,
+  DEFAULT_MIN_CHANGE,
+  DEFAULT_PAGERANK_MAX_ITERATIONS,
+  DEFAULT_SLICE_WORK,
+  PageRankPolicy,
+  type PageRankPolicyOptions,
 } from '../src/order/pagerank.js';
 import { Rng } from '../src/core/prng.js';
 
@@ -112,9 +116,18 @@ function crawl(graph: Csr, label: string, options: PageRankPolicyOptions, exact:
   let l1 = 0;
   for (let v = 0; v < n; v++) l1 += Math.abs(policy.estimate(v) - (exact[v] as number));
   return {
-    label, totalMs, cpuMs: (cpu.user + cpu.system) / 1000, iterations, observeMs, prioritizeMs, maxObserveMs, changes,
+    label,
+    totalMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    iterations,
+    observeMs,
+    prioritizeMs,
+    maxObserveMs,
+    changes,
     recomputations: policy.recomputations,
-    l1PerNode: l1 / n, topOverlap: topOverlap(exact, (v) => policy.estimate(v), n), rssMb: process.memoryUsage().rss / 1e6,
+    l1PerNode: l1 / n,
+    topOverlap: topOverlap(exact, (v) => policy.estimate(v), n),
+    rssMb: process.memoryUsage().rss / 1e6,
   };
 }
 
@@ -122,7 +135,12 @@ function crawl(graph: Csr, label: string, options: PageRankPolicyOptions, exact:
 function topOverlap(exact: Float64Array, estimate: (v: number) => number, n: number): number {
   const k = Math.max(1, Math.floor(n / 100));
   const ids = Array.from({ length: n }, (_, i) => i);
-  const exactTop = new Set(ids.slice().sort((a, b) => (exact[b] as number) - (exact[a] as number) || a - b).slice(0, k));
+  const exactTop = new Set(
+    ids
+      .slice()
+      .sort((a, b) => (exact[b] as number) - (exact[a] as number) || a - b)
+      .slice(0, k),
+  );
   const est = Float64Array.from(ids, estimate);
   const estTop = ids.sort((a, b) => (est[b] as number) - (est[a] as number) || a - b).slice(0, k);
   return estTop.filter((v) => exactTop.has(v)).length / k;
@@ -131,7 +149,10 @@ function topOverlap(exact: Float64Array, estimate: (v: number) => number, n: num
 function main(): void {
   const { values } = parseArgs({
     options: {
-      pages: { type: 'string' }, links: { type: 'string' }, every: { type: 'string' }, variant: { type: 'string' },
+      pages: { type: 'string' },
+      links: { type: 'string' },
+      every: { type: 'string' },
+      variant: { type: 'string' },
       quick: { type: 'boolean', default: false },
     },
   });
@@ -140,7 +161,9 @@ function main(): void {
   const every = Number(values.every ?? Math.max(1, Math.round(pages / 100)));
   let t = performance.now();
   const graph = syntheticGraph(pages, links);
-  console.log(`graph: ${pages.toLocaleString('en')} pages, ${graph.offsets[pages]?.toLocaleString('en')} links, built in ${(performance.now() - t).toFixed(0)} ms`);
+  console.log(
+    `graph: ${pages.toLocaleString('en')} pages, ${graph.offsets[pages]?.toLocaleString('en')} links, built in ${(performance.now() - t).toFixed(0)} ms`,
+  );
   t = performance.now();
   // Repeated links removed, as the policy counts each (source, target) pair once.
   const exact = pageRank(distinctLinks(graph), { tolerance: 1e-10, maxIterations: 500 });
@@ -148,19 +171,36 @@ function main(): void {
   console.log(`recomputation every ${every.toLocaleString('en')} fetches\n`);
   const period = { recomputeEvery: every, recomputeGrowth: 0 };
   const variants: [string, PageRankPolicyOptions][] = [
-    [`defaults (≤ ${DEFAULT_PAGERANK_MAX_ITERATIONS} iterations, slices of ${DEFAULT_SLICE_WORK / 1e6}M units, minChange ${DEFAULT_MIN_CHANGE * 100} %)`, period],
+    [
+      `defaults (≤ ${DEFAULT_PAGERANK_MAX_ITERATIONS} iterations, slices of ${DEFAULT_SLICE_WORK / 1e6}M units, minChange ${DEFAULT_MIN_CHANGE * 100} %)`,
+      period,
+    ],
     ['sliceWork 0: each recomputation in one call', { ...period, sliceWork: 0 }],
     ['maxIterations 10', { ...period, maxIterations: 10 }],
     ['minChange 0: every change returned', { ...period, minChange: 0 }],
   ];
   const chosen = values.variant === undefined ? variants : variants.filter((_, i) => String(i) === values.variant);
   const rows = chosen.map(([label, options]) => crawl(graph, label, options, exact));
-  console.log('variant | wall s | CPU s | observe s | prioritize s | longest observe ms | recomputations | iterations | changes | L1/n vs exact | top-1% overlap | RSS MB');
+  console.log(
+    'variant | wall s | CPU s | observe s | prioritize s | longest observe ms | recomputations | iterations | changes | L1/n vs exact | top-1% overlap | RSS MB',
+  );
   for (const r of rows) {
-    console.log([
-      r.label, (r.totalMs / 1000).toFixed(2), (r.cpuMs / 1000).toFixed(2), (r.observeMs / 1000).toFixed(2), (r.prioritizeMs / 1000).toFixed(2),
-      r.maxObserveMs.toFixed(1), r.recomputations, r.iterations, r.changes.toLocaleString('en'), r.l1PerNode.toExponential(2), r.topOverlap.toFixed(3), r.rssMb.toFixed(0),
-    ].join(' | '));
+    console.log(
+      [
+        r.label,
+        (r.totalMs / 1000).toFixed(2),
+        (r.cpuMs / 1000).toFixed(2),
+        (r.observeMs / 1000).toFixed(2),
+        (r.prioritizeMs / 1000).toFixed(2),
+        r.maxObserveMs.toFixed(1),
+        r.recomputations,
+        r.iterations,
+        r.changes.toLocaleString('en'),
+        r.l1PerNode.toExponential(2),
+        r.topOverlap.toFixed(3),
+        r.rssMb.toFixed(0),
+      ].join(' | '),
+    );
   }
 }
 

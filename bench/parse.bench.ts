@@ -44,7 +44,10 @@ import { encodePage } from '../src/web/respond.js';
 
 /** The test web of `bench:crawl`: 1,000 hosts, every default (languages, legacy charsets, faults). */
 const WEB: WebConfigInput = {
-  seed: 1, hosts: 1000, pages: 200_000, seeds: 100,
+  seed: 1,
+  hosts: 1000,
+  pages: 200_000,
+  seeds: 100,
   server: { addressCount: 64, renderCacheBytes: 0 },
   latency: { slowHostRate: 0 },
 };
@@ -149,7 +152,8 @@ function run(stage: Stage, pages: readonly Page[]): number {
         const digest = payloadDigest(p.body);
         const charset = detectCharset(p.body, p.contentType);
         const page = parseHtml(decodeHtml(p.body, charset.charset), p.url, PARSE_OPTIONS);
-        sink += digest.charCodeAt(5) + page.links.length + hex16(page.visibleText).charCodeAt(0) + textDigest(page.visibleText).charCodeAt(7);
+        sink +=
+          digest.charCodeAt(5) + page.links.length + hex16(page.visibleText).charCodeAt(0) + textDigest(page.visibleText).charCodeAt(7);
       }
       break;
   }
@@ -162,8 +166,11 @@ function outputsChecksum(pages: readonly Page[]): string {
   for (const p of pages) {
     const charset = detectCharset(p.body, p.contentType);
     const page = parseHtml(decodeHtml(p.body, charset.charset), p.url, PARSE_OPTIONS);
-    h.update(payloadDigest(p.body)).update(JSON.stringify(charset)).update(JSON.stringify(page))
-      .update(hex16(page.visibleText)).update(textDigest(page.visibleText));
+    h.update(payloadDigest(p.body))
+      .update(JSON.stringify(charset))
+      .update(JSON.stringify(page))
+      .update(hex16(page.visibleText))
+      .update(textDigest(page.visibleText));
   }
   return h.digest('hex');
 }
@@ -189,7 +196,13 @@ function measure(stage: Stage, pages: readonly Page[]): Sample {
     gcUs += s.cost;
   }
   const n = pages.length;
-  return { wallUs: (wallMs * 1000) / n, cpuUs: (cpu.user + cpu.system) / n, heapBytes: (heap1 - heap0 + freed) / n, gcUs: gcUs / n, gcCount: gcs.length };
+  return {
+    wallUs: (wallMs * 1000) / n,
+    cpuUs: (cpu.user + cpu.system) / n,
+    heapBytes: (heap1 - heap0 + freed) / n,
+    gcUs: gcUs / n,
+    gcCount: gcs.length,
+  };
 }
 
 function median(xs: readonly number[]): number {
@@ -207,8 +220,10 @@ function main(): void {
   const pages = renderPages(PAGES);
   const htmlBytes = pages.reduce((a, p) => a + p.body.length, 0) / pages.length;
   const textChars = pages.reduce((a, p) => a + p.visibleText.length, 0) / pages.length;
-  console.log(`parse bench: ${pages.length} test-web pages (mean ${Math.round(htmlBytes)} B of HTML, ${Math.round(textChars)} chars of visible text), `
-    + `rendered in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${ROUNDS} rounds after a warm-up; node ${process.version}`);
+  console.log(
+    `parse bench: ${pages.length} test-web pages (mean ${Math.round(htmlBytes)} B of HTML, ${Math.round(textChars)} chars of visible text), ` +
+      `rendered in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${ROUNDS} rounds after a warm-up; node ${process.version}`,
+  );
   const checksum = outputsChecksum(pages);
   gc({ type: 'major' }); // the model and the checksum's garbage, before the warm-up
   console.log(`outputs sha256:${checksum.slice(0, 16)}`);
@@ -225,24 +240,43 @@ function main(): void {
   const rows = STAGES.map((stage) => {
     const s = samples.get(stage) ?? [];
     return {
-      stage, usPerPage: median(s.map((x) => x.wallUs)), minUsPerPage: Math.min(...s.map((x) => x.wallUs)),
-      cpuUsPerPage: median(s.map((x) => x.cpuUs)), allocBytesPerPage: median(s.map((x) => x.heapBytes)),
-      gcUsPerPage: median(s.map((x) => x.gcUs)), gcsPerRound: median(s.map((x) => x.gcCount)),
+      stage,
+      usPerPage: median(s.map((x) => x.wallUs)),
+      minUsPerPage: Math.min(...s.map((x) => x.wallUs)),
+      cpuUsPerPage: median(s.map((x) => x.cpuUs)),
+      allocBytesPerPage: median(s.map((x) => x.heapBytes)),
+      gcUsPerPage: median(s.map((x) => x.gcUs)),
+      gcsPerRound: median(s.map((x) => x.gcCount)),
     };
   });
   const sumOfStages = rows.filter((r) => r.stage !== 'page').reduce((a, r) => a + r.usPerPage, 0);
-  console.log(`\n${'stage'.padEnd(14)}${pad('wall µs/page', 14)}${pad('(min)', 9)}${pad('cpu µs/page', 13)}${pad('heap B/page', 13)}${pad('gc µs/page', 12)}${pad('GCs/round', 11)}`);
+  console.log(
+    `\n${'stage'.padEnd(14)}${pad('wall µs/page', 14)}${pad('(min)', 9)}${pad('cpu µs/page', 13)}${pad('heap B/page', 13)}${pad('gc µs/page', 12)}${pad('GCs/round', 11)}`,
+  );
   for (const r of rows) {
-    console.log(`${r.stage.padEnd(14)}${pad(f1(r.usPerPage), 14)}${pad(f1(r.minUsPerPage), 9)}${pad(f1(r.cpuUsPerPage), 13)}`
-      + `${pad(String(Math.round(r.allocBytesPerPage)), 13)}${pad(f1(r.gcUsPerPage), 12)}${pad(String(r.gcsPerRound), 11)}`);
+    console.log(
+      `${r.stage.padEnd(14)}${pad(f1(r.usPerPage), 14)}${pad(f1(r.minUsPerPage), 9)}${pad(f1(r.cpuUsPerPage), 13)}` +
+        `${pad(String(Math.round(r.allocBytesPerPage)), 13)}${pad(f1(r.gcUsPerPage), 12)}${pad(String(r.gcsPerRound), 11)}`,
+    );
   }
-  console.log(`(sum of the separate stages: ${f1(sumOfStages)} µs/page; ${Math.round(1e6 / (rows.at(-1)?.usPerPage ?? 1))} pages/s per core for 'page')`);
+  console.log(
+    `(sum of the separate stages: ${f1(sumOfStages)} µs/page; ${Math.round(1e6 / (rows.at(-1)?.usPerPage ?? 1))} pages/s per core for 'page')`,
+  );
   const load1 = loadavg()[0] ?? 0;
-  console.log(`machine: ${cpus().length} CPUs, 1-min load average ${load0.toFixed(2)} at start, ${load1.toFixed(2)} at end (shared cores: compare versions in alternating runs)`);
+  console.log(
+    `machine: ${cpus().length} CPUs, 1-min load average ${load0.toFixed(2)} at start, ${load1.toFixed(2)} at end (shared cores: compare versions in alternating runs)`,
+  );
   const json = {
-    pages: pages.length, meanHtmlBytes: Math.round(htmlBytes), meanTextChars: Math.round(textChars), rounds: ROUNDS, node: process.version,
-    outputsSha256: checksum, stages: Object.fromEntries(rows.map(({ stage, ...r }) => [stage, r])), sumOfStagesUsPerPage: sumOfStages,
-    machine: { cpus: cpus().length, loadAvg1mStart: load0, loadAvg1mEnd: load1 }, sink: blackHole % 1000,
+    pages: pages.length,
+    meanHtmlBytes: Math.round(htmlBytes),
+    meanTextChars: Math.round(textChars),
+    rounds: ROUNDS,
+    node: process.version,
+    outputsSha256: checksum,
+    stages: Object.fromEntries(rows.map(({ stage, ...r }) => [stage, r])),
+    sumOfStagesUsPerPage: sumOfStages,
+    machine: { cpus: cpus().length, loadAvg1mStart: load0, loadAvg1mEnd: load1 },
+    sink: blackHole % 1000,
   };
   console.log(`BENCH_PARSE_JSON ${JSON.stringify(json)}`);
 }

@@ -42,8 +42,24 @@ interface Plan {
   readonly opsPerRep: number;
 }
 
-const FULL: Plan = { reps: 5, memoryCount: 5_000_000, diskCount: 5_000_000, cacheEntries: 1 << 18, workingSet: 100_000, batch: 10_000, opsPerRep: 200_000 };
-const QUICK: Plan = { reps: 3, memoryCount: 1_000_000, diskCount: 1_000_000, cacheEntries: 1 << 16, workingSet: 25_000, batch: 10_000, opsPerRep: 100_000 };
+const FULL: Plan = {
+  reps: 5,
+  memoryCount: 5_000_000,
+  diskCount: 5_000_000,
+  cacheEntries: 1 << 18,
+  workingSet: 100_000,
+  batch: 10_000,
+  opsPerRep: 200_000,
+};
+const QUICK: Plan = {
+  reps: 3,
+  memoryCount: 1_000_000,
+  diskCount: 1_000_000,
+  cacheEntries: 1 << 16,
+  workingSet: 25_000,
+  batch: 10_000,
+  opsPerRep: 100_000,
+};
 const MB = 1e6;
 
 const LEGEND = [
@@ -84,7 +100,14 @@ function fresh(stream: number, start: number, n: number): BigUint64Array {
  * `n` fingerprints: with probability `absentShare` a fresh one of `absentStream` (from
  * `absentStart`), otherwise one picked at random from `from`.
  */
-function mixed(from: BigUint64Array, n: number, seed: number, absentShare: number, absentStream: number, absentStart: number): BigUint64Array {
+function mixed(
+  from: BigUint64Array,
+  n: number,
+  seed: number,
+  absentShare: number,
+  absentStream: number,
+  absentStart: number,
+): BigUint64Array {
   const out = new BigUint64Array(n);
   const absent = fresh(absentStream, absentStart, n);
   for (let i = 0; i < n; i++) {
@@ -96,7 +119,13 @@ function mixed(from: BigUint64Array, n: number, seed: number, absentShare: numbe
 
 /** Runs `body` once per repetition and folds the timings into a row. */
 async function measure(
-  plan: Plan, id: string, what: string, setSize: number, opsPerRun: number, body: (rep: number) => unknown, note = '',
+  plan: Plan,
+  id: string,
+  what: string,
+  setSize: number,
+  opsPerRun: number,
+  body: (rep: number) => unknown,
+  note = '',
 ): Promise<Row> {
   const runs: number[] = [];
   for (let rep = 0; rep < plan.reps; rep++) {
@@ -167,10 +196,17 @@ async function diskScenarios(plan: Plan, dir: string): Promise<{ rows: Row[]; fi
     await set.flush();
     const buildRate = plan.diskCount / ((performance.now() - t0) / 1000);
     rows.push({
-      id: '4', what: `build 0 -> ${fmt(plan.diskCount)}, addBatch of ${fmt(plan.batch)} new`, setSize: 0, opsPerRun: Math.floor(plan.diskCount / plan.reps),
-      runs: segmentRates, opsPerSec: median(segmentRates), note: `whole build with its final flush: ${fmt(buildRate)}/s`,
+      id: '4',
+      what: `build 0 -> ${fmt(plan.diskCount)}, addBatch of ${fmt(plan.batch)} new`,
+      setSize: 0,
+      opsPerRun: Math.floor(plan.diskCount / plan.reps),
+      runs: segmentRates,
+      opsPerSec: median(segmentRates),
+      note: `whole build with its final flush: ${fmt(buildRate)}/s`,
     });
-    console.log(`4 build: ${fmt(median(segmentRates))}/s median of ${plan.reps} segments (${segmentRates.map((r) => fmt(r)).join(', ')}), ${fmt(buildRate)}/s with flush`);
+    console.log(
+      `4 build: ${fmt(median(segmentRates))}/s median of ${plan.reps} segments (${segmentRates.map((r) => fmt(r)).join(', ')}), ${fmt(buildRate)}/s with flush`,
+    );
     const rssAfterBuild = rssMb();
     const splitAfterBuild = rssSplitMb();
 
@@ -179,33 +215,55 @@ async function diskScenarios(plan: Plan, dir: string): Promise<{ rows: Row[]; fi
     await inBatches(working, plan.batch, (b) => set.addBatch(b));
     let before = set.stats();
     const cachedBatches = Array.from({ length: plan.reps }, (_, rep) => mixed(working, plan.opsPerRep * 5, 100 + rep, 0, Stream.absent, 0));
-    const cached = await measure(plan, '2', `disk cached: addBatch, all seen (working set ${fmt(plan.workingSet)})`, set.size, plan.opsPerRep * 5,
-      (rep) => inBatches(cachedBatches[rep]!, plan.batch, (b) => set.addBatch(b)));
+    const cached = await measure(
+      plan,
+      '2',
+      `disk cached: addBatch, all seen (working set ${fmt(plan.workingSet)})`,
+      set.size,
+      plan.opsPerRep * 5,
+      (rep) => inBatches(cachedBatches[rep]!, plan.batch, (b) => set.addBatch(b)),
+    );
     let after = set.stats();
     rows.push({ ...cached, note: hitPct(after.cacheHits - before.cacheHits, plan.reps * plan.opsPerRep * 5) });
 
     // 3. Disk-resident: random picks among all, half absent; the cache holds a few percent.
-    const lookupBatches = Array.from({ length: plan.reps }, (_, rep) => mixed(all, plan.opsPerRep, 200 + rep, 0.5, Stream.absent, rep * plan.opsPerRep));
+    const lookupBatches = Array.from({ length: plan.reps }, (_, rep) =>
+      mixed(all, plan.opsPerRep, 200 + rep, 0.5, Stream.absent, rep * plan.opsPerRep),
+    );
     before = set.stats();
-    const lookups = await measure(plan, '3', `disk-resident: hasBatch of ${fmt(plan.batch)}, 50% present`, set.size, plan.opsPerRep,
-      (rep) => inBatches(lookupBatches[rep]!, plan.batch, (b) => set.hasBatch(b)));
+    const lookups = await measure(
+      plan,
+      '3',
+      `disk-resident: hasBatch of ${fmt(plan.batch)}, 50% present`,
+      set.size,
+      plan.opsPerRep,
+      (rep) => inBatches(lookupBatches[rep]!, plan.batch, (b) => set.hasBatch(b)),
+    );
     after = set.stats();
     rows.push({ ...lookups, note: hitPct(after.cacheHits - before.cacheHits, plan.reps * plan.opsPerRep) });
 
-    const mixedBatches = Array.from({ length: plan.reps }, (_, rep) => mixed(all, plan.opsPerRep, 300 + rep, 0.5, Stream.newcomers, rep * plan.opsPerRep));
+    const mixedBatches = Array.from({ length: plan.reps }, (_, rep) =>
+      mixed(all, plan.opsPerRep, 300 + rep, 0.5, Stream.newcomers, rep * plan.opsPerRep),
+    );
     before = set.stats();
     const sizeBefore = set.size;
-    const mixedRow = await measure(plan, '3', `disk-resident: addBatch of ${fmt(plan.batch)}, 50% new`, sizeBefore, plan.opsPerRep,
-      (rep) => inBatches(mixedBatches[rep]!, plan.batch, (b) => set.addBatch(b)));
+    const mixedRow = await measure(plan, '3', `disk-resident: addBatch of ${fmt(plan.batch)}, 50% new`, sizeBefore, plan.opsPerRep, (rep) =>
+      inBatches(mixedBatches[rep]!, plan.batch, (b) => set.addBatch(b)),
+    );
     after = set.stats();
-    rows.push({ ...mixedRow, note: `${hitPct(after.cacheHits - before.cacheHits, plan.reps * plan.opsPerRep)}, ${fmt(set.size - sizeBefore)} inserted` });
+    rows.push({
+      ...mixedRow,
+      note: `${hitPct(after.cacheHits - before.cacheHits, plan.reps * plan.opsPerRep)}, ${fmt(set.size - sizeBefore)} inserted`,
+    });
 
     // 4b. New fingerprints into the full store, each repetition made durable by flush().
     const newcomers = fresh(Stream.newcomers, 1e9, plan.reps * plan.opsPerRep);
-    rows.push(await measure(plan, '4', `disk inserts: addBatch of ${fmt(plan.batch)} new, then flush`, set.size, plan.opsPerRep, async (rep) => {
-      await inBatches(newcomers.subarray(rep * plan.opsPerRep, (rep + 1) * plan.opsPerRep), plan.batch, (b) => set.addBatch(b));
-      await set.flush();
-    }));
+    rows.push(
+      await measure(plan, '4', `disk inserts: addBatch of ${fmt(plan.batch)} new, then flush`, set.size, plan.opsPerRep, async (rep) => {
+        await inBatches(newcomers.subarray(rep * plan.opsPerRep, (rep + 1) * plan.opsPerRep), plan.batch, (b) => set.addBatch(b));
+        await set.flush();
+      }),
+    );
     const final = set.stats();
     const finalSize = set.size;
     const splitAfterDisk = rssSplitMb();
@@ -214,10 +272,19 @@ async function diskScenarios(plan: Plan, dir: string): Promise<{ rows: Row[]; fi
     return {
       rows,
       figures: {
-        storeFingerprints: finalSize, cacheEntries: plan.cacheEntries, cacheMb: final.cacheBytes / MB, rssAfterBuildMb: rssAfterBuild,
-        privateAfterBuildMb: splitAfterBuild.privateMb, mappedAfterBuildMb: splitAfterBuild.fileMb,
-        privateAfterDiskMb: splitAfterDisk.privateMb, mappedAfterDiskMb: splitAfterDisk.fileMb, rssAfterDiskMb: rssMb(), diskAllocatedMb: disk.allocated / MB, diskApparentMb: disk.apparent / MB,
-        diskBytesPerFingerprint: disk.allocated / finalSize, heapAfterDiskMb: process.memoryUsage().heapUsed / MB,
+        storeFingerprints: finalSize,
+        cacheEntries: plan.cacheEntries,
+        cacheMb: final.cacheBytes / MB,
+        rssAfterBuildMb: rssAfterBuild,
+        privateAfterBuildMb: splitAfterBuild.privateMb,
+        mappedAfterBuildMb: splitAfterBuild.fileMb,
+        privateAfterDiskMb: splitAfterDisk.privateMb,
+        mappedAfterDiskMb: splitAfterDisk.fileMb,
+        rssAfterDiskMb: rssMb(),
+        diskAllocatedMb: disk.allocated / MB,
+        diskApparentMb: disk.apparent / MB,
+        diskBytesPerFingerprint: disk.allocated / finalSize,
+        heapAfterDiskMb: process.memoryUsage().heapUsed / MB,
       },
     };
   } finally {
@@ -255,17 +322,31 @@ async function memoryScenarios(plan: Plan): Promise<Row[]> {
 
 function table(rows: readonly Row[]): string {
   const header = ['#', 'operation', 'set size', 'ops/run', 'median ops/s', 'runs (ops/s)', 'note'];
-  const cells = rows.map((r) => [r.id, r.what, fmt(r.setSize), fmt(r.opsPerRun), fmt(r.opsPerSec), r.runs.map((x) => fmt(x)).join(' '), r.note]);
+  const cells = rows.map((r) => [
+    r.id,
+    r.what,
+    fmt(r.setSize),
+    fmt(r.opsPerRun),
+    fmt(r.opsPerSec),
+    r.runs.map((x) => fmt(x)).join(' '),
+    r.note,
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: readonly string[]): string => c.map((x, i) => (i === 1 || i === 6 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (c: readonly string[]): string =>
+    c
+      .map((x, i) => (i === 1 || i === 6 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
 async function main(plan: Plan, isQuick: boolean): Promise<void> {
   const t0 = performance.now();
   const load0 = loadavg()[0];
-  console.log(`seen bench${isQuick ? ' (quick)' : ''}: ${plan.reps} repetitions, batches of ${fmt(plan.batch)}, store of ${fmt(plan.diskCount)} `
-    + `with a cache of ${fmt(plan.cacheEntries)} entries; rates are medians over repetitions`);
+  console.log(
+    `seen bench${isQuick ? ' (quick)' : ''}: ${plan.reps} repetitions, batches of ${fmt(plan.batch)}, store of ${fmt(plan.diskCount)} ` +
+      `with a cache of ${fmt(plan.cacheEntries)} entries; rates are medians over repetitions`,
+  );
   const dir = await mkdtemp(join(tmpdir(), 'shoal-seen-bench-'));
   let disk: Awaited<ReturnType<typeof diskScenarios>>;
   try {
@@ -281,16 +362,24 @@ async function main(plan: Plan, isQuick: boolean): Promise<void> {
   console.log(`\n${table(rows)}\n`);
   console.log(`${LEGEND.join('\n')}\n`);
   const mb = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(0));
-  console.log(`5 memory: peak RSS ${mb(memoryFigures.peakRssMb)} MB (whole run, memory set included). With the store of `
-    + `${fmt(plan.diskCount)}: RSS ${mb(f.rssAfterBuildMb)} MB after building it = ${mb(f.privateAfterBuildMb)} MB private + `
-    + `${mb(f.mappedAfterBuildMb)} MB mapped file pages; after scenarios 2-4 ${mb(f.privateAfterDiskMb)} MB private + `
-    + `${mb(f.mappedAfterDiskMb)} MB mapped (JS heap ${mb(f.heapAfterDiskMb)} MB, cache ${f.cacheMb!.toFixed(1)} MB).`);
-  console.log(`5 disk: store of ${fmt(f.storeFingerprints!)} fingerprints: ${mb(f.diskAllocatedMb)} MB allocated on disk `
-    + `(${f.diskBytesPerFingerprint!.toFixed(1)} B each; file size ${mb(f.diskApparentMb)} MB).`);
-  console.log('Private memory holds the cache, the buffer of fingerprints not yet merged, node itself and the bench\'s own fingerprint arrays '
-    + `(${((plan.diskCount * 8 * 2) / MB).toFixed(0)} MB). The store is read with pread, not mapped: its pages are in the OS page cache, not in RSS.`);
+  console.log(
+    `5 memory: peak RSS ${mb(memoryFigures.peakRssMb)} MB (whole run, memory set included). With the store of ` +
+      `${fmt(plan.diskCount)}: RSS ${mb(f.rssAfterBuildMb)} MB after building it = ${mb(f.privateAfterBuildMb)} MB private + ` +
+      `${mb(f.mappedAfterBuildMb)} MB mapped file pages; after scenarios 2-4 ${mb(f.privateAfterDiskMb)} MB private + ` +
+      `${mb(f.mappedAfterDiskMb)} MB mapped (JS heap ${mb(f.heapAfterDiskMb)} MB, cache ${f.cacheMb!.toFixed(1)} MB).`,
+  );
+  console.log(
+    `5 disk: store of ${fmt(f.storeFingerprints!)} fingerprints: ${mb(f.diskAllocatedMb)} MB allocated on disk ` +
+      `(${f.diskBytesPerFingerprint!.toFixed(1)} B each; file size ${mb(f.diskApparentMb)} MB).`,
+  );
+  console.log(
+    "Private memory holds the cache, the buffer of fingerprints not yet merged, node itself and the bench's own fingerprint arrays " +
+      `(${((plan.diskCount * 8 * 2) / MB).toFixed(0)} MB). The store is read with pread, not mapped: its pages are in the OS page cache, not in RSS.`,
+  );
   const machine = { cpus: cpus().length, loadAvg1mStart: load0, loadAvg1mEnd: loadavg()[0] };
-  console.log(`machine: ${machine.cpus} CPUs, 1-min load average ${machine.loadAvg1mStart?.toFixed(2)} at start, ${machine.loadAvg1mEnd?.toFixed(2)} at end`);
+  console.log(
+    `machine: ${machine.cpus} CPUs, 1-min load average ${machine.loadAvg1mStart?.toFixed(2)} at start, ${machine.loadAvg1mEnd?.toFixed(2)} at end`,
+  );
   const totalSeconds = (performance.now() - t0) / 1000;
   console.log(`BENCH_SEEN_JSON ${JSON.stringify({ plan, isQuick, rows, memory: memoryFigures, machine, totalSeconds })}`);
   console.log(`total ${totalSeconds.toFixed(0)} s`);

@@ -15,7 +15,15 @@ import { parseArgs } from 'node:util';
 import { runLoad, stopLoad, type LoadTarget } from './lib/load.js';
 import type { AddressMode, PageRef } from './lib/protocol.js';
 import {
-  buildLine, foldRuns, jsonLine, modeLine, runFigures, summaryTable, type BuildFigures, type ModeFigures, type RunFigures,
+  buildLine,
+  foldRuns,
+  jsonLine,
+  modeLine,
+  runFigures,
+  summaryTable,
+  type BuildFigures,
+  type ModeFigures,
+  type RunFigures,
 } from './lib/report.js';
 import { sampleCheck } from './lib/sample-check.js';
 import { LOAD_SCENARIOS, SERVER_SPECS, isServerSpecName, type LoadScenario, type ServerSpecName } from './lib/scenarios.js';
@@ -80,7 +88,9 @@ async function measureServer(spec: ServerSpecName, options: Options, modes: Mode
   const server = await ServerProcess.start(spec, { script: options.script, profileDir: options.profileDir });
   try {
     const i = server.info;
-    console.log(`[${spec}] listening: ${i.hostCount} hosts, ${i.pageCount} pages, startTestWeb ${i.buildMs.toFixed(0)} ms, RSS ${(i.rssBytes / MB).toFixed(0)} MB`);
+    console.log(
+      `[${spec}] listening: ${i.hostCount} hosts, ${i.pageCount} pages, startTestWeb ${i.buildMs.toFixed(0)} ms, RSS ${(i.rssBytes / MB).toFixed(0)} MB`,
+    );
     for (const s of selected(options).filter((x) => x.server === spec)) {
       for (const mode of s.modes) {
         const m = await measureMode(server, s, mode, options.timing);
@@ -90,8 +100,15 @@ async function measureServer(spec: ServerSpecName, options: Options, modes: Mode
     }
     const peak = (await server.stats()).peakRssBytes;
     return {
-      server: spec, pages: i.pageCount, hosts: i.hostCount, addresses: i.addressCount, slowHosts: i.slowHostCount,
-      buildMs: i.buildMs, spawnToReadyMs: server.spawnToReadyMs, rssAfterBuildMb: i.rssBytes / MB, peakRssMb: peak / MB,
+      server: spec,
+      pages: i.pageCount,
+      hosts: i.hostCount,
+      addresses: i.addressCount,
+      slowHosts: i.slowHostCount,
+      buildMs: i.buildMs,
+      spawnToReadyMs: server.spawnToReadyMs,
+      rssAfterBuildMb: i.rssBytes / MB,
+      peakRssMb: peak / MB,
     };
   } finally {
     await server.stop();
@@ -116,13 +133,16 @@ async function main(options: Options): Promise<number> {
   const t0 = performance.now();
   const load0 = loadavg();
   const { timing } = options;
-  console.log(`web bench: ${timing.runs} run(s) of ${timing.seconds} s per scenario and mode (after ${timing.warmupSeconds} s warm-up), `
-    + `${CONNECTIONS} keep-alive connections, pipelining 1; req/s is the median over runs`);
+  console.log(
+    `web bench: ${timing.runs} run(s) of ${timing.seconds} s per scenario and mode (after ${timing.warmupSeconds} s warm-up), ` +
+      `${CONNECTIONS} keep-alive connections, pipelining 1; req/s is the median over runs`,
+  );
   const builds: BuildFigures[] = [];
   const modes: ModeFigures[] = [];
   try {
-    const specs = (Object.keys(SERVER_SPECS) as ServerSpecName[])
-      .filter((spec) => spec === 'large' || selected(options).some((s) => s.server === spec));
+    const specs = (Object.keys(SERVER_SPECS) as ServerSpecName[]).filter(
+      (spec) => spec === 'large' || selected(options).some((s) => s.server === spec),
+    );
     for (const spec of specs) builds.push(await measureServer(spec, options, modes));
   } finally {
     killAllServers();
@@ -132,8 +152,10 @@ async function main(options: Options): Promise<number> {
   console.log(`\n${summaryTable(modes)}\n`);
   console.log(LEGEND.join('\n'));
   const machine = { cpus: cpus().length, loadAvg1mStart: load0[0], loadAvg1mEnd: loadavg()[0] };
-  console.log(`machine: ${machine.cpus} CPUs, 1-min load average ${machine.loadAvg1mStart?.toFixed(2)} at start, `
-    + `${machine.loadAvg1mEnd?.toFixed(2)} at end (above ~2 other processes compete for the cores: figures are noisier)`);
+  console.log(
+    `machine: ${machine.cpus} CPUs, 1-min load average ${machine.loadAvg1mStart?.toFixed(2)} at start, ` +
+      `${machine.loadAvg1mEnd?.toFixed(2)} at end (above ~2 other processes compete for the cores: figures are noisier)`,
+  );
   console.log(jsonLine(builds, modes, { timing, connections: CONNECTIONS, machine, totalSeconds: (performance.now() - t0) / 1000 }));
   console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   return 0;
@@ -141,7 +163,9 @@ async function main(options: Options): Promise<number> {
 
 const args = parseArgs({
   options: {
-    serve: { type: 'string' }, quick: { type: 'boolean', default: false }, only: { type: 'string', multiple: true },
+    serve: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true },
     profile: { type: 'string' },
   },
   allowPositionals: false,

@@ -10,7 +10,45 @@ import { fileURLToPath } from 'node:url';
 export const MAX_SUBJECT = 72;
 
 // Subjects that describe instead of command: "Added x", "Fixes y", "Adding z".
-const NOT_IMPERATIVE = /^(added|adds|adding|fixed|fixes|fixing|updated|updates|updating|removed|removes|removing|changed|changes|changing|moved|moves|moving|renamed|renames|renaming|made|makes|making|implemented|implements|implementing|refactored|refactors|refactoring|improved|improves|improving|created|creates|creating)\b/i;
+const DESCRIBING = [
+  'added',
+  'adds',
+  'adding',
+  'fixed',
+  'fixes',
+  'fixing',
+  'updated',
+  'updates',
+  'updating',
+  'removed',
+  'removes',
+  'removing',
+  'changed',
+  'changes',
+  'changing',
+  'moved',
+  'moves',
+  'moving',
+  'renamed',
+  'renames',
+  'renaming',
+  'made',
+  'makes',
+  'making',
+  'implemented',
+  'implements',
+  'implementing',
+  'refactored',
+  'refactors',
+  'refactoring',
+  'improved',
+  'improves',
+  'improving',
+  'created',
+  'creates',
+  'creating',
+];
+const NOT_IMPERATIVE = new RegExp(`^(${DESCRIBING.join('|')})\\b`, 'i');
 
 /** The problems of one commit message (empty: fine). Comment lines (`#`) are ignored, as git does. */
 export function problemsOf(message) {
@@ -33,7 +71,8 @@ function main(argv) {
     const range = argv[1];
     if (range === undefined) throw new Error('usage: commit-msg.mjs --range A..B');
     const hashes = execFileSync('git', ['rev-list', '--no-merges', range], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    for (const h of hashes) messages.push({ name: h.slice(0, 7), text: execFileSync('git', ['log', '-1', '--format=%B', h], { encoding: 'utf8' }) });
+    for (const h of hashes)
+      messages.push({ name: h.slice(0, 7), text: execFileSync('git', ['log', '-1', '--format=%B', h], { encoding: 'utf8' }) });
   } else if (argv[0] !== undefined) {
     messages.push({ name: argv[0], text: readFileSync(argv[0], 'utf8') });
   } else {

@@ -52,9 +52,11 @@ async function timed<T>(steps: BuildStep[], label: string, step: () => Promise<T
   return value;
 }
 
-const progress = (what: string) => (done: number, total: number): void => {
-  log(`  ${what}: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} pages`);
-};
+const progress =
+  (what: string) =>
+  (done: number, total: number): void => {
+    log(`  ${what}: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} pages`);
+  };
 
 function writeChart(file: string, svg: string): void {
   writeFileSync(join(CHART_DIR, file), svg);
@@ -69,7 +71,10 @@ async function webGraph(): Promise<{ readonly result: GraphResult; readonly step
   const { isCached } = await ensureTruth(TEST_WEB_CONFIG, dir);
   steps.push({ label: 'truth export', ms: performance.now() - t0, isCached });
   const loaded = await timed(steps, 'truth read', () => loadTestWebGraph(dir));
-  log(`graph (a): ${loaded.pageCount.toLocaleString('en-US')} pages, ${loaded.linkCount.toLocaleString('en-US')} links; rendering and parsing every page once (titles, text, anchors)`);
+  log(
+    `graph (a): ${loaded.pageCount.toLocaleString('en-US')} pages, ${loaded.linkCount.toLocaleString('en-US')} ` +
+      `links; rendering and parsing every page once (titles, text, anchors)`,
+  );
   let graph: SimGraph | null = null;
   try {
     graph = await timed(steps, 'pages rebuilt and parsed', () => withContentInMemory(loaded, progress('graph (a) content')));
@@ -81,7 +86,12 @@ async function webGraph(): Promise<{ readonly result: GraphResult; readonly step
 }
 
 /** Graph (b): the documentation crawl. */
-async function docsGraph(): Promise<{ readonly result: GraphResult; readonly steps: BuildStep[]; readonly crawl: Awaited<ReturnType<typeof docsCrawl>>['facts']; readonly crawlGraph: { pages: number; links: number } }> {
+async function docsGraph(): Promise<{
+  readonly result: GraphResult;
+  readonly steps: BuildStep[];
+  readonly crawl: Awaited<ReturnType<typeof docsCrawl>>['facts'];
+  readonly crawlGraph: { pages: number; links: number };
+}> {
   const steps: BuildStep[] = [];
   const dir = join(cacheDir, 'docs-crawl');
   log(`graph (b): crawling the documentation into ${dir}`);
@@ -92,11 +102,16 @@ async function docsGraph(): Promise<{ readonly result: GraphResult; readonly ste
   try {
     const fetched = new Set<string>();
     for await (const e of readCrawlLog(join(dir, CRAWL_LOG_FILE))) {
-      if (e.outcome === 'ok' && e.status >= 200 && e.status < 300 && (e.contentType === null || HTML_TYPES.has(e.contentType))) fetched.add(e.url);
+      if (e.outcome === 'ok' && e.status >= 200 && e.status < 300 && (e.contentType === null || HTML_TYPES.has(e.contentType)))
+        fetched.add(e.url);
     }
     const sub = fetchedSubgraph(loaded, (p) => fetched.has(loaded.urlOf(p)));
-    log(`graph (b): ${loaded.pageCount.toLocaleString('en-US')} URLs, cut to ${sub.pageCount.toLocaleString('en-US')} HTML pages; reading every page from the WARC files once`);
-    const graph = await timed(steps, 'pages read from the WARC files and parsed', () => withContentInMemory(sub, progress('graph (b) content')));
+    log(
+      `graph (b): ${loaded.pageCount.toLocaleString('en-US')} URLs, cut to ${sub.pageCount.toLocaleString('en-US')} HTML pages; reading every page from the WARC files once`,
+    );
+    const graph = await timed(steps, 'pages read from the WARC files and parsed', () =>
+      withContentInMemory(sub, progress('graph (b) content')),
+    );
     const result = await runGraphExperiments('docs', 'documentation', graph, seedsInSiteOrder(graph), writeChart, log);
     return { result, steps, crawl: crawl.facts, crawlGraph: { pages: loaded.pageCount, links: loaded.linkCount } };
   } finally {
@@ -113,8 +128,12 @@ async function main(): Promise<void> {
   const web = await webGraph();
   const docs = await docsGraph();
   const report = renderReport({
-    command: COMMAND, date: new Date().toISOString().slice(0, 10), nodeVersion: process.versions.node, cpus: availableParallelism(),
-    totalMs: performance.now() - started, chartDir: CHART_DIR_NAME,
+    command: COMMAND,
+    date: new Date().toISOString().slice(0, 10),
+    nodeVersion: process.versions.node,
+    cpus: availableParallelism(),
+    totalMs: performance.now() - started,
+    chartDir: CHART_DIR_NAME,
     web: { result: web.result, config: TEST_WEB_CONFIG, steps: web.steps },
     docs: { result: docs.result, sites: DOCS_SITES, crawl: docs.crawl, steps: docs.steps, crawlGraph: docs.crawlGraph },
     polite: politeSettings(),

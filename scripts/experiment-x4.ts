@@ -60,13 +60,23 @@ interface Measured {
 const RUNS: Run[] = [
   { name: 'url-hash', what: 'h(URL) mod n', cluster: { nodes: NODES, partition: { strategy: 'url-hash' } } },
   { name: 'host-hash', what: 'h(host) mod n', cluster: { nodes: NODES, partition: { strategy: 'host-hash' } } },
-  { name: 'truth-topic', what: 'true labels (ideal classifier), pages forwarded', cluster: { nodes: NODES, partition: { strategy: 'truth-topic' } } },
+  {
+    name: 'truth-topic',
+    what: 'true labels (ideal classifier), pages forwarded',
+    cluster: { nodes: NODES, partition: { strategy: 'truth-topic' } },
+  },
   { name: 'topic', what: 'shipped model, pages forwarded (X4)', cluster: { nodes: NODES, partition: { strategy: 'topic' } } },
-  { name: 'topic, links only', what: 'shipped model, links of boundary pages sent', cluster: { nodes: NODES, partition: { strategy: 'topic' }, forward: 'urls' } },
+  {
+    name: 'topic, links only',
+    what: 'shipped model, links of boundary pages sent',
+    cluster: { nodes: NODES, partition: { strategy: 'topic' }, forward: 'urls' },
+  },
 ];
 if ((ORDER_POLICY_IDS as readonly string[]).includes('topic')) {
   RUNS.push({
-    name: 'topic, on-topic order', what: 'shipped model, frontier ordered by on-topic likelihood', cluster: { nodes: NODES, partition: { strategy: 'topic' } },
+    name: 'topic, on-topic order',
+    what: 'shipped model, frontier ordered by on-topic likelihood',
+    cluster: { nodes: NODES, partition: { strategy: 'topic' } },
     order: { policy: 'topic' } as unknown as CrawlConfigInput['order'],
   });
 }
@@ -83,20 +93,31 @@ try {
     const out = join(dir, `run-${i}`);
     const truthDir = run.cluster?.partition?.strategy === 'truth-topic' ? { truthDir: join(dir, 'truth') } : {};
     const config: CrawlConfigInput = {
-      nodeId: 'x4', seeds: { urls: [...web.seeds] }, store: { outDir: out },
+      nodeId: 'x4',
+      seeds: { urls: [...web.seeds] },
+      store: { outDir: out },
       network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-      politeness: { minDelayMs: 0, delayFactor: 0 }, limits: { concurrency: 32, maxPages: PAGES }, progressIntervalMs: 0,
-      cluster: { ...run.cluster, ...truthDir }, ...(run.order === undefined ? {} : { order: run.order }),
+      politeness: { minDelayMs: 0, delayFactor: 0 },
+      limits: { concurrency: 32, maxPages: PAGES },
+      progressIntervalMs: 0,
+      cluster: { ...run.cluster, ...truthDir },
+      ...(run.order === undefined ? {} : { order: run.order }),
     };
     log(`${run.name}: crawling ${PAGES} pages on ${NODES} nodes`);
     const t0 = performance.now();
     await new Crawl(config).run();
     const seconds = (performance.now() - t0) / 1000;
     const read = await readCrawlForEval(out, truth);
-    const metrics = collaborationMetrics({ nodes: read.nodes, links: read.links, ...(read.target === null ? {} : { target: read.target }) });
+    const metrics = collaborationMetrics({
+      nodes: read.nodes,
+      links: read.links,
+      ...(read.target === null ? {} : { target: read.target }),
+    });
     const topic = await readTopicEval(out, truth);
     measured.push({ run, seconds, metrics, topic });
-    log(`${run.name}: ${seconds.toFixed(1)} s, overlap ${metrics.overlap.overlap.toFixed(3)}, locality ${topic.locality.locality?.toFixed(3)}`);
+    log(
+      `${run.name}: ${seconds.toFixed(1)} s, overlap ${metrics.overlap.overlap.toFixed(3)}, locality ${topic.locality.locality?.toFixed(3)}`,
+    );
   }
   writeFileSync(DOC, render(measured, web.model.pageCount, truth.manifest.categories.length));
   log(`wrote ${DOC}`);
@@ -134,19 +155,27 @@ function verdicts(rows: readonly Measured[]): Claim[] {
       evidence: `topic locality ${pct(topicLocality)} with the trained classifier; p_l of url-hash ${pct(urlPl)} (1/n = ${pct(1 / NODES)})`,
     },
     {
-      text: 'The trained classifier reaches X4\'s accuracy within 10 points (X4: 60.7 %).',
+      text: "The trained classifier reaches X4's accuracy within 10 points (X4: 60.7 %).",
       isTrue: (topic.topic.accuracy?.accuracy ?? 0) >= 0.507,
-      evidence: `${pct(topic.topic.accuracy?.accuracy)} of ${topic.topic.accuracy?.pairs ?? 0} stored pages against the true labels (the shipped model knows 13 of the 16 categories)`,
+      evidence:
+        `${pct(topic.topic.accuracy?.accuracy)} of ${topic.topic.accuracy?.pairs ?? 0} stored ` +
+        `pages against the true labels (the shipped model knows 13 of the 16 categories)`,
     },
     {
       text: 'Topic subcollections preserve the global PageRank order better than hash subcollections of the same pages (X4: Kendall τ higher for every topic subcollection).',
       isTrue: (topic.topic.meanTau ?? -1) > (topic.topic.meanHashTau ?? 1),
-      evidence: `mean τ-b ${ratio(topic.topic.meanTau)} over the ${NODES} topic subcollections (${topic.topic.taus.map((t) => ratio(t.tau)).join(', ')}) against ${ratio(topic.topic.meanHashTau)} for the same pages in ${NODES} content-hash groups`,
+      evidence:
+        `mean τ-b ${ratio(topic.topic.meanTau)} over the ${NODES} topic subcollections (${topic.topic.taus.map((t) => ratio(t.tau)).join(', ')}) ` +
+        `against ${ratio(topic.topic.meanHashTau)} for the same pages in ${NODES} content-hash groups`,
     },
     {
-      text: 'The ideal classifier is an upper bound: true labels give at least the trained classifier\'s locality.',
-      isTrue: (ideal.topic.locality.trueLocality ?? ideal.topic.locality.locality ?? 0) + 0.02 >= topicLocality || (ideal.metrics.linkLocality?.pl ?? 0) + 0.02 >= (topic.metrics.linkLocality?.pl ?? 0),
-      evidence: `truth-topic p_l ${pct(ideal.metrics.linkLocality?.pl)}, topic p_l ${pct(topic.metrics.linkLocality?.pl)}; true locality of the pairs the topic crawl classified: ${pct(topic.topic.locality.trueLocality)}`,
+      text: "The ideal classifier is an upper bound: true labels give at least the trained classifier's locality.",
+      isTrue:
+        (ideal.topic.locality.trueLocality ?? ideal.topic.locality.locality ?? 0) + 0.02 >= topicLocality ||
+        (ideal.metrics.linkLocality?.pl ?? 0) + 0.02 >= (topic.metrics.linkLocality?.pl ?? 0),
+      evidence:
+        `truth-topic p_l ${pct(ideal.metrics.linkLocality?.pl)}, topic p_l ${pct(topic.metrics.linkLocality?.pl)}; ` +
+        `true locality of the pairs the topic crawl classified: ${pct(topic.topic.locality.trueLocality)}`,
     },
     {
       text: 'URL hashing has no overlap; topic partitioning has some (URLs are not hashed).',
@@ -156,14 +185,19 @@ function verdicts(rows: readonly Measured[]): Claim[] {
     {
       text: 'Sending only the links of boundary pages moves no page content, at a cost in URLs exchanged.',
       isTrue: links.metrics.communication.pageBytesSent === 0 && (topic.metrics.communication.pageBytesSent ?? 0) > 0,
-      evidence: `page bytes sent: links only ${links.metrics.communication.pageBytesSent.toLocaleString('en-US')}, pages forwarded ${topic.metrics.communication.pageBytesSent.toLocaleString('en-US')}; URLs per page ${ratio(links.metrics.communication.urlsPerPage)} against ${ratio(topic.metrics.communication.urlsPerPage)}`,
+      evidence:
+        `page bytes sent: links only ${links.metrics.communication.pageBytesSent.toLocaleString('en-US')}, ` +
+        `pages forwarded ${topic.metrics.communication.pageBytesSent.toLocaleString('en-US')}; ` +
+        `URLs per page ${ratio(links.metrics.communication.urlsPerPage)} against ${ratio(topic.metrics.communication.urlsPerPage)}`,
     },
   ];
   if (ordered !== undefined) {
     claims.push({
-      text: 'Ordering each node\'s frontier by on-topic likelihood reduces overlap (X4\'s proposed improvement).',
+      text: "Ordering each node's frontier by on-topic likelihood reduces overlap (X4's proposed improvement).",
       isTrue: ordered.metrics.overlap.overlap < topic.metrics.overlap.overlap,
-      evidence: `overlap ${ratio(ordered.metrics.overlap.overlap, 4)} with on-topic order against ${ratio(topic.metrics.overlap.overlap, 4)} breadth-first; coverage ${pct(ordered.metrics.coverage?.coverage)} against ${pct(topic.metrics.coverage?.coverage)}`,
+      evidence:
+        `overlap ${ratio(ordered.metrics.overlap.overlap, 4)} with on-topic order against ${ratio(topic.metrics.overlap.overlap, 4)} ` +
+        `breadth-first; coverage ${pct(ordered.metrics.coverage?.coverage)} against ${pct(topic.metrics.coverage?.coverage)}`,
     });
   }
   return claims;
@@ -174,12 +208,18 @@ function render(rows: readonly Measured[], pageCount: number, categoryCount: num
   const held = claims.filter((c) => c.isTrue).length;
   const model = loadTopicModel(null);
   const table = [
-    '| run | partitioning | overlap | URLs sent per page | pages forwarded per page | page bytes sent | coverage | p_l | topic locality | true locality | accuracy | τ topic groups | τ hash groups | pages/s |',
+    '| run | partitioning | overlap | URLs sent per page | pages forwarded per page | page bytes sent | ' +
+      'coverage | p_l | topic locality | true locality | accuracy | τ topic groups | τ hash groups | pages/s |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => {
       const c = r.metrics.communication;
       const pages = r.metrics.overlap.downloads;
-      return `| ${r.run.name} | ${r.run.what} | ${ratio(r.metrics.overlap.overlap, 4)} | ${ratio(c.urlsPerPage)} | ${ratio(c.pagesForwardedPerPage)} | ${c.pageBytesSent.toLocaleString('en-US')} | ${pct(r.metrics.coverage?.coverage)} | ${pct(r.metrics.linkLocality?.pl)} | ${pct(r.topic.locality.locality)} | ${pct(r.topic.locality.trueLocality)} | ${pct(r.topic.accuracy?.accuracy)} | ${ratio(r.topic.meanTau)} | ${ratio(r.topic.meanHashTau)} | ${(pages / r.seconds).toFixed(0)} |`;
+      return (
+        `| ${r.run.name} | ${r.run.what} | ${ratio(r.metrics.overlap.overlap, 4)} | ${ratio(c.urlsPerPage)} | ` +
+        `${ratio(c.pagesForwardedPerPage)} | ${c.pageBytesSent.toLocaleString('en-US')} | ${pct(r.metrics.coverage?.coverage)} | ` +
+        `${pct(r.metrics.linkLocality?.pl)} | ${pct(r.topic.locality.locality)} | ${pct(r.topic.locality.trueLocality)} | ` +
+        `${pct(r.topic.accuracy?.accuracy)} | ${ratio(r.topic.meanTau)} | ${ratio(r.topic.meanHashTau)} | ${(pages / r.seconds).toFixed(0)} |`
+      );
     }),
   ];
   const topic = rows.find((r) => r.run.name === 'topic');

@@ -32,27 +32,112 @@ const SAME_NAME_MIN_POPULATION = 10_000;
 
 /** USPS code -> state name: the 50 states and DC. GeoNames' US admin1 codes are the USPS codes. */
 const US_STATES = {
-  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado',
-  CT: 'Connecticut', DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia', HI: 'Hawaii',
-  ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', IA: 'Iowa', KS: 'Kansas', KY: 'Kentucky', LA: 'Louisiana',
-  ME: 'Maine', MD: 'Maryland', MA: 'Massachusetts', MI: 'Michigan', MN: 'Minnesota', MS: 'Mississippi',
-  MO: 'Missouri', MT: 'Montana', NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire', NJ: 'New Jersey',
-  NM: 'New Mexico', NY: 'New York', NC: 'North Carolina', ND: 'North Dakota', OH: 'Ohio', OK: 'Oklahoma',
-  OR: 'Oregon', PA: 'Pennsylvania', RI: 'Rhode Island', SC: 'South Carolina', SD: 'South Dakota',
-  TN: 'Tennessee', TX: 'Texas', UT: 'Utah', VT: 'Vermont', VA: 'Virginia', WA: 'Washington',
-  WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
+  AL: 'Alabama',
+  AK: 'Alaska',
+  AZ: 'Arizona',
+  AR: 'Arkansas',
+  CA: 'California',
+  CO: 'Colorado',
+  CT: 'Connecticut',
+  DE: 'Delaware',
+  DC: 'District of Columbia',
+  FL: 'Florida',
+  GA: 'Georgia',
+  HI: 'Hawaii',
+  ID: 'Idaho',
+  IL: 'Illinois',
+  IN: 'Indiana',
+  IA: 'Iowa',
+  KS: 'Kansas',
+  KY: 'Kentucky',
+  LA: 'Louisiana',
+  ME: 'Maine',
+  MD: 'Maryland',
+  MA: 'Massachusetts',
+  MI: 'Michigan',
+  MN: 'Minnesota',
+  MS: 'Mississippi',
+  MO: 'Missouri',
+  MT: 'Montana',
+  NE: 'Nebraska',
+  NV: 'Nevada',
+  NH: 'New Hampshire',
+  NJ: 'New Jersey',
+  NM: 'New Mexico',
+  NY: 'New York',
+  NC: 'North Carolina',
+  ND: 'North Dakota',
+  OH: 'Ohio',
+  OK: 'Oklahoma',
+  OR: 'Oregon',
+  PA: 'Pennsylvania',
+  RI: 'Rhode Island',
+  SC: 'South Carolina',
+  SD: 'South Dakota',
+  TN: 'Tennessee',
+  TX: 'Texas',
+  UT: 'Utah',
+  VT: 'Vermont',
+  VA: 'Virginia',
+  WA: 'Washington',
+  WV: 'West Virginia',
+  WI: 'Wisconsin',
+  WY: 'Wyoming',
 };
 
 /** Time zone of most of each state; split states get the zone of their big cities, with CITY_TIME_ZONE below. */
 const STATE_TIME_ZONE = {
-  AL: 'Central', AK: 'Alaska', AZ: 'Mountain', AR: 'Central', CA: 'Pacific', CO: 'Mountain', CT: 'Eastern',
-  DE: 'Eastern', DC: 'Eastern', FL: 'Eastern', GA: 'Eastern', HI: 'Hawaii', ID: 'Mountain', IL: 'Central',
-  IN: 'Eastern', IA: 'Central', KS: 'Central', KY: 'Eastern', LA: 'Central', ME: 'Eastern', MD: 'Eastern',
-  MA: 'Eastern', MI: 'Eastern', MN: 'Central', MS: 'Central', MO: 'Central', MT: 'Mountain', NE: 'Central',
-  NV: 'Pacific', NH: 'Eastern', NJ: 'Eastern', NM: 'Mountain', NY: 'Eastern', NC: 'Eastern', ND: 'Central',
-  OH: 'Eastern', OK: 'Central', OR: 'Pacific', PA: 'Eastern', RI: 'Eastern', SC: 'Eastern', SD: 'Central',
-  TN: 'Central', TX: 'Central', UT: 'Mountain', VT: 'Eastern', VA: 'Eastern', WA: 'Pacific', WV: 'Eastern',
-  WI: 'Central', WY: 'Mountain',
+  AL: 'Central',
+  AK: 'Alaska',
+  AZ: 'Mountain',
+  AR: 'Central',
+  CA: 'Pacific',
+  CO: 'Mountain',
+  CT: 'Eastern',
+  DE: 'Eastern',
+  DC: 'Eastern',
+  FL: 'Eastern',
+  GA: 'Eastern',
+  HI: 'Hawaii',
+  ID: 'Mountain',
+  IL: 'Central',
+  IN: 'Eastern',
+  IA: 'Central',
+  KS: 'Central',
+  KY: 'Eastern',
+  LA: 'Central',
+  ME: 'Eastern',
+  MD: 'Eastern',
+  MA: 'Eastern',
+  MI: 'Eastern',
+  MN: 'Central',
+  MS: 'Central',
+  MO: 'Central',
+  MT: 'Mountain',
+  NE: 'Central',
+  NV: 'Pacific',
+  NH: 'Eastern',
+  NJ: 'Eastern',
+  NM: 'Mountain',
+  NY: 'Eastern',
+  NC: 'Eastern',
+  ND: 'Central',
+  OH: 'Eastern',
+  OK: 'Central',
+  OR: 'Pacific',
+  PA: 'Eastern',
+  RI: 'Eastern',
+  SC: 'Eastern',
+  SD: 'Central',
+  TN: 'Central',
+  TX: 'Central',
+  UT: 'Mountain',
+  VT: 'Eastern',
+  VA: 'Eastern',
+  WA: 'Pacific',
+  WV: 'Eastern',
+  WI: 'Central',
+  WY: 'Mountain',
 };
 
 /** Cities of split states that are not in their state's main zone (key: "Name|ST"). */
@@ -66,7 +151,7 @@ const CITY_TIME_ZONE = {
   'Bowling Green|KY': 'Central',
   'Owensboro|KY': 'Central',
   'Rapid City|SD': 'Mountain',
-  'Coeur d\'Alene|ID': 'Pacific',
+  "Coeur d'Alene|ID": 'Pacific',
   'Lewiston|ID': 'Pacific',
 };
 
@@ -84,22 +169,69 @@ const RENAME = {
  */
 const EXCLUDE = new Set([
   // New York City boroughs and neighbourhoods
-  'Brooklyn|NY', 'Queens|NY', 'Manhattan|NY', 'The Bronx|NY', 'Bronx|NY', 'Staten Island|NY', 'Jamaica|NY',
-  'East Flatbush|NY', 'Washington Heights|NY', 'Astoria|NY', 'Borough Park|NY', 'Sheepshead Bay|NY',
-  'Flushing|NY', 'Harlem|NY', 'Bushwick|NY', 'Bedford-Stuyvesant|NY', 'Canarsie|NY', 'Bensonhurst|NY',
-  'Williamsburg|NY', 'Crown Heights|NY', 'Flatbush|NY', 'Long Island City|NY', 'Corona|NY', 'Elmhurst|NY',
-  'Jackson Heights|NY', 'Forest Hills|NY', 'Bay Ridge|NY', 'East New York|NY', 'Sunset Park|NY', 'Glendale|NY',
-  'Richmond Hill|NY', 'Ridgewood|NY',
+  'Brooklyn|NY',
+  'Queens|NY',
+  'Manhattan|NY',
+  'The Bronx|NY',
+  'Bronx|NY',
+  'Staten Island|NY',
+  'Jamaica|NY',
+  'East Flatbush|NY',
+  'Washington Heights|NY',
+  'Astoria|NY',
+  'Borough Park|NY',
+  'Sheepshead Bay|NY',
+  'Flushing|NY',
+  'Harlem|NY',
+  'Bushwick|NY',
+  'Bedford-Stuyvesant|NY',
+  'Canarsie|NY',
+  'Bensonhurst|NY',
+  'Williamsburg|NY',
+  'Crown Heights|NY',
+  'Flatbush|NY',
+  'Long Island City|NY',
+  'Corona|NY',
+  'Elmhurst|NY',
+  'Jackson Heights|NY',
+  'Forest Hills|NY',
+  'Bay Ridge|NY',
+  'East New York|NY',
+  'Sunset Park|NY',
+  'Glendale|NY',
+  'Richmond Hill|NY',
+  'Ridgewood|NY',
   // villages of Phoenix and other city sections
-  'Maryvale|AZ', 'Deer Valley|AZ', 'Alhambra|AZ', 'Tempe Junction|AZ', 'East Chattanooga|TN', 'East Hampton|VA',
-  'North Stamford|CT', 'Valencia|CA', 'Ahwatukee Foothills|AZ', 'South Boston|MA', 'New South Memphis|TN',
+  'Maryvale|AZ',
+  'Deer Valley|AZ',
+  'Alhambra|AZ',
+  'Tempe Junction|AZ',
+  'East Chattanooga|TN',
+  'East Hampton|VA',
+  'North Stamford|CT',
+  'Valencia|CA',
+  'Ahwatukee Foothills|AZ',
+  'South Boston|MA',
+  'New South Memphis|TN',
   'West Raleigh|NC',
   // census-designated places (not incorporated cities)
-  'Paradise|NV', 'Sunrise Manor|NV', 'Spring Valley|NV', 'Enterprise|NV', 'Whitney|NV', 'Winchester|NV',
-  'East Los Angeles|CA', 'Metairie|LA', 'Metairie Terrace|LA', 'Brandon|FL', 'Arden-Arcade|CA',
-  'The Woodlands|TX', 'Spring|TX', 'Highlands Ranch|CO',
+  'Paradise|NV',
+  'Sunrise Manor|NV',
+  'Spring Valley|NV',
+  'Enterprise|NV',
+  'Whitney|NV',
+  'Winchester|NV',
+  'East Los Angeles|CA',
+  'Metairie|LA',
+  'Metairie Terrace|LA',
+  'Brandon|FL',
+  'Arden-Arcade|CA',
+  'The Woodlands|TX',
+  'Spring|TX',
+  'Highlands Ranch|CO',
   // GeoNames entries carrying a neighbouring city's population
-  'Ironville|KY', 'Meads|KY',
+  'Ironville|KY',
+  'Meads|KY',
 ]);
 
 /** Real, commonly used alternative names (key: "Name|ST"). */
@@ -147,9 +279,30 @@ for (const c of allCities) {
 const places = [...merged.values()].sort((a, b) => b.population - a.population || a.name.localeCompare(b.name));
 const top = places.slice(0, COUNT);
 
-const MUST_HAVE = ['New York', 'Los Angeles', 'Chicago', 'Houston', 'Phoenix', 'Philadelphia', 'San Antonio',
-  'San Diego', 'Dallas', 'San Jose', 'Austin', 'Jacksonville', 'Fort Worth', 'Columbus', 'Charlotte',
-  'Indianapolis', 'San Francisco', 'Seattle', 'Denver', 'Washington', 'Boston', 'Nashville'];
+const MUST_HAVE = [
+  'New York',
+  'Los Angeles',
+  'Chicago',
+  'Houston',
+  'Phoenix',
+  'Philadelphia',
+  'San Antonio',
+  'San Diego',
+  'Dallas',
+  'San Jose',
+  'Austin',
+  'Jacksonville',
+  'Fort Worth',
+  'Columbus',
+  'Charlotte',
+  'Indianapolis',
+  'San Francisco',
+  'Seattle',
+  'Denver',
+  'Washington',
+  'Boston',
+  'Nashville',
+];
 const MUST_NOT = ['Brooklyn', 'Queens', 'Manhattan', 'The Bronx', 'Staten Island'];
 for (const n of MUST_HAVE) if (!top.some((c) => c.name === n)) throw new Error(`sanity: ${n} missing`);
 for (const n of MUST_NOT) if (top.some((c) => c.name === n)) throw new Error(`sanity: ${n} present`);
@@ -190,7 +343,12 @@ const cities = top.map((c) => {
 });
 
 /** Normalised name, so that "St. Louis" and "Saint Louis" or "Winston-Salem" and "Winston Salem" match. */
-const norm = (n) => n.toLowerCase().replace(/^st\.? /, 'saint ').replace(/^ft\.? /, 'fort ').replace(/[-\s]+/g, ' ');
+const norm = (n) =>
+  n
+    .toLowerCase()
+    .replace(/^st\.? /, 'saint ')
+    .replace(/^ft\.? /, 'fort ')
+    .replace(/[-\s]+/g, ' ');
 const topKeys = new Set(cities.map((c) => key(c.name, c.state)));
 const sameName = [];
 for (const name of [...new Set(cities.map((c) => c.name))]) {
@@ -242,8 +400,7 @@ for (const c of cities) {
 }
 lines.push('];');
 lines.push('');
-lines.push('/** Cities in another state that carry the name of one of US_CITIES, population >= ' +
-  `${SAME_NAME_MIN_POPULATION}. */`);
+lines.push('/** Cities in another state that carry the name of one of US_CITIES, population >= ' + `${SAME_NAME_MIN_POPULATION}. */`);
 lines.push('export const SAME_NAME_CITIES: readonly {');
 lines.push('  readonly name: string;');
 lines.push('  readonly state: string;');

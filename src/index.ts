@@ -57,17 +57,40 @@ export { ORDER_POLICY_IDS, orderPolicySchema, orderingPolicyFrom } from './order
 export type { OrderModels, OrderPolicyId } from './order/registry.js';
 export { canEstimateImportance, canObserveRemoteLinks, NO_PRIORITY_CHANGES } from './order/policy.js';
 export type {
-  DiscoveredUrl, FetchedPage, ImportanceEstimator, OrderingPolicy, OrderingPolicySpec, PolicyNeeds, PriorityChanges, RemoteLinkObserver,
+  DiscoveredUrl,
+  FetchedPage,
+  ImportanceEstimator,
+  OrderingPolicy,
+  OrderingPolicySpec,
+  PolicyNeeds,
+  PriorityChanges,
+  RemoteLinkObserver,
 } from './order/policy.js';
 export { UrlIds } from './url/url-ids.js';
 
 export {
-  backlinkImportance, pageRankImportance, topicImportance, topicWithBacklinks, weightedSum, hotMask, cosineSimilarity, sparseVector,
+  backlinkImportance,
+  pageRankImportance,
+  topicImportance,
+  topicWithBacklinks,
+  weightedSum,
+  hotMask,
+  cosineSimilarity,
+  sparseVector,
 } from './eval/importance.js';
 export type { Importance, ImportanceSpec, SparseVector } from './eval/importance.js';
 export {
-  pcsCurve, pstCurve, weightedCoverageCurve, weightedCoverageOverTime, pcsBaseline, pstBaseline, weightedCoverageBaseline, pbcBaseline, pbcCurve,
-  LimitedBuffer, summarizeCurve,
+  pcsCurve,
+  pstCurve,
+  weightedCoverageCurve,
+  weightedCoverageOverTime,
+  pcsBaseline,
+  pstBaseline,
+  weightedCoverageBaseline,
+  pbcBaseline,
+  pbcCurve,
+  LimitedBuffer,
+  summarizeCurve,
 } from './eval/ordering-models.js';
 export type { Curve, CurveSpec, HotPages } from './eval/ordering-models.js';
 export { curvesToCsv, curvesToJson, curvesFromJson } from './report/curves-csv.js';

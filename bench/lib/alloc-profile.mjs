@@ -15,11 +15,17 @@ if (isMainThread && !process.argv.includes('--serve-web')) {
   const out = process.env.SHOAL_ALLOC_PROFILE ?? 'alloc.heapprofile';
   const session = new Session();
   session.connect();
-  session.post('HeapProfiler.startSampling', {
-    samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true,
-  }, (err) => {
-    if (err) console.error(`alloc-profile: cannot start sampling: ${err.message}`);
-  });
+  session.post(
+    'HeapProfiler.startSampling',
+    {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    },
+    (err) => {
+      if (err) console.error(`alloc-profile: cannot start sampling: ${err.message}`);
+    },
+  );
   process.on('exit', () => {
     // A session in the same thread answers synchronously, so this runs before the process ends.
     session.post('HeapProfiler.stopSampling', (err, result) => {

@@ -28,7 +28,13 @@ function procStatus() {
     // Not Linux: only getrusage and process.memoryUsage() are reported.
   }
   const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) / 1024;
-  return { vmRss: field('VmRSS'), vmHwm: field('VmHWM'), rssAnon: field('RssAnon'), rssFile: field('RssFile'), rssShmem: field('RssShmem') };
+  return {
+    vmRss: field('VmRSS'),
+    vmHwm: field('VmHWM'),
+    rssAnon: field('RssAnon'),
+    rssFile: field('RssFile'),
+    rssShmem: field('RssShmem'),
+  };
 }
 
 /**
@@ -55,7 +61,8 @@ function residentByMapping(crawlDir) {
       const start = Number.parseInt(header[1], 16);
       const size = Number.parseInt(header[2], 16) - start;
       if (path === '[heap]') [kind, sub] = ['anon', 'brk'];
-      else if (path === '' || path.startsWith('[')) [kind, sub] = ['anon', start % ARENA === 0 && size < ARENA ? 'arenas' : size === 256 * 1024 ? 'v8Pages' : 'otherAnon'];
+      else if (path === '' || path.startsWith('['))
+        [kind, sub] = ['anon', start % ARENA === 0 && size < ARENA ? 'arenas' : size === 256 * 1024 ? 'v8Pages' : 'otherAnon'];
       else if (path.startsWith(crawlDir)) [kind, sub] = ['crawlFiles', null];
       else [kind, sub] = ['otherFiles', null];
     } else if (line.startsWith('Rss:')) {
@@ -72,8 +79,17 @@ function sample(label, atMs, frontier, pages, crawlDir) {
   const m = process.memoryUsage();
   const h = getHeapStatistics();
   return {
-    label, atMs, frontier, pages, ...procStatus(), v8Malloced: h.malloced_memory / MiB, v8PeakMalloced: h.peak_malloced_memory / MiB,
-    heapUsed: m.heapUsed / MiB, heapTotal: m.heapTotal / MiB, external: m.external / MiB, arrayBuffers: m.arrayBuffers / MiB,
+    label,
+    atMs,
+    frontier,
+    pages,
+    ...procStatus(),
+    v8Malloced: h.malloced_memory / MiB,
+    v8PeakMalloced: h.peak_malloced_memory / MiB,
+    heapUsed: m.heapUsed / MiB,
+    heapTotal: m.heapTotal / MiB,
+    external: m.external / MiB,
+    arrayBuffers: m.arrayBuffers / MiB,
     maps: crawlDir === null ? null : residentByMapping(crawlDir),
   };
 }
@@ -128,14 +144,15 @@ const onProgress = (p) => {
     take('mid', queued, p.pages);
     if (probes.smaps) writeFileSync(probes.smaps, readFileSync('/proc/self/smaps'));
     if (probes.heapSnapshot) process.stderr.write(`  heap snapshot of the crawl thread: ${writeHeapSnapshot(probes.heapSnapshot)}\n`);
-  }
-  else if (!named.has('late') && p.pages >= MAX_PAGES * 0.9) take('late', queued, p.pages);
+  } else if (!named.has('late') && p.pages >= MAX_PAGES * 0.9) take('late', queued, p.pages);
   else samples.push(sample('', since(), queued, p.pages, null));
   if (seedsQueuedAt !== null && p.pages > lastGain.pages) lastGain = { atMs: since(), pages: p.pages };
   const s = samples[samples.length - 1];
-  process.stderr.write(`  ${f1(s.atMs / 1000)} s: frontier ${int(queued)} (${int(p.frontier.parked)} parked on disk), ${int(p.pages)} pages (${int(p.recentPagesPerSecond)}/s); `
-    + `RSS ${int(s.vmRss)} (anon ${int(s.rssAnon)}, file ${int(s.rssFile)}), heap ${int(s.heapUsed)}/${int(s.heapTotal)}, buffers ${int(s.arrayBuffers)}, `
-    + `v8 malloc ${int(s.v8Malloced)} (peak ${int(s.v8PeakMalloced)}), peak ${int(s.vmHwm)}\n`);
+  process.stderr.write(
+    `  ${f1(s.atMs / 1000)} s: frontier ${int(queued)} (${int(p.frontier.parked)} parked on disk), ${int(p.pages)} pages (${int(p.recentPagesPerSecond)}/s); ` +
+      `RSS ${int(s.vmRss)} (anon ${int(s.rssAnon)}, file ${int(s.rssFile)}), heap ${int(s.heapUsed)}/${int(s.heapTotal)}, buffers ${int(s.arrayBuffers)}, ` +
+      `v8 malloc ${int(s.v8Malloced)} (peak ${int(s.v8PeakMalloced)}), peak ${int(s.vmHwm)}\n`,
+  );
 };
 channel(PROGRESS).subscribe(onProgress);
 let traceFd = null;
@@ -146,15 +163,26 @@ if (probes.rssTrace) {
   writeSync(traceFd, 'ms rss heapTotal arrayBuffers\n');
   traceTimer = setInterval(() => {
     const m = process.memoryUsage();
-    writeSync(traceFd, `${Math.round(since())} ${Math.round(m.rss / MiB)} ${Math.round(m.heapTotal / MiB)} ${Math.round(m.arrayBuffers / MiB)}\n`);
+    writeSync(
+      traceFd,
+      `${Math.round(since())} ${Math.round(m.rss / MiB)} ${Math.round(m.heapTotal / MiB)} ${Math.round(m.arrayBuffers / MiB)}\n`,
+    );
   }, 50).unref();
 }
-const crawl = new Crawl(mergeTrees({
-  nodeId: 'bench', seeds: { file: seedsFile },
-  network: { hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-  politeness: { minDelayMs: 0 }, limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES }, store: { outDir: out },
-  progressIntervalMs: 1000,
-}, probes.set ?? {}));
+const crawl = new Crawl(
+  mergeTrees(
+    {
+      nodeId: 'bench',
+      seeds: { file: seedsFile },
+      network: { hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
+      politeness: { minDelayMs: 0 },
+      limits: { concurrency: CONCURRENCY, maxPages: MAX_PAGES },
+      store: { outDir: out },
+      progressIntervalMs: 1000,
+    },
+    probes.set ?? {},
+  ),
+);
 let result;
 try {
   const summary = await crawl.run();
@@ -163,11 +191,22 @@ try {
   const started = crawlStartedAt(out);
   const loadSeedsMs = started === null ? null : started - wall0;
   result = {
-    type: 'result', samples, peakRssMb: process.resourceUsage().maxRSS / 1024, frontierMax, frontierAtSeedsQueued,
-    frontierLeft: summary.frontierLeft.queued, loadSeedsMs,
+    type: 'result',
+    samples,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    frontierMax,
+    frontierAtSeedsQueued,
+    frontierLeft: summary.frontierLeft.queued,
+    loadSeedsMs,
     queueSeedsMs: seedsQueuedAt === null || loadSeedsMs === null ? null : seedsQueuedAt - loadSeedsMs,
-    crawlMs: lastGain.atMs - (seedsQueuedAt ?? 0), crawlPages: lastGain.pages, runMs, pages: summary.pages, seenUrls: summary.seenUrls, stopReason: summary.stopReason,
-    longestStallMs: stalls.max / 1e6, diskMb: { frontier: dirBytes(join(out, 'state', 'frontier')) / MiB, seen: dirBytes(join(out, 'state', 'seen')) / MiB },
+    crawlMs: lastGain.atMs - (seedsQueuedAt ?? 0),
+    crawlPages: lastGain.pages,
+    runMs,
+    pages: summary.pages,
+    seenUrls: summary.seenUrls,
+    stopReason: summary.stopReason,
+    longestStallMs: stalls.max / 1e6,
+    diskMb: { frontier: dirBytes(join(out, 'state', 'frontier')) / MiB, seen: dirBytes(join(out, 'state', 'seen')) / MiB },
   };
 } finally {
   channel(PROGRESS).unsubscribe(onProgress);

@@ -161,19 +161,33 @@ export function runLoad(target: LoadTarget, seconds: number): Promise<LoadResult
   const latency = new LatencyRecorder();
   const cpu0 = process.cpuUsage();
   return new Promise((resolve, reject) => {
-    const instance = autocannon()({
-      url, connections: target.connections, pipelining: 1, duration: seconds, timeout: 10,
-      requests: [{ method: 'GET', setupRequest }],
-    }, (err, r) => {
-      running = null;
-      if (err !== null) return reject(err);
-      const cpu = process.cpuUsage(cpu0);
-      resolve({
-        seconds: r.duration, responses: r.requests.total, bytes: r.throughput.total, non2xx: r.non2xx,
-        errors: r.errors, timeouts: r.timeouts, statusCounts: statusCounts(r),
-        p50Ms: latency.percentile(50), p99Ms: latency.percentile(99), clientCpuUs: cpu.user + cpu.system,
-      });
-    });
+    const instance = autocannon()(
+      {
+        url,
+        connections: target.connections,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 10,
+        requests: [{ method: 'GET', setupRequest }],
+      },
+      (err, r) => {
+        running = null;
+        if (err !== null) return reject(err);
+        const cpu = process.cpuUsage(cpu0);
+        resolve({
+          seconds: r.duration,
+          responses: r.requests.total,
+          bytes: r.throughput.total,
+          non2xx: r.non2xx,
+          errors: r.errors,
+          timeouts: r.timeouts,
+          statusCounts: statusCounts(r),
+          p50Ms: latency.percentile(50),
+          p99Ms: latency.percentile(99),
+          clientCpuUs: cpu.user + cpu.system,
+        });
+      },
+    );
     instance.on('response', (_client, _status, _bytes, ms) => latency.add(ms));
     running = instance;
   });

@@ -37,8 +37,13 @@ function main(): void {
   gc();
   const m1 = process.memoryUsage();
   const out: FirstLoad = {
-    readMs: t1 - t0, decodeMs: t2 - t1, buildMs: t3 - t2, totalMs: t3 - t0,
-    heapUsedGrowthBytes: m1.heapUsed - m0.heapUsed, externalGrowthBytes: m1.external - m0.external, rssGrowthBytes: m1.rss - m0.rss,
+    readMs: t1 - t0,
+    decodeMs: t2 - t1,
+    buildMs: t3 - t2,
+    totalMs: t3 - t0,
+    heapUsedGrowthBytes: m1.heapUsed - m0.heapUsed,
+    externalGrowthBytes: m1.external - m0.external,
+    rssGrowthBytes: m1.rss - m0.rss,
   };
   // The classifier must outlive the second reading, or the GC takes it back before memory is read.
   if (classifier.categories.length === 0) throw new Error('empty model');

@@ -39,6 +39,8 @@ export function nonCrawlerEnv(): NodeJS.ProcessEnv {
 
 /** How a benchmark's header names the crawler's process settings. */
 export function processSettingsLabel(isUntuned: boolean): string {
-  if (isUntuned) return 'Node defaults (--untuned: NOT the shoal command\'s settings)';
-  return `the shoal command's: ${SHOAL_NODE_FLAGS.join(' ')} ${Object.entries(SHOAL_PROCESS_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`;
+  if (isUntuned) return "Node defaults (--untuned: NOT the shoal command's settings)";
+  return `the shoal command's: ${SHOAL_NODE_FLAGS.join(' ')} ${Object.entries(SHOAL_PROCESS_ENV)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')}`;
 }

@@ -19,7 +19,9 @@ export interface RunFigures {
 /** Server CPU and request deltas between two stats snapshots. */
 export function runFigures(load: LoadResult, before: ServerStats, after: ServerStats): RunFigures {
   return {
-    load, serverCpuUs: after.cpuUs - before.cpuUs, serverSystemUs: after.systemUs - before.systemUs,
+    load,
+    serverCpuUs: after.cpuUs - before.cpuUs,
+    serverSystemUs: after.systemUs - before.systemUs,
     serverRequests: after.requestsSeen - before.requestsSeen,
   };
 }
@@ -111,22 +113,31 @@ export function foldRuns(ctx: ModeContext, runs: readonly RunFigures[]): ModeFig
   const cpuPerReq = median(per((r) => r.serverCpuUs / Math.max(1, r.serverRequests)));
   const responses = sum(per((r) => r.load.responses));
   return {
-    scenario: ctx.scenario, title: ctx.title, mode: ctx.mode, workingSet: ctx.workingSet, runs: runs.length,
+    scenario: ctx.scenario,
+    title: ctx.title,
+    mode: ctx.mode,
+    workingSet: ctx.workingSet,
+    runs: runs.length,
     secondsPerRun: ctx.secondsPerRun,
     reqPerSec: median(per((r) => r.load.responses / r.load.seconds)),
     reqPerSecRuns: per((r) => Math.round(r.load.responses / r.load.seconds)),
     mbPerSec: median(per((r) => r.load.bytes / r.load.seconds / MB)),
     p50Ms: median(per((r) => r.load.p50Ms)),
     p99Ms: median(per((r) => r.load.p99Ms)),
-    responses, non2xx: sum(per((r) => r.load.non2xx)), errors: sum(per((r) => r.load.errors + r.load.timeouts)),
+    responses,
+    non2xx: sum(per((r) => r.load.non2xx)),
+    errors: sum(per((r) => r.load.errors + r.load.timeouts)),
     statusCounts: addCounts(per((r) => r.load.statusCounts)),
     avgResponseBytes: sum(per((r) => r.load.bytes)) / Math.max(1, responses),
-    serverCpuUsPerReq: cpuPerReq, capacityPerCore: 1e6 / cpuPerReq,
+    serverCpuUsPerReq: cpuPerReq,
+    capacityPerCore: 1e6 / cpuPerReq,
     serverSystemPct: median(per((r) => (100 * r.serverSystemUs) / Math.max(1, r.serverCpuUs))),
     serverRequests: sum(per((r) => r.serverRequests)),
     serverCpuPct: median(per((r) => (r.serverCpuUs / (r.load.seconds * 1e6)) * 100)),
     clientCpuPct: median(per((r) => (r.load.clientCpuUs / (r.load.seconds * 1e6)) * 100)),
-    peakRssMb: ctx.after.peakRssBytes / MB, rssAfterMb: ctx.after.rssBytes / MB, heapAfterMb: ctx.after.heapUsedBytes / MB,
+    peakRssMb: ctx.after.peakRssBytes / MB,
+    rssAfterMb: ctx.after.rssBytes / MB,
+    heapAfterMb: ctx.after.heapUsedBytes / MB,
     buffersAfterMb: ctx.after.arrayBuffersBytes / MB,
     sample: ctx.sample,
   };
@@ -143,20 +154,26 @@ export function boundBy(m: ModeFigures): string {
 
 /** One progress line for a finished scenario-mode. */
 export function modeLine(m: ModeFigures): string {
-  const statuses = Object.entries(m.statusCounts).map(([k, v]) => `${k}:${v}`).join(' ');
+  const statuses = Object.entries(m.statusCounts)
+    .map(([k, v]) => `${k}:${v}`)
+    .join(' ');
   return [
     `${m.title} [${m.mode}] ${m.runs}x${m.secondsPerRun}s: ${fixed(m.reqPerSec)} req/s (runs ${m.reqPerSecRuns.join(', ')}),`,
     `${fixed(m.mbPerSec, 1)} MB/s, ${fixed(m.avgResponseBytes)} B/response, p50 ${fixed(m.p50Ms, 2)} ms, p99 ${fixed(m.p99Ms, 2)} ms,`,
     `statuses {${statuses}}, non-2xx ${m.non2xx}, errors ${m.errors}, sample check ${m.sample.ok}/${m.sample.checked} 200 html;`,
-    `server saw ${m.serverRequests} requests, ${fixed(m.serverCpuUsPerReq, 1)} µs CPU/req (${fixed(m.serverSystemPct)}% kernel) -> ${fixed(m.capacityPerCore)} req/s/core, server CPU ${fixed(m.serverCpuPct)}%,`,
-    `load generator CPU ${fixed(m.clientCpuPct)}%, server RSS ${fixed(m.rssAfterMb)} MB (peak ${fixed(m.peakRssMb)} MB, JS heap ${fixed(m.heapAfterMb)} MB, buffers ${fixed(m.buffersAfterMb)} MB)`,
+    `server saw ${m.serverRequests} requests, ${fixed(m.serverCpuUsPerReq, 1)} µs CPU/req (${fixed(m.serverSystemPct)}% ` +
+      `kernel) -> ${fixed(m.capacityPerCore)} req/s/core, server CPU ${fixed(m.serverCpuPct)}%,`,
+    `load generator CPU ${fixed(m.clientCpuPct)}%, server RSS ${fixed(m.rssAfterMb)} MB (peak ` +
+      `${fixed(m.peakRssMb)} MB, JS heap ${fixed(m.heapAfterMb)} MB, buffers ${fixed(m.buffersAfterMb)} MB)`,
   ].join('\n  ');
 }
 
 /** The build figures as one line. */
 export function buildLine(b: BuildFigures): string {
-  return `${b.server}: ${b.hosts} hosts, ${b.pages} pages on ${b.addresses} addresses (${b.slowHosts} slow hosts): `
-    + `startTestWeb ${fixed(b.buildMs)} ms (fork->ready ${fixed(b.spawnToReadyMs)} ms), RSS after build ${fixed(b.rssAfterBuildMb)} MB, peak ${fixed(b.peakRssMb)} MB`;
+  return (
+    `${b.server}: ${b.hosts} hosts, ${b.pages} pages on ${b.addresses} addresses (${b.slowHosts} slow hosts): ` +
+    `startTestWeb ${fixed(b.buildMs)} ms (fork->ready ${fixed(b.spawnToReadyMs)} ms), RSS after build ${fixed(b.rssAfterBuildMb)} MB, peak ${fixed(b.peakRssMb)} MB`
+  );
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -167,11 +184,39 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 
 /** The final compact table. */
 export function summaryTable(modes: readonly ModeFigures[]): string {
-  const header = ['scenario', 'mode', 'req/s', 'MB/s', 'p50 ms', 'p99 ms', 'non2xx', 'err', 'srv µs/req', 'sys%', 'req/s/core', 'srv CPU%', 'gen CPU%', 'bound', 'peak RSS MB'];
+  const header = [
+    'scenario',
+    'mode',
+    'req/s',
+    'MB/s',
+    'p50 ms',
+    'p99 ms',
+    'non2xx',
+    'err',
+    'srv µs/req',
+    'sys%',
+    'req/s/core',
+    'srv CPU%',
+    'gen CPU%',
+    'bound',
+    'peak RSS MB',
+  ];
   const rows = modes.map((m) => [
-    m.scenario, m.mode, fixed(m.reqPerSec), fixed(m.mbPerSec, 1), fixed(m.p50Ms, 2), fixed(m.p99Ms, 2), String(m.non2xx),
-    String(m.errors), fixed(m.serverCpuUsPerReq, 1), fixed(m.serverSystemPct), fixed(m.capacityPerCore), fixed(m.serverCpuPct), fixed(m.clientCpuPct),
-    boundBy(m), fixed(m.peakRssMb),
+    m.scenario,
+    m.mode,
+    fixed(m.reqPerSec),
+    fixed(m.mbPerSec, 1),
+    fixed(m.p50Ms, 2),
+    fixed(m.p99Ms, 2),
+    String(m.non2xx),
+    String(m.errors),
+    fixed(m.serverCpuUsPerReq, 1),
+    fixed(m.serverSystemPct),
+    fixed(m.capacityPerCore),
+    fixed(m.serverCpuPct),
+    fixed(m.clientCpuPct),
+    boundBy(m),
+    fixed(m.peakRssMb),
   ]);
   return table(header, rows);
 }

@@ -14,22 +14,34 @@ export interface SampleCheck {
   readonly statuses: Readonly<Record<string, number>>;
 }
 
-function fetchStatus(page: PageRef, mode: AddressMode, port: number, proxyUrl: string | null): Promise<{ status: number; isHtml: boolean }> {
+function fetchStatus(
+  page: PageRef,
+  mode: AddressMode,
+  port: number,
+  proxyUrl: string | null,
+): Promise<{ status: number; isHtml: boolean }> {
   const proxy = mode === 'proxy' && proxyUrl !== null ? new URL(proxyUrl) : null;
   return new Promise((resolve) => {
-    const req = request({
-      host: proxy?.hostname ?? page.ip,
-      port: proxy === null ? port : Number(proxy.port),
-      path: proxy === null ? page.path : `http://${page.authority}${page.path}`,
-      headers: { host: page.authority },
-      agent: false,
-      timeout: 10_000,
-    }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => { bytes += c.length; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, isHtml: bytes > 0 && /^text\/html/.test(res.headers['content-type'] ?? '') }));
-      res.on('error', () => resolve({ status: 0, isHtml: false }));
-    });
+    const req = request(
+      {
+        host: proxy?.hostname ?? page.ip,
+        port: proxy === null ? port : Number(proxy.port),
+        path: proxy === null ? page.path : `http://${page.authority}${page.path}`,
+        headers: { host: page.authority },
+        agent: false,
+        timeout: 10_000,
+      },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, isHtml: bytes > 0 && /^text\/html/.test(res.headers['content-type'] ?? '') }),
+        );
+        res.on('error', () => resolve({ status: 0, isHtml: false }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => resolve({ status: 0, isHtml: false }));
     req.end();
@@ -37,7 +49,13 @@ function fetchStatus(page: PageRef, mode: AddressMode, port: number, proxyUrl: s
 }
 
 /** Fetches up to `n` pages spread over the list, one after the other. */
-export async function sampleCheck(pages: readonly PageRef[], n: number, mode: AddressMode, port: number, proxyUrl: string | null): Promise<SampleCheck> {
+export async function sampleCheck(
+  pages: readonly PageRef[],
+  n: number,
+  mode: AddressMode,
+  port: number,
+  proxyUrl: string | null,
+): Promise<SampleCheck> {
   const statuses: Record<string, number> = {};
   let ok = 0;
   const count = Math.min(n, pages.length);

@@ -64,7 +64,11 @@ export const LOAD_SCENARIOS: readonly LoadScenario[] = [
   { id: 'small-cold', title: 'small pages, cold', server: 'small-cold', pages: 50_000, excludeSlowHosts: true, modes: ['proxy', 'direct'] },
   { id: 'small-warm', title: 'small pages, warm', server: 'small-warm', pages: 2_000, excludeSlowHosts: true, modes: ['proxy', 'direct'] },
   {
-    id: 'small-warm-log-full', title: 'small pages, warm, request log full', server: 'small-warm-log-full', pages: 2_000,
-    excludeSlowHosts: true, modes: ['proxy'],
+    id: 'small-warm-log-full',
+    title: 'small pages, warm, request log full',
+    server: 'small-warm-log-full',
+    pages: 2_000,
+    excludeSlowHosts: true,
+    modes: ['proxy'],
   },
 ];

@@ -78,15 +78,22 @@ function stats(web: TestWeb, rss: RssSampler): ServerStats {
   const rssBytes = rss.sample();
   const mem = process.memoryUsage();
   return {
-    cpuUs: cpu.user + cpu.system, systemUs: cpu.system, rssBytes, peakRssBytes: rss.peakBytes,
-    heapUsedBytes: mem.heapUsed, arrayBuffersBytes: mem.arrayBuffers, requestsSeen: web.log.count,
+    cpuUs: cpu.user + cpu.system,
+    systemUs: cpu.system,
+    rssBytes,
+    peakRssBytes: rss.peakBytes,
+    heapUsedBytes: mem.heapUsed,
+    arrayBuffersBytes: mem.arrayBuffers,
+    requestsSeen: web.log.count,
   };
 }
 
 async function answer(web: TestWeb, rss: RssSampler, msg: ParentMessage): Promise<void> {
   switch (msg.type) {
-    case 'pages': return send({ type: 'pages', id: msg.id, pages: pickPages(web, msg.query) });
-    case 'stats': return send({ type: 'stats', id: msg.id, stats: stats(web, rss) });
+    case 'pages':
+      return send({ type: 'pages', id: msg.id, pages: pickPages(web, msg.query) });
+    case 'stats':
+      return send({ type: 'stats', id: msg.id, stats: stats(web, rss) });
     case 'clear-log':
       web.log.clear();
       return send({ type: 'done', id: msg.id });
@@ -99,7 +106,7 @@ async function answer(web: TestWeb, rss: RssSampler, msg: ParentMessage): Promis
 }
 
 function fail(err: unknown): void {
-  void send({ type: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) }).finally(() => process.exit(1));
+  void send({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) }).finally(() => process.exit(1));
 }
 
 /** Runs the server child for one configuration until the parent says stop (or goes away). */
@@ -122,8 +129,13 @@ export async function serveChild(spec: ServerSpecName): Promise<void> {
   await send({
     type: 'ready',
     info: {
-      port: web.port, proxyUrl: web.proxyUrl, buildMs, rssBytes: rss.sample(), pageCount: web.model.pageCount,
-      hostCount: hosts.length, addressCount: new Set(hosts.map((h) => h.ip)).size,
+      port: web.port,
+      proxyUrl: web.proxyUrl,
+      buildMs,
+      rssBytes: rss.sample(),
+      pageCount: web.model.pageCount,
+      hostCount: hosts.length,
+      addressCount: new Set(hosts.map((h) => h.ip)).size,
       slowHostCount: hosts.filter((h) => h.slow).length,
     },
   });

@@ -4,7 +4,15 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { isChildMessage, type ChildMessage, type PageQuery, type ParentMessage, type PageRef, type ReadyInfo, type ServerStats } from './protocol.js';
+import {
+  isChildMessage,
+  type ChildMessage,
+  type PageQuery,
+  type ParentMessage,
+  type PageRef,
+  type ReadyInfo,
+  type ServerStats,
+} from './protocol.js';
 import type { ServerSpecName } from './scenarios.js';
 
 const READY_TIMEOUT_MS = 60_000;
@@ -43,7 +51,11 @@ export class ServerProcess {
   private readonly waiting = new Map<number, Pending>();
   private failure: Error | null = null;
 
-  private constructor(private readonly child: ChildProcess, readonly info: ReadyInfo, readonly spawnToReadyMs: number) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly info: ReadyInfo,
+    readonly spawnToReadyMs: number,
+  ) {
     child.on('message', (msg: unknown) => {
       if (!isChildMessage(msg) || !('id' in msg)) return;
       this.waiting.get(msg.id)?.resolve(msg);
@@ -56,7 +68,10 @@ export class ServerProcess {
     // One folder per configuration: each thread (main, module-loader hooks) writes its own profile.
     const profile = options.profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(options.profileDir, spec)}`];
     const t0 = performance.now();
-    const child = fork(options.script, ['--serve', spec], { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(options.script, ['--serve', spec], {
+      execArgv: ['--import', 'tsx', ...profile],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     live.add(child);
     child.once('exit', () => live.delete(child));
     try {
@@ -113,7 +128,9 @@ export class ServerProcess {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       // A child stuck in synchronous work never runs its SIGTERM handler.
-      setTimeout(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); }, KILL_GRACE_MS).unref();
+      setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }, KILL_GRACE_MS).unref();
     }
     live.delete(this.child);
   }

@@ -43,7 +43,10 @@ export interface NodeReport {
 const reportPath = process.env['SHOAL_BENCH_REPORT'];
 const steadyFrom = Number(process.env['SHOAL_BENCH_STEADY_FROM'] ?? '0');
 
-interface Sample { readonly cpuMs: number; readonly pages: number }
+interface Sample {
+  readonly cpuMs: number;
+  readonly pages: number;
+}
 const cpuMsNow = (): number => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
@@ -78,8 +81,15 @@ if (reportPath !== undefined) {
   const a = first as Sample | null;
   const b = last as Sample | null;
   const report: NodeReport = {
-    exitCode, cpuMs: cpuMsNow(), loadCpuMs, peakRssKb: process.resourceUsage().maxRSS, crawlThreadBusy: performance.eventLoopUtilization(elu0).utilization,
-    crawlStartMs: startMs, crawlEndMs: endMs, pages, stopReason,
+    exitCode,
+    cpuMs: cpuMsNow(),
+    loadCpuMs,
+    peakRssKb: process.resourceUsage().maxRSS,
+    crawlThreadBusy: performance.eventLoopUtilization(elu0).utilization,
+    crawlStartMs: startMs,
+    crawlEndMs: endMs,
+    pages,
+    stopReason,
     steady: a === null || b === null || b.pages <= a.pages ? null : { cpuMs: b.cpuMs - a.cpuMs, pages: b.pages - a.pages },
   };
   writeFileSync(reportPath, `${JSON.stringify(report)}\n`);

@@ -83,14 +83,19 @@ export function seedsInSiteOrder(graph: SimGraph): Uint32Array {
  * The crawl directory of the documentation, crawled now unless `dir` holds a complete earlier crawl.
  * `log` receives progress lines.
  */
-export async function docsCrawl(dir: string, log: (line: string) => void): Promise<{ readonly facts: DocsCrawlFacts; readonly isCached: boolean }> {
+export async function docsCrawl(
+  dir: string,
+  log: (line: string) => void,
+): Promise<{ readonly facts: DocsCrawlFacts; readonly isCached: boolean }> {
   const marker = join(dir, MARKER);
   if (existsSync(marker)) return { facts: JSON.parse(readFileSync(marker, 'utf8')) as DocsCrawlFacts, isCached: true };
   rmSync(dir, { recursive: true, force: true });
   const web = await startDocsWeb(log);
   const onProgress = (message: unknown): void => {
     const p = message as CrawlProgress;
-    log(`  crawl: ${p.pages.toLocaleString('en-US')} pages, ${p.frontier.queued.toLocaleString('en-US')} queued, ${(p.elapsedMs / 1000).toFixed(0)} s`);
+    log(
+      `  crawl: ${p.pages.toLocaleString('en-US')} pages, ${p.frontier.queued.toLocaleString('en-US')} queued, ${(p.elapsedMs / 1000).toFixed(0)} s`,
+    );
   };
   subscribe(CrawlChannel.progress, onProgress);
   try {
@@ -105,7 +110,10 @@ export async function docsCrawl(dir: string, log: (line: string) => void): Promi
       progressIntervalMs: 5000,
     }).run();
     const facts: DocsCrawlFacts = {
-      seeds: [...web.seeds], urls: summary.urls, pages: summary.pages, elapsedMs: summary.elapsedMs,
+      seeds: [...web.seeds],
+      urls: summary.urls,
+      pages: summary.pages,
+      elapsedMs: summary.elapsedMs,
       outcomes: { ...summary.outcomes } as Record<string, number>,
     };
     writeFileSync(marker, `${JSON.stringify(facts, null, 2)}\n`);

@@ -47,26 +47,41 @@ export interface Evaluation {
 /** The evaluation context of one hot definition (computes the importance once). */
 export function contextFor(graph: SimGraph, seeds: Uint32Array, hot: HotDefinition): EvalContext {
   const base = simConfigSchema.parse({}).eval;
-  return evalContext(graph, seeds, { ...base, importance: hot.importance, threshold: hot.threshold, topic: hot.topic ?? null, points: 100 });
+  return evalContext(graph, seeds, {
+    ...base,
+    importance: hot.importance,
+    threshold: hot.threshold,
+    topic: hot.topic ?? null,
+    points: 100,
+  });
 }
 
 /** PST curves and table rows of `runs` (in order), then the random and ideal crawlers. */
 export function evaluate(graph: SimGraph, ctx: EvalContext, hot: HotDefinition, runs: readonly PolicyRun[]): Evaluation {
-  const curves: Curve[] = runs.map((run) => pstCurve(
-    scopedVisitOrder(ctx, run.visits, graph.pageCount), ctx.hot, { policy: run.spec, label: run.def.label, points: ctx.points },
-  ));
+  const curves: Curve[] = runs.map((run) =>
+    pstCurve(scopedVisitOrder(ctx, run.visits, graph.pageCount), ctx.hot, { policy: run.spec, label: run.def.label, points: ctx.points }),
+  );
   for (const kind of ['random', 'ideal'] as const) {
     const c = pstBaseline(kind, ctx.hot, { points: ctx.points });
     curves.push({ ...c, spec: { ...c.spec, label: BASELINE_LABELS[kind] } });
   }
   const rows = curves.map((c): Row => {
     const at = Array.from(summarizeCurve(c, REPORT_AT));
-    return { label: c.spec.label ?? c.spec.crawler.kind, kind: c.spec.crawler.kind === 'crawl' ? 'crawl' : c.spec.crawler.kind === 'random' ? 'random' : 'ideal', at, mean: at.reduce((a, b) => a + b, 0) / at.length };
+    return {
+      label: c.spec.label ?? c.spec.crawler.kind,
+      kind: c.spec.crawler.kind === 'crawl' ? 'crawl' : c.spec.crawler.kind === 'random' ? 'random' : 'ideal',
+      at,
+      mean: at.reduce((a, b) => a + b, 0) / at.length,
+    };
   });
   const localOf = ctx.localOf;
   const values = ctx.importance.values;
   return {
-    hot, pages: ctx.pages, hotPages: ctx.hotPages, curves, rows,
+    hot,
+    pages: ctx.pages,
+    hotPages: ctx.hotPages,
+    curves,
+    rows,
     isHot: (page) => {
       const i = localOf === null ? page : (localOf[page] as number);
       return i >= 0 && (values[i] as number) >= ctx.threshold;

@@ -97,8 +97,17 @@ export function graphFacts(graph: SimGraph, seeds: Uint32Array): GraphFacts {
     }
   }
   return {
-    pages, links, hosts: hosts.size, sameHostShare: sameHost / Math.max(1, links), depth, nearDepth, nearShare: near / pages, meanDepth: depthSum / pages,
-    largestHostShare: largest / pages, largestHost, isReached,
+    pages,
+    links,
+    hosts: hosts.size,
+    sameHostShare: sameHost / Math.max(1, links),
+    depth,
+    nearDepth,
+    nearShare: near / pages,
+    meanDepth: depthSum / pages,
+    largestHostShare: largest / pages,
+    largestHost,
+    isReached,
   };
 }
 
@@ -147,7 +156,11 @@ export function hotFacts(graph: SimGraph, facts: GraphFacts, isHot: (page: numbe
     }
   }
   return {
-    hotPages: hot, nearShare: near / Math.max(1, hot), hosts: hosts.size, meanDepth: depthSum / Math.max(1, hot), sameHostInShare: sameHost / Math.max(1, inLinks),
+    hotPages: hot,
+    nearShare: near / Math.max(1, hot),
+    hosts: hosts.size,
+    meanDepth: depthSum / Math.max(1, hot),
+    sameHostInShare: sameHost / Math.max(1, inLinks),
     largestHostShare: onLargest / Math.max(1, hot),
   };
 }
@@ -209,8 +222,10 @@ export function topicFacts(graph: SimGraph, facts: GraphFacts, word: string, isH
     if ((distance[p] as number) <= 2) nearHot++;
   }
   return {
-    hotToHotShare: hotOutHot / Math.max(1, hotOut), coldToHotShare: coldOutHot / Math.max(1, coldOut),
-    namedShare: named / Math.max(1, hot), nearHotShare: nearHot / Math.max(1, hot),
+    hotToHotShare: hotOutHot / Math.max(1, hotOut),
+    coldToHotShare: coldOutHot / Math.max(1, coldOut),
+    namedShare: named / Math.max(1, hot),
+    nearHotShare: nearHot / Math.max(1, hot),
   };
 }
 
@@ -241,7 +256,12 @@ export interface TopicRule {
  * topic (ties: alphabetical). Returns the choice and every eligible word, most on-topic pages first.
  * @throws Error when no candidate is eligible.
  */
-export function chooseTopic(graph: SimGraph, facts: GraphFacts, candidates: readonly string[], rule: TopicRule): { readonly chosen: WordCount; readonly eligible: readonly WordCount[] } {
+export function chooseTopic(
+  graph: SimGraph,
+  facts: GraphFacts,
+  candidates: readonly string[],
+  rule: TopicRule,
+): { readonly chosen: WordCount; readonly eligible: readonly WordCount[] } {
   const words = [...new Set(candidates.map((w) => w.toLowerCase()))];
   const present = new Uint32Array(words.length);
   const onTopic = new Uint32Array(words.length);
@@ -261,10 +281,17 @@ export function chooseTopic(graph: SimGraph, facts: GraphFacts, candidates: read
   }
   const all = words.map((word, i): WordCount => ({ word, present: present[i] as number, onTopic: onTopic[i] as number }));
   const eligible = all
-    .filter((w) => w.present >= rule.minPresentShare * facts.pages && w.present <= rule.maxPresentShare * facts.pages
-      && w.onTopic >= Math.max(rule.minOnTopic, rule.minOnTopicShare * facts.pages))
+    .filter(
+      (w) =>
+        w.present >= rule.minPresentShare * facts.pages &&
+        w.present <= rule.maxPresentShare * facts.pages &&
+        w.onTopic >= Math.max(rule.minOnTopic, rule.minOnTopicShare * facts.pages),
+    )
     .sort((a, b) => b.onTopic - a.onTopic || (a.word < b.word ? -1 : 1));
   const chosen = eligible.find((w) => w.word === rule.preferred) ?? eligible[0];
-  if (chosen === undefined) throw new Error(`no candidate topic word is present in ${rule.minPresentShare * 100}–${rule.maxPresentShare * 100} % of the pages with enough pages on the topic`);
+  if (chosen === undefined)
+    throw new Error(
+      `no candidate topic word is present in ${rule.minPresentShare * 100}–${rule.maxPresentShare * 100} % of the pages with enough pages on the topic`,
+    );
   return { chosen, eligible };
 }

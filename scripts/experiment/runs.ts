@@ -70,7 +70,11 @@ export function hotQueuePolicies(pageCount: number, word: string, hotDistance: 0
   const tag = hotDistance === 0 ? 'hot queue' : 'modified hot queue';
   const key = hotDistance === 0 ? 'hot0' : 'hot3';
   const behind = (base: SingleSection): OrderPolicyInput => ({
-    policy: 'weighted', components: [{ policy: hot, weight: HOT_WEIGHT }, { policy: base, weight: 1 }],
+    policy: 'weighted',
+    components: [
+      { policy: hot, weight: HOT_WEIGHT },
+      { policy: base, weight: 1 },
+    ],
   });
   return [
     def(`${key}-bfs`, `breadth-first + ${tag}`, hot),
@@ -80,7 +84,12 @@ export function hotQueuePolicies(pageCount: number, word: string, hotDistance: 0
 }
 
 /** The settings of the polite runs: the simulator's defaults (those of a crawl). */
-export function politeSettings(): { readonly concurrency: number; readonly latencyMs: number; readonly minDelayMs: number; readonly k: number } {
+export function politeSettings(): {
+  readonly concurrency: number;
+  readonly latencyMs: number;
+  readonly minDelayMs: number;
+  readonly k: number;
+} {
   const d = simConfigSchema.parse({});
   return { concurrency: d.limits.concurrency, latencyMs: d.latency.ms, minDelayMs: d.politeness.minDelayMs, k: d.politeness.delayFactor };
 }
@@ -93,19 +102,31 @@ export function politeSettings(): { readonly concurrency: number; readonly laten
 export async function runPolicy(graph: SimGraph, seeds: Uint32Array, policy: PolicyDef, isPolite: boolean): Promise<PolicyRun> {
   const d = simConfigSchema.parse({});
   const run = await simulate({
-    graph, seeds, createPolicy: () => orderingPolicyFrom(policy.config, {}),
+    graph,
+    seeds,
+    createPolicy: () => orderingPolicyFrom(policy.config, {}),
     ...(isPolite
       ? {
-        concurrency: d.limits.concurrency, latencyMs: d.latency.ms,
-        politeness: {
-          minDelayMs: d.politeness.minDelayMs, delayFactor: d.politeness.delayFactor, maxConnectionsPerHost: d.politeness.maxConnectionsPerHost,
-          maxConnectionsPerIp: d.politeness.maxConnectionsPerIp, maxCrawlDelayMs: d.politeness.maxCrawlDelayMs,
-        },
-      }
+          concurrency: d.limits.concurrency,
+          latencyMs: d.latency.ms,
+          politeness: {
+            minDelayMs: d.politeness.minDelayMs,
+            delayFactor: d.politeness.delayFactor,
+            maxConnectionsPerHost: d.politeness.maxConnectionsPerHost,
+            maxConnectionsPerIp: d.politeness.maxConnectionsPerIp,
+            maxCrawlDelayMs: d.politeness.maxCrawlDelayMs,
+          },
+        }
       : { concurrency: 1, latencyMs: 0, politeness: { minDelayMs: 0, delayFactor: 0 } }),
     progressEveryVisits: Number.MAX_SAFE_INTEGER,
   });
   return {
-    def: policy, spec: run.policy, visits: run.visits.pages.slice(0, run.visits.count), wallMs: run.wallMs, virtualMs: run.virtualMs, stopReason: run.stopReason, isPolite,
+    def: policy,
+    spec: run.policy,
+    visits: run.visits.pages.slice(0, run.visits.count),
+    wallMs: run.wallMs,
+    virtualMs: run.virtualMs,
+    stopReason: run.stopReason,
+    isPolite,
   };
 }

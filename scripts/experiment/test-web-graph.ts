@@ -13,7 +13,13 @@ import type { WebConfigInput } from '../../src/web/config.js';
  * one seed (the home page of the largest host; the paper started from one page), every other knob at
  * its default (faults, duplicates, languages, nofollow).
  */
-export const TEST_WEB_CONFIG = { seed: 1, hosts: 1_500, pages: 120_000, seeds: 1, server: { addressCount: 128 } } as const satisfies WebConfigInput;
+export const TEST_WEB_CONFIG = {
+  seed: 1,
+  hosts: 1_500,
+  pages: 120_000,
+  seeds: 1,
+  server: { addressCount: 128 },
+} as const satisfies WebConfigInput;
 
 /** The truth graph with its pages rebuilt on demand (titles, text, anchors). */
 export function loadTestWebGraph(dir: string): Promise<SimGraph> {

@@ -22,8 +22,23 @@ import { nethack, crawl } from './sources/games-docs.mjs';
 import { gnucash } from './sources/gnucash.mjs';
 import { brown, sotu } from './sources/npm-texts.mjs';
 
-export const LABELS = ['ADULT', 'ARTS', 'BUSINESS', 'COMPUTERS', 'GAMES', 'HEALTH', 'HOME', 'KIDS', 'NEWS',
-  'RECREATION', 'REFERENCE', 'SCIENCE', 'SHOPPING', 'SOCIETY', 'SPORTS'];
+export const LABELS = [
+  'ADULT',
+  'ARTS',
+  'BUSINESS',
+  'COMPUTERS',
+  'GAMES',
+  'HEALTH',
+  'HOME',
+  'KIDS',
+  'NEWS',
+  'RECREATION',
+  'REFERENCE',
+  'SCIENCE',
+  'SHOPPING',
+  'SOCIETY',
+  'SPORTS',
+];
 const SOURCES = [gcide, wordnet, fortunes, foldoc, jargon, elements, nethack, crawl, gnucash, brown, sotu];
 const DEFAULT_NPM_DIR = '/tmp/topic-corpus-npm';
 
@@ -111,7 +126,11 @@ const rows = LABELS.map((label) => {
     docs: docs.length,
     words: docs.reduce((n, d) => n + countWords(d.text), 0),
     available: available.get(label),
-    sources: [...bySource].sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s} ${n}`).join(', ') || '-',
+    sources:
+      [...bySource]
+        .sort((a, b) => b[1] - a[1])
+        .map(([s, n]) => `${s} ${n}`)
+        .join(', ') || '-',
   };
 });
 console.log(`wrote ${chosen.length} documents to ${opts.out} (cap ${cap} per label, seed ${seed})`);

@@ -122,7 +122,26 @@ export function readDictd(dir, name) {
 }
 
 const SKIP_TAGS = new Set(['script', 'style', 'head', 'nav', 'pre', 'code', 'kbd', 'samp', 'tt']);
-const BLOCK_TAGS = new Set(['p', 'div', 'br', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'tr', 'dt', 'dd', 'section', 'table', 'blockquote']);
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'br',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'td',
+  'th',
+  'tr',
+  'dt',
+  'dd',
+  'section',
+  'table',
+  'blockquote',
+]);
 
 /**
  * Visible prose of an HTML page: drops scripts, styles, navigation and code listings (code is not the

@@ -84,7 +84,8 @@ function intIn(value: unknown, field: string, [min, max]: readonly [number, numb
 }
 
 function numberField(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ModelFileError(`"${field}" must be a number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new ModelFileError(`"${field}" must be a number, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -106,7 +107,9 @@ export function decodeModelFile(bytes: Uint8Array): ModelFile {
     throw new ModelFileError(`not a shoal topic model (its "format" is not "${MODEL_FORMAT}")`);
   }
   if (doc.version !== MODEL_VERSION) {
-    throw new ModelFileError(`model format version ${JSON.stringify(doc.version)}; this shoal reads version ${MODEL_VERSION} only: retrain it with \`shoal train\``);
+    throw new ModelFileError(
+      `model format version ${JSON.stringify(doc.version)}; this shoal reads version ${MODEL_VERSION} only: retrain it with \`shoal train\``,
+    );
   }
   if (doc.kind !== 'multinomial-naive-bayes') throw new ModelFileError(`unknown model kind ${JSON.stringify(doc.kind)}`);
   const pre = (doc.preprocessing ?? {}) as Record<string, unknown>;
@@ -115,8 +118,10 @@ export function decodeModelFile(bytes: Uint8Array): ModelFile {
     minTermChars: intIn(pre.minTermChars, 'preprocessing.minTermChars', TERM_OPTION_BOUNDS.minTermChars),
     maxTermChars: intIn(pre.maxTermChars, 'preprocessing.maxTermChars', TERM_OPTION_BOUNDS.maxTermChars),
   };
-  if (!Array.isArray(doc.categories) || !Array.isArray(doc.documents)) throw new ModelFileError('"categories" and "documents" must be arrays');
-  if (doc.priors !== Priors.uniform && doc.priors !== Priors.documents) throw new ModelFileError(`"priors" must be "uniform" or "documents"`);
+  if (!Array.isArray(doc.categories) || !Array.isArray(doc.documents))
+    throw new ModelFileError('"categories" and "documents" must be arrays');
+  if (doc.priors !== Priors.uniform && doc.priors !== Priors.documents)
+    throw new ModelFileError(`"priors" must be "uniform" or "documents"`);
   const features = fromBase64(doc.features, 'features');
   const counts = fromBase64(doc.counts, 'counts');
   const weights = fromBase64(doc.weights, 'weights');
@@ -139,7 +144,8 @@ export function decodeModelFile(bytes: Uint8Array): ModelFile {
     throw err;
   }
   const digest = modelDigest(model);
-  if (doc.digest !== digest) throw new ModelFileError(`its content does not match its digest (a damaged or edited file): ${String(doc.digest)} != ${digest}`);
+  if (doc.digest !== digest)
+    throw new ModelFileError(`its content does not match its digest (a damaged or edited file): ${String(doc.digest)} != ${digest}`);
   const training = doc.training !== null && typeof doc.training === 'object' ? (doc.training as TrainingInfo) : {};
   return { model, digest, training };
 }

@@ -38,7 +38,10 @@ function fileOf(configured: string | null): { readonly path: string; readonly wh
 }
 
 function unreadable(what: string, err: unknown): ConfigError {
-  return new ConfigError([{ path: 'cluster.model', message: `cannot read ${what}: ${(err as Error).message}` }], { cause: err, code: 'CONFIG_FILE_UNREADABLE' });
+  return new ConfigError([{ path: 'cluster.model', message: `cannot read ${what}: ${(err as Error).message}` }], {
+    cause: err,
+    code: 'CONFIG_FILE_UNREADABLE',
+  });
 }
 
 /** The model file's content, checked; throws a {@link ConfigError} at `cluster.model`. */
@@ -52,7 +55,8 @@ function decode(path: string, what: string): ModelFile {
   try {
     return decodeModelFile(bytes);
   } catch (err) {
-    if (err instanceof ModelFileError) throw new ConfigError([{ path: 'cluster.model', message: `${what}: ${err.message}` }], { cause: err });
+    if (err instanceof ModelFileError)
+      throw new ConfigError([{ path: 'cluster.model', message: `${what}: ${err.message}` }], { cause: err });
     throw err;
   }
 }

@@ -59,7 +59,11 @@ class CountTable {
   readonly documents: number[];
 
   /** `idf`: the weight of each term id (1 for all without term weighting). */
-  constructor(readonly categories: readonly string[], readonly options: TrainingOptions, readonly idf: Float64Array) {
+  constructor(
+    readonly categories: readonly string[],
+    readonly options: TrainingOptions,
+    readonly idf: Float64Array,
+  ) {
     this.counts = new Float64Array(2 ** options.termOptions.hashBits * categories.length);
     this.occurrences = new Float64Array(2 ** options.termOptions.hashBits);
     this.documents = categories.map(() => 0);
@@ -112,8 +116,16 @@ class CountTable {
       for (let c = 0; c < C; c++) counts[i * C + c] = this.counts[id * C + c] as number;
     }
     return {
-      categories: this.categories, termOptions: this.options.termOptions, titleWeight: this.options.titleWeight,
-      smoothing: this.options.smoothing, priors: this.options.priors, temperature, features, weights, counts, documents: [...this.documents],
+      categories: this.categories,
+      termOptions: this.options.termOptions,
+      titleWeight: this.options.titleWeight,
+      smoothing: this.options.smoothing,
+      priors: this.options.priors,
+      temperature,
+      features,
+      weights,
+      counts,
+      documents: [...this.documents],
     };
   }
 }
@@ -123,7 +135,8 @@ export function categoriesOf(docs: readonly LabelledDocument[]): string[] {
   const categories = [...new Set(docs.map((d) => d.label))].sort();
   if (docs.length === 0) throw new TrainingError('no training documents');
   if (categories.some((c) => c === '')) throw new TrainingError('a training document has an empty label');
-  if (categories.length < 2) throw new TrainingError(`training needs documents of at least two labels, got only ${JSON.stringify(categories[0])}`);
+  if (categories.length < 2)
+    throw new TrainingError(`training needs documents of at least two labels, got only ${JSON.stringify(categories[0])}`);
   return categories;
 }
 

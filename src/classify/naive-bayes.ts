@@ -62,7 +62,8 @@ export function checkModel(m: NaiveBayesModel): void {
   if (m.counts.length !== m.features.length * C) {
     throw new ModelShapeError(`counts hold ${m.counts.length} values, expected ${m.features.length} features × ${C} categories`);
   }
-  if (m.weights.length !== m.features.length) throw new ModelShapeError(`weights hold ${m.weights.length} values for ${m.features.length} features`);
+  if (m.weights.length !== m.features.length)
+    throw new ModelShapeError(`weights hold ${m.weights.length} values for ${m.features.length} features`);
   for (const w of m.weights) if (!(w > 0) || !Number.isFinite(w)) throw new ModelShapeError('weights must be finite and positive');
   if (m.documents.length !== C) throw new ModelShapeError(`documents has ${m.documents.length} entries for ${C} categories`);
   const limit = 2 ** m.termOptions.hashBits;
@@ -81,10 +82,17 @@ export function checkModel(m: NaiveBayesModel): void {
 /** SHA-256 (hex) of a model's content, independent of how it was serialised. */
 export function modelDigest(m: NaiveBayesModel): string {
   const h = createHash('sha256');
-  h.update(JSON.stringify({
-    categories: m.categories, termOptions: m.termOptions, titleWeight: m.titleWeight, smoothing: m.smoothing,
-    priors: m.priors, temperature: m.temperature, documents: m.documents,
-  }));
+  h.update(
+    JSON.stringify({
+      categories: m.categories,
+      termOptions: m.termOptions,
+      titleWeight: m.titleWeight,
+      smoothing: m.smoothing,
+      priors: m.priors,
+      temperature: m.temperature,
+      documents: m.documents,
+    }),
+  );
   h.update(new Uint8Array(m.features.buffer, m.features.byteOffset, m.features.byteLength));
   h.update(new Uint8Array(m.counts.buffer, m.counts.byteOffset, m.counts.byteLength));
   h.update(new Uint8Array(m.weights.buffer, m.weights.byteOffset, m.weights.byteLength));
@@ -96,7 +104,8 @@ function logPriors(m: NaiveBayesModel): Float64Array {
   const C = m.categories.length;
   const total = m.documents.reduce((a, b) => a + b, 0);
   return Float64Array.from({ length: C }, (_, c) =>
-    m.priors === Priors.documents && total > 0 ? Math.log(((m.documents[c] as number) + 1) / (total + C)) : -Math.log(C));
+    m.priors === Priors.documents && total > 0 ? Math.log(((m.documents[c] as number) + 1) / (total + C)) : -Math.log(C),
+  );
 }
 
 /** A classifier over a {@link NaiveBayesModel}; see the file comment. */
@@ -144,7 +153,13 @@ export class NaiveBayesClassifier implements Classifier {
     this.digest = modelDigest(model);
     this.spec = Object.freeze({
       id: 'naive-bayes',
-      params: Object.freeze({ digest: this.digest, categories: C, features: V, titleWeight: model.titleWeight, temperature: model.temperature }),
+      params: Object.freeze({
+        digest: this.digest,
+        categories: C,
+        features: V,
+        titleWeight: model.titleWeight,
+        temperature: model.temperature,
+      }),
     });
   }
 

@@ -13,7 +13,9 @@ import { fmt, megabytes } from './format.js';
  * rows behind.
  */
 export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPerSecond, columns?: number): string {
-  const errors = Object.entries(p.errors).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`);
+  const errors = Object.entries(p.errors)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+    .map(([k, n]) => `${k} ${fmt(n ?? 0)}`);
   const x = p.exchange;
   const parts = [
     `${fmt(p.elapsedMs / 1000)} s`,
@@ -22,9 +24,15 @@ export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPer
     `frontier ${fmt(p.frontier.queued)} (${p.frontier.parked > 0 ? `${fmt(p.frontier.parked)} on disk, ` : ''}${fmt(p.frontier.inFlight)} in flight)`,
     `hosts ${fmt(p.hosts)}`,
     ...(p.unreachable === undefined ? [] : [unreachablePart(p.unreachable)]),
-    ...(x === undefined ? [] : [`exchange ${fmt(x.urlsSent)} URLs sent (${p.pages > 0 ? (x.urlsSent / p.pages).toFixed(2) : '0'}/page)`
-      + (x.pagesSent > 0 ? `, ${fmt(x.pagesSent)} pages forwarded` : '')]),
-    ...(p.collab === undefined ? [] : [`overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}`]),
+    ...(x === undefined
+      ? []
+      : [
+          `exchange ${fmt(x.urlsSent)} URLs sent (${p.pages > 0 ? (x.urlsSent / p.pages).toFixed(2) : '0'}/page)` +
+            (x.pagesSent > 0 ? `, ${fmt(x.pagesSent)} pages forwarded` : ''),
+        ]),
+    ...(p.collab === undefined
+      ? []
+      : [`overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}`]),
     ...(errors.length === 0 ? [] : [errors.join(', ')]),
   ];
   return fitParts(parts, columns);
@@ -35,8 +43,10 @@ const SEPARATOR = ' · ';
 /** `2 hosts not answering (a.test:8080: connection refused, ...), 1 given up`. */
 function unreachablePart(u: NonNullable<CrawlProgress['unreachable']>): string {
   const n = u.failing + u.givenUp;
-  return `${fmt(n)} host${n === 1 ? '' : 's'} not answering (${u.hosts.join(', ')}${n > u.hosts.length ? ', ...' : ''})`
-    + (u.givenUp > 0 ? `, ${fmt(u.givenUp)} given up` : '');
+  return (
+    `${fmt(n)} host${n === 1 ? '' : 's'} not answering (${u.hosts.join(', ')}${n > u.hosts.length ? ', ...' : ''})` +
+    (u.givenUp > 0 ? `, ${fmt(u.givenUp)} given up` : '')
+  );
 }
 
 /** `parts` joined, keeping as many leading parts as fit in `columns - 1` characters (all without a width). */

@@ -13,9 +13,14 @@ const STOPPED: Readonly<Record<CrawlSummary['stopReason'], string>> = {
 
 /** The summary printed at the end. */
 export function summaryText(s: CrawlSummary, command = 'crawl'): string {
-  const outcomes = Object.entries(s.outcomes).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).map(([k, n]) => `${k} ${fmt(n ?? 0)}`).join(', ');
+  const outcomes = Object.entries(s.outcomes)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+    .map(([k, n]) => `${k} ${fmt(n ?? 0)}`)
+    .join(', ');
   const l = s.links;
-  const filtered = Object.entries(l.filtered).filter(([, n]) => (n ?? 0) > 0).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
+  const filtered = Object.entries(l.filtered)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
   const filteredTotal = sumOf(filtered, ([, n]) => n ?? 0);
   const filteredList = filtered.map(([reason, n]) => `${reason} ${fmt(n ?? 0)}`).join(', ');
   const lines = [
@@ -24,32 +29,46 @@ export function summaryText(s: CrawlSummary, command = 'crawl'): string {
     `  urls        ${fmt(s.urls)}: ${outcomes === '' ? 'none' : outcomes}`,
     `  requests    ${fmt(s.requests)} (${fmt(s.robotsRequests)} robots.txt, ${fmt(s.retries)} retries) to ${fmt(s.hosts)} hosts`,
     `  duplicates  ${fmt(s.duplicates)} exact (${fmt(s.revisits)} written as revisit records)`,
-    `  links       ${fmt(l.found)} found${l.received > 0 ? ` + ${fmt(l.received)} received` : ''}: ${fmt(l.queued)} queued, ${fmt(l.seenBefore)} seen before,`
-      + ` ${fmt(filteredTotal)} filtered, ${fmt(l.robotsDenied)} disallowed, ${fmt(l.notFollowed)} nofollow, ${fmt(l.invalid)} invalid`
-      + (l.routed > 0 ? `, ${fmt(l.routed)} sent to other nodes` : ''),
+    `  links       ${fmt(l.found)} found${l.received > 0 ? ` + ${fmt(l.received)} received` : ''}: ${fmt(l.queued)} queued, ${fmt(l.seenBefore)} seen before,` +
+      ` ${fmt(filteredTotal)} filtered, ${fmt(l.robotsDenied)} disallowed, ${fmt(l.notFollowed)} nofollow, ${fmt(l.invalid)} invalid` +
+      (l.routed > 0 ? `, ${fmt(l.routed)} sent to other nodes` : ''),
     ...(filteredTotal === 0 ? [] : [`  filtered    ${filteredList}`]),
-    ...(s.unreachableHosts.length === 0 ? [] : [
-      `  unreachable ${s.unreachableHosts.map((h) => `${h.host} ${h.isGivenUp ? 'given up' : 'failing'}: ${describeFailure(h)} (${h.code}), ${fmt(h.failures)} in a row`).join('; ')}`,
-    ]),
-    ...(s.cutSpaces.length === 0 ? [] : [
-      `  traps cut   ${s.cutSpaces.map((c) => `${c.host}${c.form} (${fmt(c.cut)} past ${fmt(c.admitted)})`).join(', ')}: endless numbered spaces (filter.traps.maxNumberedUrls)`,
-    ]),
-    ...(s.recovered === undefined ? [] : [
-      `  recovered   ${fmt(s.recovered.urls)} URLs done after the last checkpoint of a killed run (links of ${fmt(s.recovered.followedPages)} pages queued again;`
-        + ` ${fmt(s.recovered.refetched)} to fetch again)`,
-    ]),
-    ...(s.sitemaps.documents === 0 ? [] : [
-      `  sitemaps    ${fmt(s.sitemaps.documents)} read: ${fmt(s.sitemaps.urls)} page URLs, ${fmt(s.sitemaps.children)} child sitemaps, ${fmt(s.sitemaps.problems)} not sitemaps`,
-    ]),
-    `  frontier    ${fmt(s.frontierLeft.queued)} queued${s.frontierLeft.parked > 0 ? ` (${fmt(s.frontierLeft.parked)} of them parked on disk)` : ''}, ${fmt(s.frontierLeft.inFlight)} in flight; ${fmt(s.seenUrls)} URLs seen in all`,
+    ...(s.unreachableHosts.length === 0 ? [] : [`  unreachable ${s.unreachableHosts.map(unreachableText).join('; ')}`]),
+    ...(s.cutSpaces.length === 0
+      ? []
+      : [
+          `  traps cut   ${s.cutSpaces.map((c) => `${c.host}${c.form} (${fmt(c.cut)} past ${fmt(c.admitted)})`).join(', ')}: ` +
+            `endless numbered spaces (filter.traps.maxNumberedUrls)`,
+        ]),
+    ...(s.recovered === undefined
+      ? []
+      : [
+          `  recovered   ${fmt(s.recovered.urls)} URLs done after the last checkpoint of a killed run (links of ${fmt(s.recovered.followedPages)} pages queued again;` +
+            ` ${fmt(s.recovered.refetched)} to fetch again)`,
+        ]),
+    ...(s.sitemaps.documents === 0
+      ? []
+      : [
+          `  sitemaps    ${fmt(s.sitemaps.documents)} read: ${fmt(s.sitemaps.urls)} page URLs, ` +
+            `${fmt(s.sitemaps.children)} child sitemaps, ${fmt(s.sitemaps.problems)} not sitemaps`,
+        ]),
+    `  frontier    ${fmt(s.frontierLeft.queued)} queued${s.frontierLeft.parked > 0 ? ` (${fmt(s.frontierLeft.parked)} of them parked on disk)` : ''}, ` +
+      `${fmt(s.frontierLeft.inFlight)} in flight; ${fmt(s.seenUrls)} URLs seen in all`,
     `  order       ${specLabel(s.order)}`,
     `  output      ${s.outDir} (${s.warcFiles.length === 0 ? 'no new WARC records' : s.warcFiles.length > 4 ? `${s.warcFiles.length} WARC files` : s.warcFiles.join(', ')})`,
-    ...(s.cluster === undefined ? [] : [
-      `  nodes       ${s.cluster.nodes.length}, ${s.cluster.partitioner.id}: ${s.cluster.nodes.map((n) => `${n.node} ${fmt(n.pages)}`).join(', ')} pages`,
-      `  exchange    ${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.router.sent ?? 0))} URLs sent to other nodes`
-        + ` (${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.router.cached ?? 0))} not sent again: sent lately),`
-        + ` ${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.endpoint.sent.pages ?? 0))} pages forwarded`,
-    ]),
+    ...(s.cluster === undefined
+      ? []
+      : [
+          `  nodes       ${s.cluster.nodes.length}, ${s.cluster.partitioner.id}: ${s.cluster.nodes.map((n) => `${n.node} ${fmt(n.pages)}`).join(', ')} pages`,
+          `  exchange    ${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.router.sent ?? 0))} URLs sent to other nodes` +
+            ` (${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.router.cached ?? 0))} not sent again: sent lately),` +
+            ` ${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.endpoint.sent.pages ?? 0))} pages forwarded`,
+        ]),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** One unreachable host in the summary: its state, the failure in words and its code, the failures in a row. */
+function unreachableText(h: CrawlSummary['unreachableHosts'][number]): string {
+  return `${h.host} ${h.isGivenUp ? 'given up' : 'failing'}: ${describeFailure(h)} (${h.code}), ${fmt(h.failures)} in a row`;
 }

@@ -29,12 +29,20 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError()
     .enablePositionalOptions();
-  registerCrawlCommand(program, io, (c) => { code = c; });
-  registerWebCommand(program, io, (c) => { code = c; });
+  registerCrawlCommand(program, io, (c) => {
+    code = c;
+  });
+  registerWebCommand(program, io, (c) => {
+    code = c;
+  });
   registerConfigCommand(program, io);
   registerEvalCommand(program, io);
-  registerNodeCommand(program, io, (c) => { code = c; });
-  registerSimulateCommand(program, io, (c) => { code = c; });
+  registerNodeCommand(program, io, (c) => {
+    code = c;
+  });
+  registerSimulateCommand(program, io, (c) => {
+    code = c;
+  });
   registerReportCommand(program, io);
   registerTrainCommand(program, io);
   registerClassifyCommand(program, io);

@@ -25,7 +25,9 @@ export const INTERRUPTED_EXIT_CODE = 130;
 /** The process's standard streams, signals and exit, as the CLI uses them. */
 export function processIo(): CliIo {
   let resolveStop!: (cause: StopCause) => void;
-  const interrupted = new Promise<StopCause>((resolve) => { resolveStop = resolve; });
+  const interrupted = new Promise<StopCause>((resolve) => {
+    resolveStop = resolve;
+  });
   let signals = 0;
   let isStopping = false;
   let isListenedTo = false;
@@ -34,7 +36,10 @@ export function processIo(): CliIo {
     isStopping = true;
     resolveStop(cause);
     setTimeout(() => {
-      safeWrite(process.stderr, `\nshoal: did not stop within ${STOP_GRACE_MS / 1000} s; exiting now (the crawl directory resumes as after a crash)\n`);
+      safeWrite(
+        process.stderr,
+        `\nshoal: did not stop within ${STOP_GRACE_MS / 1000} s; exiting now (the crawl directory resumes as after a crash)\n`,
+      );
       process.exit(INTERRUPTED_EXIT_CODE);
     }, STOP_GRACE_MS).unref();
   };
@@ -52,7 +57,9 @@ export function processIo(): CliIo {
   const out = guardedStream(process.stdout, () => stop('output-closed'));
   const err = guardedStream(process.stderr, () => stop('output-closed'));
   return {
-    out, err, env: process.env,
+    out,
+    err,
+    env: process.env,
     get interrupted(): Promise<StopCause> {
       isListenedTo = true;
       return interrupted;
@@ -70,7 +77,15 @@ export function processIo(): CliIo {
 export function exitWith(code: number): void {
   process.exitCode = code;
   setTimeout(() => {
-    safeWrite(process.stderr, `shoal: ${process.getActiveResourcesInfo().filter((r) => r !== 'Timeout').join(', ') || 'something'} still open after the command ended; exiting\n`);
+    safeWrite(
+      process.stderr,
+      `shoal: ${
+        process
+          .getActiveResourcesInfo()
+          .filter((r) => r !== 'Timeout')
+          .join(', ') || 'something'
+      } still open after the command ended; exiting\n`,
+    );
     process.exit(code);
   }, EXIT_GRACE_MS).unref();
 }

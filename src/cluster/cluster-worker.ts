@@ -26,8 +26,12 @@ const partitioner = createPartitioner(config.cluster.partition, data.partitionCo
 const counter = new Int32Array(data.sharedPages);
 // Every node of every thread adds its page fetches with one atomic add.
 const sharedPages = {
-  get started(): number { return Atomics.load(counter, 0); },
-  add: (pages: number): void => { Atomics.add(counter, 0, pages); },
+  get started(): number {
+    return Atomics.load(counter, 0);
+  },
+  add: (pages: number): void => {
+    Atomics.add(counter, 0, pages);
+  },
 };
 // The threads themselves spread the work over the cores: pages are analysed in the node's thread
 // unless parse.workers asks for analysis threads of their own.
@@ -39,10 +43,19 @@ for (const [i, n] of data.nodes.entries()) {
   exchanges.set(n.nodeId, exchange);
   if (i > 0 && analyzer instanceof WorkerPageAnalyzer) analyzer.retain();
   try {
-    nodes.push(buildNode(
-      { ...config, nodeId: n.nodeId, store: { ...config.store, outDir: n.outDir }, limits: { ...config.limits, concurrency: n.concurrency } },
-      {}, { analyzer }, { partitioner, partitions: n.partitions, exchange, forward: data.forward, sharedPages },
-    ));
+    nodes.push(
+      buildNode(
+        {
+          ...config,
+          nodeId: n.nodeId,
+          store: { ...config.store, outDir: n.outDir },
+          limits: { ...config.limits, concurrency: n.concurrency },
+        },
+        {},
+        { analyzer },
+        { partitioner, partitions: n.partitions, exchange, forward: data.forward, sharedPages },
+      ),
+    );
   } catch (err) {
     // Locks are the process's files, not the thread's: the nodes built so far let theirs go.
     if (i > 0 && analyzer instanceof WorkerPageAnalyzer) void analyzer.close();
@@ -53,10 +66,19 @@ for (const [i, n] of data.nodes.entries()) {
 const abort = new AbortController();
 port.on('message', (m: ToWorker) => {
   switch (m.t) {
-    case 'deliver': case 'confirm': exchanges.get(m.nodeId)?.onHub(m); return;
-    case 'finish': for (const node of nodes) node.finish(); return;
-    case 'stop': for (const node of nodes) node.stop(m.reason); return;
-    case 'abort': abort.abort(); return;
+    case 'deliver':
+    case 'confirm':
+      exchanges.get(m.nodeId)?.onHub(m);
+      return;
+    case 'finish':
+      for (const node of nodes) node.finish();
+      return;
+    case 'stop':
+      for (const node of nodes) node.stop(m.reason);
+      return;
+    case 'abort':
+      abort.abort();
+      return;
   }
 });
 const onProgress = (m: unknown): void => post({ t: 'progress', progress: m as CrawlProgress });
@@ -70,16 +92,19 @@ const onFetch = (m: unknown): void => {
 };
 channel(CrawlChannel.fetch).subscribe(onFetch);
 const states = setInterval(() => {
-  for (const [i, node] of nodes.entries()) post({ t: 'state', nodeId: data.nodes[i]?.nodeId ?? '', isIdle: node.isIdle, stopReason: node.stopReason });
+  for (const [i, node] of nodes.entries())
+    post({ t: 'state', nodeId: data.nodes[i]?.nodeId ?? '', isIdle: node.isIdle, stopReason: node.stopReason });
 }, 100);
-await Promise.all(nodes.map(async (node, i) => {
-  const nodeId = data.nodes[i]?.nodeId ?? '';
-  try {
-    post({ t: 'summary', nodeId, summary: await node.run(abort.signal) });
-  } catch (err) {
-    post({ t: 'failed', nodeId, message: err instanceof Error ? err.message : String(err) });
-  }
-}));
+await Promise.all(
+  nodes.map(async (node, i) => {
+    const nodeId = data.nodes[i]?.nodeId ?? '';
+    try {
+      post({ t: 'summary', nodeId, summary: await node.run(abort.signal) });
+    } catch (err) {
+      post({ t: 'failed', nodeId, message: err instanceof Error ? err.message : String(err) });
+    }
+  }),
+);
 clearInterval(states);
 channel(CrawlChannel.progress).unsubscribe(onProgress);
 channel(CrawlChannel.started).unsubscribe(onStarted);

@@ -26,7 +26,14 @@ import { NatsExchange } from '../exchange/nats/nats-exchange.js';
 import type { NatsMembership } from '../exchange/nats/nats-membership.js';
 import { buildNode, type NodeDeps } from '../node/build-node.js';
 import type { CrawlConfig } from '../config/crawl-config.js';
-import { crawlDirLayout, expectCrawlDirKind, lockCrawlDir, NODE_MANIFEST, type CrawlDirLayout, type CrawlDirLock } from '../store/crawl-dir.js';
+import {
+  crawlDirLayout,
+  expectCrawlDirKind,
+  lockCrawlDir,
+  NODE_MANIFEST,
+  type CrawlDirLayout,
+  type CrawlDirLock,
+} from '../store/crawl-dir.js';
 import type { CrawlNode } from '../node/crawl-node.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
 import type { StopReason } from '../obs/events.js';
@@ -69,7 +76,10 @@ type ClusterForward = 'urls' | 'pages' | 'both';
 
 /** See the file comment. */
 export class DistributedNode {
-  constructor(private readonly config: CrawlConfig, private readonly options: DistributedNodeOptions = {}) {}
+  constructor(
+    private readonly config: CrawlConfig,
+    private readonly options: DistributedNodeOptions = {},
+  ) {}
 
   /** Joins the crawl, crawls until the crawl as a whole is over (or the signal), leaves; resolves to this node's summary. */
   async run(signal: AbortSignal): Promise<CrawlSummary> {
@@ -77,20 +87,27 @@ export class DistributedNode {
     const nats = config.cluster.nats;
     const outDir = config.store.outDir;
     if (outDir === null) throw new ConfigError([{ path: 'store.outDir', message: 'the crawl directory is required (--out DIR)' }]);
-    if (nats.servers.length === 0) throw new ConfigError([{ path: 'cluster.nats.servers', message: 'at least one NATS server is needed (--nats URL)' }]);
-    if (nats.crawlId === null) throw new ConfigError([{ path: 'cluster.nats.crawlId', message: 'the crawl to join is required (--crawl ID)' }]);
+    if (nats.servers.length === 0)
+      throw new ConfigError([{ path: 'cluster.nats.servers', message: 'at least one NATS server is needed (--nats URL)' }]);
+    if (nats.crawlId === null)
+      throw new ConfigError([{ path: 'cluster.nats.crawlId', message: 'the crawl to join is required (--crawl ID)' }]);
     const crawlId = nats.crawlId;
     const n = config.cluster.nodes;
-    const partitioner = createPartitioner(config.cluster.partition, n, this.options.models ?? await partitionModelsOf(config));
+    const partitioner = createPartitioner(config.cluster.partition, n, this.options.models ?? (await partitionModelsOf(config)));
     const forward = config.cluster.forward ?? defaultForwardMode(partitioner);
     const previous = readNodeFile(outDir, crawlId);
     const wanted = nats.partitions ?? previous?.partitions ?? null;
     for (const p of wanted ?? []) {
-      if (p >= n) throw new ConfigError([{ path: 'cluster.nats.partitions', message: `partition ${p} does not exist: the crawl has ${n} (cluster.nodes)` }]);
+      if (p >= n)
+        throw new ConfigError([
+          { path: 'cluster.nats.partitions', message: `partition ${p} does not exist: the crawl has ${n} (cluster.nodes)` },
+        ]);
     }
     const isNamed = config.nodeId !== 'shoal';
     if (previous !== null && isNamed && previous.nodeId !== config.nodeId) {
-      throw new ConfigError([{ path: 'nodeId', message: `${outDir} belongs to node ${previous.nodeId} of crawl ${crawlId}; give that id, or another --out` }]);
+      throw new ConfigError([
+        { path: 'nodeId', message: `${outDir} belongs to node ${previous.nodeId} of crawl ${crawlId}; give that id, or another --out` },
+      ]);
     }
     const nodeId = previous?.nodeId ?? (isNamed ? config.nodeId : `${hostname().replace(/[^A-Za-z0-9_-]/g, '-')}-${process.pid}`);
     const layout = crawlDirLayout(outDir);
@@ -99,25 +116,52 @@ export class DistributedNode {
     let isHandedOver = false;
     try {
       expectCrawlDirKind(outDir, 'distributed-node');
-      const summary = await this.join(signal, { crawlId, nodeId, n, partitioner, forward, wanted, layout, lock, handOver: () => { isHandedOver = true; } });
+      const summary = await this.join(signal, {
+        crawlId,
+        nodeId,
+        n,
+        partitioner,
+        forward,
+        wanted,
+        layout,
+        lock,
+        handOver: () => {
+          isHandedOver = true;
+        },
+      });
       return summary;
     } finally {
       if (!isHandedOver) lock.release();
     }
   }
 
-  private async join(signal: AbortSignal, j: {
-    crawlId: string; nodeId: string; n: number; partitioner: Partitioner; forward: ClusterForward; wanted: readonly PartitionId[] | null;
-    layout: CrawlDirLayout; lock: CrawlDirLock; handOver: () => void;
-  }): Promise<CrawlSummary> {
+  private async join(
+    signal: AbortSignal,
+    j: {
+      crawlId: string;
+      nodeId: string;
+      n: number;
+      partitioner: Partitioner;
+      forward: ClusterForward;
+      wanted: readonly PartitionId[] | null;
+      layout: CrawlDirLayout;
+      lock: CrawlDirLock;
+      handOver: () => void;
+    },
+  ): Promise<CrawlSummary> {
     const config = this.config;
     const nats = config.cluster.nats;
     const outDir = j.layout.root;
     const { crawlId, nodeId, n, partitioner, forward, wanted, layout } = j;
     const exchange = new NatsExchange({
-      servers: nats.servers, crawlId, nodeId, outboxDir: layout.outbox, ackWaitMs: nats.ackWaitMs,
+      servers: nats.servers,
+      crawlId,
+      nodeId,
+      outboxDir: layout.outbox,
+      ackWaitMs: nats.ackWaitMs,
       membership: { ttlMs: nats.memberTtlMs, heartbeatMs: Math.max(200, Math.floor(nats.memberTtlMs / 3)) },
-      ...authOf(nats), ...tlsOf(nats),
+      ...authOf(nats),
+      ...tlsOf(nats),
     });
     // A signal while the broker is away ends the wait at once (the client would try for ever); the
     // endpoint is closed below, which stops its attempts.
@@ -132,18 +176,26 @@ export class DistributedNode {
       await Promise.race([exchange.connect(), aborted]);
       const membership = exchange.membership();
       const shared = { nodes: n, partition: partitioner.spec, forward };
-      if (await membership.publishConfig(shared) === 'different') {
-        const theirs = await membership.readConfig() as { partition?: { id?: string; params?: { model?: unknown } } } | null;
+      if ((await membership.publishConfig(shared)) === 'different') {
+        const theirs = (await membership.readConfig()) as { partition?: { id?: string; params?: { model?: unknown } } } | null;
         const theirModel = theirs?.partition?.params?.model;
         const ourModel = partitioner.spec.params.model;
         if (theirs?.partition?.id === partitioner.spec.id && ourModel !== undefined && theirModel !== ourModel) {
-          throw new ConfigError([{
-            path: 'cluster.model', message: `crawl ${crawlId} classifies with another topic model (digest ${String(theirModel)}; this node loaded ${String(ourModel)}): every node must load the same model file`,
-          }]);
+          throw new ConfigError([
+            {
+              path: 'cluster.model',
+              message:
+                `crawl ${crawlId} classifies with another topic model (digest ${String(theirModel)}; ` +
+                `this node loaded ${String(ourModel)}): every node must load the same model file`,
+            },
+          ]);
         }
-        throw new ConfigError([{
-          path: 'cluster', message: `crawl ${crawlId} is partitioned otherwise (${JSON.stringify(theirs)}); use the same cluster.nodes, cluster.partition and cluster.forward`,
-        }]);
+        throw new ConfigError([
+          {
+            path: 'cluster',
+            message: `crawl ${crawlId} is partitioned otherwise (${JSON.stringify(theirs)}); use the same cluster.nodes, cluster.partition and cluster.forward`,
+          },
+        ]);
       }
       const partitions = wanted ?? [await firstFreePartition(membership, n)];
       writeNodeFile(outDir, { crawlId, nodeId, partitions });
@@ -153,12 +205,25 @@ export class DistributedNode {
       const beforeClose = async (stopReason: StopReason | null): Promise<void> => {
         if (stopReason !== 'max-pages' && stopReason !== 'max-bytes') return;
         const stats: NodeStats = { atMs: Date.now(), isIdle: false, unconfirmed: 0, partitions, pages: 0, isDone: false, stopReason };
-        await Promise.race([membership.putStats(stats).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5 * checkMs).unref())]);
+        await Promise.race([
+          membership.putStats(stats).catch(() => {}),
+          new Promise((resolve) => setTimeout(resolve, 5 * checkMs).unref()),
+        ]);
       };
       j.handOver();
-      const node = buildNode({ ...config, nodeId }, this.options.deps ?? {}, { lock: j.lock }, {
-        partitioner, partitions, exchange, forward, maxMessageBytes: exchange.maxMessageBytes, beforeClose,
-      });
+      const node = buildNode(
+        { ...config, nodeId },
+        this.options.deps ?? {},
+        { lock: j.lock },
+        {
+          partitioner,
+          partitions,
+          exchange,
+          forward,
+          maxMessageBytes: exchange.maxMessageBytes,
+          beforeClose,
+        },
+      );
       const run = node.run(signal);
       const watching = this.watch(node, exchange, membership, n, partitions, run);
       const summary = await run;
@@ -172,9 +237,23 @@ export class DistributedNode {
   }
 
   /** Publishes this node's state and ends the node once the crawl as a whole is over; see the file comment. */
-  private async watch(node: CrawlNode, exchange: NatsExchange, membership: NatsMembership, n: number, partitions: readonly PartitionId[], run: Promise<unknown>): Promise<void> {
+  private async watch(
+    node: CrawlNode,
+    exchange: NatsExchange,
+    membership: NatsMembership,
+    n: number,
+    partitions: readonly PartitionId[],
+    run: Promise<unknown>,
+  ): Promise<void> {
     let isEnded = false;
-    const ended = run.then(() => { isEnded = true; }, () => { isEnded = true; });
+    const ended = run.then(
+      () => {
+        isEnded = true;
+      },
+      () => {
+        isEnded = true;
+      },
+    );
     const everyMs = this.options.checkIntervalMs ?? 1000;
     let quiet = 0;
     let lastSeen = new Map<string, number>();
@@ -183,17 +262,24 @@ export class DistributedNode {
       if (isEnded) return;
       try {
         const own: NodeStats = {
-          atMs: Date.now(), isIdle: node.isIdle, unconfirmed: exchange.stats().unconfirmed, partitions, pages: node.pagesFetched, isDone: false,
+          atMs: Date.now(),
+          isIdle: node.isIdle,
+          unconfirmed: exchange.stats().unconfirmed,
+          partitions,
+          pages: node.pagesFetched,
+          isDone: false,
           stopReason: node.stopReason,
         };
         await membership.putStats(own);
         if (own.stopReason !== null) return;
-        const stats = await membership.readStats() as Record<string, Partial<NodeStats>>;
+        const stats = (await membership.readStats()) as Record<string, Partial<NodeStats>>;
         // A node stopped by a limit ends the crawl: its partitions would not be served any more. (Ctrl-C
         // on one node does not: like a crash, the others wait for it.) Only recent figures count, so that
         // a limit of an earlier run does not stop a resumed crawl.
-        const limited = Object.values(stats).find((s) => (s.stopReason === 'max-pages' || s.stopReason === 'max-bytes')
-          && s.atMs !== undefined && Date.now() - s.atMs < 10 * everyMs);
+        const limited = Object.values(stats).find(
+          (s) =>
+            (s.stopReason === 'max-pages' || s.stopReason === 'max-bytes') && s.atMs !== undefined && Date.now() - s.atMs < 10 * everyMs,
+        );
         if (limited !== undefined) {
           node.stop(limited.stopReason as StopReason);
           return;
@@ -209,8 +295,11 @@ export class DistributedNode {
           const s = stats[m.nodeId];
           return s !== undefined && s.atMs !== undefined && s.atMs !== lastSeen.get(m.nodeId);
         });
-        const isQuiet = isEveryPartitionOwned && own.isIdle && members.every((m) => stats[m.nodeId]?.isIdle === true && stats[m.nodeId]?.unconfirmed === 0)
-          && await exchange.streamMessages() === 0;
+        const isQuiet =
+          isEveryPartitionOwned &&
+          own.isIdle &&
+          members.every((m) => stats[m.nodeId]?.isIdle === true && stats[m.nodeId]?.unconfirmed === 0) &&
+          (await exchange.streamMessages()) === 0;
         quiet = isQuiet ? (renewed ? quiet + 1 : quiet) : 0;
         lastSeen = new Map(members.map((m) => [m.nodeId, stats[m.nodeId]?.atMs ?? -1]));
         if (quiet >= 2) {
@@ -244,7 +333,9 @@ function readNodeFile(outDir: string, crawlId: string): NodeFile | null {
   }
   const file = JSON.parse(text) as NodeFile;
   if (file.crawlId !== crawlId) {
-    throw new ConfigError([{ path: 'cluster.nats.crawlId', message: `${outDir} belongs to crawl ${file.crawlId}, not ${crawlId}; use another --out` }]);
+    throw new ConfigError([
+      { path: 'cluster.nats.crawlId', message: `${outDir} belongs to crawl ${file.crawlId}, not ${crawlId}; use another --out` },
+    ]);
   }
   return file;
 }
@@ -264,15 +355,19 @@ type NatsConfig = CrawlConfig['cluster']['nats'];
 
 function authOf(n: NatsConfig): { auth?: { user?: string; pass?: string; token?: string; credsFile?: string } } {
   const auth = {
-    ...(n.user === null ? {} : { user: n.user }), ...(n.pass === null ? {} : { pass: n.pass }),
-    ...(n.token === null ? {} : { token: n.token }), ...(n.credsFile === null ? {} : { credsFile: n.credsFile }),
+    ...(n.user === null ? {} : { user: n.user }),
+    ...(n.pass === null ? {} : { pass: n.pass }),
+    ...(n.token === null ? {} : { token: n.token }),
+    ...(n.credsFile === null ? {} : { credsFile: n.credsFile }),
   };
   return Object.keys(auth).length === 0 ? {} : { auth };
 }
 
 function tlsOf(n: NatsConfig): { tls?: { caFile?: string; certFile?: string; keyFile?: string } } {
   const tls = {
-    ...(n.caFile === null ? {} : { caFile: n.caFile }), ...(n.certFile === null ? {} : { certFile: n.certFile }), ...(n.keyFile === null ? {} : { keyFile: n.keyFile }),
+    ...(n.caFile === null ? {} : { caFile: n.caFile }),
+    ...(n.certFile === null ? {} : { certFile: n.certFile }),
+    ...(n.keyFile === null ? {} : { keyFile: n.keyFile }),
   };
   return n.tls || Object.keys(tls).length > 0 ? { tls } : {};
 }

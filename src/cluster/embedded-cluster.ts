@@ -31,7 +31,6 @@ import { WorkerPageAnalyzer } from '../node/analysis/page-analyzer.js';
 import { createPartitioner, defaultForwardMode, type PartitionModels } from '../partition/registry.js';
 import type { Partitioner } from '../partition/partitioner.js';
 
-
 /** Options of {@link EmbeddedCluster}. */
 export interface EmbeddedClusterOptions {
   /** Clock, events (shared); each node writes its own log in its directory unless `log` is given. */
@@ -48,7 +47,10 @@ export interface EmbeddedClusterOptions {
 
 /** See the file comment. */
 export class EmbeddedCluster {
-  constructor(private readonly config: CrawlConfig, private readonly options: EmbeddedClusterOptions = {}) {}
+  constructor(
+    private readonly config: CrawlConfig,
+    private readonly options: EmbeddedClusterOptions = {},
+  ) {}
 
   /**
    * Crawls with every node until the crawl as a whole ends; closes everything; resolves to the
@@ -59,7 +61,7 @@ export class EmbeddedCluster {
     const outDir = config.store.outDir;
     if (outDir === null) throw new ConfigError([{ path: 'store.outDir', message: 'the crawl directory is required (--out DIR)' }]);
     const n = config.cluster.nodes;
-    const partitioner = createPartitioner(config.cluster.partition, n, this.options.models ?? await partitionModelsOf(config));
+    const partitioner = createPartitioner(config.cluster.partition, n, this.options.models ?? (await partitionModelsOf(config)));
     const forward = config.cluster.forward ?? defaultForwardMode(partitioner);
     // The crawl as a whole is locked first (each node then locks its own directory as it is built).
     const lock = lockCrawlDir(crawlDirLayout(outDir));
@@ -74,26 +76,55 @@ export class EmbeddedCluster {
   }
 
   /** Runs every node in this thread. */
-  private async runHere(signal: AbortSignal, outDir: string, manifest: ClusterManifest, partitioner: Partitioner, forward: ClusterManifest['forward']): Promise<CrawlSummary> {
+  private async runHere(
+    signal: AbortSignal,
+    outDir: string,
+    manifest: ClusterManifest,
+    partitioner: Partitioner,
+    forward: ClusterManifest['forward'],
+  ): Promise<CrawlSummary> {
     const config = this.config;
     const n = config.cluster.nodes;
     const hub = new MemoryExchangeHub();
     let started = 0;
-    const sharedPages = { get started(): number { return started; }, add: (pages: number): void => { started += pages; } };
+    const sharedPages = {
+      get started(): number {
+        return started;
+      },
+      add: (pages: number): void => {
+        started += pages;
+      },
+    };
     const analyzer = this.options.components?.analyzer ?? analyzerOf(config);
     const perNodeConcurrency = Math.max(1, Math.ceil(config.limits.concurrency / n));
     const nodes: CrawlNode[] = [];
     const exchanges: Exchange[] = [];
     for (const [i, m] of manifest.nodes.entries()) {
       const nodeConfig: CrawlConfig = {
-        ...config, nodeId: m.nodeId, store: { ...config.store, outDir: join(outDir, m.dir) },
+        ...config,
+        nodeId: m.nodeId,
+        store: { ...config.store, outDir: join(outDir, m.dir) },
         limits: { ...config.limits, concurrency: perNodeConcurrency },
       };
       const exchange = new MemoryExchange({ hub, nodeId: m.nodeId, outboxDir: crawlDirLayout(join(outDir, m.dir)).outbox });
       exchanges.push(exchange);
       if (i > 0 && analyzer instanceof WorkerPageAnalyzer) analyzer.retain();
       try {
-        nodes.push(buildNode(nodeConfig, this.options.deps ?? {}, { analyzer }, { partitioner, partitions: m.partitions, exchange, forward, sharedPages, maxMessageBytes: this.options.maxMessageBytes ?? null }));
+        nodes.push(
+          buildNode(
+            nodeConfig,
+            this.options.deps ?? {},
+            { analyzer },
+            {
+              partitioner,
+              partitions: m.partitions,
+              exchange,
+              forward,
+              sharedPages,
+              maxMessageBytes: this.options.maxMessageBytes ?? null,
+            },
+          ),
+        );
       } catch (err) {
         // The nodes built so far hold their directories and the shared parse workers: let them go.
         if (i > 0 && analyzer instanceof WorkerPageAnalyzer) void analyzer.close();
@@ -104,15 +135,22 @@ export class EmbeddedCluster {
     const clock = this.options.deps?.clock ?? new SystemClock();
     const events = this.options.deps?.events ?? diagnosticsEvents;
     const startMs = clock.nowMs();
-    const progress = new ProgressCombiner(config.nodeId, manifest.nodes.map((m) => m.nodeId), events, outDir);
+    const progress = new ProgressCombiner(
+      config.nodeId,
+      manifest.nodes.map((m) => m.nodeId),
+      events,
+      outDir,
+    );
     progress.start();
     // Every node listens on the caller's signal (its slots and timers): many listeners are expected.
     setMaxListeners(Math.max(getMaxListeners(signal), 16 * nodes.length), signal);
-    const runs = nodes.map((node) => node.run(signal).catch((err: unknown) => {
-      // One node failing ends the crawl: the others stop cleanly.
-      for (const other of nodes) other.stop(StopReason.interrupted);
-      throw err;
-    }));
+    const runs = nodes.map((node) =>
+      node.run(signal).catch((err: unknown) => {
+        // One node failing ends the crawl: the others stop cleanly.
+        for (const other of nodes) other.stop(StopReason.interrupted);
+        throw err;
+      }),
+    );
     const watching = this.watch(nodes, exchanges, runs);
     const settled = await Promise.allSettled(runs);
     await watching;
@@ -123,7 +161,10 @@ export class EmbeddedCluster {
     const elapsedMs = clock.nowMs() - startMs;
     const reason = stopReasonOf(summaries);
     events.progress(progress.combined(elapsedMs, reason));
-    return { ...combineSummaries(config.nodeId, outDir, reason, elapsedMs, summaries), cluster: { partitioner: partitioner.spec, nodes: summaries } };
+    return {
+      ...combineSummaries(config.nodeId, outDir, reason, elapsedMs, summaries),
+      cluster: { partitioner: partitioner.spec, nodes: summaries },
+    };
   }
 
   /**
@@ -132,7 +173,9 @@ export class EmbeddedCluster {
    */
   private async watch(nodes: readonly CrawlNode[], exchanges: readonly Exchange[], runs: readonly Promise<unknown>[]): Promise<void> {
     let isDone = false;
-    const ended = Promise.allSettled(runs).then(() => { isDone = true; });
+    const ended = Promise.allSettled(runs).then(() => {
+      isDone = true;
+    });
     const everyMs = this.options.checkIntervalMs ?? 100;
     let quietChecks = 0;
     let lastTraffic = -1;

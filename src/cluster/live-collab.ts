@@ -41,8 +41,11 @@ export class LiveCollab {
     const pages = this.members.map((m) => this.pagesOf.get(m) ?? 0);
     const mean = pages.reduce((a, p) => a + p, 0) / Math.max(1, pages.length);
     return {
-      downloads: n, uniquePages: this.downloadedBy.size, overlap: n === 0 ? 0 : (n - this.downloadedBy.size) / n,
-      diversity: n === 0 ? null : this.hosts.size / n, loadMaxOverMean: mean === 0 ? null : Math.max(...pages) / mean,
+      downloads: n,
+      uniquePages: this.downloadedBy.size,
+      overlap: n === 0 ? 0 : (n - this.downloadedBy.size) / n,
+      diversity: n === 0 ? null : this.hosts.size / n,
+      loadMaxOverMean: mean === 0 ? null : Math.max(...pages) / mean,
       urlsPerPage: n === 0 ? null : urlsSent / n,
     };
   }

@@ -10,11 +10,24 @@ import type { Partitioner } from '../partition/partitioner.js';
 import { CLUSTER_MANIFEST, type ClusterManifest } from '../store/crawl-dir.js';
 
 /** Writes `cluster.json`, or checks that an existing one describes the same crawl. */
-export function writeManifest(outDir: string, config: CrawlConfig, partitioner: Partitioner, forward: ClusterManifest['forward']): ClusterManifest {
+export function writeManifest(
+  outDir: string,
+  config: CrawlConfig,
+  partitioner: Partitioner,
+  forward: ClusterManifest['forward'],
+): ClusterManifest {
   const n = config.cluster.nodes;
   const manifest: ClusterManifest = {
-    format: 'shoal-cluster', version: 1, partitioner: partitioner.spec, partitionCount: n, forward,
-    nodes: Array.from({ length: n }, (_, i) => ({ nodeId: `${config.nodeId}-${i}`, partitions: [i], dir: join('nodes', `${config.nodeId}-${i}`) })),
+    format: 'shoal-cluster',
+    version: 1,
+    partitioner: partitioner.spec,
+    partitionCount: n,
+    forward,
+    nodes: Array.from({ length: n }, (_, i) => ({
+      nodeId: `${config.nodeId}-${i}`,
+      partitions: [i],
+      dir: join('nodes', `${config.nodeId}-${i}`),
+    })),
   };
   const path = join(outDir, CLUSTER_MANIFEST);
   let existing: string | null = null;
@@ -26,9 +39,12 @@ export function writeManifest(outDir: string, config: CrawlConfig, partitioner: 
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   if (existing !== null) {
     if (existing !== text) {
-      throw new ConfigError([{
-        path: 'cluster', message: `${path} describes another crawl (nodes, node ids or partitioning differ); resume with the same settings or use another --out`,
-      }]);
+      throw new ConfigError([
+        {
+          path: 'cluster',
+          message: `${path} describes another crawl (nodes, node ids or partitioning differ); resume with the same settings or use another --out`,
+        },
+      ]);
     }
     return manifest;
   }

@@ -33,12 +33,21 @@ export class ProgressCombiner {
     const all = [...this.started.values()];
     const sum = (of: (x: CrawlStarted) => number): number => all.reduce((a, x) => a + of(x), 0);
     this.events.started?.({
-      node: this.node, outDir: this.outDir, concurrency: sum((x) => x.concurrency), seeds: Math.max(...all.map((x) => x.seeds)),
-      seenBefore: sum((x) => x.seenBefore), frontierQueued: sum((x) => x.frontierQueued),
+      node: this.node,
+      outDir: this.outDir,
+      concurrency: sum((x) => x.concurrency),
+      seeds: Math.max(...all.map((x) => x.seeds)),
+      seenBefore: sum((x) => x.seenBefore),
+      frontierQueued: sum((x) => x.frontierQueued),
     });
   };
 
-  constructor(private readonly node: string, private readonly members: readonly string[], private readonly events: CrawlEvents, private readonly outDir: string) {
+  constructor(
+    private readonly node: string,
+    private readonly members: readonly string[],
+    private readonly events: CrawlEvents,
+    private readonly outDir: string,
+  ) {
     this.live = new LiveCollab(members);
   }
 
@@ -65,4 +74,3 @@ export class ProgressCombiner {
 export function stopReasonOf(summaries: readonly CrawlSummary[]): StopReason {
   return summaries.find((s) => s.stopReason !== StopReason.exhausted)?.stopReason ?? StopReason.exhausted;
 }
-

@@ -50,7 +50,11 @@ export async function readCrawlForEval(dir: string, truth: Truth | null = null):
   const links: CrawlLinks[] = [];
   for (const [id, nodeDir] of dirs) {
     const logPath = join(nodeDir, CRAWL_LOG_FILE);
-    if (!existsSync(logPath)) throw new ShoalError('IO', `${nodeDir} holds no crawl log (${CRAWL_LOG_FILE}): not a crawl directory, or its crawl log was turned off`);
+    if (!existsSync(logPath))
+      throw new ShoalError(
+        'IO',
+        `${nodeDir} holds no crawl log (${CRAWL_LOG_FILE}): not a crawl directory, or its crawl log was turned off`,
+      );
     let nodeId = id;
     const downloads: NodeCrawl['downloads'][number][] = [];
     for await (const e of readCrawlLog(logPath)) {

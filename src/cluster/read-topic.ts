@@ -91,10 +91,13 @@ export async function readTopicEval(dir: string, truth: Truth | null = null): Pr
   }
   const urls = [...ids.keys()];
   const truthPage = truth === null ? null : Int32Array.from(urls, (u) => truth.pageIdOf(u));
-  const trueCategoryOf = truth === null ? undefined : (id: number): string | null => {
-    const p = (truthPage as Int32Array)[id] as number;
-    return p < 0 ? null : (truth.manifest.categories[truth.topic[p] as number] ?? null);
-  };
+  const trueCategoryOf =
+    truth === null
+      ? undefined
+      : (id: number): string | null => {
+          const p = (truthPage as Int32Array)[id] as number;
+          return p < 0 ? null : (truth.manifest.categories[truth.topic[p] as number] ?? null);
+        };
   const links = { from, to };
   const locality = topicLocality(links, (id) => categoryOfId.get(id) ?? null, trueCategoryOf);
 
@@ -123,6 +126,20 @@ export async function readTopicEval(dir: string, truth: Truth | null = null): Pr
   }
   const taus = subcollectionTaus(groups, links, globalRank);
   const stored = [...new Set([...groups.values()].flat())];
-  const hashTaus = subcollectionTaus(hashGroups(stored, Math.max(1, groups.size), (id) => digestOfId.get(id) ?? (urls[id] as string)), links, globalRank);
-  return { categorised, uncategorised, perCategory, locality, accuracy, taus, meanTau: meanTau(taus), hashTaus, meanHashTau: meanTau(hashTaus) };
+  const hashTaus = subcollectionTaus(
+    hashGroups(stored, Math.max(1, groups.size), (id) => digestOfId.get(id) ?? (urls[id] as string)),
+    links,
+    globalRank,
+  );
+  return {
+    categorised,
+    uncategorised,
+    perCategory,
+    locality,
+    accuracy,
+    taus,
+    meanTau: meanTau(taus),
+    hashTaus,
+    meanHashTau: meanTau(hashTaus),
+  };
 }

@@ -13,7 +13,12 @@ export interface ClusterWorkerData {
   readonly partitionCount: number;
   readonly forward: 'urls' | 'pages' | 'both';
   /** The nodes this thread runs: id, partitions, and the configuration's own changes for each. */
-  readonly nodes: readonly { readonly nodeId: string; readonly partitions: readonly number[]; readonly outDir: string; readonly concurrency: number }[];
+  readonly nodes: readonly {
+    readonly nodeId: string;
+    readonly partitions: readonly number[];
+    readonly outDir: string;
+    readonly concurrency: number;
+  }[];
   /** One int32: page fetches started by every node of the crawl (`limits.maxPages`). */
   readonly sharedPages: SharedArrayBuffer;
 }
@@ -29,8 +34,4 @@ export type FromWorker =
   | { readonly t: 'failed'; readonly nodeId: string; readonly message: string };
 
 /** To a worker thread. */
-export type ToWorker =
-  | FromHub
-  | { readonly t: 'finish' }
-  | { readonly t: 'stop'; readonly reason: StopReason }
-  | { readonly t: 'abort' };
+export type ToWorker = FromHub | { readonly t: 'finish' } | { readonly t: 'stop'; readonly reason: StopReason } | { readonly t: 'abort' };

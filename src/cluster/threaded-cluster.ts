@@ -25,7 +25,9 @@ import type { ClusterWorkerData, FromWorker, ToWorker } from './thread-protocol.
 /** See the file comment. */
 export class ThreadedCluster {
   constructor(
-    private readonly config: CrawlConfig, private readonly manifest: ClusterManifest, private readonly partitioner: Partitioner,
+    private readonly config: CrawlConfig,
+    private readonly manifest: ClusterManifest,
+    private readonly partitioner: Partitioner,
     private readonly deps: Partial<NodeDeps>,
   ) {}
 
@@ -43,37 +45,66 @@ export class ThreadedCluster {
     const summaries = new Map<string, CrawlSummary>();
     let failure: Error | null = null;
     const workers: Worker[] = [];
-    const progress = new ProgressCombiner(config.nodeId, manifest.nodes.map((m) => m.nodeId), events, outDir);
+    const progress = new ProgressCombiner(
+      config.nodeId,
+      manifest.nodes.map((m) => m.nodeId),
+      events,
+      outDir,
+    );
     progress.start();
     const startMs = clock.nowMs();
     let version = 0;
-    const ended = Promise.all(Array.from({ length: threads }, (_, t) => new Promise<void>((resolve) => {
-      const nodes = manifest.nodes.filter((_m, i) => i % threads === t)
-        .map((m) => ({ nodeId: m.nodeId, partitions: m.partitions, outDir: join(outDir, m.dir), concurrency }));
-      const data: ClusterWorkerData = { config, partitionCount: manifest.partitionCount, forward: manifest.forward, nodes, sharedPages };
-      const worker = startWorker(import.meta.url, './cluster-worker', { workerData: data });
-      workers.push(worker);
-      const bridge = new HubPortBridge(hub, (m) => worker.postMessage(m));
-      worker.on('message', (m: FromWorker) => {
-        switch (m.t) {
-          case 'state': states.set(m.nodeId, { isIdle: m.isIdle, stopReason: m.stopReason, version: ++version }); return;
-          case 'progress': events.progress(m.progress); return;
-          case 'started': events.started?.(m.started); return;
-          case 'fetched': progress.live.add(m); return;
-          case 'summary': summaries.set(m.nodeId, m.summary); return;
-          case 'failed':
-            failure ??= new Error(`node ${m.nodeId}: ${m.message}`);
-            this.tell(workers, { t: 'stop', reason: 'interrupted' });
-            return;
-          default: bridge.onNode(m);
-        }
-      });
-      worker.once('error', (err) => {
-        failure ??= err;
-        this.tell(workers, { t: 'stop', reason: 'interrupted' });
-      });
-      worker.once('exit', () => resolve());
-    })));
+    const ended = Promise.all(
+      Array.from(
+        { length: threads },
+        (_, t) =>
+          new Promise<void>((resolve) => {
+            const nodes = manifest.nodes
+              .filter((_m, i) => i % threads === t)
+              .map((m) => ({ nodeId: m.nodeId, partitions: m.partitions, outDir: join(outDir, m.dir), concurrency }));
+            const data: ClusterWorkerData = {
+              config,
+              partitionCount: manifest.partitionCount,
+              forward: manifest.forward,
+              nodes,
+              sharedPages,
+            };
+            const worker = startWorker(import.meta.url, './cluster-worker', { workerData: data });
+            workers.push(worker);
+            const bridge = new HubPortBridge(hub, (m) => worker.postMessage(m));
+            worker.on('message', (m: FromWorker) => {
+              switch (m.t) {
+                case 'state':
+                  states.set(m.nodeId, { isIdle: m.isIdle, stopReason: m.stopReason, version: ++version });
+                  return;
+                case 'progress':
+                  events.progress(m.progress);
+                  return;
+                case 'started':
+                  events.started?.(m.started);
+                  return;
+                case 'fetched':
+                  progress.live.add(m);
+                  return;
+                case 'summary':
+                  summaries.set(m.nodeId, m.summary);
+                  return;
+                case 'failed':
+                  failure ??= new Error(`node ${m.nodeId}: ${m.message}`);
+                  this.tell(workers, { t: 'stop', reason: 'interrupted' });
+                  return;
+                default:
+                  bridge.onNode(m);
+              }
+            });
+            worker.once('error', (err) => {
+              failure ??= err;
+              this.tell(workers, { t: 'stop', reason: 'interrupted' });
+            });
+            worker.once('exit', () => resolve());
+          }),
+      ),
+    );
     const onAbort = (): void => this.tell(workers, { t: 'abort' });
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
@@ -98,10 +129,17 @@ export class ThreadedCluster {
   }
 
   /** Finishes every node once the crawl is over; stops them all when one stops for a reason of its own. */
-  private async watch(workers: readonly Worker[], states: ReadonlyMap<string, { isIdle: boolean; stopReason: StopReason | null; version: number }>,
-    hub: MemoryExchangeHub, partitionCount: number, ended: Promise<unknown>): Promise<void> {
+  private async watch(
+    workers: readonly Worker[],
+    states: ReadonlyMap<string, { isIdle: boolean; stopReason: StopReason | null; version: number }>,
+    hub: MemoryExchangeHub,
+    partitionCount: number,
+    ended: Promise<unknown>,
+  ): Promise<void> {
     let isEnded = false;
-    void ended.then(() => { isEnded = true; });
+    void ended.then(() => {
+      isEnded = true;
+    });
     let quiet = 0;
     let lastVersions = new Map<string, number>();
     while (!isEnded) {

@@ -53,7 +53,11 @@ function unwrap(schema: z.ZodType): Unwrapped {
 }
 
 function typeName(s: z.ZodType): string {
-  if (s instanceof z.ZodNumber) return s.format === 'safeint' || s.def.checks?.some((c) => (c as { _zod?: { def?: { format?: string } } })._zod?.def?.format === 'safeint') ? 'integer' : 'number';
+  if (s instanceof z.ZodNumber)
+    return s.format === 'safeint' ||
+      s.def.checks?.some((c) => (c as { _zod?: { def?: { format?: string } } })._zod?.def?.format === 'safeint')
+      ? 'integer'
+      : 'number';
   if (s instanceof z.ZodBoolean) return 'boolean';
   if (s instanceof z.ZodString || s instanceof z.ZodStringFormat) return 'string';
   if (s instanceof z.ZodEnum) return `one of ${s.options.join('|')}`;
@@ -97,7 +101,9 @@ export function defaultsYaml(schema: z.ZodType, defaults: unknown): string {
         lines.push(`${indent}${key}:`);
         walk(v, p, `${indent}  `);
       } else {
-        const rendered = stringify({ [key]: v }, { lineWidth: 0 }).trimEnd().split('\n');
+        const rendered = stringify({ [key]: v }, { lineWidth: 0 })
+          .trimEnd()
+          .split('\n');
         for (const r of rendered) lines.push(indent + r);
       }
     }

@@ -81,7 +81,8 @@ export function readConfigFile(path: string): ConfigTree {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new ConfigError([{ path: '', message: `cannot read config file ${path}: ${(err as Error).message}` }], {
-      cause: err, code: 'CONFIG_FILE_UNREADABLE',
+      cause: err,
+      code: 'CONFIG_FILE_UNREADABLE',
     });
   }
   let doc: unknown;
@@ -89,14 +90,18 @@ export function readConfigFile(path: string): ConfigTree {
     doc = parseYaml(text);
   } catch (err) {
     throw new ConfigError([{ path: '', message: `cannot parse ${path}: ${(err as Error).message}` }], {
-      cause: err, code: 'CONFIG_FILE_UNREADABLE',
+      cause: err,
+      code: 'CONFIG_FILE_UNREADABLE',
     });
   }
   if (doc === null || doc === undefined) return {};
   if (!isTree(doc)) {
-    throw new ConfigError([{ path: '', message: `${path} must hold a mapping of options, not ${Array.isArray(doc) ? 'a list' : typeof doc}` }], {
-      code: 'CONFIG_FILE_UNREADABLE',
-    });
+    throw new ConfigError(
+      [{ path: '', message: `${path} must hold a mapping of options, not ${Array.isArray(doc) ? 'a list' : typeof doc}` }],
+      {
+        code: 'CONFIG_FILE_UNREADABLE',
+      },
+    );
   }
   return doc;
 }
@@ -113,7 +118,13 @@ export function envTree(schema: z.ZodType, env: Readonly<Record<string, string |
 
 /** The environment variable that sets a field: prefix + the path in UPPER_SNAKE_CASE. */
 export function envName(prefix: string, path: string): string {
-  return prefix + path.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/\./g, '_').toUpperCase();
+  return (
+    prefix +
+    path
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/\./g, '_')
+      .toUpperCase()
+  );
 }
 
 /** Turns zod issues into path-labelled config issues. */
@@ -122,7 +133,10 @@ export function toIssues(error: z.ZodError): ConfigIssue[] {
     const path = i.path.map(String);
     // One issue per unknown key, at the key's own path: a typo is then found where it was made.
     if (i.code === 'unrecognized_keys') {
-      return i.keys.map((k) => ({ path: [...path, k].join('.'), message: 'unknown option (check the spelling; `shoal config --defaults` lists every option)' }));
+      return i.keys.map((k) => ({
+        path: [...path, k].join('.'),
+        message: 'unknown option (check the spelling; `shoal config --defaults` lists every option)',
+      }));
     }
     return [{ path: path.join('.'), message: i.message }];
   });

@@ -14,13 +14,32 @@ export const DEFAULT_MAX_CRAWL_DELAY_MS = 60_000;
 export function politenessFields(what: string) {
   const d = DEFAULT_POLITENESS;
   return {
-    minDelayMs: durationMs().default(d.minDelayMs).describe('smallest gap between the end of one fetch and the next request to the same host (--min-delay-ms)'),
-    delayFactor: z.number().min(0).max(1000).meta({ unit: 'factor' }).default(d.delayFactor)
-      .describe('the gap to a host is at least delayFactor × the duration of its last fetch, up to maxDelayMs (Mercator’s k; favours fast servers)'),
-    maxDelayMs: durationMs().default(d.maxDelayMs)
-      .describe('cap on the delayFactor × fetch-duration part of the gap (Heritrix’s max delay), so that one slow response does not idle its host for delayFactor times the fetch limit; Crawl-delay, Retry-After and back-off keep their own caps; below minDelayMs the gap is minDelayMs'),
-    maxConnectionsPerHost: count('connections', 1).max(64).default(d.maxConnectionsPerHost).describe(`${what} in flight to one host at most`),
-    maxConnectionsPerIp: count('connections', 1).max(1024).default(d.maxConnectionsPerIp).describe(`${what} in flight to one IP address at most, over all hosts on it`),
+    minDelayMs: durationMs()
+      .default(d.minDelayMs)
+      .describe('smallest gap between the end of one fetch and the next request to the same host (--min-delay-ms)'),
+    delayFactor: z
+      .number()
+      .min(0)
+      .max(1000)
+      .meta({ unit: 'factor' })
+      .default(d.delayFactor)
+      .describe(
+        'the gap to a host is at least delayFactor × the duration of its last fetch, up to maxDelayMs (Mercator’s k; favours fast servers)',
+      ),
+    maxDelayMs: durationMs()
+      .default(d.maxDelayMs)
+      .describe(
+        'cap on the delayFactor × fetch-duration part of the gap (Heritrix’s max delay), so that one slow response does not idle its host for ' +
+          'delayFactor times the fetch limit; Crawl-delay, Retry-After and back-off keep their own caps; below minDelayMs the gap is minDelayMs',
+      ),
+    maxConnectionsPerHost: count('connections', 1)
+      .max(64)
+      .default(d.maxConnectionsPerHost)
+      .describe(`${what} in flight to one host at most`),
+    maxConnectionsPerIp: count('connections', 1)
+      .max(1024)
+      .default(d.maxConnectionsPerIp)
+      .describe(`${what} in flight to one IP address at most, over all hosts on it`),
     maxCrawlDelayMs: durationMs().default(DEFAULT_MAX_CRAWL_DELAY_MS).describe('robots.txt Crawl-delay values above this are read as this'),
   };
 }

@@ -68,7 +68,10 @@ export class ManualClock implements Clock {
   private seq = 0;
   private readonly sleepers: Sleeper[] = [];
 
-  constructor(startMs = 0, private readonly epochMs = Date.UTC(2024, 0, 1)) {
+  constructor(
+    startMs = 0,
+    private readonly epochMs = Date.UTC(2024, 0, 1),
+  ) {
     this.now = startMs;
   }
 
@@ -94,7 +97,8 @@ export class ManualClock implements Clock {
     if (atMs <= this.now || signal?.aborted === true) return Promise.resolve();
     return new Promise((resolve) => {
       const sleeper: Sleeper = {
-        atMs, seq: this.seq++,
+        atMs,
+        seq: this.seq++,
         resolve: () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();

@@ -22,14 +22,31 @@ export const ERROR_CODES = {
   CONFIG_FILE_UNREADABLE: { action: ErrorAction.fixConfig, meaning: 'the configuration file cannot be read or parsed' },
   USAGE: { action: ErrorAction.fixConfig, meaning: 'the command line is malformed (unknown flag, missing argument)' },
   PORT_UNAVAILABLE: { action: ErrorAction.retry, meaning: 'a listening socket could not be bound on the requested address and port' },
-  GRAPH_FORMAT: { action: ErrorAction.stop, meaning: 'a graph for the simulator (TSV edge list, crawl link graph) is missing, unreadable or malformed; the message names the file and line' },
+  GRAPH_FORMAT: {
+    action: ErrorAction.stop,
+    meaning:
+      'a graph for the simulator (TSV edge list, crawl link graph) is missing, unreadable or malformed; the message names the file and line',
+  },
   TRUTH_FORMAT: { action: ErrorAction.stop, meaning: 'a ground-truth directory is incomplete, of an unknown version or corrupt' },
   REPLAY_ROOT: { action: ErrorAction.fixConfig, meaning: 'a replay folder does not exist or is not a directory' },
-  CRAWL_DIR_LOCKED: { action: ErrorAction.fixConfig, meaning: 'another live process is crawling into the same crawl directory: stop it, or choose another --out (a lock of a process that died is released by the kernel)' },
+  CRAWL_DIR_LOCKED: {
+    action: ErrorAction.fixConfig,
+    meaning:
+      'another live process is crawling into the same crawl directory: stop it, or choose another --out (a lock of a process that died is released by the kernel)',
+  },
   IO: { action: ErrorAction.stop, meaning: 'a file could not be written or read' },
-  FRONTIER_CORRUPT: { action: ErrorAction.stop, meaning: 'the persistent frontier found a damaged record before the last segment\'s tail (a torn tail is repaired, other damage is not)' },
-  EXCHANGE_MESSAGE_INVALID: { action: ErrorAction.stop, meaning: 'a message between nodes could not be decoded (the exchange counts it and drops it)' },
-  EXCHANGE_UNAVAILABLE: { action: ErrorAction.retry, meaning: 'the message broker (NATS JetStream) cannot be reached or refused an operation' },
+  FRONTIER_CORRUPT: {
+    action: ErrorAction.stop,
+    meaning: "the persistent frontier found a damaged record before the last segment's tail (a torn tail is repaired, other damage is not)",
+  },
+  EXCHANGE_MESSAGE_INVALID: {
+    action: ErrorAction.stop,
+    meaning: 'a message between nodes could not be decoded (the exchange counts it and drops it)',
+  },
+  EXCHANGE_UNAVAILABLE: {
+    action: ErrorAction.retry,
+    meaning: 'the message broker (NATS JetStream) cannot be reached or refused an operation',
+  },
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -56,7 +73,10 @@ export class ShoalError extends Error {
 /** A configuration that cannot be used; lists every problem with its path. */
 export class ConfigError extends ShoalError {
   readonly issues: readonly ConfigIssue[];
-  constructor(issues: readonly ConfigIssue[], options?: { cause?: unknown; code?: 'CONFIG_INVALID' | 'CONFIG_FILE_UNREADABLE' | 'USAGE' | 'REPLAY_ROOT' }) {
+  constructor(
+    issues: readonly ConfigIssue[],
+    options?: { cause?: unknown; code?: 'CONFIG_INVALID' | 'CONFIG_FILE_UNREADABLE' | 'USAGE' | 'REPLAY_ROOT' },
+  ) {
     const lines = issues.map((i) => `  - ${i.path === '' ? '(root)' : i.path}: ${i.message}`);
     super(options?.code ?? 'CONFIG_INVALID', `invalid configuration:\n${lines.join('\n')}`, options);
     this.name = 'ConfigError';

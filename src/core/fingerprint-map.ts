@@ -30,7 +30,8 @@ export class FingerprintMap {
 
   /** @param initialCapacity keys held before the first doubling (default 1,024). */
   constructor(initialCapacity = 1024) {
-    if (!Number.isInteger(initialCapacity) || initialCapacity < 1) throw new RangeError(`FingerprintMap: initialCapacity must be a positive integer, got ${initialCapacity}`);
+    if (!Number.isInteger(initialCapacity) || initialCapacity < 1)
+      throw new RangeError(`FingerprintMap: initialCapacity must be a positive integer, got ${initialCapacity}`);
     let slots = MIN_SLOTS;
     while (slots * MAX_LOAD < initialCapacity) slots *= 2;
     this.keys = new Uint32Array(2 * slots);

@@ -7,7 +7,10 @@
 /** A read-only column of strings; see the file comment. */
 export class StringColumn {
   /** @param bytes the UTF-8 bytes of every string, back to back; `ends[i]` is where string i ends. */
-  constructor(private readonly bytes: Buffer, private readonly ends: Float64Array) {}
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly ends: Float64Array,
+  ) {}
 
   get length(): number {
     return this.ends.length;
@@ -15,7 +18,8 @@ export class StringColumn {
 
   /** String `i` (0 <= i < length). @throws RangeError outside. */
   at(i: number): string {
-    if (!(Number.isInteger(i) && i >= 0 && i < this.ends.length)) throw new RangeError(`StringColumn: no string ${i} of ${this.ends.length}`);
+    if (!(Number.isInteger(i) && i >= 0 && i < this.ends.length))
+      throw new RangeError(`StringColumn: no string ${i} of ${this.ends.length}`);
     const start = i === 0 ? 0 : (this.ends[i - 1] as number);
     return this.bytes.toString('utf8', start, this.ends[i] as number);
   }

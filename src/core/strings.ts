@@ -40,6 +40,7 @@ export interface StrategySpec {
 export function specLabel(spec: { readonly id: string; readonly params: Readonly<Record<string, unknown>> }): string {
   const keys = Object.keys(spec.params).sort();
   if (keys.length === 0) return spec.id;
-  const value = (v: unknown): string => (Array.isArray(v) ? `[${v.join(',')}]` : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+  const value = (v: unknown): string =>
+    Array.isArray(v) ? `[${v.join(',')}]` : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
   return `${spec.id}(${keys.map((k) => `${k}=${value(spec.params[k])}`).join(', ')})`;
 }

@@ -1,7 +1,8 @@
 /**
  * `new Crawl(config).run()`: one local crawler as a library call (SPEC §7). The configuration is
  * validated at construction (every problem listed with its path, as a ConfigError); `run` builds the
- * node (or, with `cluster.nodes` > 1, the nodes of an embedded collaborative crawl: src/cluster/), crawls until the frontier is empty, `limits.maxPages` is reached or the signal aborts, closes
+ * node (or, with `cluster.nodes` > 1, the nodes of an embedded collaborative crawl: src/cluster/),
+ * crawls until the frontier is empty, `limits.maxPages` is reached or the signal aborts, closes
  * every store, and resolves to a {@link CrawlSummary}. Progress goes out on `shoal:crawl:progress`,
  * each URL's result on `shoal:crawl:fetch`.
  *
@@ -37,7 +38,10 @@ export class Crawl {
   private isStarted = false;
 
   /** @throws ConfigError listing every invalid option. */
-  constructor(config: CrawlConfigInput | CrawlConfig, private readonly options: CrawlOptions = {}) {
+  constructor(
+    config: CrawlConfigInput | CrawlConfig,
+    private readonly options: CrawlOptions = {},
+  ) {
     this.config = validateConfig(crawlConfigSchema, config);
   }
 

@@ -328,8 +328,10 @@ export function hammingDistance(a: bigint, b: bigint): number {
  * `a[aOffset], a[aOffset + 1]` against `b[bOffset], b[bOffset + 1]`.
  */
 export function hammingDistanceWords(a: Uint32Array, aOffset: number, b: Uint32Array, bOffset: number): number {
-  return popcount32(((a[aOffset] as number) ^ (b[bOffset] as number)) >>> 0)
-    + popcount32(((a[aOffset + 1] as number) ^ (b[bOffset + 1] as number)) >>> 0);
+  return (
+    popcount32(((a[aOffset] as number) ^ (b[bOffset] as number)) >>> 0) +
+    popcount32(((a[aOffset + 1] as number) ^ (b[bOffset + 1] as number)) >>> 0)
+  );
 }
 
 /**

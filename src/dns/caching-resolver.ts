@@ -102,11 +102,17 @@ export class CachingResolver implements Resolver {
     const literalFamily = isIP(literal);
     if (literalFamily !== 0) return { kind: 'ok', ip: literal, family: literalFamily as 4 | 6, source: ResolveSource.literal };
     const name = canonicalHostName(host);
-    if (name === '') return { kind: 'dns-error', code: 'EBADNAME', message: `not a host name: ${JSON.stringify(host)}`, source: ResolveSource.literal };
+    if (name === '')
+      return { kind: 'dns-error', code: 'EBADNAME', message: `not a host name: ${JSON.stringify(host)}`, source: ResolveSource.literal };
     const mapped = this.options.hostsMap?.lookup(name);
     if (mapped !== undefined) return { kind: 'ok', ip: mapped.ip, family: mapped.family, source: ResolveSource.hostsMap };
     if (this.options.isSystemAllowed === false) {
-      return { kind: 'dns-error', code: 'ENOHOSTSMAP', message: `${name} is not in the hosts map and system lookups are off`, source: ResolveSource.hostsMap };
+      return {
+        kind: 'dns-error',
+        code: 'ENOHOSTSMAP',
+        message: `${name} is not in the hosts map and system lookups are off`,
+        source: ResolveSource.hostsMap,
+      };
     }
     const cached = this.cache.get(name);
     if (cached !== undefined) {
@@ -135,12 +141,12 @@ export class CachingResolver implements Resolver {
       answer = { kind: 'dns-error', code: (err as NodeJS.ErrnoException).code ?? 'EDNS', message: (err as Error).message };
     }
     const o = this.options;
-    const result: ResolveResult = answer.kind === 'ok'
-      ? { kind: 'ok', ip: answer.ip, family: answer.family, source: ResolveSource.dns }
-      : { kind: 'dns-error', code: answer.code, message: answer.message, source: ResolveSource.dns };
-    const ttlMs = answer.kind === 'ok'
-      ? Math.min(answer.ttlMs ?? o.defaultTtlMs ?? 300_000, o.maxTtlMs ?? 3_600_000)
-      : o.negativeTtlMs ?? 60_000;
+    const result: ResolveResult =
+      answer.kind === 'ok'
+        ? { kind: 'ok', ip: answer.ip, family: answer.family, source: ResolveSource.dns }
+        : { kind: 'dns-error', code: answer.code, message: answer.message, source: ResolveSource.dns };
+    const ttlMs =
+      answer.kind === 'ok' ? Math.min(answer.ttlMs ?? o.defaultTtlMs ?? 300_000, o.maxTtlMs ?? 3_600_000) : (o.negativeTtlMs ?? 60_000);
     if (!this.isClosed && ttlMs > 0) {
       this.cache.set(name, { result, expiresAtMs: this.now() + ttlMs });
       const max = o.maxEntries ?? 100_000;

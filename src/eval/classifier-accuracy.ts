@@ -45,7 +45,8 @@ export function classifierAccuracy(
   predicted: readonly (string | null)[],
   categories: readonly string[] = [],
 ): ClassifierAccuracy {
-  if (truth.length !== predicted.length) throw new RangeError(`classifierAccuracy: ${truth.length} truths but ${predicted.length} predictions`);
+  if (truth.length !== predicted.length)
+    throw new RangeError(`classifierAccuracy: ${truth.length} truths but ${predicted.length} predictions`);
   const labels = [...categories];
   const index = new Map(labels.map((l, i) => [l, i]));
   const indexOf = (l: string): number => {
@@ -72,7 +73,8 @@ export function classifierAccuracy(
     const tp = (confusion[c] as number[])[c] as number;
     const precision = predictedCount > 0 ? tp / predictedCount : null;
     const recall = support > 0 ? tp / support : null;
-    const f1 = precision !== null && recall !== null ? (precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0) : null;
+    const f1 =
+      precision !== null && recall !== null ? (precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0) : null;
     return { category, support, predicted: predictedCount, precision, recall, f1 };
   });
   const withSupport = perCategory.filter((c) => c.support > 0);

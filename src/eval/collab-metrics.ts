@@ -138,7 +138,8 @@ function crawlLinkLocality(nodes: readonly NodeCrawl[], linkSets: readonly Crawl
   const pageCount = owners.length;
   let total = 0;
   for (const set of linkSets) {
-    if (set.from.length !== set.to.length) throw new RangeError(`collaborationMetrics: a link set has ${set.from.length} sources but ${set.to.length} targets`);
+    if (set.from.length !== set.to.length)
+      throw new RangeError(`collaborationMetrics: a link set has ${set.from.length} sources but ${set.to.length} targets`);
     total += set.from.length;
   }
   const from = new Uint32Array(total);
@@ -147,7 +148,8 @@ function crawlLinkLocality(nodes: readonly NodeCrawl[], linkSets: readonly Crawl
   for (const set of linkSets) {
     const global = Uint32Array.from(set.urls, (url, id) => pageOf.get(url) ?? pageCount + id);
     const renumber = (id: number): number => {
-      if (!Number.isInteger(id) || id < 0 || id >= global.length) throw new RangeError(`collaborationMetrics: link names URL id ${id}, dictionary has ${global.length}`);
+      if (!Number.isInteger(id) || id < 0 || id >= global.length)
+        throw new RangeError(`collaborationMetrics: link names URL id ${id}, dictionary has ${global.length}`);
       return global[id] as number;
     };
     for (let i = 0; i < set.from.length; i++, at++) {

@@ -36,8 +36,16 @@ export function formatRatio(x: number | null, decimals = 4): string {
  */
 export function alignColumns(rows: readonly (readonly string[])[]): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, c) => { widths[c] = Math.max(widths[c] ?? 0, cell.length); });
-  return rows.map((cells) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join('  ').trimEnd());
+  for (const row of rows)
+    row.forEach((cell, c) => {
+      widths[c] = Math.max(widths[c] ?? 0, cell.length);
+    });
+  return rows.map((cells) =>
+    cells
+      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** Renders the metrics as a readable plain-text table, lines joined by `\n`, no trailing newline. */
@@ -48,12 +56,26 @@ export function formatCollabTable(metrics: CollaborationMetrics, options: Collab
   const comm = metrics.communication;
   const header = ['node', 'pages', 'bytes', 'exported', 'imported', 'URLs sent', 'URLs recv', 'pages sent', 'pages recv'];
   const rows = metrics.nodes.map((n) => [
-    n.node, c(n.pages), c(n.bytes), r(n.exportedRatio), r(n.importedRatio),
-    c(n.urlsSent), c(n.urlsReceived), c(n.pagesSent), c(n.pagesReceived),
+    n.node,
+    c(n.pages),
+    c(n.bytes),
+    r(n.exportedRatio),
+    r(n.importedRatio),
+    c(n.urlsSent),
+    c(n.urlsReceived),
+    c(n.pagesSent),
+    c(n.pagesReceived),
   ]);
   rows.push([
-    'total', c(comm.downloads), c(comm.downloadedBytes), r(comm.exportedRatio), r(comm.importedRatio),
-    c(comm.urlsSent), c(comm.urlsReceived), c(comm.pagesSent), c(comm.pagesReceived),
+    'total',
+    c(comm.downloads),
+    c(comm.downloadedBytes),
+    r(comm.exportedRatio),
+    r(comm.importedRatio),
+    c(comm.urlsSent),
+    c(comm.urlsReceived),
+    c(comm.pagesSent),
+    c(comm.pagesReceived),
   ]);
 
   const { overlap: ov, diversity: dv, coverage: cv, linkLocality: pl } = metrics;
@@ -64,21 +86,36 @@ export function formatCollabTable(metrics: CollaborationMetrics, options: Collab
     .join(', ');
   const overall: [string, string][] = [
     ['overlap', `${r(ov.overlap)}  (${c(ov.downloads)} downloads, ${c(ov.uniquePages)} distinct pages)`],
-    ['coverage', cv === null
-      ? 'n/a  (no target given)'
-      : `${r(cv.coverage)}  (${c(cv.coveredPages)} of ${c(cv.targetPages)} target pages; ${c(cv.missedPages)} missed; ${c(cv.offTargetPages)} off target)`],
+    [
+      'coverage',
+      cv === null
+        ? 'n/a  (no target given)'
+        : `${r(cv.coverage)}  (${c(cv.coveredPages)} of ${c(cv.targetPages)} target pages; ${c(cv.missedPages)} missed; ${c(cv.offTargetPages)} off target)`,
+    ],
     ['diversity', `${r(dv.diversity)}  (${c(dv.hosts)} hosts / ${c(dv.downloads)} downloads)`],
     ['communication overhead', `${r(comm.urlsPerPage)} URLs per page  (${c(comm.urlsSent)} sent, ${c(comm.urlsReceived)} received)`],
-    ['pages forwarded', `${r(comm.pagesForwardedPerPage)} per page  (${c(comm.pagesSent)} sent, ${c(comm.pagesReceived)} received; `
-      + `${c(comm.pageBytesSent)} bytes sent, ${c(comm.pageBytesReceived)} received)`],
-    ['exported / imported', `${r(comm.exportedRatio)} / ${r(comm.importedRatio)}  (${c(comm.bytesSent)} bytes sent, `
-      + `${c(comm.bytesReceived)} received, ${c(comm.downloadedBytes)} downloaded)`],
-    ['load balance', `pages max/mean ${r(lp.maxOverMean)} (max ${c(lp.max)}, mean ${formatFixed(lp.mean, 2)}); `
-      + `bytes max/mean ${r(lb.maxOverMean)} (max ${c(lb.max)}, mean ${formatFixed(lb.mean, 2)})`],
-    ['p_l', pl === null
-      ? 'n/a  (no links given)'
-      : `${r(pl.pl)}  (${c(pl.localPairs)} local of ${c(pl.pairs)} pairs; skipped ${c(pl.selfLinks)} self-links, `
-        + `${c(pl.unowned)} unowned, ${c(pl.duplicates)} duplicates)`],
+    [
+      'pages forwarded',
+      `${r(comm.pagesForwardedPerPage)} per page  (${c(comm.pagesSent)} sent, ${c(comm.pagesReceived)} received; ` +
+        `${c(comm.pageBytesSent)} bytes sent, ${c(comm.pageBytesReceived)} received)`,
+    ],
+    [
+      'exported / imported',
+      `${r(comm.exportedRatio)} / ${r(comm.importedRatio)}  (${c(comm.bytesSent)} bytes sent, ` +
+        `${c(comm.bytesReceived)} received, ${c(comm.downloadedBytes)} downloaded)`,
+    ],
+    [
+      'load balance',
+      `pages max/mean ${r(lp.maxOverMean)} (max ${c(lp.max)}, mean ${formatFixed(lp.mean, 2)}); ` +
+        `bytes max/mean ${r(lb.maxOverMean)} (max ${c(lb.max)}, mean ${formatFixed(lb.mean, 2)})`,
+    ],
+    [
+      'p_l',
+      pl === null
+        ? 'n/a  (no links given)'
+        : `${r(pl.pl)}  (${c(pl.localPairs)} local of ${c(pl.pairs)} pairs; skipped ${c(pl.selfLinks)} self-links, ` +
+          `${c(pl.unowned)} unowned, ${c(pl.duplicates)} duplicates)`,
+    ],
     ['overlap histogram', histogram === '' ? 'n/a  (no nodes)' : histogram],
   ];
   const labelWidth = Math.max(...overall.map(([label]) => label.length));

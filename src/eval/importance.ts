@@ -95,7 +95,9 @@ export interface PageRankImportanceOptions extends PageRankOptions {
 export function pageRankImportance(graph: Csr, options: PageRankImportanceOptions = {}): Importance {
   const { distinctLinks: isDistinct = true, ...rankOptions } = options;
   const params: Record<string, SpecValue> = {
-    damping: DEFAULT_DAMPING, tolerance: DEFAULT_TOLERANCE, maxIterations: DEFAULT_MAX_ITERATIONS,
+    damping: DEFAULT_DAMPING,
+    tolerance: DEFAULT_TOLERANCE,
+    maxIterations: DEFAULT_MAX_ITERATIONS,
   };
   for (const [key, value] of Object.entries(rankOptions)) {
     if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') params[key] = value;
@@ -235,7 +237,10 @@ export function topicWithBacklinks(topic: Importance, backlinks: Importance, opt
     if ((topic.values[p] as number) >= minTopic && (backlinks.values[p] as number) >= minBacklinks) values[p] = 1;
   }
   return {
-    spec: { id: 'topic-and-backlinks', params: { topic: specLabel(topic.spec), minTopic, backlinks: specLabel(backlinks.spec), minBacklinks } },
+    spec: {
+      id: 'topic-and-backlinks',
+      params: { topic: specLabel(topic.spec), minTopic, backlinks: specLabel(backlinks.spec), minBacklinks },
+    },
     values,
   };
 }
@@ -249,7 +254,10 @@ export interface WeightedTerm {
 /** IC(P) = Σ kᵢ·Iᵢ(P), e.g. k₁·IS(P, Q) + k₂·IB(P). @throws RangeError on no terms or different lengths. */
 export function weightedSum(terms: readonly WeightedTerm[]): Importance {
   if (terms.length === 0) throw new RangeError('weightedSum: no terms');
-  const n = sameLength('weightedSum', terms.map((t) => t.importance));
+  const n = sameLength(
+    'weightedSum',
+    terms.map((t) => t.importance),
+  );
   const values = new Float64Array(n);
   for (const { importance, weight } of terms) {
     for (let p = 0; p < n; p++) values[p] = (values[p] as number) + weight * (importance.values[p] as number);

@@ -76,7 +76,12 @@ export function linkPairsOfCsr(csr: Csr): { readonly from: Uint32Array; readonly
  * @throws RangeError if `from` and `to` differ in length or an id is not a non-negative integer.
  */
 export function linkLocality(links: LinkPairs, ownersOf: OwnersOf, options: LinkLocalityOptions = {}): LinkLocalityResult {
-  return countLocality(links, (p) => ownersOf(p).length > 0, (u, v) => intersects(ownersOf(u), ownersOf(v)), options);
+  return countLocality(
+    links,
+    (p) => ownersOf(p).length > 0,
+    (u, v) => intersects(ownersOf(u), ownersOf(v)),
+    options,
+  );
 }
 
 /**
@@ -96,7 +101,12 @@ export function linkLocalityOfAssignment(
     if (p >= n) throw new RangeError(`linkLocalityOfAssignment: page ${p} has no entry (${n} pages)`);
     return partitionOf[p] as number;
   };
-  return countLocality(links, (p) => partition(p) >= 0, (u, v) => partition(u) === partition(v), options);
+  return countLocality(
+    links,
+    (p) => partition(p) >= 0,
+    (u, v) => partition(u) === partition(v),
+    options,
+  );
 }
 
 function intersects(a: readonly number[], b: readonly number[]): boolean {
@@ -146,7 +156,8 @@ function countLocality(
   let duplicates = 0;
   if (isDistinct && keptFrom.length > 0) {
     const width = maxId + 1;
-    if (width * width > Number.MAX_SAFE_INTEGER + 1) throw new RangeError(`linkLocality: distinctPairs needs (max id + 1)² <= 2^53, got max id ${maxId}`);
+    if (width * width > Number.MAX_SAFE_INTEGER + 1)
+      throw new RangeError(`linkLocality: distinctPairs needs (max id + 1)² <= 2^53, got max id ${maxId}`);
     const keys = Float64Array.from(keptFrom, (u, i) => u * width + (keptTo[i] as number)).sort();
     let previous = -1;
     for (const key of keys) {

@@ -15,8 +15,17 @@
  * as the estimate.
  */
 import {
-  fractions, importanceOf, resolveHot, sampleCounts, checkValues,
-  type CrawlerSpec, type Curve, type CurveModel, type HotPages, type ImportanceInput, type SampleOptions,
+  fractions,
+  importanceOf,
+  resolveHot,
+  sampleCounts,
+  checkValues,
+  type CrawlerSpec,
+  type Curve,
+  type CurveModel,
+  type HotPages,
+  type ImportanceInput,
+  type SampleOptions,
 } from './ordering-curve.js';
 import type { SpecValue } from '../core/strings.js';
 import type { ImportanceSpec } from './importance.js';
@@ -25,8 +34,14 @@ import type { ImportanceSpec } from './importance.js';
 export type Baseline = 'random' | 'ideal';
 
 function baseline(
-  id: CurveModel, kind: Baseline, pages: number, importance: ImportanceSpec, params: Record<string, SpecValue>,
-  options: SampleOptions, value: (k: number) => number, yUnit: 'percent' | 'weight' = 'percent',
+  id: CurveModel,
+  kind: Baseline,
+  pages: number,
+  importance: ImportanceSpec,
+  params: Record<string, SpecValue>,
+  options: SampleOptions,
+  value: (k: number) => number,
+  yUnit: 'percent' | 'weight' = 'percent',
 ): Curve {
   const ks = sampleCounts(pages, pages, options);
   const crawler: CrawlerSpec = { kind };
@@ -59,7 +74,11 @@ export function pstBaseline(kind: Baseline, hot: HotPages, options: SampleOption
  * Weighted coverage of the random crawler (expected share K/T of the total) or the ideal one (the
  * heaviest pages first); normalized to percent of the total weight unless `normalized` is false.
  */
-export function weightedCoverageBaseline(kind: Baseline, weights: ImportanceInput, options: SampleOptions & { readonly normalized?: boolean } = {}): Curve {
+export function weightedCoverageBaseline(
+  kind: Baseline,
+  weights: ImportanceInput,
+  options: SampleOptions & { readonly normalized?: boolean } = {},
+): Curve {
   const { spec, values } = importanceOf(weights);
   checkValues('weightedCoverageBaseline', values, true);
   const pages = values.length;
@@ -78,8 +97,7 @@ export function pbcBaseline(kind: Baseline, hot: HotPages, capacity: number, opt
   if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`pbcBaseline: capacity must be an integer >= 1, got ${capacity}`);
   const { mask, hotPages, importance, params } = resolveHot(hot);
   const pages = mask.length;
-  const value = (k: number): number => (kind === 'ideal'
-    ? (100 * Math.min(k, hotPages, capacity)) / capacity
-    : (100 * Math.min(k, capacity) * hotPages) / (capacity * pages));
+  const value = (k: number): number =>
+    kind === 'ideal' ? (100 * Math.min(k, hotPages, capacity)) / capacity : (100 * Math.min(k, capacity) * hotPages) / (capacity * pages);
   return baseline('pbc', kind, pages, importance, { capacity, hotPages, ...params }, options, value);
 }

@@ -24,7 +24,16 @@
  *   the model; a changed estimate is a `rekey`. Re-keying a page that is not kept is a no-op.
  */
 import { withRoomFor } from '../core/typed-arrays.js';
-import { checkVisitOrder, crawlerOf, fractions, resolveHot, sampleCounts, type CrawlCurveOptions, type Curve, type HotPages } from './ordering-curve.js';
+import {
+  checkVisitOrder,
+  crawlerOf,
+  fractions,
+  resolveHot,
+  sampleCounts,
+  type CrawlCurveOptions,
+  type Curve,
+  type HotPages,
+} from './ordering-curve.js';
 
 /** A buffer of at most B pages that evicts the lowest estimate. Ids are page ids < `pageCount`. */
 export class LimitedBuffer {
@@ -42,8 +51,10 @@ export class LimitedBuffer {
 
   /** @throws RangeError unless capacity is an integer >= 1 and pageCount an integer >= 0. */
   constructor(capacity: number, pageCount: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`LimitedBuffer: capacity must be an integer >= 1, got ${capacity}`);
-    if (!Number.isInteger(pageCount) || pageCount < 0) throw new RangeError(`LimitedBuffer: pageCount must be an integer >= 0, got ${pageCount}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`LimitedBuffer: capacity must be an integer >= 1, got ${capacity}`);
+    if (!Number.isInteger(pageCount) || pageCount < 0)
+      throw new RangeError(`LimitedBuffer: pageCount must be an integer >= 0, got ${pageCount}`);
     this.capacity = capacity;
     this.pageCount = pageCount;
     const slots = Math.min(capacity, pageCount);
@@ -77,9 +88,11 @@ export class LimitedBuffer {
    * @throws RangeError on an id ≥ pageCount, an id already kept, or a NaN estimate.
    */
   offer(id: number, estimate: number): number {
-    if (!(id >= 0 && id < this.pageCount && Number.isInteger(id))) throw new RangeError(`LimitedBuffer.offer: page ${id} is not < ${this.pageCount}`);
+    if (!(id >= 0 && id < this.pageCount && Number.isInteger(id)))
+      throw new RangeError(`LimitedBuffer.offer: page ${id} is not < ${this.pageCount}`);
     if (Number.isNaN(estimate)) throw new RangeError(`LimitedBuffer.offer: estimate of page ${id} is NaN`);
-    if ((this.position[id] as number) >= 0) throw new RangeError(`LimitedBuffer.offer: page ${id} is already kept; use rekey() to change its estimate`);
+    if ((this.position[id] as number) >= 0)
+      throw new RangeError(`LimitedBuffer.offer: page ${id} is already kept; use rekey() to change its estimate`);
     const arrival = this.arrivals++;
     if (this.count < this.capacity) {
       const at = this.count++;
@@ -219,7 +232,11 @@ export class BufferLogRecorder {
 
   /** The events so far (copies). */
   log(): BufferLog {
-    return { kinds: this.kinds.slice(0, this.length), ids: this.ids.slice(0, this.length), estimates: this.estimates.slice(0, this.length) };
+    return {
+      kinds: this.kinds.slice(0, this.length),
+      ids: this.ids.slice(0, this.length),
+      estimates: this.estimates.slice(0, this.length),
+    };
   }
 
   private push(kind: BufferEventKind, id: number, estimate: number): void {
@@ -289,8 +306,13 @@ export function pbcCurve(log: BufferLog, hot: HotPages, options: PbcOptions): Cu
   const { crawler, label } = crawlerOf(options);
   return {
     spec: {
-      id: 'pbc', params: { pages, visited: offered.length, capacity: buffer.capacity, hotPages: resolved.hotPages, ...resolved.params },
-      crawler, importance: resolved.importance, label, xUnit: 'fraction', yUnit: 'percent',
+      id: 'pbc',
+      params: { pages, visited: offered.length, capacity: buffer.capacity, hotPages: resolved.hotPages, ...resolved.params },
+      crawler,
+      importance: resolved.importance,
+      label,
+      xUnit: 'fraction',
+      yUnit: 'percent',
     },
     x: fractions(ks, pages),
     y,

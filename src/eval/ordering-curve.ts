@@ -34,9 +34,7 @@ export type CurveModel = (typeof CurveModel)[keyof typeof CurveModel];
 
 /** Who produced a curve: a crawl with its ordering policy, or one of the two reference crawlers. */
 export type CrawlerSpec =
-  | { readonly kind: 'crawl'; readonly policy: StrategySpec }
-  | { readonly kind: 'random' }
-  | { readonly kind: 'ideal' };
+  { readonly kind: 'crawl'; readonly policy: StrategySpec } | { readonly kind: 'random' } | { readonly kind: 'ideal' };
 
 /** Everything that produced a curve (CONVENTIONS §3: each result says exactly what produced it). */
 export interface CurveSpec {
@@ -154,7 +152,9 @@ export function checkVisitOrder(visitOrder: Uint32Array, n: number): void {
     if (p >= n) throw new RangeError(`visit order names page ${p} at position ${i}, but the graph has ${n} pages`);
     const first = position[p] as number;
     if (first >= 0) {
-      throw new RangeError(`visit order repeats page ${p} at position ${i} (first visited at ${first}); use firstVisits() to keep first visits`);
+      throw new RangeError(
+        `visit order repeats page ${p} at position ${i} (first visited at ${first}); use firstVisits() to keep first visits`,
+      );
     }
     position[p] = i;
   }
@@ -164,7 +164,11 @@ export function checkVisitOrder(visitOrder: Uint32Array, n: number): void {
  * The first visit of each page, in order: later visits of a page (overlapping nodes, re-fetches) are
  * dropped, with their fetch times if given. Ids ≥ n throw RangeError.
  */
-export function firstVisits(visitOrder: Uint32Array, n: number, fetchTimesMs?: Float64Array): { visitOrder: Uint32Array; fetchTimesMs?: Float64Array } {
+export function firstVisits(
+  visitOrder: Uint32Array,
+  n: number,
+  fetchTimesMs?: Float64Array,
+): { visitOrder: Uint32Array; fetchTimesMs?: Float64Array } {
   if (fetchTimesMs !== undefined && fetchTimesMs.length !== visitOrder.length) {
     throw new RangeError(`firstVisits: ${visitOrder.length} visits but ${fetchTimesMs.length} fetch times`);
   }
@@ -178,7 +182,9 @@ export function firstVisits(visitOrder: Uint32Array, n: number, fetchTimesMs?: F
     keep.push(i);
   }
   const order = Uint32Array.from(keep, (i) => visitOrder[i] as number);
-  return fetchTimesMs === undefined ? { visitOrder: order } : { visitOrder: order, fetchTimesMs: Float64Array.from(keep, (i) => fetchTimesMs[i] as number) };
+  return fetchTimesMs === undefined
+    ? { visitOrder: order }
+    : { visitOrder: order, fetchTimesMs: Float64Array.from(keep, (i) => fetchTimesMs[i] as number) };
 }
 
 /**

@@ -22,18 +22,48 @@
  * K > max(i, r): one histogram over max(i, r) + 1 and a running sum give M(K) for every K.
  */
 import {
-  checkValues, checkVisitOrder, crawlerOf, fractions, importanceOf, resolveHot, sampleCounts, upperBound,
-  type CrawlCurveOptions, type Curve, type HotPages, type ImportanceInput, type ResolvedHotPages, type SampleOptions,
+  checkValues,
+  checkVisitOrder,
+  crawlerOf,
+  fractions,
+  importanceOf,
+  resolveHot,
+  sampleCounts,
+  upperBound,
+  type CrawlCurveOptions,
+  type Curve,
+  type HotPages,
+  type ImportanceInput,
+  type ResolvedHotPages,
+  type SampleOptions,
 } from './ordering-curve.js';
 
 export {
-  CurveModel, DEFAULT_POINTS, checkVisitOrder, firstVisits, resolveHot, sampleCounts, summarizeCurve,
-  type CrawlCurveOptions, type CrawlerSpec, type Curve, type CurveSpec, type HotPages, type ImportanceInput,
-  type ResolvedHotPages, type SampleOptions,
+  CurveModel,
+  DEFAULT_POINTS,
+  checkVisitOrder,
+  firstVisits,
+  resolveHot,
+  sampleCounts,
+  summarizeCurve,
+  type CrawlCurveOptions,
+  type CrawlerSpec,
+  type Curve,
+  type CurveSpec,
+  type HotPages,
+  type ImportanceInput,
+  type ResolvedHotPages,
+  type SampleOptions,
 } from './ordering-curve.js';
 export { pcsBaseline, pstBaseline, pbcBaseline, weightedCoverageBaseline, type Baseline } from './ordering-baselines.js';
 export {
-  BufferEventKind, BufferLogRecorder, LimitedBuffer, bufferLogFromVisits, pbcCurve, type BufferLog, type PbcOptions,
+  BufferEventKind,
+  BufferLogRecorder,
+  LimitedBuffer,
+  bufferLogFromVisits,
+  pbcCurve,
+  type BufferLog,
+  type PbcOptions,
 } from './ordering-buffer.js';
 
 /**
@@ -73,8 +103,13 @@ function pcsOfChecked(visitOrder: Uint32Array, importance: ImportanceInput, opti
   const { crawler, label } = crawlerOf(options);
   return {
     spec: {
-      id: 'pcs', params: { pages, visited, ties: 'equal-counts-as-hot' }, crawler, importance: importanceSpec, label,
-      xUnit: 'fraction', yUnit: 'percent',
+      id: 'pcs',
+      params: { pages, visited, ties: 'equal-counts-as-hot' },
+      crawler,
+      importance: importanceSpec,
+      label,
+      xUnit: 'fraction',
+      yUnit: 'percent',
     },
     x: fractions(ks, pages),
     y,
@@ -109,8 +144,13 @@ function pstOfChecked(visitOrder: Uint32Array, resolved: ResolvedHotPages, optio
   const { crawler, label } = crawlerOf(options);
   return {
     spec: {
-      id: 'pst', params: { pages, visited: visitOrder.length, hotPages, ...resolved.params }, crawler,
-      importance: resolved.importance, label, xUnit: 'fraction', yUnit: 'percent',
+      id: 'pst',
+      params: { pages, visited: visitOrder.length, hotPages, ...resolved.params },
+      crawler,
+      importance: resolved.importance,
+      label,
+      xUnit: 'fraction',
+      yUnit: 'percent',
     },
     x: fractions(ks, pages),
     y,
@@ -154,8 +194,13 @@ function weightedCoverageOfChecked(visitOrder: Uint32Array, weights: ImportanceI
   const { crawler, label } = crawlerOf(options);
   return {
     spec: {
-      id: 'wc', params: { pages, visited: visitOrder.length, normalized: isNormalized }, crawler, importance: importanceSpec, label,
-      xUnit: 'fraction', yUnit: isNormalized ? 'percent' : 'weight',
+      id: 'wc',
+      params: { pages, visited: visitOrder.length, normalized: isNormalized },
+      crawler,
+      importance: importanceSpec,
+      label,
+      xUnit: 'fraction',
+      yUnit: isNormalized ? 'percent' : 'weight',
     },
     x: fractions(ks, pages),
     y,
@@ -181,7 +226,8 @@ export function orderingCurves(visitOrder: Uint32Array, targets: OrderingTargets
   const hot = resolveHot(targets.hot);
   const pages = hot.mask.length;
   const sizes = [importanceOf(targets.importance).values.length, importanceOf(targets.weights).values.length];
-  if (sizes.some((t) => t !== pages)) throw new RangeError(`orderingCurves: hot pages, importance and weights cover ${[pages, ...sizes].join(', ')} pages`);
+  if (sizes.some((t) => t !== pages))
+    throw new RangeError(`orderingCurves: hot pages, importance and weights cover ${[pages, ...sizes].join(', ')} pages`);
   checkVisitOrder(visitOrder, pages);
   return [
     pstOfChecked(visitOrder, hot, options),
@@ -208,7 +254,10 @@ export interface WeightedCoverageTimeOptions extends Omit<WeightedCoverageOption
  * @throws RangeError on a bad visit order, mismatched or decreasing times, or a bad weight.
  */
 export function weightedCoverageOverTime(
-  visitOrder: Uint32Array, fetchTimesMs: Float64Array, weights: ImportanceInput, options: WeightedCoverageTimeOptions = {},
+  visitOrder: Uint32Array,
+  fetchTimesMs: Float64Array,
+  weights: ImportanceInput,
+  options: WeightedCoverageTimeOptions = {},
 ): Curve {
   const { spec: importanceSpec, values } = importanceOf(weights);
   const pages = values.length;
@@ -227,9 +276,12 @@ export function weightedCoverageOverTime(
   const endMs = fetchTimesMs.length === 0 ? startMs : (fetchTimesMs[fetchTimesMs.length - 1] as number);
   const points = options.points ?? 100;
   if (!Number.isInteger(points) || points < 1) throw new RangeError(`points must be an integer >= 1, got ${points}`);
-  const x = options.atMs !== undefined
-    ? Float64Array.from(options.atMs)
-    : endMs > startMs ? Float64Array.from({ length: points + 1 }, (_, i) => ((endMs - startMs) * i) / points) : Float64Array.of(0);
+  const x =
+    options.atMs !== undefined
+      ? Float64Array.from(options.atMs)
+      : endMs > startMs
+        ? Float64Array.from({ length: points + 1 }, (_, i) => ((endMs - startMs) * i) / points)
+        : Float64Array.of(0);
   const isNormalized = options.normalized ?? true;
   const scale = isNormalized ? percentScale(values) : 1;
   const y = new Float64Array(x.length);
@@ -237,15 +289,21 @@ export function weightedCoverageOverTime(
   let k = 0;
   for (let s = 0; s < x.length; s++) {
     const until = startMs + (x[s] as number);
-    if (s > 0 && (x[s] as number) < (x[s - 1] as number)) throw new RangeError(`weightedCoverageOverTime: atMs must ascend (${x[s]} at ${s})`);
+    if (s > 0 && (x[s] as number) < (x[s - 1] as number))
+      throw new RangeError(`weightedCoverageOverTime: atMs must ascend (${x[s]} at ${s})`);
     for (; k < visitOrder.length && (fetchTimesMs[k] as number) <= until; k++) sum += values[visitOrder[k] as number] as number;
     y[s] = sum * scale;
   }
   const { crawler, label } = crawlerOf(options);
   return {
     spec: {
-      id: 'wc', params: { pages, visited: visitOrder.length, normalized: isNormalized, startMs }, crawler, importance: importanceSpec, label,
-      xUnit: 'ms', yUnit: isNormalized ? 'percent' : 'weight',
+      id: 'wc',
+      params: { pages, visited: visitOrder.length, normalized: isNormalized, startMs },
+      crawler,
+      importance: importanceSpec,
+      label,
+      xUnit: 'ms',
+      yUnit: isNormalized ? 'percent' : 'weight',
     },
     x,
     y,

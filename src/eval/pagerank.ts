@@ -91,7 +91,7 @@ export function pageRankDetailed(graph: Csr, options: PageRankOptions = {}): Pag
         next[v] = (next[v] as number) + share;
       }
     }
-    const base = (1 - d) + (d * dangling) / n;
+    const base = 1 - d + (d * dangling) / n;
     let change = 0;
     for (let v = 0; v < n; v++) {
       const x = base + d * (next[v] as number);

@@ -36,7 +36,9 @@ export interface TopicLocality {
  * `trueCategoryOf` for the same pairs when given.
  */
 export function topicLocality(
-  links: LinkPairs, categoryOf: (page: number) => string | null, trueCategoryOf?: (page: number) => string | null,
+  links: LinkPairs,
+  categoryOf: (page: number) => string | null,
+  trueCategoryOf?: (page: number) => string | null,
 ): TopicLocality {
   const seen = new Set<string>();
   let pairs = 0;
@@ -68,7 +70,13 @@ export function topicLocality(
       }
     }
   }
-  return { pairs, samePairs: same, locality: pairs > 0 ? same / pairs : null, trueLocality: truePairs > 0 ? trueSame / truePairs : null, skipped };
+  return {
+    pairs,
+    samePairs: same,
+    locality: pairs > 0 ? same / pairs : null,
+    trueLocality: truePairs > 0 ? trueSame / truePairs : null,
+    skipped,
+  };
 }
 
 /** Kendall τ-b of one subcollection. */
@@ -86,7 +94,11 @@ export interface SubcollectionTau {
  * `globalRank` of the same pages. `groups` maps a group name to its page ids (a page in several
  * groups, under overlap, counts in each).
  */
-export function subcollectionTaus(groups: ReadonlyMap<string, readonly number[]>, links: LinkPairs, globalRank: (page: number) => number): SubcollectionTau[] {
+export function subcollectionTaus(
+  groups: ReadonlyMap<string, readonly number[]>,
+  links: LinkPairs,
+  globalRank: (page: number) => number,
+): SubcollectionTau[] {
   const out: SubcollectionTau[] = [];
   for (const [group, pages] of groups) {
     const local = new Map<number, number>();

@@ -68,7 +68,11 @@ export function decodeMessage(bytes: Uint8Array): ExchangeMessage {
     try {
       payload = inflateRawSync(payload, { maxOutputLength: MAX_INFLATED_BYTES });
     } catch (err) {
-      throw new ShoalError('EXCHANGE_MESSAGE_INVALID', `payload does not inflate to at most ${MAX_INFLATED_BYTES} bytes: ${(err as Error).message}`, { cause: err });
+      throw new ShoalError(
+        'EXCHANGE_MESSAGE_INVALID',
+        `payload does not inflate to at most ${MAX_INFLATED_BYTES} bytes: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
   }
   let value: unknown;
@@ -92,10 +96,24 @@ function canonical(m: ExchangeMessage): Record<string, unknown> {
     case 'page': {
       // Fields in a fixed order: the deflated size then does not depend on how the sender built the object.
       const out: Record<string, unknown> = {
-        kind: m.kind, from: m.from, seq: m.seq, url: m.url, depth: m.depth, fromUrl: m.fromUrl,
-        fetchedAtMs: m.fetchedAtMs, durationMs: m.durationMs, ip: m.ip, request: m.request, status: m.status,
-        statusText: m.statusText, headers: m.headers, responseHead: m.responseHead, rawBody: m.rawBody,
-        contentEncodings: m.contentEncodings, contentType: m.contentType, charset: m.charset,
+        kind: m.kind,
+        from: m.from,
+        seq: m.seq,
+        url: m.url,
+        depth: m.depth,
+        fromUrl: m.fromUrl,
+        fetchedAtMs: m.fetchedAtMs,
+        durationMs: m.durationMs,
+        ip: m.ip,
+        request: m.request,
+        status: m.status,
+        statusText: m.statusText,
+        headers: m.headers,
+        responseHead: m.responseHead,
+        rawBody: m.rawBody,
+        contentEncodings: m.contentEncodings,
+        contentType: m.contentType,
+        charset: m.charset,
       };
       if (m.body !== undefined) out.body = m.body;
       return out;
@@ -214,14 +232,21 @@ function readPage(o: Fields, from: string, seq: number): ForwardedPageMessage {
   const headerCopy: Record<string, string> = {};
   // Own data properties only (defineProperty: a header named __proto__ stays a header).
   for (const name of Object.keys(headers)) {
-    Object.defineProperty(headerCopy, name, { value: str(headers, name, `${p}.headers`), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(headerCopy, name, {
+      value: str(headers, name, `${p}.headers`),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   const contentEncodings = array(o, 'contentEncodings', p).map((e, i) => {
     if (typeof e !== 'string') invalid(`${p}.contentEncodings[${i}] is not a string`);
     return e;
   });
   const page: ForwardedPageMessage = {
-    kind: 'page', from, seq,
+    kind: 'page',
+    from,
+    seq,
     url: urlValue(o.url, `${p}.url`),
     depth: int(o, 'depth', p),
     fromUrl: nullableUrl(o, 'fromUrl', p),
@@ -245,7 +270,13 @@ function readControl(c: Fields): ControlMessage['control'] {
   const p = 'message.control';
   switch (c.kind) {
     case 'stats':
-      return { kind: 'stats', pages: int(c, 'pages', p), bytes: int(c, 'bytes', p), frontier: int(c, 'frontier', p), atMs: finite(c, 'atMs', p, 0) };
+      return {
+        kind: 'stats',
+        pages: int(c, 'pages', p),
+        bytes: int(c, 'bytes', p),
+        frontier: int(c, 'frontier', p),
+        atMs: finite(c, 'atMs', p, 0),
+      };
     case 'stop':
       return { kind: 'stop', reason: str(c, 'reason', p) };
     default:

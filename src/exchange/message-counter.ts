@@ -43,8 +43,15 @@ export class MessageCounter {
 
   snapshot(): MessageCounts {
     return {
-      messages: this.messages, bytes: this.bytes, urlBatches: this.urlBatches, urls: this.urls, pages: this.pages,
-      pageBytes: this.pageBytes, linkSummaries: this.linkSummaries, linkCounts: this.linkCounts, controls: this.controls,
+      messages: this.messages,
+      bytes: this.bytes,
+      urlBatches: this.urlBatches,
+      urls: this.urls,
+      pages: this.pages,
+      pageBytes: this.pageBytes,
+      linkSummaries: this.linkSummaries,
+      linkCounts: this.linkCounts,
+      controls: this.controls,
     };
   }
 }

@@ -93,7 +93,4 @@ export type ExchangeMessage = UrlBatchMessage | ForwardedPageMessage | LinkSumma
 
 /** A message before the sender numbers it (the exchange assigns `seq` when it is sent). */
 export type OutgoingMessage =
-  | Omit<UrlBatchMessage, 'seq'>
-  | Omit<ForwardedPageMessage, 'seq'>
-  | Omit<LinkSummaryMessage, 'seq'>
-  | Omit<ControlMessage, 'seq'>;
+  Omit<UrlBatchMessage, 'seq'> | Omit<ForwardedPageMessage, 'seq'> | Omit<LinkSummaryMessage, 'seq'> | Omit<ControlMessage, 'seq'>;

@@ -34,7 +34,19 @@
  *
  * One process uses a directory at a time.
  */
-import { closeSync, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ShoalError } from '../core/errors.js';
@@ -113,7 +125,8 @@ export class Outbox {
   constructor(options: OutboxOptions) {
     this.dir = options.dir;
     this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
-    if (!(Number.isSafeInteger(this.segmentBytes) && this.segmentBytes > 0)) throw new RangeError(`segmentBytes must be a positive integer, got ${this.segmentBytes}`);
+    if (!(Number.isSafeInteger(this.segmentBytes) && this.segmentBytes > 0))
+      throw new RangeError(`segmentBytes must be a positive integer, got ${this.segmentBytes}`);
   }
 
   /** Entries appended and not yet confirmed. */
@@ -125,13 +138,16 @@ export class Outbox {
   open(): Promise<readonly OutboxEntry[]> {
     if (this.state !== 'new') throw new Error(`Outbox.open(): ${this.dir} is already ${this.state}`);
     this.state = 'opening';
-    const run = this.load().then((entries) => {
-      this.state = 'open';
-      return entries;
-    }, (err: unknown) => {
-      this.state = 'closed';
-      throw err instanceof ShoalError ? err : new ShoalError('IO', `cannot open the outbox in ${this.dir}`, { cause: err });
-    });
+    const run = this.load().then(
+      (entries) => {
+        this.state = 'open';
+        return entries;
+      },
+      (err: unknown) => {
+        this.state = 'closed';
+        throw err instanceof ShoalError ? err : new ShoalError('IO', `cannot open the outbox in ${this.dir}`, { cause: err });
+      },
+    );
     this.opening = run;
     return run;
   }
@@ -147,7 +163,8 @@ export class Outbox {
   append(entry: OutboxEntry): void {
     this.check('append');
     const { seq, to, bytes } = entry;
-    if (!Number.isSafeInteger(seq) || seq <= this.lastAppendedSeq) throw new RangeError(`Outbox.append(): seq ${seq} is not above the last one, ${this.lastAppendedSeq}`);
+    if (!Number.isSafeInteger(seq) || seq <= this.lastAppendedSeq)
+      throw new RangeError(`Outbox.append(): seq ${seq} is not above the last one, ${this.lastAppendedSeq}`);
     if (!Number.isInteger(to) || to < 0 || to > 0xffffffff) throw new RangeError(`Outbox.append(): partition ${to} is not a u32`);
     if (bytes.length > 0xffffffff - FIXED_BODY_BYTES) throw new RangeError(`Outbox.append(): ${bytes.length} bytes is too large`);
     const record = Buffer.allocUnsafe(FRAME_BYTES + FIXED_BODY_BYTES + bytes.length);
@@ -207,7 +224,9 @@ export class Outbox {
 
   private async load(): Promise<OutboxEntry[]> {
     mkdirSync(this.dir, { recursive: true });
-    const segmentNames = readdirSync(this.dir).filter((n) => SEGMENT_NAME.test(n)).sort();
+    const segmentNames = readdirSync(this.dir)
+      .filter((n) => SEGMENT_NAME.test(n))
+      .sort();
     const entries: OutboxEntry[] = [];
     for (const [i, name] of segmentNames.entries()) {
       const path = join(this.dir, name);
@@ -215,14 +234,25 @@ export class Outbox {
       const firstSeq = Number(name.slice(0, 16));
       const parsed = parseSegment(buf, firstSeq, this.lastAppendedSeq);
       if (parsed.validBytes < buf.length) {
-        if (i < segmentNames.length - 1) throw new ShoalError('IO', `outbox segment ${path} is damaged at offset ${parsed.validBytes} (${parsed.problem}), and it is not the last segment`);
+        if (i < segmentNames.length - 1)
+          throw new ShoalError(
+            'IO',
+            `outbox segment ${path} is damaged at offset ${parsed.validBytes} (${parsed.problem}), and it is not the last segment`,
+          );
         truncateFile(path, parsed.validBytes);
       }
       if (parsed.entries.length === 0) {
         unlinkSync(path); // torn at creation; next-seq keeps its numbers
         continue;
       }
-      const segment: Segment = { path, bytes: parsed.validBytes, unconfirmed: parsed.entries.length, fd: -1, isOnDisk: true, isDeleted: false };
+      const segment: Segment = {
+        path,
+        bytes: parsed.validBytes,
+        unconfirmed: parsed.entries.length,
+        fd: -1,
+        isOnDisk: true,
+        isDeleted: false,
+      };
       this.segments.push(segment);
       for (const e of parsed.entries) this.owners.set(e.seq, segment);
       entries.push(...parsed.entries);
@@ -320,7 +350,8 @@ export class Outbox {
       throw err;
     }
     const value = /^\d{1,16}\n$/.test(text) ? Number(text.trim()) : NaN;
-    if (!Number.isSafeInteger(value) || value < 1) throw new ShoalError('IO', `${join(this.dir, NEXT_SEQ)} is damaged: ${JSON.stringify(text.slice(0, 40))}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new ShoalError('IO', `${join(this.dir, NEXT_SEQ)} is damaged: ${JSON.stringify(text.slice(0, 40))}`);
     return value;
   }
 
@@ -341,7 +372,9 @@ export class Outbox {
   private check(method: string): void {
     if (this.failure !== null) throw this.failure;
     if (this.state === 'open' && this.closing === null) return;
-    throw new Error(`Outbox.${method}(): ${this.dir} is ${this.state === 'open' ? 'closing' : this.state === 'closed' ? 'closed' : 'not open; call and await open() first'}`);
+    throw new Error(
+      `Outbox.${method}(): ${this.dir} is ${this.state === 'open' ? 'closing' : this.state === 'closed' ? 'closed' : 'not open; call and await open() first'}`,
+    );
   }
 }
 

@@ -29,7 +29,11 @@ export interface AddressPolicy {
 
 /** Kinds never allowed, whatever the policy: nothing legitimate is served there. */
 const ALWAYS_REFUSED: ReadonlySet<AddressKind> = new Set([
-  AddressKind.unspecified, AddressKind.multicast, AddressKind.reserved, AddressKind.invalid, AddressKind.linkLocal,
+  AddressKind.unspecified,
+  AddressKind.multicast,
+  AddressKind.reserved,
+  AddressKind.invalid,
+  AddressKind.linkLocal,
 ]);
 
 /** IPv4 ranges by kind: [first address as uint32, prefix length, kind]. */
@@ -54,7 +58,7 @@ function v4(text: string): number {
 function classifyV4(n: number): AddressKind {
   for (const [base, bits, kind] of V4_RANGES) {
     const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    if (((n & mask) >>> 0) === base) return kind;
+    if ((n & mask) >>> 0 === base) return kind;
   }
   return AddressKind.public;
 }
@@ -99,7 +103,10 @@ export function classifyAddress(ip: string): AddressKind {
 }
 
 /** Whether the fetcher may connect to `ip`; when not, why. */
-export function checkAddress(ip: string, policy: AddressPolicy): { readonly isAllowed: true } | { readonly isAllowed: false; readonly reason: AddressKind } {
+export function checkAddress(
+  ip: string,
+  policy: AddressPolicy,
+): { readonly isAllowed: true } | { readonly isAllowed: false; readonly reason: AddressKind } {
   const kind = classifyAddress(ip);
   if (kind === AddressKind.public) return { isAllowed: true };
   if (ALWAYS_REFUSED.has(kind)) return { isAllowed: false, reason: kind };

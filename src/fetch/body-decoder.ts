@@ -10,7 +10,14 @@
  */
 import type { Transform } from 'node:stream';
 import {
-  brotliDecompressSync, constants as zc, createBrotliDecompress, createGunzip, createInflate, createInflateRaw, gunzipSync, inflateRawSync,
+  brotliDecompressSync,
+  constants as zc,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  createInflateRaw,
+  gunzipSync,
+  inflateRawSync,
   inflateSync,
 } from 'node:zlib';
 
@@ -30,8 +37,11 @@ const ONE_CALL_MAX_RAW_BYTES = 1024 * 1024;
  * without `identity` and with `x-gzip` read as `gzip`. An absent header gives no codings.
  */
 export function parseContentCodings(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '' && c !== 'identity').map((c) => (c === 'x-gzip' ? 'gzip' : c));
+  return (value ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity')
+    .map((c) => (c === 'x-gzip' ? 'gzip' : c));
 }
 
 /** Whether {@link BodyDecoder} can undo these codings: all supported, and not too many stacked. */
@@ -64,7 +74,8 @@ export type OneCallResult =
 export function decodeOnce(codings: readonly string[], data: Buffer, maxBytes: number, isLenient: boolean): OneCallResult {
   let out = data;
   try {
-    for (let i = codings.length - 1; i >= 0 && out.length > 0; i--) { // the last coding applied is undone first
+    for (let i = codings.length - 1; i >= 0 && out.length > 0; i--) {
+      // the last coding applied is undone first
       const coding = codings[i] as string;
       if (coding === 'br') {
         out = brotliDecompressSync(out, { maxOutputLength: maxBytes, ...(isLenient ? { finishFlush: zc.BROTLI_OPERATION_FLUSH } : {}) });
@@ -122,8 +133,11 @@ export class BodyDecoder {
   private finished: ((body: Buffer) => void) | null = null;
 
   constructor(
-    private readonly codings: readonly string[], private readonly maxBytes: number,
-    private readonly mode: DecodeMode, private readonly onOver: () => void, private readonly onError: (err: Error) => void,
+    private readonly codings: readonly string[],
+    private readonly maxBytes: number,
+    private readonly mode: DecodeMode,
+    private readonly onOver: () => void,
+    private readonly onError: (err: Error) => void,
   ) {
     this.stages = codings.map(() => null);
     this.stageBytes = codings.map(() => 0);
@@ -146,8 +160,11 @@ export class BodyDecoder {
    */
   finish(): Promise<Buffer> {
     if (this.held !== null && !this.isStopped) {
-      const data = this.held.length === 1 ? this.held[0] as Buffer : Buffer.concat(this.held);
-      const r = data.length === 0 ? { kind: 'decoded', body: data } as const : decodeOnce(this.codings, data, this.maxBytes, this.mode === 'prefix');
+      const data = this.held.length === 1 ? (this.held[0] as Buffer) : Buffer.concat(this.held);
+      const r =
+        data.length === 0
+          ? ({ kind: 'decoded', body: data } as const)
+          : decodeOnce(this.codings, data, this.maxBytes, this.mode === 'prefix');
       if (r.kind === 'decoded') {
         this.held = null;
         return Promise.resolve(r.body);

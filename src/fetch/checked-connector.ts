@@ -42,7 +42,10 @@ export type ConnectProblem =
  */
 export class ConnectFailure extends Error {
   readonly code = 'ESHOALCONNECT';
-  constructor(readonly problem: ConnectProblem, options?: { cause?: unknown }) {
+  constructor(
+    readonly problem: ConnectProblem,
+    options?: { cause?: unknown },
+  ) {
     super(problem.kind === 'address-denied' ? `${problem.ip} is ${problem.reason}` : problem.message, options);
   }
 }
@@ -53,7 +56,7 @@ export class ConnectFailure extends Error {
  */
 export function secureContextOf(issues: ConfigIssue[], ca: string | readonly string[] | undefined): SecureContext | undefined {
   const extra: string[] = [];
-  for (const [i, text] of (typeof ca === 'string' ? [ca] : ca ?? []).entries()) {
+  for (const [i, text] of (typeof ca === 'string' ? [ca] : (ca ?? [])).entries()) {
     const path = typeof ca === 'string' ? 'caCertificates' : `caCertificates[${i}]`;
     const blocks = String(text).match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
     if (blocks.length === 0) issues.push({ path, message: 'no PEM certificate (-----BEGIN CERTIFICATE-----) in it' });
@@ -74,7 +77,11 @@ export class CheckedConnector {
   private openedCount = 0;
 
   /** @param base undici's connector (TCP, TLS with its options), given the checked address. */
-  constructor(private readonly base: buildConnector.connector, private readonly resolver: Resolver, private readonly addressPolicy: AddressPolicy) {}
+  constructor(
+    private readonly base: buildConnector.connector,
+    private readonly resolver: Resolver,
+    private readonly addressPolicy: AddressPolicy,
+  ) {}
 
   /** Connections opened so far. */
   get opened(): number {
@@ -90,23 +97,34 @@ export class CheckedConnector {
   direct(opts: buildConnector.Options, callback: buildConnector.Callback): void {
     const started = performance.now();
     const host = opts.hostname;
-    this.resolver.resolve(host).then((answer) => {
-      const dnsMs = performance.now() - started;
-      if (answer.kind === 'dns-error') {
-        callback(new ConnectFailure({ kind: 'dns-error', host, code: answer.code, message: answer.message, dnsMs }), null);
-        return;
-      }
-      const verdict = checkAddress(answer.ip, this.addressPolicy);
-      if (!verdict.isAllowed) {
-        callback(new ConnectFailure({ kind: 'address-denied', host, ip: answer.ip, reason: verdict.reason, dnsMs }), null);
-        return;
-      }
-      // Dial the checked address; TLS still uses the name, for SNI and the certificate check.
-      this.timed({ ...opts, hostname: answer.ip, servername: opts.servername ?? (isIP(host) === 0 ? host : undefined) }, callback, answer.ip, dnsMs);
-    }, (err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err);
-      callback(new ConnectFailure({ kind: 'dns-error', host, code: 'EDNS', message, dnsMs: performance.now() - started }, { cause: err }), null);
-    });
+    this.resolver.resolve(host).then(
+      (answer) => {
+        const dnsMs = performance.now() - started;
+        if (answer.kind === 'dns-error') {
+          callback(new ConnectFailure({ kind: 'dns-error', host, code: answer.code, message: answer.message, dnsMs }), null);
+          return;
+        }
+        const verdict = checkAddress(answer.ip, this.addressPolicy);
+        if (!verdict.isAllowed) {
+          callback(new ConnectFailure({ kind: 'address-denied', host, ip: answer.ip, reason: verdict.reason, dnsMs }), null);
+          return;
+        }
+        // Dial the checked address; TLS still uses the name, for SNI and the certificate check.
+        this.timed(
+          { ...opts, hostname: answer.ip, servername: opts.servername ?? (isIP(host) === 0 ? host : undefined) },
+          callback,
+          answer.ip,
+          dnsMs,
+        );
+      },
+      (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        callback(
+          new ConnectFailure({ kind: 'dns-error', host, code: 'EDNS', message, dnsMs: performance.now() - started }, { cause: err }),
+          null,
+        );
+      },
+    );
   }
 
   /**
@@ -122,7 +140,12 @@ export class CheckedConnector {
         return;
       }
       this.openedCount++;
-      this.sockets.set(socket, { ip: ip ?? socket.remoteAddress?.replace(/^::ffff:/, '') ?? '', dnsMs, connectMs: performance.now() - started, isClaimed: false });
+      this.sockets.set(socket, {
+        ip: ip ?? socket.remoteAddress?.replace(/^::ffff:/, '') ?? '',
+        dnsMs,
+        connectMs: performance.now() - started,
+        isClaimed: false,
+      });
       callback(null, socket);
     });
   }

@@ -13,7 +13,13 @@ import type { Dispatcher } from 'undici';
 import { BodyDecoder, canDecode, parseContentCodings } from './body-decoder.js';
 import { ConnectFailure, type SocketInfo } from './checked-connector.js';
 import {
-  AbortReason, SizeLimit, TimeoutPhase, parseRetryAfter, type FetchOutcome, type FetchRequest, type FetchTimings,
+  AbortReason,
+  SizeLimit,
+  TimeoutPhase,
+  parseRetryAfter,
+  type FetchOutcome,
+  type FetchRequest,
+  type FetchTimings,
   type ResponseHead,
 } from './fetcher.js';
 import { expectRequestHeaders } from './request-capture.js';
@@ -83,8 +89,11 @@ export class FetchCall implements Dispatcher.DispatchHandler {
   private decoder: BodyDecoder | null = null;
 
   constructor(
-    private readonly env: CallEnv, private readonly request: FetchRequest, private readonly target: URL,
-    private readonly method: 'GET' | 'HEAD', private readonly headers: Readonly<Record<string, string>>,
+    private readonly env: CallEnv,
+    private readonly request: FetchRequest,
+    private readonly target: URL,
+    private readonly method: 'GET' | 'HEAD',
+    private readonly headers: Readonly<Record<string, string>>,
     private readonly signal: AbortSignal | undefined,
   ) {
     this.promise = new Promise((resolve) => {
@@ -150,7 +159,12 @@ export class FetchCall implements Dispatcher.DispatchHandler {
     this.firstByteMs = performance.now() - this.started;
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, statusText?: string): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    statusText?: string,
+  ): void {
     if (this.isSettled || status < 200) return; // 1xx: informational, the real head follows
     const head = responseHead(status, statusText, headerPairs(controller.rawHeaders, headers));
     this.head = head;
@@ -186,13 +200,19 @@ export class FetchCall implements Dispatcher.DispatchHandler {
     this.codings = codings;
     if (codings.length === 0) return; // identity: the body as received is the decoded body
     const cap = isPage ? limits.maxDecodedBytes : limits.maxErrorBodyBytes;
-    this.decoder = new BodyDecoder(codings, cap, isPage ? 'whole' : 'prefix', () => {
-      if (isPage) this.tooLarge(SizeLimit.decoded, cap);
-      else this.truncate();
-    }, (err) => {
-      if (isPage) this.fail({ kind: 'protocol-error', code: 'EBADCODING', message: `content decoding failed: ${err.message}` });
-      else this.decoder = null; // an undecodable error body is still recorded raw
-    });
+    this.decoder = new BodyDecoder(
+      codings,
+      cap,
+      isPage ? 'whole' : 'prefix',
+      () => {
+        if (isPage) this.tooLarge(SizeLimit.decoded, cap);
+        else this.truncate();
+      },
+      (err) => {
+        if (isPage) this.fail({ kind: 'protocol-error', code: 'EBADCODING', message: `content decoding failed: ${err.message}` });
+        else this.decoder = null; // an undecodable error body is still recorded raw
+      },
+    );
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -223,7 +243,8 @@ export class FetchCall implements Dispatcher.DispatchHandler {
       const p = err.problem;
       this.dnsMs = p.dnsMs;
       if (p.kind === 'dns-error') this.fail({ kind: 'dns-error', host: p.host, code: p.code, message: p.message });
-      else if (p.kind === 'address-denied') this.settle({ kind: 'address-denied', url: this.request.url, host: p.host, ip: p.ip, reason: p.reason, timings: this.timings() });
+      else if (p.kind === 'address-denied')
+        this.settle({ kind: 'address-denied', url: this.request.url, host: p.host, ip: p.ip, reason: p.reason, timings: this.timings() });
       else {
         this.ip = p.ip;
         if (p.code === 'UND_ERR_CONNECT_TIMEOUT') this.fail({ kind: 'timeout', phase: TimeoutPhase.connect });
@@ -235,7 +256,8 @@ export class FetchCall implements Dispatcher.DispatchHandler {
     if (code === 'UND_ERR_HEADERS_TIMEOUT') this.fail({ kind: 'timeout', phase: TimeoutPhase.firstByte });
     else if (code === 'UND_ERR_BODY_TIMEOUT') this.fail({ kind: 'timeout', phase: TimeoutPhase.body });
     else if (code === 'UND_ERR_CONNECT_TIMEOUT') this.fail({ kind: 'timeout', phase: TimeoutPhase.connect });
-    else if (code === 'UND_ERR_INVALID_ARG') this.fail({ kind: 'protocol-error', code, message: `request refused by the client library: ${err.message}` });
+    else if (code === 'UND_ERR_INVALID_ARG')
+      this.fail({ kind: 'protocol-error', code, message: `request refused by the client library: ${err.message}` });
     else if (this.requestBytes === null && this.controller === null) this.fail({ kind: 'connect-error', code, message: err.message });
     else if (RESET_CODES.has(code)) this.fail({ kind: 'reset', code, message: err.message });
     else this.fail({ kind: 'protocol-error', code, message: err.message });
@@ -266,29 +288,51 @@ export class FetchCall implements Dispatcher.DispatchHandler {
       this.fail({ kind: 'protocol-error', code: 'ENOHEAD', message: 'the response ended without a head' });
       return;
     }
-    const rawBody = this.raw.length === 1 ? this.raw[0] as Buffer : Buffer.concat(this.raw);
+    const rawBody = this.raw.length === 1 ? (this.raw[0] as Buffer) : Buffer.concat(this.raw);
     const body = this.decoder === null ? null : await this.decoder.finish();
     if (this.isSettled) return; // the decoder failed or overflowed meanwhile
     const base = { url: this.request.url, ip: this.ip, request: this.wireRequest(), response: head };
     const status = head.status;
     if (status < 300) {
       if (this.mode === 'raw-only') {
-        this.settle({ kind: 'unsupported-encoding', ...base, encoding: head.headers['content-encoding'] ?? '', rawBody, timings: this.timings() });
+        this.settle({
+          kind: 'unsupported-encoding',
+          ...base,
+          encoding: head.headers['content-encoding'] ?? '',
+          rawBody,
+          timings: this.timings(),
+        });
         return;
       }
       const { type, charset } = parseContentType(head.headers['content-type']);
       this.settle({
-        kind: 'ok', ...base, body: body ?? rawBody, rawBody, contentType: type, charset,
-        contentEncodings: this.codings, timings: this.timings(),
+        kind: 'ok',
+        ...base,
+        body: body ?? rawBody,
+        rawBody,
+        contentType: type,
+        charset,
+        contentEncodings: this.codings,
+        timings: this.timings(),
       });
     } else if (status === 304) {
       this.settle({ kind: 'not-modified', ...base, timings: this.timings() });
     } else if (status < 400) {
-      this.settle({ kind: 'redirect', ...base, location: resolveLocation(head.headers['location'], this.request.url), rawBody, timings: this.timings() });
+      this.settle({
+        kind: 'redirect',
+        ...base,
+        location: resolveLocation(head.headers['location'], this.request.url),
+        rawBody,
+        timings: this.timings(),
+      });
     } else {
       this.settle({
-        kind: 'http-error', ...base, body: body ?? (this.codings.length === 0 ? rawBody : Buffer.alloc(0)), rawBody,
-        isBodyTruncated: this.isTruncated, retryAfterMs: parseRetryAfter(head.headers['retry-after'], this.env.limits.now()),
+        kind: 'http-error',
+        ...base,
+        body: body ?? (this.codings.length === 0 ? rawBody : Buffer.alloc(0)),
+        rawBody,
+        isBodyTruncated: this.isTruncated,
+        retryAfterMs: parseRetryAfter(head.headers['retry-after'], this.env.limits.now()),
         timings: this.timings(),
       });
     }
@@ -297,7 +341,16 @@ export class FetchCall implements Dispatcher.DispatchHandler {
   private tooLarge(limit: SizeLimit, limitBytes: number): void {
     const head = this.head;
     if (head === null) return;
-    this.settle({ kind: 'too-large', url: this.request.url, ip: this.ip, request: this.wireRequest(), response: head, limit, limitBytes, timings: this.timings() });
+    this.settle({
+      kind: 'too-large',
+      url: this.request.url,
+      ip: this.ip,
+      request: this.wireRequest(),
+      response: head,
+      limit,
+      limitBytes,
+      timings: this.timings(),
+    });
   }
 
   /** The body fell short of the lowest rate in one window: cut it. */
@@ -306,18 +359,29 @@ export class FetchCall implements Dispatcher.DispatchHandler {
     if (head === null) return;
     const limits = this.env.limits;
     this.settle({
-      kind: 'too-slow', url: this.request.url, ip: this.ip, request: this.wireRequest(), response: head, bodyBytes: this.rawBytes,
-      bodyMs: round(now - this.headAt), windowBytes: window.windowBytes, windowMs: round(window.windowMs),
-      minBytesPerSecond: limits.minBytesPerSecond, minRateWindowMs: limits.minRateWindowMs, timings: this.timings(),
+      kind: 'too-slow',
+      url: this.request.url,
+      ip: this.ip,
+      request: this.wireRequest(),
+      response: head,
+      bodyBytes: this.rawBytes,
+      bodyMs: round(now - this.headAt),
+      windowBytes: window.windowBytes,
+      windowMs: round(window.windowMs),
+      minBytesPerSecond: limits.minBytesPerSecond,
+      minRateWindowMs: limits.minRateWindowMs,
+      timings: this.timings(),
     });
   }
 
   /** Settles with a failure, carrying whatever request and response got through. */
-  private fail(o:
-    | { kind: 'timeout'; phase: TimeoutPhase }
-    | { kind: 'reset' | 'protocol-error'; code: string; message: string }
-    | { kind: 'connect-error'; code: string; message: string }
-    | { kind: 'dns-error'; host: string; code: string; message: string }): void {
+  private fail(
+    o:
+      | { kind: 'timeout'; phase: TimeoutPhase }
+      | { kind: 'reset' | 'protocol-error'; code: string; message: string }
+      | { kind: 'connect-error'; code: string; message: string }
+      | { kind: 'dns-error'; host: string; code: string; message: string },
+  ): void {
     const common = { url: this.request.url, ip: this.ip, timings: this.timings() };
     if (o.kind === 'dns-error' || o.kind === 'connect-error') {
       this.settle({ ...o, ...common });
@@ -335,7 +399,8 @@ export class FetchCall implements Dispatcher.DispatchHandler {
 
   private timings(): FetchTimings {
     const t: { dnsMs: number; connectMs?: number; firstByteMs?: number; totalMs: number } = {
-      dnsMs: round(this.dnsMs), totalMs: round(performance.now() - this.started),
+      dnsMs: round(this.dnsMs),
+      totalMs: round(performance.now() - this.started),
     };
     if (this.connectMs !== undefined) t.connectMs = round(this.connectMs);
     if (this.firstByteMs !== undefined) t.firstByteMs = round(this.firstByteMs);

@@ -267,9 +267,20 @@ export interface FetchAborted extends OutcomeBase {
 
 /** The result of one fetch; `kind` is the label of the crawl's counters (CONVENTIONS §6). */
 export type FetchOutcome =
-  | FetchOk | FetchNotModified | FetchRedirect | FetchHttpError | FetchDnsError | FetchAddressDenied
-  | FetchConnectError | FetchTimeout | FetchReset | FetchTooLarge | FetchTooSlow | FetchUnsupportedEncoding
-  | FetchProtocolError | FetchAborted;
+  | FetchOk
+  | FetchNotModified
+  | FetchRedirect
+  | FetchHttpError
+  | FetchDnsError
+  | FetchAddressDenied
+  | FetchConnectError
+  | FetchTimeout
+  | FetchReset
+  | FetchTooLarge
+  | FetchTooSlow
+  | FetchUnsupportedEncoding
+  | FetchProtocolError
+  | FetchAborted;
 
 /** Every outcome kind. */
 export type FetchOutcomeKind = FetchOutcome['kind'];
@@ -286,9 +297,22 @@ export interface Fetcher {
 const TRANSIENT_DNS_CODES: ReadonlySet<string> = new Set(['ETIMEOUT', 'ESERVFAIL', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT']);
 /** TLS certificate verdicts: the same certificate gets the same verdict on the next attempt. */
 const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_REVOKED', 'CERT_UNTRUSTED', 'CERT_REJECTED',
-  'CERT_SIGNATURE_FAILURE', 'CERT_CHAIN_TOO_LONG', 'INVALID_CA', 'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE', 'ERR_TLS_CERT_ALTNAME_INVALID',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_CHAIN_TOO_LONG',
+  'INVALID_CA',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
   'HOSTNAME_MISMATCH',
 ]);
 
@@ -308,10 +332,15 @@ export function isRetryable(outcome: FetchOutcome): boolean {
       const s = outcome.response.status;
       return s >= 500 || s === 429 || s === 408;
     }
-    case 'timeout': case 'reset': return true;
-    case 'connect-error': return !CERTIFICATE_CODES.has(outcome.code);
-    case 'dns-error': return TRANSIENT_DNS_CODES.has(outcome.code);
-    default: return false;
+    case 'timeout':
+    case 'reset':
+      return true;
+    case 'connect-error':
+      return !CERTIFICATE_CODES.has(outcome.code);
+    case 'dns-error':
+      return TRANSIENT_DNS_CODES.has(outcome.code);
+    default:
+      return false;
   }
 }
 
@@ -340,7 +369,7 @@ export function retryDelayMs(outcome: FetchOutcome, attempt: number, options: Re
   // 2^exponent overflows to Infinity for huge attempts; min() then gives the cap, as wanted.
   const ceiling = Math.min(max, base * 2 ** exponent);
   const backoff = ceiling / 2 + (random * ceiling) / 2;
-  const retryAfter = outcome.kind === 'http-error' ? outcome.retryAfterMs ?? 0 : 0;
+  const retryAfter = outcome.kind === 'http-error' ? (outcome.retryAfterMs ?? 0) : 0;
   return Math.round(Math.min(max, Math.max(backoff, retryAfter)));
 }
 

@@ -17,7 +17,7 @@ import type { ResponseHead } from './fetcher.js';
  */
 export function headerPairs(raw: unknown, headers: Record<string, string | string[] | undefined>): readonly (Buffer | string)[] {
   return Array.isArray(raw)
-    ? raw as (Buffer | string)[]
+    ? (raw as (Buffer | string)[])
     : Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, v ?? '']));
 }
 
@@ -27,12 +27,12 @@ export function headerPairs(raw: unknown, headers: Record<string, string | strin
  * `, ` in the parsed map (names lower-cased) and kept separate in the raw block.
  */
 export function responseHead(status: number, statusText: string | undefined, raw: readonly (Buffer | string)[]): ResponseHead {
-  const reason = statusText === undefined || statusText === '' ? STATUS_CODES[status] ?? '' : statusText;
+  const reason = statusText === undefined || statusText === '' ? (STATUS_CODES[status] ?? '') : statusText;
   const parts: Buffer[] = [Buffer.from(`HTTP/1.1 ${status} ${reason}\r\n`, 'latin1')];
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = Buffer.isBuffer(raw[i]) ? raw[i] as Buffer : Buffer.from(raw[i] as string, 'latin1');
-    const value = Buffer.isBuffer(raw[i + 1]) ? raw[i + 1] as Buffer : Buffer.from(raw[i + 1] as string, 'latin1');
+    const name = Buffer.isBuffer(raw[i]) ? (raw[i] as Buffer) : Buffer.from(raw[i] as string, 'latin1');
+    const value = Buffer.isBuffer(raw[i + 1]) ? (raw[i + 1] as Buffer) : Buffer.from(raw[i + 1] as string, 'latin1');
     parts.push(name, Buffer.from(': '), value, Buffer.from('\r\n'));
     const key = name.toString('latin1').toLowerCase();
     const text = value.toString('latin1');
@@ -77,9 +77,7 @@ export function resolveLocation(value: string | undefined, base: string): string
  * was missed: request line (absolute form for plain http through a proxy), the `host` and
  * `connection` headers undici adds, then ours.
  */
-export function rebuildRequest(
-  method: string, target: URL, isProxied: boolean, headers: Readonly<Record<string, string>>,
-): Buffer {
+export function rebuildRequest(method: string, target: URL, isProxied: boolean, headers: Readonly<Record<string, string>>): Buffer {
   const line = isProxied && target.protocol === 'http:' ? target.href : `${target.pathname}${target.search}`;
   const lines = [`${method} ${line} HTTP/1.1`, `host: ${target.host}`, 'connection: keep-alive'];
   for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);

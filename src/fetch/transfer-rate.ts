@@ -53,8 +53,14 @@ export class RateWindow {
    * @param nowMs when the first window starts (the head is complete).
    * @param bytes body bytes received so far (the count {@link close} is given later).
    */
-  constructor(readonly minBytesPerSecond: number, readonly windowMs: number, nowMs: number, bytes = 0) {
-    if (!(Number.isFinite(minBytesPerSecond) && minBytesPerSecond > 0)) throw new RangeError(`minBytesPerSecond must be a finite number > 0, got ${minBytesPerSecond}`);
+  constructor(
+    readonly minBytesPerSecond: number,
+    readonly windowMs: number,
+    nowMs: number,
+    bytes = 0,
+  ) {
+    if (!(Number.isFinite(minBytesPerSecond) && minBytesPerSecond > 0))
+      throw new RangeError(`minBytesPerSecond must be a finite number > 0, got ${minBytesPerSecond}`);
     if (!(Number.isFinite(windowMs) && windowMs > 0)) throw new RangeError(`windowMs must be a finite number > 0, got ${windowMs}`);
     this.minWindowBytes = (minBytesPerSecond * windowMs) / 1000;
     this.startMs = nowMs;

@@ -129,17 +129,26 @@ export class UndiciFetcher implements Fetcher {
       }
     }
     // No secureContext: tls.connect builds Node's default one.
-    const tls: buildConnector.BuildOptions = { timeout: this.limits.connectTimeoutMs, secureContext: secureContextOf(issues, o.caCertificates) };
+    const tls: buildConnector.BuildOptions = {
+      timeout: this.limits.connectTimeoutMs,
+      secureContext: secureContextOf(issues, o.caCertificates),
+    };
     if (issues.length > 0) throw new ConfigError(issues);
     this.env = {
-      limits: this.limits, isProxied: proxy !== null,
-      socketInfo: (socket) => this.connector.socketInfo(socket), forget: (call) => this.calls.delete(call),
+      limits: this.limits,
+      isProxied: proxy !== null,
+      socketInfo: (socket) => this.connector.socketInfo(socket),
+      forget: (call) => this.calls.delete(call),
     };
     this.baseHeaders = { 'user-agent': o.userAgent, accept: o.accept ?? DEFAULT_ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
     this.connector = new CheckedConnector(buildConnector(tls), o.resolver, o.addressPolicy);
     const pool = {
-      connections, pipelining: 1, keepAliveTimeout: keepAliveMs, keepAliveMaxTimeout: keepAliveMs,
-      headersTimeout: this.limits.firstByteTimeoutMs, bodyTimeout: this.limits.bodyTimeoutMs,
+      connections,
+      pipelining: 1,
+      keepAliveTimeout: keepAliveMs,
+      keepAliveMaxTimeout: keepAliveMs,
+      headersTimeout: this.limits.firstByteTimeoutMs,
+      bodyTimeout: this.limits.bodyTimeoutMs,
     };
     if (proxy === null) {
       this.dispatcher = new Agent({ ...pool, connect: (opts, cb) => this.connector.direct(opts, cb) });
@@ -149,13 +158,19 @@ export class UndiciFetcher implements Fetcher {
       // absolute-form requests): give it our limits and a connector that records the socket.
       // requestTls: the TLS to an https target inside a CONNECT tunnel; proxyTls: to an https proxy.
       this.dispatcher = new ProxyAgent({
-        uri: proxy.href, proxyTunnel: false, ...pool, requestTls: tls, proxyTls: tls,
-        factory: (origin, opts) => new Pool(origin, {
-          ...pool,
-          connect: new URL(String(origin)).origin === proxyOrigin
-            ? (co: buildConnector.Options, cb: buildConnector.Callback) => this.connector.timed(co, cb, null, 0)
-            : (opts as Pool.Options).connect, // https targets: ProxyAgent's CONNECT tunnel
-        }),
+        uri: proxy.href,
+        proxyTunnel: false,
+        ...pool,
+        requestTls: tls,
+        proxyTls: tls,
+        factory: (origin, opts) =>
+          new Pool(origin, {
+            ...pool,
+            connect:
+              new URL(String(origin)).origin === proxyOrigin
+                ? (co: buildConnector.Options, cb: buildConnector.Callback) => this.connector.timed(co, cb, null, 0)
+                : (opts as Pool.Options).connect, // https targets: ProxyAgent's CONNECT tunnel
+          }),
       });
     }
     holdRequestCapture();
@@ -188,11 +203,17 @@ export class UndiciFetcher implements Fetcher {
     else if (signal?.aborted === true) call.abandon(AbortReason.signal);
     else {
       this.calls.add(call);
-      this.dispatcher.dispatch({
-        origin: target.origin, path: `${target.pathname}${target.search}`, method,
-        headers,
-        headersTimeout: this.limits.firstByteTimeoutMs, bodyTimeout: this.limits.bodyTimeoutMs,
-      }, call);
+      this.dispatcher.dispatch(
+        {
+          origin: target.origin,
+          path: `${target.pathname}${target.search}`,
+          method,
+          headers,
+          headersTimeout: this.limits.firstByteTimeoutMs,
+          bodyTimeout: this.limits.bodyTimeoutMs,
+        },
+        call,
+      );
     }
     return call.promise;
   }

@@ -39,7 +39,18 @@
  * whose DONEs went with the later one), and at `open` (for whatever the previous process created
  * or deleted and did not sync).
  */
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { ShoalError } from '../core/errors.js';
 import { syncDirectory } from '../store/sync-dir.js';
@@ -90,10 +101,12 @@ function segmentName(n: number): string {
 
 /** The segment files of a log, oldest first. */
 function listSegments(dir: string): number[] {
-  return readdirSync(dir).flatMap((name) => {
-    const m = SEGMENT_RE.exec(name);
-    return m === null ? [] : [Number(m[1])];
-  }).sort((a, b) => a - b);
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const m = SEGMENT_RE.exec(name);
+      return m === null ? [] : [Number(m[1])];
+    })
+    .sort((a, b) => a - b);
 }
 
 /** Encodes an ADD body into `out` at `at`; returns the end. `out` must have room (see {@link addBodyBound}). */
@@ -129,8 +142,16 @@ function addBodyBound(r: AddRecord): number {
 
 /** The size in bytes of an ADD record (frame included) for these strings: what `appendAdd` writes. */
 export function addRecordBytes(host: string, url: string, ip: string | null, fromUrl: string | null): number {
-  return FRAME_BYTES + 32 + 2 + Buffer.byteLength(host) + 2 + Buffer.byteLength(url)
-    + (ip === null ? 0 : 1 + Buffer.byteLength(ip)) + (fromUrl === null ? 0 : 2 + Buffer.byteLength(fromUrl));
+  return (
+    FRAME_BYTES +
+    32 +
+    2 +
+    Buffer.byteLength(host) +
+    2 +
+    Buffer.byteLength(url) +
+    (ip === null ? 0 : 1 + Buffer.byteLength(ip)) +
+    (fromUrl === null ? 0 : 2 + Buffer.byteLength(fromUrl))
+  );
 }
 
 /** Whether `s` is too long for a u16-length string field (measured only when it could be). */
@@ -167,8 +188,17 @@ function decodeAdd(body: Buffer): AddRecord {
   const ip = (flags & 2) !== 0 ? read(1) : null;
   const fromUrl = (flags & 4) !== 0 ? read(2) : null;
   return {
-    hi: body.readUInt32LE(24), lo: body.readUInt32LE(28), seq: body.readDoubleLE(4), priority: body.readDoubleLE(12),
-    attempt: body.readUInt16LE(2), depth: body.readUInt32LE(20), host, url, ip, fromUrl, isSitemap: (flags & 1) !== 0,
+    hi: body.readUInt32LE(24),
+    lo: body.readUInt32LE(28),
+    seq: body.readDoubleLE(4),
+    priority: body.readDoubleLE(12),
+    attempt: body.readUInt16LE(2),
+    depth: body.readUInt32LE(20),
+    host,
+    url,
+    ip,
+    fromUrl,
+    isSitemap: (flags & 1) !== 0,
   };
 }
 
@@ -196,7 +226,10 @@ export class FrontierLog {
   private readonly readBuffer = Buffer.alloc(4096);
   private isClosed = false;
 
-  private constructor(private readonly dir: string, stageBytes: number) {
+  private constructor(
+    private readonly dir: string,
+    stageBytes: number,
+  ) {
     this.stage = Buffer.alloc(stageBytes);
   }
 
@@ -347,7 +380,8 @@ export class FrontierLog {
       while (at + p < stop) {
         const framed = readLogRecord(read, p);
         if (framed.kind === 'short' && p > 0) break; // the rest comes with the next read
-        if (framed.kind !== 'record') throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${this.dir}: segment ${n} offset ${at + p}: ${framed.problem}`);
+        if (framed.kind !== 'record')
+          throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${this.dir}: segment ${n} offset ${at + p}: ${framed.problem}`);
         if (framed.body[0] === LogRecordKind.add) onAdd(decodeAdd(framed.body), n * TWO_32 + at + p);
         p += FRAME_BYTES + framed.body.length;
       }
@@ -425,7 +459,9 @@ export class FrontierLog {
       return { record: decodeAdd(framed.body), bytes: FRAME_BYTES + framed.body.length };
     } catch (err) {
       const { segment, offset } = splitLocation(location);
-      throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${this.dir}: segment ${segment} offset ${offset}: ${(err as Error).message}`, { cause: err });
+      throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${this.dir}: segment ${segment} offset ${offset}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   }
 
@@ -482,7 +518,8 @@ export class FrontierLog {
       return HEADER_BYTES;
     }
     if (!header.subarray(0, 8).equals(MAGIC)) corrupt(0, 'not a shoal frontier segment');
-    if (header.readUInt32LE(8) !== FRONTIER_LOG_VERSION) corrupt(8, `layout version ${header.readUInt32LE(8)}, this shoal reads ${FRONTIER_LOG_VERSION}`);
+    if (header.readUInt32LE(8) !== FRONTIER_LOG_VERSION)
+      corrupt(8, `layout version ${header.readUInt32LE(8)}, this shoal reads ${FRONTIER_LOG_VERSION}`);
     const chunk = Buffer.alloc(1 << 20);
     let at = HEADER_BYTES;
     // Records are never longer than MAX_BODY_BYTES < the chunk: one read from a record's start holds it whole.
@@ -534,14 +571,22 @@ function readLogRecord(bytes: Buffer, at: number): FramedRead {
 function decodeRecord(body: Buffer, location: number, bytes: number): ScannedRecord | null {
   try {
     switch (body[0]) {
-      case LogRecordKind.add: return { kind: 'add', record: decodeAdd(body), location, bytes };
+      case LogRecordKind.add:
+        return { kind: 'add', record: decodeAdd(body), location, bytes };
       case LogRecordKind.done:
         if (body.length !== 17) return null;
         return { kind: 'done', hi: body.readUInt32LE(1), lo: body.readUInt32LE(5), seq: body.readDoubleLE(9) };
       case LogRecordKind.retry:
         if (body.length !== 19) return null;
-        return { kind: 'retry', hi: body.readUInt32LE(1), lo: body.readUInt32LE(5), seq: body.readDoubleLE(9), attempt: body.readUInt16LE(17) };
-      default: return null;
+        return {
+          kind: 'retry',
+          hi: body.readUInt32LE(1),
+          lo: body.readUInt32LE(5),
+          seq: body.readDoubleLE(9),
+          attempt: body.readUInt16LE(17),
+        };
+      default:
+        return null;
     }
   } catch {
     return null;

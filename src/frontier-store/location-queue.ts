@@ -53,7 +53,8 @@ export class LocationQueue {
   }
 
   private check(i: number): void {
-    if (!(Number.isInteger(i) && i >= 0 && i < this.count)) throw new RangeError(`LocationQueue: no entry ${i} in a queue of ${this.count}`);
+    if (!(Number.isInteger(i) && i >= 0 && i < this.count))
+      throw new RangeError(`LocationQueue: no entry ${i} in a queue of ${this.count}`);
   }
 
   private resize(length: number): void {

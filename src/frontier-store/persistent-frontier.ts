@@ -89,8 +89,15 @@
  */
 import { ShoalError } from '../core/errors.js';
 import {
-  leaseOf, politenessRules,
-  type CompletionReport, type Frontier, type FrontierEntry, type FrontierStats, type Lease, type NextResult, type Reprioritizable,
+  leaseOf,
+  politenessRules,
+  type CompletionReport,
+  type Frontier,
+  type FrontierEntry,
+  type FrontierStats,
+  type Lease,
+  type NextResult,
+  type Reprioritizable,
 } from '../frontier/frontier.js';
 import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, type SlotFrontierOptions } from '../frontier/slot-frontier.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
@@ -227,9 +234,14 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     if (!(Number.isSafeInteger(this.memoryUrlsPerHost) && this.memoryUrlsPerHost >= 1)) {
       throw new RangeError(`frontier: memoryUrlsPerHost must be an integer >= 1, got ${this.memoryUrlsPerHost}`);
     }
-    if (!(Number.isInteger(this.stageBytes) && this.stageBytes >= 1)) throw new RangeError(`frontier: stageBytes must be an integer >= 1, got ${this.stageBytes}`);
-    if (!(Number.isFinite(this.resumeDelayMs) && this.resumeDelayMs >= 0)) throw new RangeError(`frontier: resumeDelayMs must be a finite number >= 0, got ${this.resumeDelayMs}`);
-    for (const [name, value] of [['segmentBytes', this.segmentBytes], ['compactBytesPerFlush', this.compactBytesPerFlush]] as const) {
+    if (!(Number.isInteger(this.stageBytes) && this.stageBytes >= 1))
+      throw new RangeError(`frontier: stageBytes must be an integer >= 1, got ${this.stageBytes}`);
+    if (!(Number.isFinite(this.resumeDelayMs) && this.resumeDelayMs >= 0))
+      throw new RangeError(`frontier: resumeDelayMs must be a finite number >= 0, got ${this.resumeDelayMs}`);
+    for (const [name, value] of [
+      ['segmentBytes', this.segmentBytes],
+      ['compactBytesPerFlush', this.compactBytesPerFlush],
+    ] as const) {
       if (!(Number.isInteger(value) && value >= 4096)) throw new RangeError(`frontier: ${name} must be an integer >= 4096, got ${value}`);
     }
   }
@@ -310,8 +322,17 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const lo = this.fp[1] as number;
       const seq = this.core.nextAddSeq;
       const record: AddRecord = {
-        hi, lo, seq, priority: entry.priority, attempt: 1, depth: entry.depth, host: entry.host, url: entry.url,
-        ip: entry.ip ?? null, fromUrl: fromUrlOf(entry), isSitemap: entry.isSitemap === true,
+        hi,
+        lo,
+        seq,
+        priority: entry.priority,
+        attempt: 1,
+        depth: entry.depth,
+        host: entry.host,
+        url: entry.url,
+        ip: entry.ip ?? null,
+        fromUrl: fromUrlOf(entry),
+        isSitemap: entry.isSitemap === true,
       };
       // Checked before the slot exists, so that a record that cannot be written leaves no slot behind;
       // a URL held already is refused as a duplicate first, whatever its strings.
@@ -492,7 +513,10 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     const { record: r, bytes } = log.readAdd(t.refOf(slot));
     if (r.hi !== t.hiOf(slot) || r.lo !== t.loOf(slot)) {
       const { segment, offset } = splitLocation(t.refOf(slot));
-      throw new ShoalError('FRONTIER_CORRUPT', `frontier log ${String(this.dir)}: segment ${segment} offset ${offset} holds ${r.url}, not the URL queued there`);
+      throw new ShoalError(
+        'FRONTIER_CORRUPT',
+        `frontier log ${String(this.dir)}: segment ${segment} offset ${offset} holds ${r.url}, not the URL queued there`,
+      );
     }
     return { entry: entryOf(r), bytes };
   }
@@ -584,8 +608,13 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
 /** The entry an ADD record describes. */
 function entryOf(r: AddRecord): FrontierEntry {
   return {
-    url: r.url, host: r.host, depth: r.depth, priority: r.priority,
-    ...(r.ip === null ? {} : { ip: r.ip }), ...(r.fromUrl === null ? {} : { fromUrl: r.fromUrl }), ...(r.isSitemap ? { isSitemap: true } : {}),
+    url: r.url,
+    host: r.host,
+    depth: r.depth,
+    priority: r.priority,
+    ...(r.ip === null ? {} : { ip: r.ip }),
+    ...(r.fromUrl === null ? {} : { fromUrl: r.fromUrl }),
+    ...(r.isSitemap ? { isSitemap: true } : {}),
   };
 }
 

@@ -93,10 +93,20 @@ export class Recovery {
     live.sort((a, b) => (this.seq[a] as number) - (this.seq[b] as number));
     for (const i of live) {
       const h = this.host[i] as number;
-      f({
-        hi: this.hi[i] as number, lo: this.lo[i] as number, host: this.hostNames[h] as string, ip: this.hostIp[h],
-        priority: this.priority[i] as number, seq: this.seq[i] as number, attempt: this.attempt[i] as number, isSitemap: this.isSitemap[i] === 1,
-      }, this.location[i] as number, this.bytes[i] as number);
+      f(
+        {
+          hi: this.hi[i] as number,
+          lo: this.lo[i] as number,
+          host: this.hostNames[h] as string,
+          ip: this.hostIp[h],
+          priority: this.priority[i] as number,
+          seq: this.seq[i] as number,
+          attempt: this.attempt[i] as number,
+          isSitemap: this.isSitemap[i] === 1,
+        },
+        this.location[i] as number,
+        this.bytes[i] as number,
+      );
     }
   }
 

@@ -250,10 +250,12 @@ export type PolitenessRules = Required<PolitenessOptions>;
 export function politenessRules(options: PolitenessOptions = {}): PolitenessRules {
   const rules = { ...DEFAULT_POLITENESS, ...stripUndefined(options) };
   for (const key of ['minDelayMs', 'delayFactor', 'maxDelayMs', 'backoffBaseMs', 'backoffMaxMs'] as const) {
-    if (!(Number.isFinite(rules[key]) && rules[key] >= 0)) throw new RangeError(`frontier: ${key} must be a finite number >= 0, got ${rules[key]}`);
+    if (!(Number.isFinite(rules[key]) && rules[key] >= 0))
+      throw new RangeError(`frontier: ${key} must be a finite number >= 0, got ${rules[key]}`);
   }
   for (const key of ['maxConnectionsPerHost', 'maxConnectionsPerIp'] as const) {
-    if (!(Number.isInteger(rules[key]) && rules[key] >= 1)) throw new RangeError(`frontier: ${key} must be an integer >= 1, got ${rules[key]}`);
+    if (!(Number.isInteger(rules[key]) && rules[key] >= 1))
+      throw new RangeError(`frontier: ${key} must be an integer >= 1, got ${rules[key]}`);
   }
   return rules;
 }
@@ -303,9 +305,11 @@ export function checkReport(report: CompletionReport): void {
   for (const key of ['fetchDurationMs', 'retryAfterMs', 'crawlDelayMs'] as const) {
     const value = report[key];
     if (value === undefined && key !== 'fetchDurationMs') continue;
-    if (!(Number.isFinite(value) && (value as number) >= 0)) throw new RangeError(`frontier: ${key} must be a finite number >= 0, got ${value}`);
+    if (!(Number.isFinite(value) && (value as number) >= 0))
+      throw new RangeError(`frontier: ${key} must be a finite number >= 0, got ${value}`);
   }
-  if (report.isWithoutRequest === true && asksForBackoff(report)) throw new RangeError('frontier: a completion without a request cannot back its host off');
+  if (report.isWithoutRequest === true && asksForBackoff(report))
+    throw new RangeError('frontier: a completion without a request cannot back its host off');
   if (report.isRequeue === true && report.shouldRetry === true) throw new RangeError('frontier: a URL is requeued or retried, not both');
 }
 

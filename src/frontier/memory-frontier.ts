@@ -6,7 +6,14 @@
  * this folder tells the life of a URL through it.
  */
 import {
-  leaseOf, type CompletionReport, type Frontier, type FrontierEntry, type FrontierStats, type Lease, type NextResult, type Reprioritizable,
+  leaseOf,
+  type CompletionReport,
+  type Frontier,
+  type FrontierEntry,
+  type FrontierStats,
+  type Lease,
+  type NextResult,
+  type Reprioritizable,
 } from './frontier.js';
 import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, type SlotFrontierOptions } from './slot-frontier.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
@@ -45,7 +52,13 @@ export class MemoryFrontier implements Frontier, Reprioritizable {
     const slot = this.core.next(nowMs);
     if (slot === NEXT_EMPTY) return EMPTY;
     if (slot === NEXT_WAIT) return { kind: 'wait', untilMs: this.core.waitUntilMs };
-    const lease = leaseOf(this.nextLeaseId++, this.entries[slot] as FrontierEntry, this.core.slots.attemptOf(slot), nowMs, this.core.leaseIpOf(slot));
+    const lease = leaseOf(
+      this.nextLeaseId++,
+      this.entries[slot] as FrontierEntry,
+      this.core.slots.attemptOf(slot),
+      nowMs,
+      this.core.leaseIpOf(slot),
+    );
     this.leases.set(lease.id, { lease, slot });
     return { kind: 'url', lease };
   }

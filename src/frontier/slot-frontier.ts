@@ -43,8 +43,15 @@
 import { HostHeap, NOT_IN_HEAP, type HeapSlot } from './host-heap.js';
 import { SlotHeap, SlotIndex, SlotTable } from './slot-table.js';
 import {
-  asksForBackoff, checkReport, DEFAULT_BACK_QUEUE_COUNT, nextContactMs, politenessRules,
-  type CompletionReport, type FrontierStats, type PolitenessOptions, type PolitenessRules,
+  asksForBackoff,
+  checkReport,
+  DEFAULT_BACK_QUEUE_COUNT,
+  nextContactMs,
+  politenessRules,
+  type CompletionReport,
+  type FrontierStats,
+  type PolitenessOptions,
+  type PolitenessRules,
 } from './frontier.js';
 
 export { BACK_QUEUES_PER_FETCH_SLOT, backQueueCountFor, DEFAULT_BACK_QUEUE_COUNT } from './frontier.js';
@@ -212,7 +219,16 @@ export class SlotFrontier {
    * @throws RangeError on a non-finite priority, a `seq` that is not a safe integer >= 0, or an
    *   `attempt` that is not an integer >= 1.
    */
-  add(hi: number, lo: number, hostName: string, ip: string | undefined, priority: number, nowMs: number, seq = this.nextSeq, attempt = 1): number {
+  add(
+    hi: number,
+    lo: number,
+    hostName: string,
+    ip: string | undefined,
+    priority: number,
+    nowMs: number,
+    seq = this.nextSeq,
+    attempt = 1,
+  ): number {
     if (!Number.isFinite(priority)) throw new RangeError(`frontier: priority must be finite, got ${priority} (host ${hostName})`);
     if (!(Number.isSafeInteger(seq) && seq >= 0)) throw new RangeError(`frontier: seq must be a safe integer >= 0, got ${seq}`);
     if (!(Number.isInteger(attempt) && attempt >= 1)) throw new RangeError(`frontier: attempt must be an integer >= 1, got ${attempt}`);
@@ -314,7 +330,8 @@ export class SlotFrontier {
     const record = this.leases.get(slot);
     if (record === undefined) throw new Error(`frontier: slot ${slot} is not in flight, or its fetch already ended`);
     checkReport(report);
-    if (report.shouldRetry === true || report.isRequeue === true) throw new RangeError('frontier: a fetch to be retried or requeued is completed, not ended');
+    if (report.shouldRetry === true || report.isRequeue === true)
+      throw new RangeError('frontier: a fetch to be retried or requeued is completed, not ended');
     this.leases.delete(slot);
     this.ended.set(slot, record.host);
     record.host.ended++;
@@ -327,7 +344,13 @@ export class SlotFrontier {
   }
 
   /** The politeness of a fetch that ended, then what becomes of its slot: queued again, freed, or kept for a later `complete`. */
-  private settle(slot: number, record: Leased, report: CompletionReport, nowMs: number, disposition: 'retry' | 'requeue' | 'free' | 'keep'): void {
+  private settle(
+    slot: number,
+    record: Leased,
+    report: CompletionReport,
+    nowMs: number,
+    disposition: 'retry' | 'requeue' | 'free' | 'keep',
+  ): void {
     const { host, group } = record;
     host.inFlight--;
     group.inFlight--;
@@ -395,7 +418,8 @@ export class SlotFrontier {
     }
     if (count < 64 || count * 16 < this.queued) {
       let held = 0;
-      for (let i = 0; i < count; i++) if (this.reprioritize(his === null ? 0 : (his[i] as number), los[i] as number, priorities[i] as number)) held++;
+      for (let i = 0; i < count; i++)
+        if (this.reprioritize(his === null ? 0 : (his[i] as number), los[i] as number, priorities[i] as number)) held++;
       return held;
     }
     let held = 0;
@@ -500,9 +524,17 @@ export class SlotFrontier {
     const group = this.groupFor(name, left?.ip ?? this.hostIp[h]);
     group.members++;
     const host: Host = {
-      name, index: h, id: this.nextHostId++, queue: new SlotHeap(this.slots), group,
-      readyAtMs: left?.readyAtMs ?? Number.NEGATIVE_INFINITY, failures: left?.failures ?? 0,
-      inFlight: 0, ended: 0, place: Place.none, heapIndex: NOT_IN_HEAP,
+      name,
+      index: h,
+      id: this.nextHostId++,
+      queue: new SlotHeap(this.slots),
+      group,
+      readyAtMs: left?.readyAtMs ?? Number.NEGATIVE_INFINITY,
+      failures: left?.failures ?? 0,
+      inFlight: 0,
+      ended: 0,
+      place: Place.none,
+      heapIndex: NOT_IN_HEAP,
     };
     this.hostActive[h] = host;
     this.activeCount++;
@@ -520,7 +552,14 @@ export class SlotFrontier {
     // and failing again continues the exponential series; after that long a quiet host starts afresh.
     const forgetAtMs = host.readyAtMs + (host.failures > 0 ? this.rules.backoffMaxMs : 0);
     if (forgetAtMs > nowMs) {
-      const left: Dormant = { name: host.name, readyAtMs: host.readyAtMs, failures: host.failures, ip: host.group.ip, forgetAtMs, heapIndex: NOT_IN_HEAP };
+      const left: Dormant = {
+        name: host.name,
+        readyAtMs: host.readyAtMs,
+        failures: host.failures,
+        ip: host.group.ip,
+        forgetAtMs,
+        heapIndex: NOT_IN_HEAP,
+      };
       this.dormant.set(host.name, left);
       this.dormantByTime.push(left);
     }

@@ -65,20 +65,44 @@ export class SlotTable {
     return this.capacity * 42;
   }
 
-  hiOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).hi[slot & MASK] as number; }
-  loOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).lo[slot & MASK] as number; }
-  priorityOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).priority[slot & MASK] as number; }
-  seqOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).seq[slot & MASK] as number; }
-  refOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).ref[slot & MASK] as number; }
-  hostOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).host[slot & MASK] as number; }
-  posOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).pos[slot & MASK] as number; }
-  attemptOf(slot: number): number { return (this.chunks[slot >>> CHUNK_BITS] as Chunk).attempt[slot & MASK] as number; }
+  hiOf(slot: number): number {
+    return (this.chunks[slot >>> CHUNK_BITS] as Chunk).hi[slot & MASK] as number;
+  }
+  loOf(slot: number): number {
+    return (this.chunks[slot >>> CHUNK_BITS] as Chunk).lo[slot & MASK] as number;
+  }
+  priorityOf(slot: number): number {
+    return (this.chunks[slot >>> CHUNK_BITS] as Chunk).priority[slot & MASK] as number;
+  }
+  seqOf(slot: number): number {
+    return (this.chunks[slot >>> CHUNK_BITS] as Chunk).seq[slot & MASK] as number;
+  }
+  refOf(slot: number): number {
+    return (this.chunks[slot >>> CHUNK_BITS] as Chunk).ref[slot & MASK] as number;
+  }
+  hostOf(slot: number): number {
+    return (this.chunks[slot >>> CHUNK_BITS] as Chunk).host[slot & MASK] as number;
+  }
+  posOf(slot: number): number {
+    return (this.chunks[slot >>> CHUNK_BITS] as Chunk).pos[slot & MASK] as number;
+  }
+  attemptOf(slot: number): number {
+    return (this.chunks[slot >>> CHUNK_BITS] as Chunk).attempt[slot & MASK] as number;
+  }
 
-  setPriority(slot: number, value: number): void { (this.chunks[slot >>> CHUNK_BITS] as Chunk).priority[slot & MASK] = value; }
-  setRef(slot: number, value: number): void { (this.chunks[slot >>> CHUNK_BITS] as Chunk).ref[slot & MASK] = value; }
-  setPos(slot: number, value: number): void { (this.chunks[slot >>> CHUNK_BITS] as Chunk).pos[slot & MASK] = value; }
+  setPriority(slot: number, value: number): void {
+    (this.chunks[slot >>> CHUNK_BITS] as Chunk).priority[slot & MASK] = value;
+  }
+  setRef(slot: number, value: number): void {
+    (this.chunks[slot >>> CHUNK_BITS] as Chunk).ref[slot & MASK] = value;
+  }
+  setPos(slot: number, value: number): void {
+    (this.chunks[slot >>> CHUNK_BITS] as Chunk).pos[slot & MASK] = value;
+  }
   /** Sets the attempt count, saturating at 65,535. */
-  setAttempt(slot: number, value: number): void { (this.chunks[slot >>> CHUNK_BITS] as Chunk).attempt[slot & MASK] = Math.min(value, 0xffff); }
+  setAttempt(slot: number, value: number): void {
+    (this.chunks[slot >>> CHUNK_BITS] as Chunk).attempt[slot & MASK] = Math.min(value, 0xffff);
+  }
 
   /** Takes a free slot and fills every column of it. */
   allocate(hi: number, lo: number, priority: number, seq: number, attempt: number, host: number): number {
@@ -121,7 +145,10 @@ export class SlotHeap {
   private items: Int32Array;
   private count = 0;
 
-  constructor(private readonly t: SlotTable, initialCapacity = 8) {
+  constructor(
+    private readonly t: SlotTable,
+    initialCapacity = 8,
+  ) {
     this.items = new Int32Array(Math.max(4, initialCapacity));
   }
 
@@ -251,7 +278,10 @@ export class SlotIndex {
   private used = 0;
   private growAt: number;
 
-  constructor(private readonly t: SlotTable, initialCapacity = 1024) {
+  constructor(
+    private readonly t: SlotTable,
+    initialCapacity = 1024,
+  ) {
     let n = 16;
     while (n * MAX_INDEX_LOAD < initialCapacity) n *= 2;
     this.cells = new Int32Array(n).fill(-1);

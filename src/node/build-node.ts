@@ -129,7 +129,13 @@ function boundaryOf(setup: NodeCollabSetup | null): BoundaryPages | null {
     throw new ConfigError([{ path: 'cluster.forward', message: `${placer.spec.id} does not place pages: forward must be urls` }]);
   }
   return {
-    mode, placer, self: setup.partitions[0] as PartitionId, own: new Set(setup.partitions), send: (to, page) => { setup.exchange.send(to, page); },
+    mode,
+    placer,
+    self: setup.partitions[0] as PartitionId,
+    own: new Set(setup.partitions),
+    send: (to, page) => {
+      setup.exchange.send(to, page);
+    },
     maxMessageBytes: setup.maxMessageBytes ?? null,
   };
 }
@@ -152,7 +158,8 @@ function hostsMapOf(network: CrawlConfig['network']): HostsMap | undefined {
     text = readFileSync(network.hostsFile, 'utf8');
   } catch (err) {
     throw new ConfigError([{ path: 'network.hostsFile', message: `cannot read ${network.hostsFile}: ${(err as Error).message}` }], {
-      cause: err, code: 'CONFIG_FILE_UNREADABLE',
+      cause: err,
+      code: 'CONFIG_FILE_UNREADABLE',
     });
   }
   const map = HostsMap.fromHostsFile(text, network.hostsFile);
@@ -172,9 +179,14 @@ function asFetchConfig<T>(caFile: string | null, build: () => T): T {
     return build();
   } catch (err) {
     if (!(err instanceof ConfigError) || err.code !== 'CONFIG_INVALID') throw err;
-    throw new ConfigError(err.issues.map((i) => (i.path.startsWith('caCertificates')
-      ? { path: 'fetch.caFile', message: `${caFile ?? ''}: ${i.message}` }
-      : { path: `fetch.${i.path}`, message: i.message })), { cause: err });
+    throw new ConfigError(
+      err.issues.map((i) =>
+        i.path.startsWith('caCertificates')
+          ? { path: 'fetch.caFile', message: `${caFile ?? ''}: ${i.message}` }
+          : { path: `fetch.${i.path}`, message: i.message },
+      ),
+      { cause: err },
+    );
   }
 }
 
@@ -185,7 +197,8 @@ function caCertificatesOf(caFile: string | null): string | undefined {
     return readFileSync(caFile, 'utf8');
   } catch (err) {
     throw new ConfigError([{ path: 'fetch.caFile', message: `cannot read ${caFile}: ${(err as Error).message}` }], {
-      cause: err, code: 'CONFIG_FILE_UNREADABLE',
+      cause: err,
+      code: 'CONFIG_FILE_UNREADABLE',
     });
   }
 }
@@ -195,13 +208,21 @@ function caCertificatesOf(caFile: string | null): string | undefined {
  * for `workers: 0`; `defaultWorkers` when `parse.workers` is null (one less than the cores, at least
  * 1). Pages get a topic (`topic` section, model `cluster.model`) unless `topic.classify` is off.
  */
-export function analyzerOf(config: Pick<CrawlConfig, 'parse' | 'topic' | 'cluster'>, defaultWorkers = Math.max(1, availableParallelism() - 1)): PageAnalyzer {
+export function analyzerOf(
+  config: Pick<CrawlConfig, 'parse' | 'topic' | 'cluster'>,
+  defaultWorkers = Math.max(1, availableParallelism() - 1),
+): PageAnalyzer {
   const parse = config.parse;
   const workers = parse.workers ?? defaultWorkers;
   const options = { anchorContextTokens: parse.anchorContextTokens, maxLinks: parse.maxLinks, maxTextChars: parse.maxTextChars };
   const topic = topicSetupOf(config);
   if (workers === 0) return new InlinePageAnalyzer(options, topic);
-  return new WorkerPageAnalyzer({ ...options, workers, maxWorkerHeapMb: Math.max(16, Math.round(parse.maxWorkerHeapBytes / 2 ** 20)), topic });
+  return new WorkerPageAnalyzer({
+    ...options,
+    workers,
+    maxWorkerHeapMb: Math.max(16, Math.round(parse.maxWorkerHeapBytes / 2 ** 20)),
+    topic,
+  });
 }
 
 /** How pages get their topic under `config`, or null when `topic.classify` is off. */
@@ -211,8 +232,11 @@ export function topicSetupOf(config: Pick<CrawlConfig, 'topic' | 'cluster'>): To
   return {
     modelPath: config.cluster.model,
     labeler: {
-      minTerms: t.minTerms, unclassifiableCategory: t.unclassifiableCategory, classifierLanguages: t.languages,
-      otherLanguageCategory: t.otherLanguageCategory, languageCategories: t.languageCategories,
+      minTerms: t.minTerms,
+      unclassifiableCategory: t.unclassifiableCategory,
+      classifierLanguages: t.languages,
+      otherLanguageCategory: t.otherLanguageCategory,
+      languageCategories: t.languageCategories,
     },
   };
 }
@@ -224,7 +248,9 @@ function hasBatchTest(seen: SeenSet): seen is DurableSeenSet {
 
 /** A replacement seen set without `hasBatch` cannot stage: checkpoints then flush it as it is. */
 function stagingUnavailable(seen: SeenSet): StagedSeenSet {
-  throw new ConfigError([{ path: 'seen', message: `a persistent frontier needs a seen set with hasBatch() (got ${seen.spec.id}); use frontier.kind: memory` }]);
+  throw new ConfigError([
+    { path: 'seen', message: `a persistent frontier needs a seen set with hasBatch() (got ${seen.spec.id}); use frontier.kind: memory` },
+  ]);
 }
 
 /**
@@ -235,7 +261,12 @@ function stagingUnavailable(seen: SeenSet): StagedSeenSet {
  * @throws ConfigError for a missing `store.outDir`, bad seeds, an unreadable seeds or hosts file;
  *   ShoalError `CRAWL_DIR_LOCKED` when another crawl writes into the directory.
  */
-export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, components: NodeComponents = {}, setup: NodeCollabSetup | null = null): CrawlNode {
+export function buildNode(
+  config: CrawlConfig,
+  deps: Partial<NodeDeps> = {},
+  components: NodeComponents = {},
+  setup: NodeCollabSetup | null = null,
+): CrawlNode {
   const outDir = config.store.outDir;
   if (outDir === null) throw new ConfigError([{ path: 'store.outDir', message: 'the crawl directory is required (--out DIR)' }]);
   const seeds = loadSeeds(config.seeds);
@@ -245,7 +276,8 @@ export function buildNode(config: CrawlConfig, deps: Partial<NodeDeps> = {}, com
   const f = config.fetch;
   const caCertificates = components.fetcher === undefined ? caCertificatesOf(f.caFile) : undefined;
   const policy = components.policy ?? orderingPolicyFrom(config.order, orderModelsOf(config, setup));
-  const chain = components.filter !== undefined ? components.filter : urlFilterChain(config, seeds, new Date(clock.wallMs()).getUTCFullYear());
+  const chain =
+    components.filter !== undefined ? components.filter : urlFilterChain(config, seeds, new Date(clock.wallMs()).getUTCFullYear());
   const lock = components.lock ?? lockCrawlDir(layout);
   const opened: { close(): Promise<void> | void }[] = [];
   try {
@@ -286,32 +318,66 @@ function assembleNode(c: Checked): CrawlNode {
   const events = deps.events ?? diagnosticsEvents;
   const isProxied = f.proxyUrl !== null;
 
-  const resolver = components.resolver ?? new CachingResolver({
-    hostsMap: c.hostsMap, isSystemAllowed: config.network.isSystemDnsAllowed, now: () => clock.nowMs(),
-  });
-  const fetcher = components.fetcher ?? asFetchConfig(f.caFile, () => new UndiciFetcher({
-    userAgent: f.userAgent, resolver, proxyUrl: f.proxyUrl, caCertificates: c.caCertificates,
-    addressPolicy: { allowLoopback: config.network.allowLoopback, allowPrivate: config.network.allowPrivate },
-    connectionsPerOrigin: config.politeness.maxConnectionsPerHost, keepAliveMs: f.keepAliveMs,
-    connectTimeoutMs: f.connectTimeoutMs, firstByteTimeoutMs: f.firstByteTimeoutMs, bodyTimeoutMs: f.bodyTimeoutMs,
-    totalTimeoutMs: f.totalTimeoutMs, maxBodyBytes: f.maxBodyBytes, maxDecodedBytes: f.maxDecodedBytes, now: () => clock.wallMs(),
-    minBytesPerSecond: f.minBytesPerSecond, minRateWindowMs: f.minRateWindowMs,
-  }));
+  const resolver =
+    components.resolver ??
+    new CachingResolver({
+      hostsMap: c.hostsMap,
+      isSystemAllowed: config.network.isSystemDnsAllowed,
+      now: () => clock.nowMs(),
+    });
+  const fetcher =
+    components.fetcher ??
+    asFetchConfig(
+      f.caFile,
+      () =>
+        new UndiciFetcher({
+          userAgent: f.userAgent,
+          resolver,
+          proxyUrl: f.proxyUrl,
+          caCertificates: c.caCertificates,
+          addressPolicy: { allowLoopback: config.network.allowLoopback, allowPrivate: config.network.allowPrivate },
+          connectionsPerOrigin: config.politeness.maxConnectionsPerHost,
+          keepAliveMs: f.keepAliveMs,
+          connectTimeoutMs: f.connectTimeoutMs,
+          firstByteTimeoutMs: f.firstByteTimeoutMs,
+          bodyTimeoutMs: f.bodyTimeoutMs,
+          totalTimeoutMs: f.totalTimeoutMs,
+          maxBodyBytes: f.maxBodyBytes,
+          maxDecodedBytes: f.maxDecodedBytes,
+          now: () => clock.wallMs(),
+          minBytesPerSecond: f.minBytesPerSecond,
+          minRateWindowMs: f.minRateWindowMs,
+        }),
+    );
   if (components.fetcher === undefined) opened.push(fetcher);
   const pol = config.politeness;
   const politeness = {
-    minDelayMs: pol.minDelayMs, delayFactor: pol.delayFactor, maxDelayMs: pol.maxDelayMs, maxConnectionsPerHost: pol.maxConnectionsPerHost,
-    maxConnectionsPerIp: pol.maxConnectionsPerIp, backoffBaseMs: pol.backoffBaseMs, backoffMaxMs: pol.backoffMaxMs,
+    minDelayMs: pol.minDelayMs,
+    delayFactor: pol.delayFactor,
+    maxDelayMs: pol.maxDelayMs,
+    maxConnectionsPerHost: pol.maxConnectionsPerHost,
+    maxConnectionsPerIp: pol.maxConnectionsPerIp,
+    backoffBaseMs: pol.backoffBaseMs,
+    backoffMaxMs: pol.backoffMaxMs,
   };
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
   // Parking keeps a host's URLs in add order beyond its share: breadth-first's order, not a ranking's.
-  const memoryUrlsPerHost = config.frontier.memoryUrlsPerHost ?? (policy.spec.id === 'bfs' ? fifoShareFor(pol.maxConnectionsPerHost) : undefined);
-  const persistent = components.frontier === undefined && config.frontier.kind === 'persistent'
-    ? new PersistentFrontier({ ...politeness, backQueueCount, segmentBytes: config.frontier.segmentBytes, ...(memoryUrlsPerHost === undefined ? {} : { memoryUrlsPerHost }) })
-    : null;
+  const memoryUrlsPerHost =
+    config.frontier.memoryUrlsPerHost ?? (policy.spec.id === 'bfs' ? fifoShareFor(pol.maxConnectionsPerHost) : undefined);
+  const persistent =
+    components.frontier === undefined && config.frontier.kind === 'persistent'
+      ? new PersistentFrontier({
+          ...politeness,
+          backQueueCount,
+          segmentBytes: config.frontier.segmentBytes,
+          ...(memoryUrlsPerHost === undefined ? {} : { memoryUrlsPerHost }),
+        })
+      : null;
   const frontier = components.frontier ?? persistent ?? new MemoryFrontier({ ...politeness, backQueueCount });
   const rules = politenessRules(politeness);
-  const durableSeen = components.seen ?? new DiskSeenSet({ dir: layout.seen, cacheEntries: config.seen.cacheEntries, bufferEntries: config.seen.bufferEntries });
+  const durableSeen =
+    components.seen ??
+    new DiskSeenSet({ dir: layout.seen, cacheEntries: config.seen.cacheEntries, bufferEntries: config.seen.bufferEntries });
   // With a frontier on disk, the seen set takes a URL for good only at the checkpoint that makes its frontier entry durable.
   const staged = persistent !== null && hasBatchTest(durableSeen) ? new StagedSeenSet(durableSeen) : null;
   const seen: SeenSet = staged ?? durableSeen;
@@ -319,29 +385,48 @@ function assembleNode(c: Checked): CrawlNode {
   const sinks = components.sinks ?? crawlDirSinks(layout.root, config.store);
   // The crawl log of the crawl directory, which crash recovery reads (null when the store is off or replaced).
   const crawlLogPath = components.sinks === undefined && config.store.hasCrawlLog ? join(layout.root, CRAWL_LOG_FILE) : null;
-  const budget = CrawlBudget.open(layout.budget, { maxPagesPerHost: config.scope.maxPagesPerHost, maxBytes: config.limits.maxBytes }, crawlLogPath === null ? null : fileSize(crawlLogPath));
+  const budget = CrawlBudget.open(
+    layout.budget,
+    { maxPagesPerHost: config.scope.maxPagesPerHost, maxBytes: config.limits.maxBytes },
+    crawlLogPath === null ? null : fileSize(crawlLogPath),
+  );
   // Links of a host whose budget is spent are not queued (the fetch loop checks again before each fetch).
   const live = budget.counters;
-  const numbered = config.filter.traps.maxNumberedUrls === null ? null : NumberedStore.open(layout.numbered, config.filter.traps.maxNumberedUrls);
+  const numbered =
+    config.filter.traps.maxNumberedUrls === null ? null : NumberedStore.open(layout.numbered, config.filter.traps.maxNumberedUrls);
   const filter = live === null ? chain : composeFilters(chain === null ? [live] : [chain, live]);
 
   const analyzer = components.analyzer ?? analyzerOf(config);
   if (components.analyzer === undefined) opened.push(analyzer);
-  const warc = components.warc !== undefined ? components.warc : new WarcWriter({
-    dir: layout.warc, version: shoalVersion(), prefix: config.nodeId, maxFileBytes: config.store.warcMaxFileBytes,
-    compressionLevel: config.store.warcCompressionLevel, now: () => clock.wallMs(),
-    // The parse workers compress WARC records too, when there are any.
-    ...(analyzer instanceof WorkerPageAnalyzer ? { compress: analyzer.compress } : {}),
-    warcinfoFields: [['isPartOf', config.nodeId], ['robots', 'obey'], ['http-header-user-agent', f.userAgent]],
-  });
+  const warc =
+    components.warc !== undefined
+      ? components.warc
+      : new WarcWriter({
+          dir: layout.warc,
+          version: shoalVersion(),
+          prefix: config.nodeId,
+          maxFileBytes: config.store.warcMaxFileBytes,
+          compressionLevel: config.store.warcCompressionLevel,
+          now: () => clock.wallMs(),
+          // The parse workers compress WARC records too, when there are any.
+          ...(analyzer instanceof WorkerPageAnalyzer ? { compress: analyzer.compress } : {}),
+          warcinfoFields: [
+            ['isPartOf', config.nodeId],
+            ['robots', 'obey'],
+            ['http-header-user-agent', f.userAgent],
+          ],
+        });
   const warcFiles = new Set<string>();
-  const warcSink: WarcSink | null = warc === null ? null : {
-    write: async (record) => {
-      const result = await warc.write(record);
-      warcFiles.add(result.filename);
-      return result;
-    },
-  };
+  const warcSink: WarcSink | null =
+    warc === null
+      ? null
+      : {
+          write: async (record) => {
+            const result = await warc.write(record);
+            warcFiles.add(result.filename);
+            return result;
+          },
+        };
 
   const stats = new CrawlStats();
   const reachability = new HostReachability(config.network.maxConnectFailures, log);
@@ -349,22 +434,55 @@ function assembleNode(c: Checked): CrawlNode {
   // Deferred: robots.txt records go through the processor, which needs admission, which needs robots.
   let processor: PageProcessor | null = null;
   const robots = new RobotsCache({
-    config: config.robots, userAgent: f.userAgent, maxCrawlDelayMs: pol.maxCrawlDelayMs, maxRetryAfterMs: pol.maxRetryAfterMs,
-    fetcher, clock, hopGapMs: (durationMs) => fetchGapMs(durationMs, rules),
+    config: config.robots,
+    userAgent: f.userAgent,
+    maxCrawlDelayMs: pol.maxCrawlDelayMs,
+    maxRetryAfterMs: pol.maxRetryAfterMs,
+    fetcher,
+    clock,
+    hopGapMs: (durationMs) => fetchGapMs(durationMs, rules),
     unreachableRetryMs: (failures) => Math.min(rules.backoffMaxMs, rules.backoffBaseMs * 2 ** (failures - 1)),
     onRequest: (url, outcome, startedWallMs) => (processor as PageProcessor).robotsRequest(url, outcome, startedWallMs),
-    ...(config.seeds.robotsSitemaps ? { onSitemaps: (robotsUrl: string, urls: readonly string[]) => void announcedSitemaps(robotsUrl, urls) } : {}),
+    ...(config.seeds.robotsSitemaps
+      ? { onSitemaps: (robotsUrl: string, urls: readonly string[]) => void announcedSitemaps(robotsUrl, urls) }
+      : {}),
   });
   const cl = config.cluster;
-  const router = setup === null ? null : new PartitionRouter({
-    nodeId: config.nodeId, partitioner: setup.partitioner, partitions: setup.partitions, exchange: setup.exchange,
-    batchUrls: cl.batchUrls, sentCacheEntries: cl.sentCacheEntries, isSummarizing: cl.linkSummaryIntervalMs > 0,
-  });
+  const router =
+    setup === null
+      ? null
+      : new PartitionRouter({
+          nodeId: config.nodeId,
+          partitioner: setup.partitioner,
+          partitions: setup.partitions,
+          exchange: setup.exchange,
+          batchUrls: cl.batchUrls,
+          sentCacheEntries: cl.sentCacheEntries,
+          isSummarizing: cl.linkSummaryIntervalMs > 0,
+        });
   const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({
-    frontier, seen, policy, urlIds, robots, resolver, isProxied, filter, clock, stats, waker, router: isRoutingUrls ? router : null,
-    dnsWaitMs: config.network.dnsWaitMs, numbered: numbered?.spaces ?? null,
-    onRobotsDenied: (c) => (processor as PageProcessor).endWithoutRequest({ url: c.url, host: urlParts(c.url).hostKey, depth: c.depth }, c.fromUrl, 'robots-denied', 0),
+    frontier,
+    seen,
+    policy,
+    urlIds,
+    robots,
+    resolver,
+    isProxied,
+    filter,
+    clock,
+    stats,
+    waker,
+    router: isRoutingUrls ? router : null,
+    dnsWaitMs: config.network.dnsWaitMs,
+    numbered: numbered?.spaces ?? null,
+    onRobotsDenied: (c) =>
+      (processor as PageProcessor).endWithoutRequest(
+        { url: c.url, host: urlParts(c.url).hostKey, depth: c.depth },
+        c.fromUrl,
+        'robots-denied',
+        0,
+      ),
   });
   /** The sitemaps a robots.txt announces, read like `seeds.sitemaps` (the URL-seen set takes each once). */
   const announcedSitemaps = async (robotsUrl: string, urls: readonly string[]): Promise<void> => {
@@ -384,56 +502,150 @@ function assembleNode(c: Checked): CrawlNode {
   const dedupStore = persistent === null ? null : new LogDedupStore(layout.dedup, config.dedup.maxDigests);
   const dedup = new DedupIndex(config.dedup.maxDigests, dedupStore);
   processor = new PageProcessor({
-    nodeId: config.nodeId, analyzer, warc: warcSink, sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap }, dedup, admission, policy, urlIds,
-    frontier, sinks, events, stats, clock, log, boundary: boundaryOf(setup), onRecord: (r) => budget.record(r),
+    nodeId: config.nodeId,
+    analyzer,
+    warc: warcSink,
+    sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap },
+    dedup,
+    admission,
+    policy,
+    urlIds,
+    frontier,
+    sinks,
+    events,
+    stats,
+    clock,
+    log,
+    boundary: boundaryOf(setup),
+    onRecord: (r) => budget.record(r),
   });
   const gate = persistent === null ? null : new CompletionGate();
   const loop = new FetchLoop({
-    frontier, robots, fetcher, processor, clock, waker, stats, maxAttempts: f.maxAttempts, maxRetryAfterMs: pol.maxRetryAfterMs,
-    maxPages: config.limits.maxPages, isProxied, gate, budget: live, pagesBefore: () => budget.pagesFetched,
-    resolver: isProxied ? null : resolver, dnsWaitMs: config.network.dnsWaitMs, reachability,
+    frontier,
+    robots,
+    fetcher,
+    processor,
+    clock,
+    waker,
+    stats,
+    maxAttempts: f.maxAttempts,
+    maxRetryAfterMs: pol.maxRetryAfterMs,
+    maxPages: config.limits.maxPages,
+    isProxied,
+    gate,
+    budget: live,
+    pagesBefore: () => budget.pagesFetched,
+    resolver: isProxied ? null : resolver,
+    dnsWaitMs: config.network.dnsWaitMs,
+    reachability,
     ...(setup?.sharedPages === undefined ? {} : { sharedPages: setup.sharedPages }),
   });
   const pageProcessor = processor;
-  const inbox = setup === null ? null : new Inbox({
-    admission, policy, urlIds, frontier, log, onPage: (page) => pageProcessor.receivePage(page), isCheckpointed: persistent !== null,
-  });
-  const collab: NodeCollaboration | null = setup === null || router === null || inbox === null ? null : {
-    exchange: setup.exchange, partitions: setup.partitions, router, inbox, batchDelayMs: cl.batchDelayMs, linkSummaryIntervalMs: cl.linkSummaryIntervalMs,
-    ...(setup.beforeClose === undefined ? {} : { beforeClose: setup.beforeClose }),
-  };
-  const checkpointExchange: CheckpointExchange | null = collab === null ? null : {
-    seal: () => collab.inbox.seal(),
-    settle: (sealed) => collab.inbox.settle(sealed as ReturnType<Inbox['seal']>),
-    syncSends: async () => {
-      collab.router.flush();
-      await collab.exchange.flush();
-    },
-    ack: (sealed) => collab.inbox.ack(sealed as ReturnType<Inbox['seal']>),
-  };
-  const durability: Durability | null = persistent === null || gate === null ? null : {
-    open: async (options) => {
-      await persistent.open(layout.frontier, options);
-      await dedupStore?.open();
-    },
-    close: async () => {
-      try {
-        await persistent.close();
-      } finally {
-        await dedupStore?.close();
-      }
-    },
-    checkpointer: new Checkpointer({
-      gate, seen: staged ?? stagingUnavailable(durableSeen), admission, warc, sinks, frontier: persistent, budget, numbered, dedup, exchange: checkpointExchange,
-    }),
-    intervalMs: config.frontier.checkpointIntervalMs,
-  };
+  const inbox =
+    setup === null
+      ? null
+      : new Inbox({
+          admission,
+          policy,
+          urlIds,
+          frontier,
+          log,
+          onPage: (page) => pageProcessor.receivePage(page),
+          isCheckpointed: persistent !== null,
+        });
+  const collab: NodeCollaboration | null =
+    setup === null || router === null || inbox === null
+      ? null
+      : {
+          exchange: setup.exchange,
+          partitions: setup.partitions,
+          router,
+          inbox,
+          batchDelayMs: cl.batchDelayMs,
+          linkSummaryIntervalMs: cl.linkSummaryIntervalMs,
+          ...(setup.beforeClose === undefined ? {} : { beforeClose: setup.beforeClose }),
+        };
+  const checkpointExchange: CheckpointExchange | null =
+    collab === null
+      ? null
+      : {
+          seal: () => collab.inbox.seal(),
+          settle: (sealed) => collab.inbox.settle(sealed as ReturnType<Inbox['seal']>),
+          syncSends: async () => {
+            collab.router.flush();
+            await collab.exchange.flush();
+          },
+          ack: (sealed) => collab.inbox.ack(sealed as ReturnType<Inbox['seal']>),
+        };
+  const durability: Durability | null =
+    persistent === null || gate === null
+      ? null
+      : {
+          open: async (options) => {
+            await persistent.open(layout.frontier, options);
+            await dedupStore?.open();
+          },
+          close: async () => {
+            try {
+              await persistent.close();
+            } finally {
+              await dedupStore?.close();
+            }
+          },
+          checkpointer: new Checkpointer({
+            gate,
+            seen: staged ?? stagingUnavailable(durableSeen),
+            admission,
+            warc,
+            sinks,
+            frontier: persistent,
+            budget,
+            numbered,
+            dedup,
+            exchange: checkpointExchange,
+          }),
+          intervalMs: config.frontier.checkpointIntervalMs,
+        };
   return new CrawlNode({
-    config, layout, seeds, clock, log, events, frontier, seen, fetcher, analyzer, resolver, warc, warcFiles, admission, loop, stats, waker, sinks,
-    durability, lock, budget, numbered: numbered?.spaces ?? null, reachability, processor, onClosed: async () => { await ownLog?.close(); }, collab, policy,
-    // Recovery reads the crawl log and WARC files of this directory, and needs a frontier that keeps its completions.
-    recovery: persistent === null || crawlLogPath === null || components.warc !== undefined ? null : {
-      crawlLogPath, warcDir: layout.warc, analyzer, maxDecodedBytes: f.maxDecodedBytes, wantsText: policy.needs.text,
+    config,
+    layout,
+    seeds,
+    clock,
+    log,
+    events,
+    frontier,
+    seen,
+    fetcher,
+    analyzer,
+    resolver,
+    warc,
+    warcFiles,
+    admission,
+    loop,
+    stats,
+    waker,
+    sinks,
+    durability,
+    lock,
+    budget,
+    numbered: numbered?.spaces ?? null,
+    reachability,
+    processor,
+    onClosed: async () => {
+      await ownLog?.close();
     },
+    collab,
+    policy,
+    // Recovery reads the crawl log and WARC files of this directory, and needs a frontier that keeps its completions.
+    recovery:
+      persistent === null || crawlLogPath === null || components.warc !== undefined
+        ? null
+        : {
+            crawlLogPath,
+            warcDir: layout.warc,
+            analyzer,
+            maxDecodedBytes: f.maxDecodedBytes,
+            wantsText: policy.needs.text,
+          },
   });
 }

@@ -148,10 +148,12 @@ export class CrawlNode {
       });
       const d = p.durability;
       if (d !== null) {
-        void this.every(d.intervalMs, startMs, background.signal, () => d.checkpointer.checkpoint().catch((err: unknown) => {
-          failure ??= err;
-          stop.abort(err);
-        }));
+        void this.every(d.intervalMs, startMs, background.signal, () =>
+          d.checkpointer.checkpoint().catch((err: unknown) => {
+            failure ??= err;
+            stop.abort(err);
+          }),
+        );
       }
       const collab = p.collab;
       if (collab !== null) {
@@ -163,13 +165,15 @@ export class CrawlNode {
       // The seeds file is queued while the slots already crawl (and progress and checkpoints run).
       const release = p.loop.hold();
       this.isSeeding = true;
-      const seeding = (stop.signal.aborted ? Promise.resolve() : this.queueSeeds(stop.signal)).finally(() => {
-        this.isSeeding = false;
-        release();
-      }).catch((err: unknown) => {
-        failure ??= err;
-        stop.abort(err);
-      });
+      const seeding = (stop.signal.aborted ? Promise.resolve() : this.queueSeeds(stop.signal))
+        .finally(() => {
+          this.isSeeding = false;
+          release();
+        })
+        .catch((err: unknown) => {
+          failure ??= err;
+          stop.abort(err);
+        });
       reason = await p.loop.run(p.config.limits.concurrency, stop.signal);
       await seeding;
       // Read before the frontier closes; the closing is not crawling time.
@@ -197,7 +201,11 @@ export class CrawlNode {
     p.events.progress(this.withLiveFigures(p.stats.progress(p.config.nodeId, elapsedMs, left, reason)));
     const summary = this.summary(reason, elapsedMs, left);
     p.log.info('crawl-finished', {
-      stopReason: reason, pages: summary.pages, urls: summary.urls, elapsedMs: Math.round(elapsedMs), frontierQueued: summary.frontierLeft.queued,
+      stopReason: reason,
+      pages: summary.pages,
+      urls: summary.urls,
+      elapsedMs: Math.round(elapsedMs),
+      frontierQueued: summary.frontierLeft.queued,
     });
     await p.onClosed();
     return summary;
@@ -211,8 +219,13 @@ export class CrawlNode {
     const p = this.parts;
     if (!this.isCrawling || this.isSeeding) return false;
     const f = p.frontier.stats();
-    return f.queued === 0 && f.inFlight === 0 && p.loop.activeSlots === 0 && p.admission.isIdle
-      && (p.collab === null || (p.collab.inbox.isIdle && p.collab.router.batched === 0));
+    return (
+      f.queued === 0 &&
+      f.inFlight === 0 &&
+      p.loop.activeSlots === 0 &&
+      p.admission.isIdle &&
+      (p.collab === null || (p.collab.inbox.isIdle && p.collab.router.batched === 0))
+    );
   }
 
   /** Pages fetched so far (URLs that got a response). */
@@ -260,7 +273,13 @@ export class CrawlNode {
     let index = 0;
     const router = p.collab?.router ?? null;
     const admit = async (seeds: readonly Seed[]): Promise<void> => {
-      let candidates = seeds.map((s) => ({ url: s.url, hostname: s.hostname, depth: 0, fromUrl: null, ...(s.isSitemap === true ? { isSitemap: true } : {}) }));
+      let candidates = seeds.map((s) => ({
+        url: s.url,
+        hostname: s.hostname,
+        depth: 0,
+        fromUrl: null,
+        ...(s.isSitemap === true ? { isSitemap: true } : {}),
+      }));
       if (router !== null) {
         // Every node reads the same seeds and keeps the ones placed on it.
         if (router.needsIp) await p.admission.resolveHosts(candidates);
@@ -292,17 +311,32 @@ export class CrawlNode {
     if (p.warc !== null) {
       const r = await p.warc.start();
       if (r.lastFile !== null) {
-        p.log.info('warc-resumed', { lastFile: r.lastFile, keptBytes: r.keptBytes, droppedBytes: r.droppedBytes, droppedIndexLines: r.droppedIndexLines, reindexed: r.reindexed });
+        p.log.info('warc-resumed', {
+          lastFile: r.lastFile,
+          keptBytes: r.keptBytes,
+          droppedBytes: r.droppedBytes,
+          droppedIndexLines: r.droppedIndexLines,
+          reindexed: r.reindexed,
+        });
       }
     }
     if (p.collab !== null) await p.collab.exchange.start(p.collab.partitions, p.collab.inbox.deliver);
     if (tail !== null) await this.applyRecovered(tail);
     const f = p.frontier.stats();
     p.events.started?.({
-      node: p.config.nodeId, outDir: p.layout.root, concurrency: p.config.limits.concurrency, seeds: p.seeds.count, seenBefore: p.seen.size, frontierQueued: f.queued,
+      node: p.config.nodeId,
+      outDir: p.layout.root,
+      concurrency: p.config.limits.concurrency,
+      seeds: p.seeds.count,
+      seenBefore: p.seen.size,
+      frontierQueued: f.queued,
     });
     p.log.info('crawl-started', {
-      outDir: p.layout.root, seeds: p.seeds.count, seenBefore: p.seen.size, frontierQueued: f.queued, concurrency: p.config.limits.concurrency,
+      outDir: p.layout.root,
+      seeds: p.seeds.count,
+      seenBefore: p.seen.size,
+      frontierQueued: f.queued,
+      concurrency: p.config.limits.concurrency,
       order: specLabel(p.policy.spec),
       // The node flags of this process: the shoal command's memory settings are among them (src/node/process-settings.ts).
       nodeFlags: process.execArgv,
@@ -328,7 +362,10 @@ export class CrawlNode {
     if (redirects.length > 0) await p.admission.admit(redirects);
     p.stats.recovered = { urls: done.length, followedPages: followed.length + redirects.length, refetched };
     p.log.info('crash-recovered', {
-      from: p.budget.crawlLogFrom, urls: done.length, followedPages: followed.length, redirects: redirects.length,
+      from: p.budget.crawlLogFrom,
+      urls: done.length,
+      followedPages: followed.length,
+      redirects: redirects.length,
       ...Object.fromEntries(Object.entries(tail.refetched).map(([why, n]) => [`refetched-${why}`, n])),
     });
   }
@@ -392,13 +429,32 @@ export class CrawlNode {
     const { stats, config, layout } = this.parts;
     const seconds = elapsedMs / 1000;
     return {
-      node: config.nodeId, outDir: layout.root, order: this.parts.policy.spec, stopReason: reason, elapsedMs, urls: stats.urls, pages: stats.pages,
-      pagesPerSecond: seconds > 0 ? stats.pages / seconds : 0, bytes: stats.bytes, bytesPerSecond: seconds > 0 ? stats.bytes / seconds : 0,
-      outcomes: Object.fromEntries(stats.outcomes), requests: stats.requests, robotsRequests: stats.robotsRequests, retries: stats.retries,
-      duplicates: stats.duplicates, revisits: stats.revisits, analysisFailures: stats.analysisFailures, links: stats.linkCounts(), sitemaps: { ...stats.sitemaps }, hosts: stats.hosts,
-      frontierLeft: { queued: f.queued, inFlight: f.inFlight, parked: f.parked ?? 0 }, seenUrls: this.parts.seen.size, warcFiles: [...this.parts.warcFiles].sort(),
+      node: config.nodeId,
+      outDir: layout.root,
+      order: this.parts.policy.spec,
+      stopReason: reason,
+      elapsedMs,
+      urls: stats.urls,
+      pages: stats.pages,
+      pagesPerSecond: seconds > 0 ? stats.pages / seconds : 0,
+      bytes: stats.bytes,
+      bytesPerSecond: seconds > 0 ? stats.bytes / seconds : 0,
+      outcomes: Object.fromEntries(stats.outcomes),
+      requests: stats.requests,
+      robotsRequests: stats.robotsRequests,
+      retries: stats.retries,
+      duplicates: stats.duplicates,
+      revisits: stats.revisits,
+      analysisFailures: stats.analysisFailures,
+      links: stats.linkCounts(),
+      sitemaps: { ...stats.sitemaps },
+      hosts: stats.hosts,
+      frontierLeft: { queued: f.queued, inFlight: f.inFlight, parked: f.parked ?? 0 },
+      seenUrls: this.parts.seen.size,
+      warcFiles: [...this.parts.warcFiles].sort(),
       ...(stats.recovered === null ? {} : { recovered: stats.recovered }),
-      cutSpaces: this.parts.numbered?.cutSpaces() ?? [], unreachableHosts: this.parts.reachability.unreachable(),
+      cutSpaces: this.parts.numbered?.cutSpaces() ?? [],
+      unreachableHosts: this.parts.reachability.unreachable(),
       ...(this.parts.collab === null ? {} : { exchange: this.exchangeSummary(this.parts.collab) }),
     };
   }
@@ -406,16 +462,25 @@ export class CrawlNode {
   /** A progress event with the hosts that do not answer, and, in a collaborative crawl, the node's traffic so far. */
   private withLiveFigures(event: CrawlProgress): CrawlProgress {
     const { failing, givenUp } = this.parts.reachability.counts();
-    const progress = failing + givenUp === 0 ? event : {
-      ...event, unreachable: { failing, givenUp, hosts: this.parts.reachability.unreachable(3).map((h) => `${h.host}: ${describeFailure(h)}`) },
-    };
+    const progress =
+      failing + givenUp === 0
+        ? event
+        : {
+            ...event,
+            unreachable: { failing, givenUp, hosts: this.parts.reachability.unreachable(3).map((h) => `${h.host}: ${describeFailure(h)}`) },
+          };
     const c = this.parts.collab;
     if (c === null) return progress;
     const { sent, received } = c.exchange.stats();
     return {
       ...progress,
       exchange: {
-        urlsSent: sent.urls, urlsReceived: received.urls, pagesSent: sent.pages, pagesReceived: received.pages, bytesSent: sent.bytes, bytesReceived: received.bytes,
+        urlsSent: sent.urls,
+        urlsReceived: received.urls,
+        pagesSent: sent.pages,
+        pagesReceived: received.pages,
+        bytesSent: sent.bytes,
+        bytesReceived: received.bytes,
       },
     };
   }

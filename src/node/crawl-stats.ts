@@ -110,7 +110,14 @@ export interface NodeExchangeSummary {
   /** URLs placed on this node and kept, handed to the exchange, or not sent again thanks to the sent cache. */
   readonly router: { readonly kept: number; readonly sent: number; readonly cached: number };
   /** What the inbox processed. */
-  readonly inbox: { readonly urlBatches: number; readonly urls: number; readonly pages: number; readonly linkSummaries: number; readonly controls: number; readonly failed: number };
+  readonly inbox: {
+    readonly urlBatches: number;
+    readonly urls: number;
+    readonly pages: number;
+    readonly linkSummaries: number;
+    readonly controls: number;
+    readonly failed: number;
+  };
 }
 
 /** Mutable counters of one run. */
@@ -179,11 +186,18 @@ export class CrawlStats {
     this.lastPages = this.pages;
     this.lastMs = elapsedMs;
     return {
-      node, elapsedMs, urls: this.urls, pages: this.pages,
-      pagesPerSecond: seconds > 0 ? this.pages / seconds : 0, recentPagesPerSecond: recent,
-      bytes: this.bytes, bytesPerSecond: seconds > 0 ? this.bytes / seconds : 0,
+      node,
+      elapsedMs,
+      urls: this.urls,
+      pages: this.pages,
+      pagesPerSecond: seconds > 0 ? this.pages / seconds : 0,
+      recentPagesPerSecond: recent,
+      bytes: this.bytes,
+      bytesPerSecond: seconds > 0 ? this.bytes / seconds : 0,
       frontier: { queued: frontier.queued, inFlight: frontier.inFlight, activeHosts: frontier.activeHosts, parked: frontier.parked ?? 0 },
-      hosts: this.hostSet.size, errors: this.errors(), stopReason,
+      hosts: this.hostSet.size,
+      errors: this.errors(),
+      stopReason,
     };
   }
 

@@ -20,7 +20,10 @@ export function readIdfTable(path: string): ReadonlyMap<string, number> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConfigError([{ path: where, message: `cannot read ${path}: ${(err as Error).message}` }], { code: 'CONFIG_FILE_UNREADABLE', cause: err });
+    throw new ConfigError([{ path: where, message: `cannot read ${path}: ${(err as Error).message}` }], {
+      code: 'CONFIG_FILE_UNREADABLE',
+      cause: err,
+    });
   }
   const idf = new Map<string, number>();
   const problems: { path: string; message: string }[] = [];
@@ -30,7 +33,11 @@ export function readIdfTable(path: string): ReadonlyMap<string, number> {
     const [term, value, ...rest] = line.split('\t');
     const n = Number(value);
     if (term === undefined || term === '' || rest.length > 0 || value === undefined || !Number.isFinite(n) || n < 0) {
-      if (problems.length < 20) problems.push({ path: where, message: `${path}:${i + 1}: expected term<TAB>idf (a number >= 0), got ${JSON.stringify(line.slice(0, 80))}` });
+      if (problems.length < 20)
+        problems.push({
+          path: where,
+          message: `${path}:${i + 1}: expected term<TAB>idf (a number >= 0), got ${JSON.stringify(line.slice(0, 80))}`,
+        });
       return;
     }
     idf.set(term.toLowerCase(), n);

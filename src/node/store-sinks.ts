@@ -23,7 +23,9 @@ function iso(ms: number): string {
 export function crawlLogSink(log: CrawlLog): RecordSink<CrawlLogRecord> {
   let writing: Promise<void> | null = null;
   return {
-    start: async () => { await log.start(); },
+    start: async () => {
+      await log.start();
+    },
     written: () => {
       writing ??= new Promise((resolve) => {
         setImmediate(() => {
@@ -41,12 +43,30 @@ export function crawlLogSink(log: CrawlLog): RecordSink<CrawlLogRecord> {
     get size() {
       return log.size;
     },
-    append: (r) => log.append({
-      ts: iso(r.timeMs + r.durationMs), url: r.url, status: r.status ?? 0, outcome: r.kind, bytes: r.bytes, contentType: r.contentType,
-      durationMs: r.durationMs, ip: r.ip, discoveredFrom: r.fromUrl, depth: r.depth, node: r.node, attempt: r.attempts, warc: r.warc,
-      digest: r.digest, isDuplicate: r.isDuplicate, simhash: r.simhash, lang: r.lang === '' ? null : r.lang, reason: r.reason,
-      category: r.topic?.category ?? null, categoryProbability: r.topic?.probability ?? null, categoryReason: r.topic?.reason ?? null,
-    }),
+    append: (r) =>
+      log.append({
+        ts: iso(r.timeMs + r.durationMs),
+        url: r.url,
+        status: r.status ?? 0,
+        outcome: r.kind,
+        bytes: r.bytes,
+        contentType: r.contentType,
+        durationMs: r.durationMs,
+        ip: r.ip,
+        discoveredFrom: r.fromUrl,
+        depth: r.depth,
+        node: r.node,
+        attempt: r.attempts,
+        warc: r.warc,
+        digest: r.digest,
+        isDuplicate: r.isDuplicate,
+        simhash: r.simhash,
+        lang: r.lang === '' ? null : r.lang,
+        reason: r.reason,
+        category: r.topic?.category ?? null,
+        categoryProbability: r.topic?.probability ?? null,
+        categoryReason: r.topic?.reason ?? null,
+      }),
     flush: () => log.flush(),
     close: () => log.close(),
   };
@@ -55,13 +75,25 @@ export function crawlLogSink(log: CrawlLog): RecordSink<CrawlLogRecord> {
 /** Page metadata: one line per 2xx page. */
 export function pageMetadataSink(log: PageMetadataLog): RecordSink<PageRecord> {
   return {
-    start: async () => { await log.start(); },
+    start: async () => {
+      await log.start();
+    },
     append: (p) => {
       log.append({
-        ts: iso(p.timeMs), url: p.url, payloadDigest: p.payloadDigest, textDigest: p.textDigest, simhash: p.simhash,
-        lang: p.language === null || p.language === '' ? null : p.language, title: p.title, linkCounts: p.linkCounts,
-        isNoindex: p.isNoindex, isNofollow: p.isNofollow, canonical: p.canonical,
-        category: p.topic?.category ?? null, categoryProbability: p.topic?.probability ?? null, categoryReason: p.topic?.reason ?? null,
+        ts: iso(p.timeMs),
+        url: p.url,
+        payloadDigest: p.payloadDigest,
+        textDigest: p.textDigest,
+        simhash: p.simhash,
+        lang: p.language === null || p.language === '' ? null : p.language,
+        title: p.title,
+        linkCounts: p.linkCounts,
+        isNoindex: p.isNoindex,
+        isNofollow: p.isNofollow,
+        canonical: p.canonical,
+        category: p.topic?.category ?? null,
+        categoryProbability: p.topic?.probability ?? null,
+        categoryReason: p.topic?.reason ?? null,
       });
     },
     flush: () => log.flush(),
@@ -79,9 +111,15 @@ function flagsOf(l: GraphLink): number {
 /** The link graph: every link of every parsed page, and every redirect, with anchor text and flags. */
 export function linkGraphSink(graph: LinkGraphWriter): LinkGraphSink {
   return {
-    start: async () => { await graph.start(); },
+    start: async () => {
+      await graph.start();
+    },
     append: (fromUrl, links, fingerprints) => {
-      graph.addLinks(fromUrl, links.map((l): LinkToWrite => ({ target: l.url, anchorText: l.anchorText, flags: flagsOf(l) })), fingerprints);
+      graph.addLinks(
+        fromUrl,
+        links.map((l): LinkToWrite => ({ target: l.url, anchorText: l.anchorText, flags: flagsOf(l) })),
+        fingerprints,
+      );
     },
     flush: () => graph.flush(),
     close: () => graph.close(),
@@ -98,7 +136,9 @@ export interface StoreChoice {
 /** The stores of a crawl directory, as sinks (the page metadata names link-graph URL ids when both are kept). */
 export function crawlDirSinks(root: string, choice: StoreChoice): CrawlSinks {
   const graph = choice.hasLinkGraph ? new LinkGraphWriter({ dir: join(root, LINK_GRAPH_DIR) }) : null;
-  const pages = choice.hasPageMetadata ? new PageMetadataLog({ path: join(root, PAGE_METADATA_FILE), ...(graph === null ? {} : { linkGraph: graph }) }) : null;
+  const pages = choice.hasPageMetadata
+    ? new PageMetadataLog({ path: join(root, PAGE_METADATA_FILE), ...(graph === null ? {} : { linkGraph: graph }) })
+    : null;
   // A URL's line reaches the disk after its page's links and metadata: a crawl-log line read back
   // after a crash vouches for them too.
   const dependsOn = [...(graph === null ? [] : [graph.linksFile]), ...(pages === null ? [] : [pages.appendFile])];

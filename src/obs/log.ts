@@ -43,7 +43,10 @@ export class JsonLog implements Log {
   private readonly now: () => number;
   private closing: Promise<void> | null = null;
 
-  constructor(path: string, private readonly options: JsonLogOptions) {
+  constructor(
+    path: string,
+    private readonly options: JsonLogOptions,
+  ) {
     mkdirSync(dirname(path), { recursive: true });
     this.out = createWriteStream(path, { flags: 'a' });
     // A failing log disk must not crash the crawl; the WARC writer reports I/O failures itself.

@@ -27,8 +27,14 @@ import { IdFlags, IdNumbers, isUrlId } from './id-arrays.js';
 import { QueuedChanges } from './queued-changes.js';
 import {
   NEEDS_LINKS_ONLY,
-  type DiscoveredUrl, type FetchedPage, type ImportanceEstimator, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds,
-  type PriorityChanges, type RemoteLinkObserver,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type ImportanceEstimator,
+  type OrderingPolicy,
+  type OrderingPolicySpec,
+  type PolicyNeeds,
+  type PriorityChanges,
+  type RemoteLinkObserver,
 } from './policy.js';
 
 /** IB′ ordering: in-links seen so far, locally and by other nodes; see the file comment. */

@@ -14,8 +14,14 @@
  * they arrive (their depth or priority hint is not used), which keeps the order a plain FIFO.
  */
 import {
-  NEEDS_NOTHING, NO_PRIORITY_CHANGES,
-  type DiscoveredUrl, type FetchedPage, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds, type PriorityChanges,
+  NEEDS_NOTHING,
+  NO_PRIORITY_CHANGES,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type OrderingPolicy,
+  type OrderingPolicySpec,
+  type PolicyNeeds,
+  type PriorityChanges,
 } from './policy.js';
 
 /** The one priority breadth-first gives every URL. */

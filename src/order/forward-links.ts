@@ -22,7 +22,12 @@ import { IdFlags, IdNumbers, isUrlId } from './id-arrays.js';
 import { QueuedChanges } from './queued-changes.js';
 import {
   NEEDS_LINKS_ONLY,
-  type DiscoveredUrl, type FetchedPage, type ImportanceEstimator, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type ImportanceEstimator,
+  type OrderingPolicy,
+  type OrderingPolicySpec,
+  type PolicyNeeds,
   type PriorityChanges,
 } from './policy.js';
 

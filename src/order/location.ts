@@ -21,7 +21,12 @@
 import { numberParam, OrderParamError } from './order-params.js';
 import {
   NO_PRIORITY_CHANGES,
-  type DiscoveredUrl, type FetchedPage, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds, type PriorityChanges,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type OrderingPolicy,
+  type OrderingPolicySpec,
+  type PolicyNeeds,
+  type PriorityChanges,
 } from './policy.js';
 import { urlText } from './terms.js';
 

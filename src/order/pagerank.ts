@@ -90,7 +90,12 @@ import { LinkLog } from './link-log.js';
 import { integerParam, numberParam } from './order-params.js';
 import {
   NEEDS_LINKS_ONLY,
-  type DiscoveredUrl, type FetchedPage, type ImportanceEstimator, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type ImportanceEstimator,
+  type OrderingPolicy,
+  type OrderingPolicySpec,
+  type PolicyNeeds,
   type PriorityChanges,
 } from './policy.js';
 import { RankJob } from './rank-job.js';
@@ -189,8 +194,13 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
     this.spec = Object.freeze({
       id: 'pagerank',
       params: Object.freeze({
-        damping: this.damping, recomputeEvery: this.recomputeEvery, recomputeGrowth: this.recomputeGrowth, tolerance: this.tolerance,
-        maxIterations: this.maxIterations, sliceWork: this.sliceWork, minChange: this.minChange,
+        damping: this.damping,
+        recomputeEvery: this.recomputeEvery,
+        recomputeGrowth: this.recomputeGrowth,
+        tolerance: this.tolerance,
+        maxIterations: this.maxIterations,
+        sliceWork: this.sliceWork,
+        minChange: this.minChange,
       }),
     });
   }
@@ -269,7 +279,9 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
       this.work = withRoomFor(this.work, n);
       this.pushed = withRoomFor(this.pushed, n);
       this.job = new RankJob(this.log, this.log.pageCount, n, this.rank, this.work, this.pushed, {
-        damping: this.damping, tolerance: this.tolerance, maxIterations: this.maxIterations,
+        damping: this.damping,
+        tolerance: this.tolerance,
+        maxIterations: this.maxIterations,
       });
     }
     if (this.job !== null && this.job.step(this.sliceWork)) this.install(this.job, changes);

@@ -16,8 +16,14 @@
 import { Purpose, Rng } from '../core/prng.js';
 import { integerParam } from './order-params.js';
 import {
-  NEEDS_NOTHING, NO_PRIORITY_CHANGES,
-  type DiscoveredUrl, type FetchedPage, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds, type PriorityChanges,
+  NEEDS_NOTHING,
+  NO_PRIORITY_CHANGES,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type OrderingPolicy,
+  type OrderingPolicySpec,
+  type PolicyNeeds,
+  type PriorityChanges,
 } from './policy.js';
 
 /** Options of {@link RandomPolicy}. */

@@ -65,7 +65,15 @@ export class RankJob {
    * of those pages is below it), started from `warm[0 .. nodeCount)` (finite, >= 0). `rank` and
    * `pushed` are work buffers of length >= nodeCount, owned by the job until it is done.
    */
-  constructor(log: LinkLog, pageCount: number, nodeCount: number, warm: Float64Array, rank: Float64Array, pushed: Float64Array, settings: RankJobSettings) {
+  constructor(
+    log: LinkLog,
+    pageCount: number,
+    nodeCount: number,
+    warm: Float64Array,
+    rank: Float64Array,
+    pushed: Float64Array,
+    settings: RankJobSettings,
+  ) {
     this.log = log;
     this.pageCount = pageCount;
     this.nodeCount = nodeCount;
@@ -117,7 +125,7 @@ export class RankJob {
     const n = this.nodeCount;
     const d = this.settings.damping;
     const dangling = Math.max(0, this.total - this.linkedMass);
-    const base = (1 - d) + (d * dangling) / n;
+    const base = 1 - d + (d * dangling) / n;
     const from = this.position;
     const stop = Math.min(n, from + Math.max(1, Math.ceil(budget)));
     this.acc[0] = this.change;
@@ -153,8 +161,15 @@ export class RankJob {
  * slicing does not change the order of the additions); sets `acc[1]` to the units spent.
  */
 function pushPages(
-  starts: Uint32Array, keys: Uint32Array, targets: Uint32Array, rank: Float64Array, pushed: Float64Array,
-  from: number, to: number, budget: number, acc: Float64Array,
+  starts: Uint32Array,
+  keys: Uint32Array,
+  targets: Uint32Array,
+  rank: Float64Array,
+  pushed: Float64Array,
+  from: number,
+  to: number,
+  budget: number,
+  acc: Float64Array,
 ): number {
   let spent = 0;
   let linked = acc[0] as number;

@@ -35,7 +35,12 @@ import { IdFlags, IdNumbers, isUrlId } from './id-arrays.js';
 import { numberParam, OrderParamError } from './order-params.js';
 import { QueuedChanges } from './queued-changes.js';
 import {
-  type DiscoveredUrl, type FetchedPage, type ImportanceEstimator, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type ImportanceEstimator,
+  type OrderingPolicy,
+  type OrderingPolicySpec,
+  type PolicyNeeds,
   type PriorityChanges,
 } from './policy.js';
 import { addTokenCounts, tokensOf, urlTokensOf } from './terms.js';
@@ -104,14 +109,18 @@ export class SimilarityPolicy implements OrderingPolicy, ImportanceEstimator {
     this.anchorWeight = numberParam('anchorWeight', options.anchorWeight ?? DEFAULT_ANCHOR_WEIGHT, 0, 1e6);
     this.urlWeight = numberParam('urlWeight', options.urlWeight ?? DEFAULT_URL_WEIGHT, 0, 1e6);
     this.titleWeight = numberParam('titleWeight', options.titleWeight ?? DEFAULT_TITLE_WEIGHT, 0, 1e6);
-    if (this.anchorWeight === 0 && this.urlWeight === 0) throw new OrderParamError('anchorWeight', 'anchorWeight and urlWeight are both 0: nothing to score');
+    if (this.anchorWeight === 0 && this.urlWeight === 0)
+      throw new OrderParamError('anchorWeight', 'anchorWeight and urlWeight are both 0: nothing to score');
     const idfSource = options.idfSource ?? IdfSource.crawled;
-    if (idfSource !== IdfSource.crawled && idfSource !== IdfSource.reference) throw new OrderParamError('idfSource', `unknown idf source ${String(idfSource)}`);
+    if (idfSource !== IdfSource.crawled && idfSource !== IdfSource.reference)
+      throw new OrderParamError('idfSource', `unknown idf source ${String(idfSource)}`);
     if (idfSource === IdfSource.reference) {
-      if (options.idf === undefined || options.idf.size === 0) throw new OrderParamError('idfSource', 'reference idf needs a non-empty idf table (models.idf)');
+      if (options.idf === undefined || options.idf.size === 0)
+        throw new OrderParamError('idfSource', 'reference idf needs a non-empty idf table (models.idf)');
       let max = 0;
       for (const [term, value] of options.idf) {
-        if (!Number.isFinite(value) || value < 0) throw new OrderParamError('idfSource', `the reference idf of ${JSON.stringify(term)} is ${value}; must be finite and >= 0`);
+        if (!Number.isFinite(value) || value < 0)
+          throw new OrderParamError('idfSource', `the reference idf of ${JSON.stringify(term)} is ${value}; must be finite and >= 0`);
         max = Math.max(max, value);
       }
       this.reference = options.idf;
@@ -120,10 +129,21 @@ export class SimilarityPolicy implements OrderingPolicy, ImportanceEstimator {
       this.reference = null;
       this.referenceMax = 0;
     }
-    this.needs = Object.freeze({ ids: true, urls: this.urlWeight > 0, anchors: this.anchorWeight > 0, text: idfSource === IdfSource.crawled });
+    this.needs = Object.freeze({
+      ids: true,
+      urls: this.urlWeight > 0,
+      anchors: this.anchorWeight > 0,
+      text: idfSource === IdfSource.crawled,
+    });
     this.spec = Object.freeze({
       id: 'similarity',
-      params: Object.freeze({ query, anchorWeight: this.anchorWeight, urlWeight: this.urlWeight, titleWeight: this.titleWeight, idfSource }),
+      params: Object.freeze({
+        query,
+        anchorWeight: this.anchorWeight,
+        urlWeight: this.urlWeight,
+        titleWeight: this.titleWeight,
+        idfSource,
+      }),
     });
   }
 

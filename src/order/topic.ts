@@ -71,16 +71,26 @@ export class TopicPolicy implements OrderingPolicy {
   /** @throws OrderParamError without a classifier, with null categories, or with a category the model lacks. */
   constructor(options: TopicPolicyOptions) {
     if (options.classifier === undefined) {
-      throw new OrderParamError('policy', 'topic ordering needs the topic model (cluster.model, or the shipped one); the caller did not provide it');
+      throw new OrderParamError(
+        'policy',
+        'topic ordering needs the topic model (cluster.model, or the shipped one); the caller did not provide it',
+      );
     }
     this.classifier = options.classifier;
     const known = this.classifier.categories;
     if (options.categories === null) {
-      throw new OrderParamError('categories', `name the categories to favour (e.g. --set 'order.categories=[${known[0] ?? 'SPORTS'}]'), or run a topic-partitioned crawl; the model's: ${known.join(', ')}`);
+      throw new OrderParamError(
+        'categories',
+        `name the categories to favour (e.g. --set 'order.categories=[${known[0] ?? 'SPORTS'}]'), or run a topic-partitioned crawl; the model's: ${known.join(', ')}`,
+      );
     }
     const categories = [...new Set(options.categories)];
     const unknown = categories.filter((c) => !known.includes(c));
-    if (unknown.length > 0) throw new OrderParamError('categories', `not categories of the topic model: ${unknown.join(', ')} (the model's: ${known.join(', ')})`);
+    if (unknown.length > 0)
+      throw new OrderParamError(
+        'categories',
+        `not categories of the topic model: ${unknown.join(', ')} (the model's: ${known.join(', ')})`,
+      );
     this.own = Object.freeze(categories.map((c) => known.indexOf(c)));
     this.spec = Object.freeze({ id: 'topic', params: Object.freeze({ categories: Object.freeze(categories) }) });
   }

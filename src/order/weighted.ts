@@ -27,9 +27,16 @@ import { isUrlId } from './id-arrays.js';
 import { numberParam, OrderParamError } from './order-params.js';
 import { QueuedChanges } from './queued-changes.js';
 import {
-  canEstimateImportance, canObserveRemoteLinks,
-  type DiscoveredUrl, type FetchedPage, type ImportanceEstimator, type OrderingPolicy, type OrderingPolicySpec, type PolicyNeeds,
-  type PriorityChanges, type RemoteLinkObserver,
+  canEstimateImportance,
+  canObserveRemoteLinks,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type ImportanceEstimator,
+  type OrderingPolicy,
+  type OrderingPolicySpec,
+  type PolicyNeeds,
+  type PriorityChanges,
+  type RemoteLinkObserver,
 } from './policy.js';
 
 /** One term of the sum. */
@@ -59,11 +66,19 @@ export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
     this.weights = components.map((c, i) => numberParam(`components.${i}.weight`, c.weight, -1e9, 1e9));
     this.last = components.map(() => new Float64Array(0));
     const any = (key: keyof PolicyNeeds): boolean => this.components.some((c) => c.needs[key] === true);
-    this.needs = Object.freeze({ ids: any('ids'), urls: any('urls'), anchors: any('anchors'), text: any('text'), ...(any('anchorContext') ? { anchorContext: true } : {}) });
+    this.needs = Object.freeze({
+      ids: any('ids'),
+      urls: any('urls'),
+      anchors: any('anchors'),
+      text: any('text'),
+      ...(any('anchorContext') ? { anchorContext: true } : {}),
+    });
     this.spec = Object.freeze({
       id: 'weighted',
       params: Object.freeze({
-        components: Object.freeze(components.map((c, i) => JSON.stringify({ weight: this.weights[i], id: c.policy.spec.id, params: c.policy.spec.params }))),
+        components: Object.freeze(
+          components.map((c, i) => JSON.stringify({ weight: this.weights[i], id: c.policy.spec.id, params: c.policy.spec.params })),
+        ),
       }),
     });
   }

@@ -42,7 +42,12 @@ export const META_PRESCAN_BYTES = 1024;
 
 /** Labels of the WHATWG "replacement" encoding: they decode to a single U+FFFD (no injection tricks). */
 const REPLACEMENT_LABELS: ReadonlySet<string> = new Set([
-  'csiso2022kr', 'hz-gb-2312', 'iso-2022-cn', 'iso-2022-cn-ext', 'iso-2022-kr', 'replacement',
+  'csiso2022kr',
+  'hz-gb-2312',
+  'iso-2022-cn',
+  'iso-2022-cn-ext',
+  'iso-2022-kr',
+  'replacement',
 ]);
 
 /** WHATWG encodings some Node builds lack in TextDecoder (ICU has no table): decoded by iconv-lite. */
@@ -161,15 +166,18 @@ function asBuffer(body: Uint8Array): Buffer {
 }
 
 /** WHATWG index-windows-1252 for bytes 0x80-0x9F; every other byte is its own code point. */
-const WINDOWS_1252_C1 = '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F'
-  + '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
+const WINDOWS_1252_C1 =
+  '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
+  '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
 
 /**
  * windows-1252 (also every page labelled latin1, iso-8859-1 or ascii). Node 20's TextDecoder
  * decodes this label as ISO-8859-1, so '€' (0x80), curly quotes and 'œ' come out as C1 controls.
  */
 function decodeWindows1252(body: Uint8Array): string {
-  return asBuffer(body).toString('latin1').replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252_C1[c.charCodeAt(0) - 0x80] as string);
+  return asBuffer(body)
+    .toString('latin1')
+    .replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252_C1[c.charCodeAt(0) - 0x80] as string);
 }
 
 /** The Encoding Standard's x-user-defined: ASCII, then bytes 0x80-0xFF to U+F780-U+F7FF. */

@@ -142,13 +142,74 @@ const HIDDEN = ['script', 'style', 'template', 'iframe', 'noembed', 'noframes', 
 const HEAD_ELEMENTS = ['html', 'head', 'title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template', 'basefont', 'bgsound'];
 /** Elements that start a new line of text (and so split words). */
 const BLOCKS = [
-  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'center', 'dd', 'details', 'dialog', 'div',
-  'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main', 'menu', 'nav', 'ol', 'option', 'p', 'pre', 'section',
-  'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'br',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'frameset',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'legend',
+  'li',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'option',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
 ];
 /** Elements with a case of their own in the tag handlers below. */
-const HANDLED = ['a', 'img', 'area', 'frame', 'iframe', 'link', 'meta', 'base', 'html', 'head', 'title', 'noscript', 'svg', 'math', 'template'];
+const HANDLED = [
+  'a',
+  'img',
+  'area',
+  'frame',
+  'iframe',
+  'link',
+  'meta',
+  'base',
+  'html',
+  'head',
+  'title',
+  'noscript',
+  'svg',
+  'math',
+  'template',
+];
 
 /** Bits of {@link TAG_FLAGS}. */
 const IS_HIDDEN = 1;
@@ -189,8 +250,17 @@ function trimUrl(href: string): string {
 
 /** Whether code unit `c` may stand in a scheme as a browser reads it (tabs and newlines are ignored there). */
 function isSchemeChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2e || c === 0x2d
-    || c === 0x09 || c === 0x0a || c === 0x0d;
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x2b ||
+    c === 0x2e ||
+    c === 0x2d ||
+    c === 0x09 ||
+    c === 0x0a ||
+    c === 0x0d
+  );
 }
 
 /**
@@ -205,12 +275,17 @@ function skippableSchemeOf(href: string): string {
   let i = 1;
   while (i < href.length && isSchemeChar(href.charCodeAt(i))) i++;
   if (href.charCodeAt(i) !== 0x3a) return '';
-  return href.slice(0, i).replace(/[\t\n\r]/g, '').toLowerCase();
+  return href
+    .slice(0, i)
+    .replace(/[\t\n\r]/g, '')
+    .toLowerCase();
 }
 
 const SKIPPED_SCHEMES: ReadonlyMap<string, LinkSkipReason> = new Map([
-  ['javascript', LinkSkipReason.javascript], ['mailto', LinkSkipReason.mailto],
-  ['tel', LinkSkipReason.tel], ['data', LinkSkipReason.data],
+  ['javascript', LinkSkipReason.javascript],
+  ['mailto', LinkSkipReason.mailto],
+  ['tel', LinkSkipReason.tel],
+  ['data', LinkSkipReason.data],
 ]);
 
 /** Why `href` (trimmed) is not a link to follow, or null. */
@@ -235,7 +310,10 @@ function refreshTarget(content: string): string | null {
 /** Lowercase tokens of a rel attribute. */
 function relTokens(rel: string | undefined): readonly string[] {
   if (rel === undefined) return EMPTY;
-  const t = rel.toLowerCase().split(/[\t\n\f\r ]+/).filter((x) => x !== '');
+  const t = rel
+    .toLowerCase()
+    .split(/[\t\n\f\r ]+/)
+    .filter((x) => x !== '');
   return t.length === 0 ? EMPTY : t;
 }
 
@@ -281,7 +359,12 @@ class PageCollector {
   private anchor: { link: LinkDraft | null; depth: number; text: string; before: string } | null = null;
   private parser: Parser | null = null;
 
-  constructor(n: number, private readonly maxLinks: number, maxChars: number, private readonly robotsNames: ReadonlySet<string>) {
+  constructor(
+    n: number,
+    private readonly maxLinks: number,
+    maxChars: number,
+    private readonly robotsNames: ReadonlySet<string>,
+  ) {
     this.flow = new TextFlow(n, maxChars);
   }
 
@@ -327,26 +410,49 @@ class PageCollector {
 
   private openHandled(name: string, attrs: Record<string, string>): void {
     switch (name) {
-      case 'a': this.openAnchor(attrs); break;
+      case 'a':
+        this.openAnchor(attrs);
+        break;
       case 'img':
         if (this.anchor !== null && attrs.alt !== undefined) this.anchor.text += ` ${attrs.alt} `;
         break;
-      case 'area': this.voidLink(HtmlLinkKind.area, attrs.href, attrs.alt ?? '', relTokens(attrs.rel)); break;
-      case 'frame': case 'iframe': this.voidLink(HtmlLinkKind.frame, attrs.src, '', EMPTY); break;
-      case 'link': this.linkElement(attrs); break;
-      case 'meta': this.meta(attrs); break;
+      case 'area':
+        this.voidLink(HtmlLinkKind.area, attrs.href, attrs.alt ?? '', relTokens(attrs.rel));
+        break;
+      case 'frame':
+      case 'iframe':
+        this.voidLink(HtmlLinkKind.frame, attrs.src, '', EMPTY);
+        break;
+      case 'link':
+        this.linkElement(attrs);
+        break;
+      case 'meta':
+        this.meta(attrs);
+        break;
       case 'base':
         if (this.baseHref === null && attrs.href !== undefined) this.baseHref = attrs.href;
         break;
       case 'html':
         if (this.lang === '' && attrs.lang !== undefined) this.lang = attrs.lang.trim();
         break;
-      case 'head': this.isInHead = true; break;
-      case 'title': this.titleDepth++; break;
-      case 'noscript': this.noscriptDepth++; break;
-      case 'svg': case 'math': this.foreignDepth++; break;
-      case 'template': this.templateDepth++; break;
-      default: break;
+      case 'head':
+        this.isInHead = true;
+        break;
+      case 'title':
+        this.titleDepth++;
+        break;
+      case 'noscript':
+        this.noscriptDepth++;
+        break;
+      case 'svg':
+      case 'math':
+        this.foreignDepth++;
+        break;
+      case 'template':
+        this.templateDepth++;
+        break;
+      default:
+        break;
     }
   }
 
@@ -356,15 +462,25 @@ class PageCollector {
         this.anchorDepth = Math.max(0, this.anchorDepth - 1);
         if (this.anchor !== null && this.anchorDepth < this.anchor.depth) this.closeAnchor();
         break;
-      case 'head': this.isInHead = false; break;
+      case 'head':
+        this.isInHead = false;
+        break;
       case 'title':
         this.titleDepth = Math.max(0, this.titleDepth - 1);
         if (this.title !== '') this.isTitleDone = true;
         break;
-      case 'template': this.templateDepth = Math.max(0, this.templateDepth - 1); break;
-      case 'noscript': this.noscriptDepth = Math.max(0, this.noscriptDepth - 1); break;
-      case 'svg': case 'math': this.foreignDepth = Math.max(0, this.foreignDepth - 1); break;
-      default: break;
+      case 'template':
+        this.templateDepth = Math.max(0, this.templateDepth - 1);
+        break;
+      case 'noscript':
+        this.noscriptDepth = Math.max(0, this.noscriptDepth - 1);
+        break;
+      case 'svg':
+      case 'math':
+        this.foreignDepth = Math.max(0, this.foreignDepth - 1);
+        break;
+      default:
+        break;
     }
   }
 
@@ -388,8 +504,14 @@ class PageCollector {
     let isNofollow = false;
     for (const r of rel) if (NOFOLLOW_RELS.has(r)) isNofollow = true;
     const link: LinkDraft = {
-      kind, href, anchorText: '', extendedAnchorText: { before: '', after: '' }, rel, isNofollow,
-      offset: this.offset(), tokenIndex: this.flow.count,
+      kind,
+      href,
+      anchorText: '',
+      extendedAnchorText: { before: '', after: '' },
+      rel,
+      isNofollow,
+      offset: this.offset(),
+      tokenIndex: this.flow.count,
     };
     this.links.push(link);
     return link;
@@ -470,17 +592,26 @@ export function parseHtml(html: string, pageUrl: string, options: ParseHtmlOptio
   const n = countOption(options.anchorContextTokens, DEFAULT_ANCHOR_CONTEXT_TOKENS);
   const maxLinks = countOption(options.maxLinks, DEFAULT_MAX_LINKS);
   const maxChars = countOption(options.maxTextChars, DEFAULT_MAX_TEXT_CHARS);
-  const names = options.robotsMetaNames === undefined || options.robotsMetaNames.length === 0
-    ? NO_NAMES : new Set(options.robotsMetaNames.map((s) => s.trim().toLowerCase()));
+  const names =
+    options.robotsMetaNames === undefined || options.robotsMetaNames.length === 0
+      ? NO_NAMES
+      : new Set(options.robotsMetaNames.map((s) => s.trim().toLowerCase()));
   const c = new PageCollector(n, maxLinks, maxChars, names);
   new Parser(c, { decodeEntities: true }).end(html);
   c.end();
   const visibleText = c.flow.finish();
   const links: readonly ExtractedLink[] = c.links;
   return {
-    title: collapse(c.title).slice(0, MAX_SHORT_TEXT_CHARS), visibleText, isTextTruncated: c.flow.isTruncated,
-    tokenCount: c.flow.count, lang: c.lang !== '' ? c.lang : c.contentLanguage, baseHref: c.baseHref,
-    effectiveBase: effectiveBaseOf(pageUrl, c.baseHref), canonical: c.canonical,
-    robots: metaRobotsOf(c.robots), links, skipped: c.skipped,
+    title: collapse(c.title).slice(0, MAX_SHORT_TEXT_CHARS),
+    visibleText,
+    isTextTruncated: c.flow.isTruncated,
+    tokenCount: c.flow.count,
+    lang: c.lang !== '' ? c.lang : c.contentLanguage,
+    baseHref: c.baseHref,
+    effectiveBase: effectiveBaseOf(pageUrl, c.baseHref),
+    canonical: c.canonical,
+    robots: metaRobotsOf(c.robots),
+    links,
+    skipped: c.skipped,
   };
 }

@@ -10,7 +10,16 @@ export const DOUBLE_QUOTE = 0x22;
 export const BACKSLASH = 0x5c;
 /** The one-character escapes of JS strings (`\b \f \n \r \t \v \' \" \\ \/`): byte after the backslash -> code unit. */
 const SIMPLE_ESCAPES: Readonly<Record<number, number>> = {
-  0x62: 8, 0x66: 12, 0x6e: 10, 0x72: 13, 0x74: 9, 0x76: 11, [QUOTE]: QUOTE, [DOUBLE_QUOTE]: DOUBLE_QUOTE, [BACKSLASH]: BACKSLASH, 0x2f: 0x2f,
+  0x62: 8,
+  0x66: 12,
+  0x6e: 10,
+  0x72: 13,
+  0x74: 9,
+  0x76: 11,
+  [QUOTE]: QUOTE,
+  [DOUBLE_QUOTE]: DOUBLE_QUOTE,
+  [BACKSLASH]: BACKSLASH,
+  0x2f: 0x2f,
 };
 
 export const isDigit = (b: number | undefined): boolean => b !== undefined && b >= 0x30 && b <= 0x39;
@@ -28,7 +37,10 @@ export class LiteralScanner {
   readonly lastKey: number[] = [];
   lastKeyLength = 0;
 
-  constructor(readonly bytes: Buffer, private readonly path: string) {
+  constructor(
+    readonly bytes: Buffer,
+    private readonly path: string,
+  ) {
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.pos = 3;
   }
 
@@ -126,8 +138,15 @@ export class LiteralScanner {
       this.readKey();
       return this.lastKeyString();
     }
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
-      if (this.bytes.toString('latin1', this.pos, this.pos + word.length) === word && !isIdentifierByte(this.bytes[this.pos + word.length])) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
+      if (
+        this.bytes.toString('latin1', this.pos, this.pos + word.length) === word &&
+        !isIdentifierByte(this.bytes[this.pos + word.length])
+      ) {
         this.pos += word.length;
         return value;
       }
@@ -228,5 +247,8 @@ export class LiteralScanner {
 
 /** Bytes of a bare key or word: ASCII letters, digits, `_`, `$`, `\` and any UTF-8 byte of a non-ASCII character. */
 export function isIdentifierByte(b: number | undefined): boolean {
-  return b !== undefined && ((b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || isDigit(b) || b === 0x5f || b === 0x24 || b === BACKSLASH || b >= 0x80);
+  return (
+    b !== undefined &&
+    ((b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || isDigit(b) || b === 0x5f || b === 0x24 || b === BACKSLASH || b >= 0x80)
+  );
 }

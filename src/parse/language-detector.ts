@@ -162,7 +162,11 @@ class Detector {
       this.isBuffering = true;
       this.unitCount = 0;
       this.separate(text, hasCodes);
-      this.encodeString(String.fromCharCode(...this.units.subarray(0, this.unitCount)).trim().toLowerCase());
+      this.encodeString(
+        String.fromCharCode(...this.units.subarray(0, this.unitCount))
+          .trim()
+          .toLowerCase(),
+      );
     } else if (this.wordLength > 0) {
       this.addWord();
     }
@@ -334,7 +338,10 @@ class Detector {
     if (j === 0) g[k++] = SPACE;
     for (let i = from; i < n; i++) g[k++] = w[i] as number;
     g[k] = SPACE;
-    this.addGram(packLow(g[0] as number, g[1] as number, g[2] as number, g[3] as number), packHigh(g[4] as number, g[5] as number, gramLength));
+    this.addGram(
+      packLow(g[0] as number, g[1] as number, g[2] as number, g[3] as number),
+      packHigh(g[4] as number, g[5] as number, gramLength),
+    );
   }
 
   /** Step 6 for one n-gram, the first time this call meets it. */
@@ -386,8 +393,8 @@ class Detector {
     // eld compares the best score with the runner-up's language *index*, not its score
     // (`results[1][0]`); kept as written, since the point is eld's answers.
     const next = second < 0 ? 0 : second;
-    const isReliable = count >= 3 &&
-      !((this.table.averageScores[best] as number) * RELIABLE_RATIO > firstScore || 0.01 > Math.abs(firstScore - next));
+    const isReliable =
+      count >= 3 && !((this.table.averageScores[best] as number) * RELIABLE_RATIO > firstScore || 0.01 > Math.abs(firstScore - next));
     // A plain array: a small typed array per call costs more (an ArrayBuffer each).
     const copy: number[] = [];
     for (let i = 0; i < sums.length; i++) copy.push(sums[i] as number);

@@ -102,7 +102,8 @@ export class NgramTable {
     if (at < 0) return undefined;
     const scores: Record<number, number> = {};
     const start = this.slots[at + 2] as number;
-    for (let p = start; p < start + (this.slots[at + 3] as number); p++) scores[this.pairLanguage[p] as number] = this.pairScore[p] as number;
+    for (let p = start; p < start + (this.slots[at + 3] as number); p++)
+      scores[this.pairLanguage[p] as number] = this.pairScore[p] as number;
     return scores;
   }
 
@@ -177,7 +178,8 @@ export function loadLanguageTable(): LanguageTable {
   const dictionary = literalOf('../dictionary.js', 'export const dictionary');
   const chars = dictionary.readValue();
   const isByteChar = (ch: unknown): boolean => typeof ch === 'string' && ch.length === 1 && ch.charCodeAt(0) <= 0xff;
-  if (!Array.isArray(chars) || chars.length !== 256 || !chars.every(isByteChar)) throw dictionary.error('expected 256 characters below U+0100');
+  if (!Array.isArray(chars) || chars.length !== 256 || !chars.every(isByteChar))
+    throw dictionary.error('expected 256 characters below U+0100');
   const byteChars = new Uint8Array(chars.map((ch: string) => ch.charCodeAt(0)));
 
   const patterns = literalOf('../regexPatterns.js', 'const unicodeRegex');
@@ -349,7 +351,8 @@ function scanPlainEntries(bytes: Buffer, pos: number, out: NgramTableBuilder): n
       let language = 0;
       let digits = pos;
       while (isDigit(bytes[pos])) language = language * 10 + (bytes[pos++] as number) - 0x30;
-      if (pos === digits || pos - digits > 3 || (bytes[digits] === 0x30 && pos - digits > 1) || language > 0xff || bytes[pos] !== 0x3a) break;
+      if (pos === digits || pos - digits > 3 || (bytes[digits] === 0x30 && pos - digits > 1) || language > 0xff || bytes[pos] !== 0x3a)
+        break;
       let score = 0;
       digits = ++pos;
       while (isDigit(bytes[pos])) score = score * 10 + (bytes[pos++] as number) - 0x30;

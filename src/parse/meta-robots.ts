@@ -18,7 +18,10 @@ export interface MetaRobots {
 
 /** The directive tokens of a robots meta `content` (or an X-Robots-Tag value): lowercase, split on commas and spaces. */
 export function parseRobotsDirectives(content: string): string[] {
-  return content.toLowerCase().split(/[\s,]+/).filter((t) => t !== '');
+  return content
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter((t) => t !== '');
 }
 
 /** Directives a page has, mostly: up to this many are made unique without a Set (quadratic, so only a few). */
@@ -29,8 +32,11 @@ export function metaRobotsOf(directives: Iterable<string>): MetaRobots {
   const all = Array.isArray(directives) && directives.length <= FEW ? unique(directives as readonly string[]) : [...new Set(directives)];
   const has = (d: string): boolean => all.includes(d);
   return {
-    isNoindex: has('noindex') || has('none'), isNofollow: has('nofollow') || has('none'),
-    isNoarchive: has('noarchive'), isNosnippet: has('nosnippet'), directives: all,
+    isNoindex: has('noindex') || has('none'),
+    isNofollow: has('nofollow') || has('none'),
+    isNoarchive: has('noarchive'),
+    isNosnippet: has('nosnippet'),
+    directives: all,
   };
 }
 

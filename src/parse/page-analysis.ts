@@ -102,17 +102,32 @@ export function analyzePage(input: PageAnalysisInput, options: PageAnalysisOptio
       continue;
     }
     links.push({
-      url: n.url, kind: l.kind, anchorText: l.anchorText, before: l.extendedAnchorText.before, after: l.extendedAnchorText.after,
+      url: n.url,
+      kind: l.kind,
+      anchorText: l.anchorText,
+      before: l.extendedAnchorText.before,
+      after: l.extendedAnchorText.after,
       isNofollow: l.isNofollow || page.robots.isNofollow,
     });
     hostnames.push(n.host);
   }
   const canonical = page.canonical === null ? null : normalizeUrl(page.canonical, page.effectiveBase);
   return {
-    charset: charset.charset, language: language.code, simhash: simhash(page.visibleText).toString(16).padStart(16, '0'),
-    textDigest: textDigest(page.visibleText), title: page.title, visibleText: input.wantsText === false ? '' : page.visibleText,
-    robotsDirectives: page.robots.directives, isNoindex: page.robots.isNoindex, isNofollow: page.robots.isNofollow,
-    canonical: canonical?.kind === 'ok' ? canonical.url : null, links, hostnames, found: page.links.length, invalid, nofollow,
+    charset: charset.charset,
+    language: language.code,
+    simhash: simhash(page.visibleText).toString(16).padStart(16, '0'),
+    textDigest: textDigest(page.visibleText),
+    title: page.title,
+    visibleText: input.wantsText === false ? '' : page.visibleText,
+    robotsDirectives: page.robots.directives,
+    isNoindex: page.robots.isNoindex,
+    isNofollow: page.robots.isNofollow,
+    canonical: canonical?.kind === 'ok' ? canonical.url : null,
+    links,
+    hostnames,
+    found: page.links.length,
+    invalid,
+    nofollow,
     topic: labeler === null ? null : labeler.label({ title: page.title, text: page.visibleText, language: language.code }),
   };
 }

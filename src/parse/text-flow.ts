@@ -120,7 +120,10 @@ export class TextFlow {
   private pendingHead = 0;
 
   /** `n`: tokens on each side of a link; `maxChars`: visible text kept at most, in UTF-16 units. */
-  constructor(private readonly n: number, private readonly maxChars: number) {
+  constructor(
+    private readonly n: number,
+    private readonly maxChars: number,
+  ) {
     let size = 1;
     while (size < n) size *= 2;
     this.mask = size - 1;

@@ -24,7 +24,16 @@ import { TruthTopicPartitioner, type TopicModel } from './topic/truth-topic.js';
 export type { TopicModel };
 
 /** Every strategy id, in the order the documentation lists them. */
-export const PARTITIONER_IDS = ['url-hash', 'host-hash', 'domain-hash', 'ip-hash', 'consistent-hash', 'content-hash', 'topic', 'truth-topic'] as const;
+export const PARTITIONER_IDS = [
+  'url-hash',
+  'host-hash',
+  'domain-hash',
+  'ip-hash',
+  'consistent-hash',
+  'content-hash',
+  'topic',
+  'truth-topic',
+] as const;
 /** A strategy id. */
 export type PartitionerId = (typeof PARTITIONER_IDS)[number];
 
@@ -37,35 +46,68 @@ const memberSchemas = [
   z.strictObject({ strategy: id('ip-hash', 'h(resolved address), the host name while unknown; the node resolves before placing') }),
   z.strictObject({
     strategy: id('consistent-hash', 'a ring with virtual nodes: a node joining or leaving moves ~1/n of the keys'),
-    key: z.enum(HashKey).default(HashKey.host)
+    key: z
+      .enum(HashKey)
+      .default(HashKey.host)
       .describe('what is hashed onto the ring: host name, registrable domain, normalized URL, or address (host name while unknown)'),
-    virtualNodes: z.number().int().min(1).max(MAX_VIRTUAL_NODES).meta({ unit: 'points' }).default(DEFAULT_VIRTUAL_NODES)
+    virtualNodes: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_VIRTUAL_NODES)
+      .meta({ unit: 'points' })
+      .default(DEFAULT_VIRTUAL_NODES)
       .describe('ring points per partition; load deviates from 1/n by about 1/sqrt(virtualNodes)'),
   }),
   z.strictObject({
     strategy: id('content-hash', 'pages to h(content digest), which runs duplicate detection; exported share (n-1)/n'),
-    urls: z.enum(ContentHashUrls).default(ContentHashUrls.urlHash).describe('how URLs are placed before fetch, when the content is not known yet'),
+    urls: z
+      .enum(ContentHashUrls)
+      .default(ContentHashUrls.urlHash)
+      .describe('how URLs are placed before fetch, when the content is not known yet'),
   }),
   z.strictObject({
     strategy: id('topic', 'pages to the node of the category a trained classifier gives them (cluster.model); URLs stay where found'),
-    assignment: z.record(z.string().min(1), z.number().int().min(0).meta({ unit: 'partition' })).nullable().default(null)
-      .describe('category -> partition, naming every category the pipeline can give (the model’s, then WORLD and the other topic.* categories); null = round-robin in that order'),
-    defaultCategory: z.string().min(1).nullable().default(null)
-      .describe('category whose partition takes pages left without a category (unclassifiable with topic.unclassifiableCategory null); null = they stay on the node that fetched them'),
+    assignment: z
+      .record(z.string().min(1), z.number().int().min(0).meta({ unit: 'partition' }))
+      .nullable()
+      .default(null)
+      .describe(
+        'category -> partition, naming every category the pipeline can give (the model’s, then WORLD and the other topic.* categories); null = round-robin in that order',
+      ),
+    defaultCategory: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe(
+        'category whose partition takes pages left without a category (unclassifiable with topic.unclassifiableCategory null); null = they stay on the node that fetched them',
+      ),
   }),
   z.strictObject({
     strategy: id('truth-topic', 'pages to the node of their TRUE topic label (ideal classifier, test web only); URLs stay where found'),
-    assignment: z.record(z.string().min(1), z.number().int().min(0).meta({ unit: 'partition' })).nullable().default(null)
-      .describe('category -> partition, naming every category; null = categories dealt round-robin to partitions 0..n-1 in the model order'),
-    defaultCategory: z.string().min(1).nullable().default(null)
+    assignment: z
+      .record(z.string().min(1), z.number().int().min(0).meta({ unit: 'partition' }))
+      .nullable()
+      .default(null)
+      .describe(
+        'category -> partition, naming every category; null = categories dealt round-robin to partitions 0..n-1 in the model order',
+      ),
+    defaultCategory: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
       .describe('category whose partition takes pages of unknown topic; null = they stay on the node that fetched them'),
   }),
 ] as const;
 
 /** The `partition` section: a strategy id and its parameters, defaults filled in. */
-export const partitionStrategySchema = z.discriminatedUnion('strategy', memberSchemas, {
-  error: (issue) => (issue.code === 'invalid_union' && issue.path?.at(-1) === 'strategy' ? unknownStrategy(issue.input) : undefined),
-}).describe('how the nodes split the Web (SPEC §4)');
+export const partitionStrategySchema = z
+  .discriminatedUnion('strategy', memberSchemas, {
+    error: (issue) => (issue.code === 'invalid_union' && issue.path?.at(-1) === 'strategy' ? unknownStrategy(issue.input) : undefined),
+  })
+  .describe('how the nodes split the Web (SPEC §4)');
 
 /** The message for a missing or unknown id: what was given and every valid id. */
 function unknownStrategy(section: unknown): string {
@@ -99,13 +141,22 @@ const FACTORIES: { readonly [K in PartitionerId]: Factory<K> } = {
   'content-hash': (c, n) => new ContentHashPartitioner(n, { urls: c.urls }),
   topic: (c, n, models) => {
     if (models.classifier === undefined) {
-      throw new PartitionParamError('strategy', 'topic places pages by their classified category: it needs the crawl’s topic model (topic.classify on)');
+      throw new PartitionParamError(
+        'strategy',
+        'topic places pages by their classified category: it needs the crawl’s topic model (topic.classify on)',
+      );
     }
-    return new TopicPartitioner(models.classifier.labels, models.classifier.digest, n, { assignment: c.assignment, defaultCategory: c.defaultCategory });
+    return new TopicPartitioner(models.classifier.labels, models.classifier.digest, n, {
+      assignment: c.assignment,
+      defaultCategory: c.defaultCategory,
+    });
   },
   'truth-topic': (c, n, models) => {
     if (models.topics === undefined) {
-      throw new PartitionParamError('strategy', 'truth-topic reads true topic labels: it needs a topic model (the test web’s ground truth)');
+      throw new PartitionParamError(
+        'strategy',
+        'truth-topic reads true topic labels: it needs a topic model (the test web’s ground truth)',
+      );
     }
     return new TruthTopicPartitioner(models.topics, n, { assignment: c.assignment, defaultCategory: c.defaultCategory });
   },
@@ -128,7 +179,8 @@ export function createPartitioner(config: PartitionStrategyConfig, partitionCoun
     const factory = FACTORIES[parsed.data.strategy] as Factory<PartitionerId>;
     return factory(parsed.data as ConfigOf<PartitionerId>, partitionCount, models);
   } catch (err) {
-    if (err instanceof PartitionParamError) throw new ConfigError([{ path: `partition.${err.param}`, message: err.message }], { cause: err });
+    if (err instanceof PartitionParamError)
+      throw new ConfigError([{ path: `partition.${err.param}`, message: err.message }], { cause: err });
     throw err;
   }
 }
@@ -137,8 +189,14 @@ export function createPartitioner(config: PartitionStrategyConfig, partitionCoun
 export type ForwardMode = 'urls' | 'pages' | 'both';
 
 const DEFAULT_FORWARD_MODES: { readonly [K in PartitionerId]: ForwardMode } = {
-  'url-hash': 'urls', 'host-hash': 'urls', 'domain-hash': 'urls', 'ip-hash': 'urls', 'consistent-hash': 'urls',
-  'content-hash': 'both', topic: 'pages', 'truth-topic': 'pages',
+  'url-hash': 'urls',
+  'host-hash': 'urls',
+  'domain-hash': 'urls',
+  'ip-hash': 'urls',
+  'consistent-hash': 'urls',
+  'content-hash': 'both',
+  topic: 'pages',
+  'truth-topic': 'pages',
 };
 
 /**

@@ -82,7 +82,12 @@ export function summaryToCsv(curves: readonly Curve[], at: readonly number[] = [
   const names = columnNames(curves);
   const rows = curves.map((c, i) => {
     const ys = summarizeCurve(c, at);
-    return [csvField(names[i] as string), c.spec.id, c.spec.crawler.kind, ...Array.from({ length: at.length }, (_, j) => formatCsvNumber(ys[j] as number, decimals))].join(',');
+    return [
+      csvField(names[i] as string),
+      c.spec.id,
+      c.spec.crawler.kind,
+      ...Array.from({ length: at.length }, (_, j) => formatCsvNumber(ys[j] as number, decimals)),
+    ].join(',');
   });
   return `${[header.join(','), ...rows].join('\n')}\n`;
 }
@@ -114,8 +119,11 @@ const curveSpec = z.object({
 });
 const curvesDoc = z.object({
   format: z.literal(CURVES_JSON_FORMAT),
-  curves: z.array(z.object({ spec: curveSpec, x: z.array(z.number()), y: z.array(z.number().nullable()) })
-    .refine((c) => c.x.length === c.y.length, { message: 'x and y differ in length' })),
+  curves: z.array(
+    z
+      .object({ spec: curveSpec, x: z.array(z.number()), y: z.array(z.number().nullable()) })
+      .refine((c) => c.x.length === c.y.length, { message: 'x and y differ in length' }),
+  ),
 });
 
 /**

@@ -58,7 +58,10 @@ const CLIP_MARGIN = 3;
 
 /** Escapes text for XML content and attribute values; drops characters XML 1.0 does not allow. */
 export function escapeXml(text: string): string {
-  const allowed = text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '');
+  const allowed = text.replace(
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '',
+  );
   return allowed.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
 }
 
@@ -145,11 +148,20 @@ export function lineChartSvg(options: LineChartOptions): string {
   const py = (y: number): number => bottom - ((y - yLo) / (yHi - yLo || 1)) * (bottom - top);
 
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="${FONT_SIZE}">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 ` +
+      `0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="${FONT_SIZE}">`,
+  );
   out.push(`<title>${escapeXml(options.title)}</title>`);
-  out.push(`<defs><clipPath id="${idPrefix}-plot"><rect x="${fmt(left - CLIP_MARGIN)}" y="${fmt(top - CLIP_MARGIN)}" width="${fmt(right - left + 2 * CLIP_MARGIN)}" height="${fmt(bottom - top + 2 * CLIP_MARGIN)}"/></clipPath></defs>`);
+  out.push(
+    `<defs><clipPath id="${idPrefix}-plot"><rect x="${fmt(left - CLIP_MARGIN)}" y="${fmt(top - CLIP_MARGIN)}" ` +
+      `width="${fmt(right - left + 2 * CLIP_MARGIN)}" height="${fmt(bottom - top + 2 * CLIP_MARGIN)}"/></clipPath></defs>`,
+  );
   out.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
-  out.push(`<text class="title" x="${fmt((left + right) / 2)}" y="${fmt(top - 18)}" text-anchor="middle" font-size="${FONT_SIZE + 3}" font-weight="bold">${escapeXml(options.title)}</text>`);
+  out.push(
+    `<text class="title" x="${fmt((left + right) / 2)}" y="${fmt(top - 18)}" text-anchor="middle" ` +
+      `font-size="${FONT_SIZE + 3}" font-weight="bold">${escapeXml(options.title)}</text>`,
+  );
 
   out.push('<g class="grid" stroke="#e3e3e3" stroke-width="1">');
   const xTicks = niceTicks(xLo, xHi, 10).filter((t) => t >= xLo && t <= xHi);
@@ -159,7 +171,9 @@ export function lineChartSvg(options: LineChartOptions): string {
   out.push('</g>');
 
   out.push('<g class="axes" fill="#222222">');
-  out.push(`<rect x="${fmt(left)}" y="${fmt(top)}" width="${fmt(right - left)}" height="${fmt(bottom - top)}" fill="none" stroke="#444444" stroke-width="1"/>`);
+  out.push(
+    `<rect x="${fmt(left)}" y="${fmt(top)}" width="${fmt(right - left)}" height="${fmt(bottom - top)}" fill="none" stroke="#444444" stroke-width="1"/>`,
+  );
   for (const t of xTicks) {
     out.push(`<line x1="${fmt(px(t))}" y1="${fmt(bottom)}" x2="${fmt(px(t))}" y2="${fmt(bottom + 5)}" stroke="#444444"/>`);
     out.push(`<text class="tick" x="${fmt(px(t))}" y="${fmt(bottom + 18)}" text-anchor="middle">${tickLabel(t)}</text>`);
@@ -168,9 +182,13 @@ export function lineChartSvg(options: LineChartOptions): string {
     out.push(`<line x1="${fmt(left - 5)}" y1="${fmt(py(t))}" x2="${fmt(left)}" y2="${fmt(py(t))}" stroke="#444444"/>`);
     out.push(`<text class="tick" x="${fmt(left - 8)}" y="${fmt(py(t) + 4)}" text-anchor="end">${tickLabel(t)}</text>`);
   }
-  out.push(`<text class="x-label" x="${fmt((left + right) / 2)}" y="${fmt(height - 14)}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`);
+  out.push(
+    `<text class="x-label" x="${fmt((left + right) / 2)}" y="${fmt(height - 14)}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`,
+  );
   const yMid = (top + bottom) / 2;
-  out.push(`<text class="y-label" x="18" y="${fmt(yMid)}" text-anchor="middle" transform="rotate(-90 18 ${fmt(yMid)})">${escapeXml(options.yLabel)}</text>`);
+  out.push(
+    `<text class="y-label" x="18" y="${fmt(yMid)}" text-anchor="middle" transform="rotate(-90 18 ${fmt(yMid)})">${escapeXml(options.yLabel)}</text>`,
+  );
   out.push('</g>');
 
   const styles: Style[] = [];
@@ -203,8 +221,10 @@ export function lineChartSvg(options: LineChartOptions): string {
     out.push('<g class="legend">');
     options.series.forEach((s, i) => {
       const y = top + 8 + i * LEGEND_ROW;
-      out.push(`<g class="legend-entry"><line x1="${fmt(lx)}" y1="${fmt(y)}" x2="${fmt(lx + LEGEND_SAMPLE)}" y2="${fmt(y)}" ${strokeAttributes(styles[i] as Style)}/>`
-        + `<text x="${fmt(lx + LEGEND_SAMPLE + 8)}" y="${fmt(y + 4)}">${escapeXml(s.name)}</text></g>`);
+      out.push(
+        `<g class="legend-entry"><line x1="${fmt(lx)}" y1="${fmt(y)}" x2="${fmt(lx + LEGEND_SAMPLE)}" y2="${fmt(y)}" ${strokeAttributes(styles[i] as Style)}/>` +
+          `<text x="${fmt(lx + LEGEND_SAMPLE + 8)}" y="${fmt(y + 4)}">${escapeXml(s.name)}</text></g>`,
+      );
     });
     out.push('</g>');
   }

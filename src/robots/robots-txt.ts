@@ -126,7 +126,10 @@ class ParsedRobotsTxt implements RobotsTxt {
     if (groups !== undefined) {
       // RFC 9309 §2.2.1: every group naming the crawler counts, merged into one.
       const delays = groups.flatMap((g) => (g.crawlDelayMs === null ? [] : [g.crawlDelayMs]));
-      rules = new RobotsRules(groups.flatMap((g) => g.rules), delays.length > 0 ? Math.max(...delays) : null);
+      rules = new RobotsRules(
+        groups.flatMap((g) => g.rules),
+        delays.length > 0 ? Math.max(...delays) : null,
+      );
     }
     if (this.built.size < MAX_CACHED_AGENTS) this.built.set(key, rules);
     return rules;

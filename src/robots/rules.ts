@@ -78,7 +78,10 @@ function normalizeRun(bytes: Uint8Array, start: number, end: number): string {
         continue;
       }
       const v = hi * 16 + lo;
-      out += v < 128 && ((OCTET_CLASS[v] as number) & CLASS_UNRESERVED) !== 0 ? String.fromCharCode(v) : `%${HEX[hi] as string}${HEX[lo] as string}`;
+      out +=
+        v < 128 && ((OCTET_CLASS[v] as number) & CLASS_UNRESERVED) !== 0
+          ? String.fromCharCode(v)
+          : `%${HEX[hi] as string}${HEX[lo] as string}`;
       i += 2;
     } else if (b < 128 && OCTET_CLASS[b] !== 0) {
       out += String.fromCharCode(b);

@@ -38,7 +38,16 @@
  * buffer to a few MiB: raise it for crawls of tens of millions of URLs).
  */
 import {
-  closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync,
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  unlinkSync,
+  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { ShoalError } from '../core/errors.js';
@@ -46,10 +55,25 @@ import { syncDirectory } from '../store/sync-dir.js';
 import { FRAME_BYTES, frameRecord, readFramed } from '../store/tail-repair.js';
 import { FingerprintCache } from './fingerprint-cache.js';
 import { MemorySeenSet } from './memory-seen-set.js';
-import { BLOCK_BYTES, BLOCK_ENTRIES, RUN_RE, below, indexName, openSortedRun, runName, writeMergedRun, type SortedRun } from './sorted-run.js';
 import {
-  WORD_OFFSET, fingerprintWords, lifecycleError, splitFingerprint,
-  type Fingerprints, type SeenSet, type SeenSetSpec,
+  BLOCK_BYTES,
+  BLOCK_ENTRIES,
+  RUN_RE,
+  below,
+  indexName,
+  openSortedRun,
+  runName,
+  writeMergedRun,
+  type SortedRun,
+} from './sorted-run.js';
+import {
+  WORD_OFFSET,
+  fingerprintWords,
+  lifecycleError,
+  splitFingerprint,
+  type Fingerprints,
+  type SeenSet,
+  type SeenSetSpec,
 } from './seen-set.js';
 
 /** Options of {@link DiskSeenSet}. */
@@ -122,7 +146,8 @@ export class DiskSeenSet implements SeenSet {
   constructor(options: DiskSeenSetOptions) {
     const cacheEntries = options.cacheEntries ?? DEFAULT_CACHE_ENTRIES;
     this.bufferEntries = options.bufferEntries ?? DEFAULT_BUFFER_ENTRIES;
-    if (!Number.isInteger(this.bufferEntries) || this.bufferEntries < 1) throw new RangeError(`bufferEntries must be a positive integer, got ${this.bufferEntries}`);
+    if (!Number.isInteger(this.bufferEntries) || this.bufferEntries < 1)
+      throw new RangeError(`bufferEntries must be a positive integer, got ${this.bufferEntries}`);
     this.dir = options.dir;
     this.cache = new FingerprintCache({ maxEntries: cacheEntries });
     this.spec = { id: 'disk', params: { cacheEntries: this.cache.capacity, bufferEntries: this.bufferEntries } };
@@ -169,7 +194,9 @@ export class DiskSeenSet implements SeenSet {
   async has(fingerprint: bigint): Promise<boolean> {
     this.check('has');
     const [hi, lo] = splitFingerprint(fingerprint);
-    return this.guard(() => this.cache.peek(hi, lo) || this.buffer.hasWords(hi, lo) || this.frozen?.hasWords(hi, lo) === true || this.runHas(hi, lo));
+    return this.guard(
+      () => this.cache.peek(hi, lo) || this.buffer.hasWords(hi, lo) || this.frozen?.hasWords(hi, lo) === true || this.runHas(hi, lo),
+    );
   }
 
   /** Writes the journal's new fingerprints and fdatasyncs it: every fingerprint accepted so far survives a crash. */
@@ -205,8 +232,11 @@ export class DiskSeenSet implements SeenSet {
 
   stats(): DiskSeenSetStats {
     return {
-      ...this.counters, runSize: this.run?.count ?? 0, buffered: this.buffer.size + (this.frozen?.size ?? 0),
-      cacheSize: this.cache.size, cacheBytes: this.cache.byteLength,
+      ...this.counters,
+      runSize: this.run?.count ?? 0,
+      buffered: this.buffer.size + (this.frozen?.size ?? 0),
+      cacheSize: this.cache.size,
+      cacheBytes: this.cache.byteLength,
     };
   }
 
@@ -333,10 +363,15 @@ export class DiskSeenSet implements SeenSet {
     this.buffer = new MemorySeenSet();
     this.counters.merges++;
     this.merging = this.merge(run, this.frozen, next).then(
-      () => { this.merging = null; },
+      () => {
+        this.merging = null;
+      },
       (err: unknown) => {
         this.merging = null;
-        this.failure ??= err instanceof ShoalError ? err : new ShoalError('IO', `${NAME}: merging into ${runName(next)} in ${this.dir}: ${(err as Error).message}`, { cause: err });
+        this.failure ??=
+          err instanceof ShoalError
+            ? err
+            : new ShoalError('IO', `${NAME}: merging into ${runName(next)} in ${this.dir}: ${(err as Error).message}`, { cause: err });
       },
     );
   }
@@ -359,10 +394,12 @@ export class DiskSeenSet implements SeenSet {
     mkdirSync(this.dir, { recursive: true });
     const names = readdirSync(this.dir);
     for (const name of names) if (name.endsWith('.tmp')) unlinkSync(join(this.dir, name));
-    const runs = names.flatMap((name) => {
-      const m = RUN_RE.exec(name);
-      return m !== null && names.includes(indexName(Number(m[1]))) ? [Number(m[1])] : [];
-    }).sort((a, b) => a - b);
+    const runs = names
+      .flatMap((name) => {
+        const m = RUN_RE.exec(name);
+        return m !== null && names.includes(indexName(Number(m[1]))) ? [Number(m[1])] : [];
+      })
+      .sort((a, b) => a - b);
     const generation = runs.at(-1) ?? 0;
     if (generation > 0) this.run = openSortedRun(this.dir, generation);
     for (const g of runs) {
@@ -395,7 +432,11 @@ export class DiskSeenSet implements SeenSet {
         at += FRAME_BYTES + payload.length;
       }
       if (at < size) {
-        if (!isNewest) throw new ShoalError('IO', `${NAME}: ${journalName(g)} in ${this.dir} is damaged at byte ${at} (only the newest journal may end torn)`);
+        if (!isNewest)
+          throw new ShoalError(
+            'IO',
+            `${NAME}: ${journalName(g)} in ${this.dir} is damaged at byte ${at} (only the newest journal may end torn)`,
+          );
         ftruncateSync(fd, at);
         fdatasyncSync(fd);
       }
@@ -423,7 +464,8 @@ export class DiskSeenSet implements SeenSet {
     try {
       return step();
     } catch (err) {
-      const failure = err instanceof ShoalError ? err : new ShoalError('IO', `${NAME} in ${this.dir}: ${(err as Error).message}`, { cause: err });
+      const failure =
+        err instanceof ShoalError ? err : new ShoalError('IO', `${NAME} in ${this.dir}: ${(err as Error).message}`, { cause: err });
       this.failure = failure;
       throw failure;
     }
@@ -431,8 +473,10 @@ export class DiskSeenSet implements SeenSet {
 }
 
 function journalGenerations(dir: string): number[] {
-  return readdirSync(dir).flatMap((name) => {
-    const m = JOURNAL_RE.exec(name);
-    return m === null ? [] : [Number(m[1])];
-  }).sort((a, b) => a - b);
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const m = JOURNAL_RE.exec(name);
+      return m === null ? [] : [Number(m[1])];
+    })
+    .sort((a, b) => a - b);
 }

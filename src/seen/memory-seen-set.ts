@@ -8,8 +8,14 @@
  * The all-zero pair marks an empty slot, so the fingerprint 0 is kept in a flag of its own.
  */
 import {
-  WORD_OFFSET, fingerprintWords, lifecycleError, mixWords, splitFingerprint,
-  type Fingerprints, type SeenSet, type SeenSetSpec,
+  WORD_OFFSET,
+  fingerprintWords,
+  lifecycleError,
+  mixWords,
+  splitFingerprint,
+  type Fingerprints,
+  type SeenSet,
+  type SeenSetSpec,
 } from './seen-set.js';
 
 /** Options of {@link MemorySeenSet}. */

@@ -29,7 +29,12 @@ export function below(h1: number, l1: number, h2: number, l2: number): boolean {
 
 /** An open sorted run and its sparse index. */
 export class SortedRun {
-  constructor(readonly generation: number, readonly fd: number, readonly count: number, readonly index: Uint32Array) {}
+  constructor(
+    readonly generation: number,
+    readonly fd: number,
+    readonly count: number,
+    readonly index: Uint32Array,
+  ) {}
 
   /** Number of blocks. */
   get blocks(): number {
@@ -106,7 +111,8 @@ export async function writeMergedRun(dir: string, run: SortedRun | null, added: 
         return;
       }
       const { bytesRead } = await reader.read(inBytes, 0, want * 8, readAt);
-      if (bytesRead !== want * 8) throw new ShoalError('IO', `${NAME}: ${runName(run?.generation ?? 0)} in ${dir} is shorter than its index says`);
+      if (bytesRead !== want * 8)
+        throw new ShoalError('IO', `${NAME}: ${runName(run?.generation ?? 0)} in ${dir} is shorter than its index says`);
       readAt += bytesRead;
       runLeft -= want;
       inCount = want;
@@ -133,15 +139,23 @@ export async function writeMergedRun(dir: string, run: SortedRun | null, added: 
         const ah = added[2 * a] as number;
         const al = added[2 * a + 1] as number;
         if (below(rh, rl, ah, al)) {
-          hi = rh; lo = rl; inAt++;
+          hi = rh;
+          lo = rl;
+          inAt++;
         } else {
-          hi = ah; lo = al; a++;
+          hi = ah;
+          lo = al;
+          a++;
           if (rh === ah && rl === al) inAt++;
         }
       } else if (hasRun) {
-        hi = inWords[2 * inAt] as number; lo = inWords[2 * inAt + 1] as number; inAt++;
+        hi = inWords[2 * inAt] as number;
+        lo = inWords[2 * inAt + 1] as number;
+        inAt++;
       } else {
-        hi = added[2 * a] as number; lo = added[2 * a + 1] as number; a++;
+        hi = added[2 * a] as number;
+        lo = added[2 * a + 1] as number;
+        a++;
       }
       const at = written + outCount;
       if (at % BLOCK_ENTRIES === 0) {

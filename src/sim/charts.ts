@@ -14,7 +14,13 @@ export const CHART_MODELS: readonly CurveModel[] = ['pst', 'pcs', 'wc', 'pbc'];
 const fmt = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
 /** Short names of importance metrics for titles (the full spec is in result.json and curves.json). */
-const SHORT_NAMES: Readonly<Record<string, string>> = { backlinks: 'IB', pagerank: 'IR', topic: 'IS', 'topic-label': 'IS', 'topic-and-backlinks': 'IS ∧ IB' };
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  backlinks: 'IB',
+  pagerank: 'IR',
+  topic: 'IS',
+  'topic-label': 'IS',
+  'topic-and-backlinks': 'IS ∧ IB',
+};
 
 /** `IB`, `IR`, `IS(COMPUTERS)`, ... for a title. */
 export function shortImportance(spec: ImportanceSpec): string {
@@ -28,10 +34,14 @@ export function chartTitle(model: CurveModel, result: SimResultDoc): string {
   const e = result.evaluation;
   const importance = shortImportance(e.importance);
   switch (model) {
-    case 'pst': return `PST: hot = ${importance} ≥ ${fmt(e.threshold)} (${fmt(e.hotPages)} of ${fmt(e.pages)} pages)`;
-    case 'pcs': return `PCS: I = ${importance} (${fmt(e.pages)} pages)`;
-    case 'wc': return `Weighted coverage: w = ${shortImportance(e.weights)}`;
-    case 'pbc': return `PBC: buffer of ${fmt(e.bufferPages ?? 0)} pages, hot = ${importance} ≥ ${fmt(e.threshold)}`;
+    case 'pst':
+      return `PST: hot = ${importance} ≥ ${fmt(e.threshold)} (${fmt(e.hotPages)} of ${fmt(e.pages)} pages)`;
+    case 'pcs':
+      return `PCS: I = ${importance} (${fmt(e.pages)} pages)`;
+    case 'wc':
+      return `Weighted coverage: w = ${shortImportance(e.weights)}`;
+    case 'pbc':
+      return `PBC: buffer of ${fmt(e.bufferPages ?? 0)} pages, hot = ${importance} ≥ ${fmt(e.threshold)}`;
   }
 }
 

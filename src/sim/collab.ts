@@ -20,14 +20,24 @@ export function simCollaborationMetrics(graph: SimGraph, run: SimulationRun, rea
   const hostName = (p: number): string => graph.hosts.nameOf(graph.pageHost[p] as number);
   for (let i = 0; i < visits.count; i++) {
     const p = visits.pages[i] as number;
-    (downloads[visits.nodes[i] as number] as NodeCrawl['downloads'][number][]).push({ url: String(p), host: hostName(p), bytes: graph.pageBytes?.[p] ?? 0 });
+    (downloads[visits.nodes[i] as number] as NodeCrawl['downloads'][number][]).push({
+      url: String(p),
+      host: hostName(p),
+      bytes: graph.pageBytes?.[p] ?? 0,
+    });
   }
   const nodes: NodeCrawl[] = run.nodes.map((n, k) => ({
     node: String(n.node),
     downloads: downloads[k] as NodeCrawl['downloads'],
     exchange: {
-      urlsSent: n.urlsSent, urlsReceived: n.urlsReceived, pagesSent: n.pagesSent, pagesReceived: n.pagesReceived,
-      pageBytesSent: n.pageBytesSent, pageBytesReceived: n.pageBytesReceived, bytesSent: 0, bytesReceived: 0,
+      urlsSent: n.urlsSent,
+      urlsReceived: n.urlsReceived,
+      pagesSent: n.pagesSent,
+      pagesReceived: n.pagesReceived,
+      pageBytesSent: n.pageBytesSent,
+      pageBytesReceived: n.pageBytesReceived,
+      bytesSent: 0,
+      bytesReceived: 0,
     },
   }));
   const target: string[] = [];

@@ -17,12 +17,19 @@
  * Weighted coverage always weighs pages by PageRank.
  */
 import { ConfigError } from '../core/errors.js';
+import { backlinkImportance, pageRankImportance, topicImportance, topicWithBacklinks, type Importance } from '../eval/importance.js';
 import {
-  backlinkImportance, pageRankImportance, topicImportance, topicWithBacklinks, type Importance,
-} from '../eval/importance.js';
-import {
-  firstVisits, orderingCurves, pbcBaseline, pbcCurve, pcsBaseline, pstBaseline, resolveHot, weightedCoverageBaseline,
-  type BufferLog, type Curve, type ResolvedHotPages,
+  firstVisits,
+  orderingCurves,
+  pbcBaseline,
+  pbcCurve,
+  pcsBaseline,
+  pstBaseline,
+  resolveHot,
+  weightedCoverageBaseline,
+  type BufferLog,
+  type Curve,
+  type ResolvedHotPages,
 } from '../eval/ordering-models.js';
 import type { OrderingPolicySpec } from '../order/policy.js';
 import { countTermsIn } from '../order/terms.js';
@@ -85,10 +92,14 @@ export function reachablePages(graph: SimGraph, seeds: ArrayLike<number>): Uint8
 /** I(P) over the whole graph for the configured metric. @throws ConfigError when the graph cannot give it. */
 export function importanceOfGraph(graph: SimGraph, config: SimConfig['eval'], pagerank: () => Importance): Importance {
   switch (config.importance) {
-    case 'ib': return backlinkImportance(graph.csr);
-    case 'ir': return pagerank();
-    case 'topic': return topicOf(graph, config.topic);
-    case 'topic-ib': return topicWithBacklinks(topicOf(graph, config.topic), backlinkImportance(graph.csr));
+    case 'ib':
+      return backlinkImportance(graph.csr);
+    case 'ir':
+      return pagerank();
+    case 'topic':
+      return topicOf(graph, config.topic);
+    case 'topic-ib':
+      return topicWithBacklinks(topicOf(graph, config.topic), backlinkImportance(graph.csr));
   }
 }
 
@@ -99,7 +110,8 @@ export function pageRankOfGraph(graph: SimGraph): Importance {
 }
 
 function topicOf(graph: SimGraph, topic: string | null): Importance {
-  if (topic === null) throw new ConfigError([{ path: 'eval.topic', message: 'a topic importance needs eval.topic (a category or a word)' }]);
+  if (topic === null)
+    throw new ConfigError([{ path: 'eval.topic', message: 'a topic importance needs eval.topic (a category or a word)' }]);
   const labels = graph.labels;
   const category = labels?.categories.findIndex((c) => c.toLowerCase() === topic.toLowerCase()) ?? -1;
   if (labels !== null && category >= 0) {
@@ -109,7 +121,14 @@ function topicOf(graph: SimGraph, topic: string | null): Importance {
   const contentOf = graph.contentOf;
   if (contentOf === null) {
     const known = labels === null ? '' : ` (the truth's categories: ${labels.categories.join(', ')})`;
-    throw new ConfigError([{ path: 'eval.topic', message: `${JSON.stringify(topic)} is no category of this graph${known}, and the graph has no page text to count it in (graph.rebuildContent for a truth export, graph.crawlContent for a crawl)` }]);
+    throw new ConfigError([
+      {
+        path: 'eval.topic',
+        message:
+          `${JSON.stringify(topic)} is no category of this graph${known}, and the graph has no page text ` +
+          `to count it in (graph.rebuildContent for a truth export, graph.crawlContent for a crawl)`,
+      },
+    ]);
   }
   const word = topic.toLowerCase();
   const titles = new Uint32Array(graph.pageCount);
@@ -152,9 +171,17 @@ export function evalContext(graph: SimGraph, seeds: ArrayLike<number>, config: S
   const threshold = config.threshold ?? (isTopic ? 1 : topShareThreshold(importance.values, 0.01));
   const hot = resolveHot({ kind: 'threshold', importance, threshold });
   return {
-    scope: config.scope, pages, localOf, importance, threshold, hotPages: hot.hotPages, hot, reachable: reached,
+    scope: config.scope,
+    pages,
+    localOf,
+    importance,
+    threshold,
+    hotPages: hot.hotPages,
+    hot,
+    reachable: reached,
     weights: restrict(pagerank(), localOf, pages),
-    bufferPages: config.bufferPages, points: config.points,
+    bufferPages: config.bufferPages,
+    points: config.points,
   };
 }
 
@@ -219,7 +246,11 @@ export function baselineCurves(ctx: EvalContext): Curve[] {
   const sample = { points: ctx.points };
   const curves: Curve[] = [];
   for (const kind of ['random', 'ideal'] as const) {
-    const of = [pstBaseline(kind, ctx.hot, sample), pcsBaseline(kind, ctx.importance, sample), weightedCoverageBaseline(kind, ctx.weights, sample)];
+    const of = [
+      pstBaseline(kind, ctx.hot, sample),
+      pcsBaseline(kind, ctx.importance, sample),
+      weightedCoverageBaseline(kind, ctx.weights, sample),
+    ];
     if (ctx.bufferPages !== null) of.push(pbcBaseline(kind, ctx.hot, ctx.bufferPages, sample));
     curves.push(...of.map((c) => ({ ...c, spec: { ...c.spec, label: BASELINE_LABELS[kind] } })));
   }

@@ -98,7 +98,12 @@ export class EventQueue {
   }
 
   /** The fields of the event last popped. */
-  readonly popped: { timeMs: number; kind: SimEventKind; node: number; ref: number } = { timeMs: 0, kind: SimEventKind.wake, node: 0, ref: 0 };
+  readonly popped: { timeMs: number; kind: SimEventKind; node: number; ref: number } = {
+    timeMs: 0,
+    kind: SimEventKind.wake,
+    node: 0,
+    ref: 0,
+  };
 
   private isBefore(a: number, b: number): boolean {
     const ta = this.time[a] as number;

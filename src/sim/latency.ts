@@ -48,7 +48,8 @@ export function hostLatencies(model: LatencyModel, hostCount: number, measuredMs
       for (let h = 0; h < hostCount; h++) out[h] = rng.logNormal(model.ms, model.spread);
       break;
     case 'measured':
-      if (measuredMs === null) throw new RangeError('latency: the measured model needs fetch times measured by a real crawl (a crawl graph with its crawl log)');
+      if (measuredMs === null)
+        throw new RangeError('latency: the measured model needs fetch times measured by a real crawl (a crawl graph with its crawl log)');
       for (let h = 0; h < hostCount; h++) {
         const m = measuredMs[h] as number;
         out[h] = Number.isFinite(m) && m >= 0 ? m : model.ms;

@@ -33,7 +33,7 @@ export async function writeSimulationOutputs(dir: string, outcome: SimulationOut
   await put(SIM_FILES.result, toJson(result));
   await put(SIM_FILES.curvesJson, curvesToJson(curves));
   await put(SIM_FILES.curvesCsv, curvesToCsv(curves));
-  written.push(...await writeCharts(dir, result, simulationCharts(result, curves)));
+  written.push(...(await writeCharts(dir, result, simulationCharts(result, curves))));
   for (const [i, run] of result.runs.entries()) {
     const raw = outcome.runs[i];
     if (run.visitsFile === null || raw === undefined) continue;

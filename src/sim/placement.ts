@@ -14,7 +14,14 @@ import type { TopicModel } from '../partition/topic/truth-topic.js';
 import type { SimGraph } from './graph/sim-graph.js';
 
 /** Strategies whose URL placement depends only on the URL, its host and its address (and never on `self`). */
-const URL_ONLY_STRATEGIES: ReadonlySet<string> = new Set(['url-hash', 'host-hash', 'domain-hash', 'ip-hash', 'consistent-hash', 'content-hash']);
+const URL_ONLY_STRATEGIES: ReadonlySet<string> = new Set([
+  'url-hash',
+  'host-hash',
+  'domain-hash',
+  'ip-hash',
+  'consistent-hash',
+  'content-hash',
+]);
 
 const NOT_CACHED = -1;
 
@@ -24,7 +31,10 @@ export class SimPlacer {
   private readonly singletons: readonly Placement[];
   private readonly pagePlacer: PagePlacer | null;
 
-  constructor(private readonly graph: SimGraph, private readonly partitioner: Partitioner) {
+  constructor(
+    private readonly graph: SimGraph,
+    private readonly partitioner: Partitioner,
+  ) {
     this.cache = URL_ONLY_STRATEGIES.has(partitioner.spec.id) ? new Int32Array(graph.pageCount).fill(NOT_CACHED) : null;
     this.singletons = Array.from({ length: partitioner.partitionCount }, (_, p) => Object.freeze([p]));
     this.pagePlacer = canPlacePages(partitioner) ? partitioner : null;
@@ -58,11 +68,16 @@ export class SimPlacer {
     }
     const g = this.graph;
     const host = g.pageHost[page] as number;
-    const placement = this.partitioner.placeUrl({
-      url: g.urlOf(page), hostname: hostnameOfKey(g.hosts.nameOf(host)), ip: ipOf(g, host),
-      ...(anchorText === undefined || anchorText === '' ? {} : { anchorText }),
-      ...(fromPage < 0 ? {} : { fromUrl: g.urlOf(fromPage) }),
-    }, self);
+    const placement = this.partitioner.placeUrl(
+      {
+        url: g.urlOf(page),
+        hostname: hostnameOfKey(g.hosts.nameOf(host)),
+        ip: ipOf(g, host),
+        ...(anchorText === undefined || anchorText === '' ? {} : { anchorText }),
+        ...(fromPage < 0 ? {} : { fromUrl: g.urlOf(fromPage) }),
+      },
+      self,
+    );
     if (cache !== null && placement.length === 1) cache[page] = placement[0] as number;
     return placement;
   }
@@ -75,14 +90,19 @@ export class SimPlacer {
     const host = g.pageHost[page] as number;
     const labels = g.labels;
     const content = g.contentOf?.(page);
-    return placer.placePage({
-      url: g.urlOf(page), hostname: hostnameOfKey(g.hosts.nameOf(host)), ip: ipOf(g, host),
-      // Equal content, equal digest: a page repeating another byte for byte carries the original's.
-      contentDigest: `sim:${labels === null || (labels.sameContentAs[page] as number) < 0 ? page : labels.sameContentAs[page]}`,
-      language: labels === null ? null : (labels.languages[labels.lang[page] as number] ?? null),
-      title: content?.title ?? null,
-      text: content?.text ?? null,
-    }, self);
+    return placer.placePage(
+      {
+        url: g.urlOf(page),
+        hostname: hostnameOfKey(g.hosts.nameOf(host)),
+        ip: ipOf(g, host),
+        // Equal content, equal digest: a page repeating another byte for byte carries the original's.
+        contentDigest: `sim:${labels === null || (labels.sameContentAs[page] as number) < 0 ? page : labels.sameContentAs[page]}`,
+        language: labels === null ? null : (labels.languages[labels.lang[page] as number] ?? null),
+        title: content?.title ?? null,
+        text: content?.text ?? null,
+      },
+      self,
+    );
   }
 }
 

@@ -32,7 +32,10 @@ export function policyFactory(config: OrderPolicyConfig, index: number, models: 
     first = orderingPolicyFrom(config, models);
   } catch (err) {
     if (err instanceof ConfigError) {
-      throw new ConfigError(err.issues.map((i) => ({ path: i.path.replace(/^order(?=\.|$)/, `order.${index}`), message: i.message })), { cause: err });
+      throw new ConfigError(
+        err.issues.map((i) => ({ path: i.path.replace(/^order(?=\.|$)/, `order.${index}`), message: i.message })),
+        { cause: err },
+      );
     }
     throw err;
   }
@@ -65,16 +68,29 @@ export function parseOrderList(text: string): Record<string, unknown>[] {
     }
   }
   if (depth !== 0) throw new ConfigError([{ path: '--order', message: `unbalanced "(" in ${JSON.stringify(text)}` }], { code: 'USAGE' });
-  return items.filter((s) => s !== '').map((item) => {
-    const open = item.indexOf('(');
-    if (open < 0) return { policy: item };
-    if (!item.endsWith(')')) throw new ConfigError([{ path: '--order', message: `expected id(key=value, ...), got ${JSON.stringify(item)}` }], { code: 'USAGE' });
-    const entry: Record<string, unknown> = { policy: item.slice(0, open).trim() };
-    for (const pair of item.slice(open + 1, -1).split(',').map((s) => s.trim()).filter((s) => s !== '')) {
-      const eq = pair.indexOf('=');
-      if (eq <= 0) throw new ConfigError([{ path: '--order', message: `expected key=value in ${JSON.stringify(item)}, got ${JSON.stringify(pair)}` }], { code: 'USAGE' });
-      entry[pair.slice(0, eq).trim()] = parseScalar(pair.slice(eq + 1).trim());
-    }
-    return entry;
-  });
+  return items
+    .filter((s) => s !== '')
+    .map((item) => {
+      const open = item.indexOf('(');
+      if (open < 0) return { policy: item };
+      if (!item.endsWith(')'))
+        throw new ConfigError([{ path: '--order', message: `expected id(key=value, ...), got ${JSON.stringify(item)}` }], {
+          code: 'USAGE',
+        });
+      const entry: Record<string, unknown> = { policy: item.slice(0, open).trim() };
+      for (const pair of item
+        .slice(open + 1, -1)
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '')) {
+        const eq = pair.indexOf('=');
+        if (eq <= 0)
+          throw new ConfigError(
+            [{ path: '--order', message: `expected key=value in ${JSON.stringify(item)}, got ${JSON.stringify(pair)}` }],
+            { code: 'USAGE' },
+          );
+        entry[pair.slice(0, eq).trim()] = parseScalar(pair.slice(eq + 1).trim());
+      }
+      return entry;
+    });
 }

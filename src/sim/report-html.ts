@@ -11,31 +11,67 @@ import type { SimResultDoc, SimRunDoc } from './result.js';
 
 const esc = escapeXml;
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
-const dec = (v: number | null | undefined, digits: number): string => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits));
+const dec = (v: number | null | undefined, digits: number): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits);
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
-  const body = rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${esc(c)}</th>` : `<td>${esc(c)}</td>`)).join('')}</tr>`).join('\n');
+  const body = rows
+    .map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${esc(c)}</th>` : `<td>${esc(c)}</td>`)).join('')}</tr>`)
+    .join('\n');
   return `<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
 function runsTable(result: SimResultDoc): string {
   const at = result.evaluation.summaryAt.map((x) => `${Math.round(100 * x)} %`);
   const models = (['pst', 'pcs', 'wc', 'pbc'] as const).filter((m) => result.runs.some((r) => r.summary[m] !== undefined));
-  const header = ['policy', 'stop', 'visits', 'distinct pages', 'virtual time (h)', 'wall time (s)', 'pages/s',
-    ...models.flatMap((m) => at.map((x) => `${m.toUpperCase()} at ${x}`))];
+  const header = [
+    'policy',
+    'stop',
+    'visits',
+    'distinct pages',
+    'virtual time (h)',
+    'wall time (s)',
+    'pages/s',
+    ...models.flatMap((m) => at.map((x) => `${m.toUpperCase()} at ${x}`)),
+  ];
   const rows = result.runs.map((r) => [
-    r.label, r.stopReason, int(r.visits), int(r.uniquePages), dec(r.virtualMs / 3_600_000, 2), dec(r.wallMs / 1000, 1), int(r.pagesPerSecond),
+    r.label,
+    r.stopReason,
+    int(r.visits),
+    int(r.uniquePages),
+    dec(r.virtualMs / 3_600_000, 2),
+    dec(r.wallMs / 1000, 1),
+    int(r.pagesPerSecond),
     ...models.flatMap((m) => [0, 1, 2].map((i) => dec(r.summary[m]?.[i], 1))),
   ]);
   return table(header, rows);
 }
 
 function nodesTable(run: SimRunDoc): string {
-  const header = ['node', 'pages', 'queued', 'URLs sent', 'URLs received', 'duplicates absorbed', 'pages forwarded', 'pages received', 'priority changes', 'left queued'];
+  const header = [
+    'node',
+    'pages',
+    'queued',
+    'URLs sent',
+    'URLs received',
+    'duplicates absorbed',
+    'pages forwarded',
+    'pages received',
+    'priority changes',
+    'left queued',
+  ];
   const rows = run.nodes.map((n) => [
-    String(n.node), int(n.pages), int(n.queued), int(n.urlsSent), int(n.urlsReceived), int(n.urlsDuplicate), int(n.pagesSent), int(n.pagesReceived),
-    int(n.reprioritized), int(n.queuedLeft),
+    String(n.node),
+    int(n.pages),
+    int(n.queued),
+    int(n.urlsSent),
+    int(n.urlsReceived),
+    int(n.urlsDuplicate),
+    int(n.pagesSent),
+    int(n.pagesReceived),
+    int(n.reprioritized),
+    int(n.queuedLeft),
   ]);
   return table(header, rows);
 }
@@ -63,25 +99,35 @@ export function simulationReportHtml(result: SimResultDoc, charts: ReadonlyMap<C
   const cfg = result.config;
   const first = result.runs[0];
   const figures = [...charts.values()].map((svg) => `<figure>\n${svg}</figure>`).join('\n');
-  const setup = table(['setting', 'value'], [
-    ['graph', `${g.format}: ${g.source}`],
-    ['pages, links, hosts', `${int(g.pages)}, ${int(g.links)}, ${int(g.hosts)}`],
-    ['seeds', int(g.seeds)],
-    ['nodes', `${cfg.nodes}${first?.partitioner == null ? '' : `, ${specLabel(first.partitioner)}, forward ${first.forward}`}`],
-    ['fetch slots per node', String(cfg.limits.concurrency)],
-    ['politeness', `min delay ${cfg.politeness.minDelayMs} ms, k = ${cfg.politeness.delayFactor} (up to ${cfg.politeness.maxDelayMs} ms), ${cfg.politeness.maxConnectionsPerHost} per host, ${cfg.politeness.maxConnectionsPerIp} per IP`],
-    ['latency', `${cfg.latency.model}, ${cfg.latency.ms} ms${cfg.latency.model === 'uniform' || cfg.latency.model === 'lognormal' ? `, spread ${cfg.latency.spread}, seed ${cfg.latency.seed}` : ''}`],
-    ['stop after', cfg.limits.maxPages === null ? 'nothing left to fetch' : `${int(cfg.limits.maxPages)} pages`],
-    ['importance', specLabel(e.importance)],
-    ['hot pages', `I(P) ≥ ${e.threshold}: ${int(e.hotPages)} of ${int(e.pages)} (${e.scope})`],
-    ['weighted coverage weights', specLabel(e.weights)],
-  ]);
-  const perRun = result.runs.map((r) => [
-    `<h3>${esc(r.label)}</h3>`,
-    `<p class="spec">${esc(specLabel(r.policy))}</p>`,
-    nodesTable(r),
-    collaborationSection(r),
-  ].join('\n')).join('\n');
+  const setup = table(
+    ['setting', 'value'],
+    [
+      ['graph', `${g.format}: ${g.source}`],
+      ['pages, links, hosts', `${int(g.pages)}, ${int(g.links)}, ${int(g.hosts)}`],
+      ['seeds', int(g.seeds)],
+      ['nodes', `${cfg.nodes}${first?.partitioner == null ? '' : `, ${specLabel(first.partitioner)}, forward ${first.forward}`}`],
+      ['fetch slots per node', String(cfg.limits.concurrency)],
+      [
+        'politeness',
+        `min delay ${cfg.politeness.minDelayMs} ms, k = ${cfg.politeness.delayFactor} (up to ${cfg.politeness.maxDelayMs} ` +
+          `ms), ${cfg.politeness.maxConnectionsPerHost} per host, ${cfg.politeness.maxConnectionsPerIp} per IP`,
+      ],
+      [
+        'latency',
+        `${cfg.latency.model}, ${cfg.latency.ms} ` +
+          `ms${cfg.latency.model === 'uniform' || cfg.latency.model === 'lognormal' ? `, spread ${cfg.latency.spread}, seed ${cfg.latency.seed}` : ''}`,
+      ],
+      ['stop after', cfg.limits.maxPages === null ? 'nothing left to fetch' : `${int(cfg.limits.maxPages)} pages`],
+      ['importance', specLabel(e.importance)],
+      ['hot pages', `I(P) ≥ ${e.threshold}: ${int(e.hotPages)} of ${int(e.pages)} (${e.scope})`],
+      ['weighted coverage weights', specLabel(e.weights)],
+    ],
+  );
+  const perRun = result.runs
+    .map((r) =>
+      [`<h3>${esc(r.label)}</h3>`, `<p class="spec">${esc(specLabel(r.policy))}</p>`, nodesTable(r), collaborationSection(r)].join('\n'),
+    )
+    .join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -27,7 +27,11 @@ export const SIM_RESULT_FORMAT = 'shoal-simulation';
 export const SIM_RESULT_VERSION = 1;
 /** The files of a simulation directory. */
 export const SIM_FILES = {
-  result: 'result.json', curvesJson: 'curves.json', curvesCsv: 'curves.csv', chart: 'chart.svg', report: 'report.html',
+  result: 'result.json',
+  curvesJson: 'curves.json',
+  curvesCsv: 'curves.csv',
+  chart: 'chart.svg',
+  report: 'report.html',
 } as const;
 /** Where the curves are read for the summary tables: fractions of the crawl. */
 export const SUMMARY_AT = [0.1, 0.2, 0.4] as const;

@@ -71,7 +71,8 @@ function seedsOf(graph: SimGraph, names: readonly string[]): Uint32Array {
   }
   const ids = names.map((name) => graph.pageIdOf(name));
   const unknown = names.filter((_, i) => (ids[i] as number) < 0);
-  if (unknown.length > 0) throw new ConfigError(unknown.map((name) => ({ path: 'graph.seeds', message: `${JSON.stringify(name)} names no page of the graph` })));
+  if (unknown.length > 0)
+    throw new ConfigError(unknown.map((name) => ({ path: 'graph.seeds', message: `${JSON.stringify(name)} names no page of the graph` })));
   return Uint32Array.from(ids);
 }
 
@@ -80,7 +81,8 @@ function seedsOf(graph: SimGraph, names: readonly string[]): Uint32Array {
  * no partition's categories, so the section names them).
  */
 function orderModelsFor(order: readonly OrderPolicyConfig[]): OrderModels {
-  const isTopic = (c: OrderPolicyConfig): boolean => c.policy === 'topic' || (c.policy === 'weighted' && c.components.some((k) => k.policy.policy === 'topic'));
+  const isTopic = (c: OrderPolicyConfig): boolean =>
+    c.policy === 'topic' || (c.policy === 'weighted' && c.components.some((k) => k.policy.policy === 'topic'));
   return order.some(isTopic) ? { topic: { classifier: loadTopicModel(null).classifier, categories: null } } : {};
 }
 
@@ -107,16 +109,22 @@ export async function runSimulation(config: SimConfig, options: RunSimulationOpt
   const status = options.onStatus ?? (() => {});
   const t0 = performance.now();
   const graph = await loadSimGraph(config.graph.paths, config.graph.format, {
-    rebuildContent: config.graph.rebuildContent, withContent: config.graph.crawlContent,
+    rebuildContent: config.graph.rebuildContent,
+    withContent: config.graph.crawlContent,
   });
   try {
-    status(`graph: ${graph.format} ${graph.source}: ${graph.pageCount.toLocaleString('en-US')} pages, ${graph.linkCount.toLocaleString('en-US')} links, `
-      + `${graph.hosts.count.toLocaleString('en-US')} hosts (read in ${Math.round(performance.now() - t0)} ms)`);
+    status(
+      `graph: ${graph.format} ${graph.source}: ${graph.pageCount.toLocaleString('en-US')} pages, ${graph.linkCount.toLocaleString('en-US')} links, ` +
+        `${graph.hosts.count.toLocaleString('en-US')} hosts (read in ${Math.round(performance.now() - t0)} ms)`,
+    );
     const seeds = seedsOf(graph, config.graph.seeds);
     const factories = policiesFor(graph, config.order);
-    const partitioner = config.nodes === 1 ? null : createPartitioner(config.partition, config.nodes, {
-      ...(graph.labels === null ? {} : { topics: topicModelOfGraph(graph) ?? undefined }),
-    });
+    const partitioner =
+      config.nodes === 1
+        ? null
+        : createPartitioner(config.partition, config.nodes, {
+            ...(graph.labels === null ? {} : { topics: topicModelOfGraph(graph) ?? undefined }),
+          });
     let latencyMs: Float64Array;
     try {
       latencyMs = hostLatencies(config.latency, graph.hosts.count, graph.hosts.measuredLatencyMs);
@@ -134,17 +142,30 @@ export async function runSimulation(config: SimConfig, options: RunSimulationOpt
       if (options.signal?.aborted === true) break;
       const label = labels[i] as string;
       const run = await simulate({
-        graph, createPolicy: make, nodeCount: config.nodes, partitioner, forward: config.forward ?? undefined, seeds,
-        maxPages: config.limits.maxPages, concurrency: config.limits.concurrency,
+        graph,
+        createPolicy: make,
+        nodeCount: config.nodes,
+        partitioner,
+        forward: config.forward ?? undefined,
+        seeds,
+        maxPages: config.limits.maxPages,
+        concurrency: config.limits.concurrency,
         politeness: {
-          minDelayMs: config.politeness.minDelayMs, delayFactor: config.politeness.delayFactor, maxDelayMs: config.politeness.maxDelayMs,
+          minDelayMs: config.politeness.minDelayMs,
+          delayFactor: config.politeness.delayFactor,
+          maxDelayMs: config.politeness.maxDelayMs,
           maxConnectionsPerHost: config.politeness.maxConnectionsPerHost,
-          maxConnectionsPerIp: config.politeness.maxConnectionsPerIp, maxCrawlDelayMs: config.politeness.maxCrawlDelayMs,
+          maxConnectionsPerIp: config.politeness.maxConnectionsPerIp,
+          maxCrawlDelayMs: config.politeness.maxCrawlDelayMs,
         },
-        latencyMs, exchangeDelayMs: config.exchange.delayMs, linkSummaryIntervalMs: config.exchange.linkSummaryIntervalMs,
+        latencyMs,
+        exchangeDelayMs: config.exchange.delayMs,
+        linkSummaryIntervalMs: config.exchange.linkSummaryIntervalMs,
         isBufferRecorded: config.eval.bufferPages !== null,
         progressEveryVisits: config.output.progressEveryPages,
-        ...(options.onProgress === undefined ? {} : { onProgress: (p: SimProgress) => options.onProgress?.(label, i, factories.length, p) }),
+        ...(options.onProgress === undefined
+          ? {}
+          : { onProgress: (p: SimProgress) => options.onProgress?.(label, i, factories.length, p) }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
       runs.push(run);
@@ -157,27 +178,55 @@ export async function runSimulation(config: SimConfig, options: RunSimulationOpt
     curves.push(...baselineCurves(ctx));
     const models = [...new Set(curves.map((c) => c.spec.id))];
     const result: SimResultDoc = {
-      format: SIM_RESULT_FORMAT, version: SIM_RESULT_VERSION,
+      format: SIM_RESULT_FORMAT,
+      version: SIM_RESULT_VERSION,
       graph: {
-        format: graph.format, source: graph.source, pages: graph.pageCount, links: graph.linkCount, hosts: graph.hosts.count, seeds: seeds.length,
-        hasUrls: graph.hasUrls, hasAnchors: graph.anchorOf !== null, hasText: graph.contentOf !== null,
+        format: graph.format,
+        source: graph.source,
+        pages: graph.pageCount,
+        links: graph.linkCount,
+        hosts: graph.hosts.count,
+        seeds: seeds.length,
+        hasUrls: graph.hasUrls,
+        hasAnchors: graph.anchorOf !== null,
+        hasText: graph.contentOf !== null,
       },
       config,
       evaluation: {
-        scope: ctx.scope, pages: ctx.pages, importance: ctx.importance.spec, threshold: ctx.threshold, hotPages: ctx.hotPages,
-        weights: ctx.weights.spec, bufferPages: ctx.bufferPages, summaryAt: SUMMARY_AT,
+        scope: ctx.scope,
+        pages: ctx.pages,
+        importance: ctx.importance.spec,
+        threshold: ctx.threshold,
+        hotPages: ctx.hotPages,
+        weights: ctx.weights.spec,
+        bufferPages: ctx.bufferPages,
+        summaryAt: SUMMARY_AT,
       },
       runs: docs,
       charts: Object.fromEntries(models.map((m) => [m, m === 'pst' ? SIM_FILES.chart : `chart-${m}.svg`])),
     };
-    return { graph, result, curves, runs, isInterrupted: runs.some((r) => r.stopReason === 'interrupted') || runs.length < factories.length };
+    return {
+      graph,
+      result,
+      curves,
+      runs,
+      isInterrupted: runs.some((r) => r.stopReason === 'interrupted') || runs.length < factories.length,
+    };
   } catch (err) {
     graph.close();
     throw err;
   }
 }
 
-function runDoc(graph: SimGraph, run: SimulationRun, label: string, index: number, config: SimConfig, curves: readonly Curve[], reachable: Uint8Array | null): SimRunDoc {
+function runDoc(
+  graph: SimGraph,
+  run: SimulationRun,
+  label: string,
+  index: number,
+  config: SimConfig,
+  curves: readonly Curve[],
+  reachable: Uint8Array | null,
+): SimRunDoc {
   const seen = new Uint8Array(graph.pageCount);
   let unique = 0;
   for (const p of run.visits.pages) {
@@ -187,10 +236,19 @@ function runDoc(graph: SimGraph, run: SimulationRun, label: string, index: numbe
     }
   }
   return {
-    label, policy: run.policy, partitioner: run.partitioner, nodeCount: run.nodeCount, forward: run.forward, stopReason: run.stopReason,
-    visits: run.visits.count, uniquePages: unique, virtualMs: run.virtualMs, wallMs: run.wallMs,
+    label,
+    policy: run.policy,
+    partitioner: run.partitioner,
+    nodeCount: run.nodeCount,
+    forward: run.forward,
+    stopReason: run.stopReason,
+    visits: run.visits.count,
+    uniquePages: unique,
+    virtualMs: run.virtualMs,
+    wallMs: run.wallMs,
     pagesPerSecond: run.wallMs > 0 ? (1000 * run.visits.count) / run.wallMs : 0,
-    messages: run.messages, nodes: run.nodes,
+    messages: run.messages,
+    nodes: run.nodes,
     summary: summarizeRun(curves, label),
     collaboration: reachable === null ? null : simCollaborationMetrics(graph, run, reachable),
     visitsFile: config.output.hasVisits ? `visits-${index + 1}-${run.policy.id}.tsv` : null,

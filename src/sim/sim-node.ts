@@ -85,8 +85,17 @@ export class SimNode {
   readonly known: PageBits;
   readonly depth: Uint16Array;
   readonly counts: SimNodeCounts = {
-    pages: 0, queued: 0, urlsSent: 0, urlsReceived: 0, urlsDuplicate: 0, pagesSent: 0, pagesReceived: 0,
-    pageBytesSent: 0, pageBytesReceived: 0, linkSummariesSent: 0, reprioritized: 0,
+    pages: 0,
+    queued: 0,
+    urlsSent: 0,
+    urlsReceived: 0,
+    urlsDuplicate: 0,
+    pagesSent: 0,
+    pagesReceived: 0,
+    pageBytesSent: 0,
+    pageBytesReceived: 0,
+    linkSummariesSent: 0,
+    reprioritized: 0,
   };
   /** Fetches in flight. */
   inFlight = 0;
@@ -102,7 +111,11 @@ export class SimNode {
   private readonly isReadingText: boolean;
   private readonly canUseLinks: boolean;
 
-  constructor(readonly index: number, readonly policy: OrderingPolicy, private readonly setup: SimNodeSetup) {
+  constructor(
+    readonly index: number,
+    readonly policy: OrderingPolicy,
+    private readonly setup: SimNodeSetup,
+  ) {
     const n = setup.graph.pageCount;
     this.frontier = new SimFrontier(setup.frontier);
     this.known = new PageBits(n);
@@ -255,14 +268,18 @@ export class SimNode {
   private fetchedPage(page: number, depth: number, start: number, end: number): FetchedPage {
     const g = this.setup.graph;
     const url = this.isReadingUrls ? g.urlOf(page) : '';
-    if (!this.isReadingUrls && !this.isReadingAnchors && !this.isReadingText) return { id: page, url, depth, outIds: g.csr.targets.subarray(start, end) };
+    if (!this.isReadingUrls && !this.isReadingAnchors && !this.isReadingText)
+      return { id: page, url, depth, outIds: g.csr.targets.subarray(start, end) };
     const links = g.linksOf?.(page);
     const outIds = links?.ids ?? g.csr.targets.subarray(start, end);
     const anchorOf = g.anchorOf;
     const anchors = links?.anchors ?? (anchorOf === null ? null : Array.from({ length: end - start }, (_, i) => anchorOf(start + i)));
     const content = this.isReadingText ? g.contentOf?.(page) : undefined;
     return {
-      id: page, url, depth, outIds,
+      id: page,
+      url,
+      depth,
+      outIds,
       ...(this.isReadingUrls ? { outUrls: Array.from(outIds, (v) => g.urlOf(v)) } : {}),
       ...(this.isReadingAnchors && anchors !== null ? { anchors } : {}),
       ...(content?.title === undefined ? {} : { title: content.title }),
@@ -276,7 +293,9 @@ export class SimNode {
     this.depth[page] = depth;
     const anchorText = this.isReadingAnchors && edge >= 0 && g.anchorOf !== null ? g.anchorOf(edge) : '';
     const discovered: DiscoveredUrl = {
-      id: page, url: this.isReadingUrls ? g.urlOf(page) : '', depth,
+      id: page,
+      url: this.isReadingUrls ? g.urlOf(page) : '',
+      depth,
       ...(fromPage < 0 ? {} : { fromId: fromPage }),
       ...(anchorText === '' ? {} : { anchorText }),
     };

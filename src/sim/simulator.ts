@@ -146,9 +146,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
     throw new RangeError(`simulate: the partitioner has ${partitioner.partitionCount} partitions for ${n} nodes`);
   }
   const forward: ForwardMode = options.forward ?? (partitioner === null ? 'urls' : defaultForwardMode(partitioner));
-  const latency = typeof options.latencyMs === 'number' || options.latencyMs === undefined
-    ? new Float64Array(graph.hosts.count).fill(options.latencyMs ?? 100) : options.latencyMs;
-  if (latency.length !== graph.hosts.count) throw new RangeError(`simulate: ${latency.length} host latencies for ${graph.hosts.count} hosts`);
+  const latency =
+    typeof options.latencyMs === 'number' || options.latencyMs === undefined
+      ? new Float64Array(graph.hosts.count).fill(options.latencyMs ?? 100)
+      : options.latencyMs;
+  if (latency.length !== graph.hosts.count)
+    throw new RangeError(`simulate: ${latency.length} host latencies for ${graph.hosts.count} hosts`);
   const seeds = options.seeds ?? graph.seeds;
   for (let i = 0; i < seeds.length; i++) {
     const s = seeds[i] as number;
@@ -170,7 +173,11 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
   const messages = new Map<number, Message>();
   let nextMessage = 0;
   const messageCounts = { urlBatches: 0, pages: 0, linkSummaries: 0 };
-  const send = (to: number, kind: typeof SimEventKind.urls | typeof SimEventKind.page | typeof SimEventKind.links, message: Message): void => {
+  const send = (
+    to: number,
+    kind: typeof SimEventKind.urls | typeof SimEventKind.page | typeof SimEventKind.links,
+    message: Message,
+  ): void => {
     const ref = nextMessage++;
     messages.set(ref, message);
     queue.push(now + exchangeDelayMs, kind, to, ref);
@@ -198,20 +205,26 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
   const problem = policyNeedsProblem(firstPolicy, graph);
   if (problem !== null) throw new ConfigError([{ path: 'order', message: problem }]);
   const isSummarizing = summaryIntervalMs > 0 && policies.some(canObserveRemoteLinks);
-  const nodes = policies.map((policy, k) => new SimNode(k, policy, {
-    graph, placer, exchange, isSummarizing,
-    isForwardingUrls: forward !== 'pages',
-    isForwardingPages: forward !== 'urls',
-    frontier: {
-      minDelayMs: pol.minDelayMs ?? 1000,
-      delayFactor: pol.delayFactor ?? 5,
-      maxDelayMs: pol.maxDelayMs ?? 30_000,
-      maxConnectionsPerHost: pol.maxConnectionsPerHost ?? 1,
-      maxConnectionsPerIp: pol.maxConnectionsPerIp ?? 1,
-      fetchSlots: concurrency,
-      ...(ips === null ? {} : { ipOf: (h: number) => ips[h] }),
-    },
-  }));
+  const nodes = policies.map(
+    (policy, k) =>
+      new SimNode(k, policy, {
+        graph,
+        placer,
+        exchange,
+        isSummarizing,
+        isForwardingUrls: forward !== 'pages',
+        isForwardingPages: forward !== 'urls',
+        frontier: {
+          minDelayMs: pol.minDelayMs ?? 1000,
+          delayFactor: pol.delayFactor ?? 5,
+          maxDelayMs: pol.maxDelayMs ?? 30_000,
+          maxConnectionsPerHost: pol.maxConnectionsPerHost ?? 1,
+          maxConnectionsPerIp: pol.maxConnectionsPerIp ?? 1,
+          fetchSlots: concurrency,
+          ...(ips === null ? {} : { ipOf: (h: number) => ips[h] }),
+        },
+      }),
+  );
 
   const visits = new VisitLog(Math.min(maxPages ?? graph.pageCount, graph.pageCount) + 1);
   const recorder = options.isBufferRecorded === true && canEstimateImportance(firstPolicy) ? new BufferLogRecorder() : null;
@@ -340,7 +353,14 @@ function queuedOf(nodes: readonly SimNode[]): number {
  * it just raised, for IB′) are updated. Estimates that move for other reasons (IR′ recomputed) are
  * only seen when one of these two happens to the page.
  */
-function recordBuffer(recorder: BufferLogRecorder, visited: PageBits, policy: OrderingPolicy, graph: SimGraph, page: number, isFirst: boolean): void {
+function recordBuffer(
+  recorder: BufferLogRecorder,
+  visited: PageBits,
+  policy: OrderingPolicy,
+  graph: SimGraph,
+  page: number,
+  isFirst: boolean,
+): void {
   if (!canEstimateImportance(policy)) return;
   if (isFirst) recorder.offer(page, policy.estimate(page));
   const { offsets, targets } = graph.csr;

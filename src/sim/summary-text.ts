@@ -17,10 +17,27 @@ function curveCells(run: SimRunDoc, model: 'pst' | 'pcs' | 'wc'): string[] {
 /** The table of runs. */
 export function runsTable(result: SimResultDoc): string {
   const at = result.evaluation.summaryAt.map((x) => `${Math.round(100 * x)}%`);
-  const header = ['policy', 'stop', 'visits', 'virtual h', 'wall s', 'pages/s', ...at.map((x) => `PST@${x}`), ...at.map((x) => `PCS@${x}`), ...at.map((x) => `WC@${x}`)];
+  const header = [
+    'policy',
+    'stop',
+    'visits',
+    'virtual h',
+    'wall s',
+    'pages/s',
+    ...at.map((x) => `PST@${x}`),
+    ...at.map((x) => `PCS@${x}`),
+    ...at.map((x) => `WC@${x}`),
+  ];
   const rows = result.runs.map((r) => [
-    r.label, r.stopReason, int(r.visits), (r.virtualMs / 3_600_000).toFixed(2), (r.wallMs / 1000).toFixed(1), int(r.pagesPerSecond),
-    ...curveCells(r, 'pst'), ...curveCells(r, 'pcs'), ...curveCells(r, 'wc'),
+    r.label,
+    r.stopReason,
+    int(r.visits),
+    (r.virtualMs / 3_600_000).toFixed(2),
+    (r.wallMs / 1000).toFixed(1),
+    int(r.pagesPerSecond),
+    ...curveCells(r, 'pst'),
+    ...curveCells(r, 'pcs'),
+    ...curveCells(r, 'wc'),
   ]);
   return alignColumns([header, ...rows]).join('\n');
 }
@@ -33,8 +50,13 @@ export function collaborationTable(result: SimResultDoc): string | null {
   const rows = runs.map((r) => {
     const c = r.collaboration;
     return [
-      r.label, num(c?.overlap.overlap), num(c?.coverage?.coverage ?? null), num(c?.communication.urlsPerPage ?? null, 2),
-      int(c?.communication.pagesSent ?? 0), num(c?.loadBalance.pages.maxOverMean ?? null, 2), num(c?.linkLocality?.pl ?? null),
+      r.label,
+      num(c?.overlap.overlap),
+      num(c?.coverage?.coverage ?? null),
+      num(c?.communication.urlsPerPage ?? null, 2),
+      int(c?.communication.pagesSent ?? 0),
+      num(c?.loadBalance.pages.maxOverMean ?? null, 2),
+      num(c?.linkLocality?.pl ?? null),
     ];
   });
   return alignColumns([header, ...rows]).join('\n');
@@ -46,8 +68,8 @@ export function simulationSummary(result: SimResultDoc): string {
   const first = result.runs[0];
   const lines = [
     `shoal simulate: ${result.graph.format} graph ${result.graph.source}: ${int(result.graph.pages)} pages, ${int(result.graph.links)} links, ${int(result.graph.hosts)} hosts`,
-    `  nodes ${result.config.nodes}${first?.partitioner === null || first === undefined ? '' : `, ${specLabel(first.partitioner)}, forward ${first.forward}`}`
-      + `; ${result.config.limits.concurrency} fetch slots per node; latency ${result.config.latency.model} ${result.config.latency.ms} ms`,
+    `  nodes ${result.config.nodes}${first?.partitioner === null || first === undefined ? '' : `, ${specLabel(first.partitioner)}, forward ${first.forward}`}` +
+      `; ${result.config.limits.concurrency} fetch slots per node; latency ${result.config.latency.model} ${result.config.latency.ms} ms`,
     `  importance ${specLabel(e.importance)}, hot >= ${e.threshold} (${int(e.hotPages)} of ${int(e.pages)} ${e.scope} pages)`,
     '',
     runsTable(result),

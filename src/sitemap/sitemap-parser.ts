@@ -74,7 +74,13 @@ export type SitemapProblem = (typeof SitemapProblem)[keyof typeof SitemapProblem
 
 /** How often a page changes, as the sitemap claims (`<changefreq>`). */
 export const ChangeFreq = {
-  always: 'always', hourly: 'hourly', daily: 'daily', weekly: 'weekly', monthly: 'monthly', yearly: 'yearly', never: 'never',
+  always: 'always',
+  hourly: 'hourly',
+  daily: 'daily',
+  weekly: 'weekly',
+  monthly: 'monthly',
+  yearly: 'yearly',
+  never: 'never',
 } as const;
 export type ChangeFreq = (typeof ChangeFreq)[keyof typeof ChangeFreq];
 
@@ -199,7 +205,8 @@ function locationTest(context: SitemapContext, rule: LocationRule, normalize: No
   let vouched: string | null = null;
   if (context.source.kind === 'robots') {
     const robots = normalizeUrl(context.source.robotsUrl, undefined, normalize);
-    if (robots.kind !== 'ok') throw new RangeError(`robots.txt URL ${JSON.stringify(context.source.robotsUrl)} is not an absolute http(s) URL`);
+    if (robots.kind !== 'ok')
+      throw new RangeError(`robots.txt URL ${JSON.stringify(context.source.robotsUrl)} is not an absolute http(s) URL`);
     vouched = `${originOf(robots.url)}/`;
   }
   return (url) => url.startsWith(prefix) || (vouched !== null && url.startsWith(vouched));
@@ -221,8 +228,12 @@ class EntryCollector {
   readonly dropped = { invalid: 0, outOfLocation: 0, duplicate: 0, overCap: 0 };
   private readonly seen = new Set<string>();
 
-  constructor(private readonly isAllowed: (url: string) => boolean, private readonly maxUrls: number,
-    private readonly maxLocChars: number, private readonly normalize: NormalizeOptions) {}
+  constructor(
+    private readonly isAllowed: (url: string) => boolean,
+    private readonly maxUrls: number,
+    private readonly maxLocChars: number,
+    private readonly normalize: NormalizeOptions,
+  ) {}
 
   add(raw: RawEntry): void {
     this.entryCount++;
@@ -259,7 +270,14 @@ type Field = keyof RawEntry;
 const URL_FIELDS: ReadonlySet<string> = new Set(['loc', 'lastmod', 'changefreq', 'priority']);
 const INDEX_FIELDS: ReadonlySet<string> = new Set(['loc', 'lastmod']);
 const ROOTS: ReadonlyMap<string, RootKind> = new Map([
-  ['urlset', 'urlset'], ['sitemapindex', 'index'], ['html', 'html'], ['head', 'html'], ['body', 'html'], ['rss', 'feed'], ['feed', 'feed'], ['rdf', 'feed'],
+  ['urlset', 'urlset'],
+  ['sitemapindex', 'index'],
+  ['html', 'html'],
+  ['head', 'html'],
+  ['body', 'html'],
+  ['rss', 'feed'],
+  ['feed', 'feed'],
+  ['rdf', 'feed'],
 ]);
 
 /** An open element that matters: one with namespace declarations or a role other than `other`. */
@@ -294,7 +312,10 @@ class XmlReader {
   /** The parser feeding this reader, paused once there is nothing left to read. */
   parser: Parser | null = null;
 
-  constructor(private readonly collector: EntryCollector, private readonly maxFieldChars: number) {}
+  constructor(
+    private readonly collector: EntryCollector,
+    private readonly maxFieldChars: number,
+  ) {}
 
   /** Whether there is anything left to read (a urlset or index, not nested too deep). */
   get isReading(): boolean {
@@ -396,7 +417,10 @@ class TextReader {
   private rest = '';
   private isRestTooLong = false;
 
-  constructor(private readonly collector: EntryCollector, private readonly maxLineChars: number) {}
+  constructor(
+    private readonly collector: EntryCollector,
+    private readonly maxLineChars: number,
+  ) {}
 
   write(chunk: string): void {
     const lines = (this.rest + chunk).split(/\r\n|\r|\n/);
@@ -422,7 +446,8 @@ class TextReader {
   }
 }
 
-type Gunzipped = { readonly kind: 'ok'; readonly body: Buffer; readonly isOver: boolean } | { readonly kind: 'error'; readonly message: string };
+type Gunzipped =
+  { readonly kind: 'ok'; readonly body: Buffer; readonly isOver: boolean } | { readonly kind: 'error'; readonly message: string };
 
 /** Decompresses gzip, keeping at most `maxBytes` of output; a truncated stream gives what it held. */
 function gunzipCapped(input: Uint8Array, maxBytes: number): Promise<Gunzipped> {
@@ -482,7 +507,12 @@ export async function parseSitemap(body: Uint8Array, context: SitemapContext, op
   const maxBytes = positive('maxBytes', options.maxBytes, DEFAULT_SITEMAP_MAX_BYTES);
   const maxLocChars = positive('maxLocChars', options.maxLocChars, DEFAULT_SITEMAP_MAX_LOC_CHARS);
   const normalize = options.normalize ?? {};
-  const collector = new EntryCollector(locationTest(context, options.locationRule ?? LocationRule.protocol, normalize), maxUrls, maxLocChars, normalize);
+  const collector = new EntryCollector(
+    locationTest(context, options.locationRule ?? LocationRule.protocol, normalize),
+    maxUrls,
+    maxLocChars,
+    normalize,
+  );
   const isGzip = body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b;
   let bytes = body;
   let isOverMaxBytes = false;
@@ -490,8 +520,15 @@ export async function parseSitemap(body: Uint8Array, context: SitemapContext, op
     const out = await gunzipCapped(body, maxBytes);
     if (out.kind === 'error') {
       return {
-        kind: 'problem', problem: SitemapProblem.badGzip, message: `corrupt gzip stream: ${out.message}`, entryCount: 0,
-        dropped: { ...collector.dropped }, isGzip, bytes: 0, isOverMaxBytes: false, isOverMaxUrls: false,
+        kind: 'problem',
+        problem: SitemapProblem.badGzip,
+        message: `corrupt gzip stream: ${out.message}`,
+        entryCount: 0,
+        dropped: { ...collector.dropped },
+        isGzip,
+        bytes: 0,
+        isOverMaxBytes: false,
+        isOverMaxUrls: false,
       };
     }
     bytes = out.body;
@@ -501,7 +538,11 @@ export async function parseSitemap(body: Uint8Array, context: SitemapContext, op
     isOverMaxBytes = true;
   }
   const base = (): ParseBase => ({
-    entryCount: collector.entryCount, dropped: { ...collector.dropped }, isGzip, bytes: bytes.length, isOverMaxBytes,
+    entryCount: collector.entryCount,
+    dropped: { ...collector.dropped },
+    isGzip,
+    bytes: bytes.length,
+    isOverMaxBytes,
     isOverMaxUrls: collector.dropped.overCap > 0,
   });
 
@@ -544,11 +585,32 @@ export async function parseSitemap(body: Uint8Array, context: SitemapContext, op
   reader.isEnding = true;
   (parser as Parser).end();
   switch (reader.root) {
-    case 'urlset': return { kind: 'urlset', urls: collector.urls, ...base() };
-    case 'index': return { kind: 'index', sitemaps: collector.urls.map((u) => ({ url: u.url, lastmodMs: u.lastmodMs })), ...base() };
-    case 'html': return { kind: 'problem', problem: SitemapProblem.html, message: `an HTML page (root <${reader.rootName}>), not a sitemap`, ...base() };
-    case 'feed': return { kind: 'problem', problem: SitemapProblem.feed, message: `an RSS or Atom feed (root <${reader.rootName}>): not supported`, ...base() };
-    case 'other': return { kind: 'problem', problem: SitemapProblem.notSitemap, message: `root element <${reader.rootName}> is neither <urlset> nor <sitemapindex>`, ...base() };
-    default: return { kind: 'problem', problem: SitemapProblem.notSitemap, message: 'markup without any element', ...base() };
+    case 'urlset':
+      return { kind: 'urlset', urls: collector.urls, ...base() };
+    case 'index':
+      return { kind: 'index', sitemaps: collector.urls.map((u) => ({ url: u.url, lastmodMs: u.lastmodMs })), ...base() };
+    case 'html':
+      return {
+        kind: 'problem',
+        problem: SitemapProblem.html,
+        message: `an HTML page (root <${reader.rootName}>), not a sitemap`,
+        ...base(),
+      };
+    case 'feed':
+      return {
+        kind: 'problem',
+        problem: SitemapProblem.feed,
+        message: `an RSS or Atom feed (root <${reader.rootName}>): not supported`,
+        ...base(),
+      };
+    case 'other':
+      return {
+        kind: 'problem',
+        problem: SitemapProblem.notSitemap,
+        message: `root element <${reader.rootName}> is neither <urlset> nor <sitemapindex>`,
+        ...base(),
+      };
+    default:
+      return { kind: 'problem', problem: SitemapProblem.notSitemap, message: 'markup without any element', ...base() };
   }
 }

@@ -29,7 +29,12 @@ import type { FetchOutcome, FetchOutcomeKind, Fetcher, SizeLimit } from '../fetc
 import { urlFingerprintInto } from '../url/fingerprint.js';
 import { normalizeUrl, type NormalizeOptions } from '../url/normalize.js';
 import {
-  parseSitemap, type SitemapDropCounts, type SitemapParseOptions, type SitemapProblem, type SitemapSource, type SitemapUrl,
+  parseSitemap,
+  type SitemapDropCounts,
+  type SitemapParseOptions,
+  type SitemapProblem,
+  type SitemapSource,
+  type SitemapUrl,
 } from './sitemap-parser.js';
 
 /** What the caller's hook says about fetching a sitemap URL now. */
@@ -106,10 +111,16 @@ interface DocumentBase {
 export type SitemapDocumentResult =
   /** Parsed: `format` says what it was; `urlCount` page URLs yielded, `childCount` child sitemaps queued. */
   | (DocumentBase & {
-    readonly kind: 'ok'; readonly format: 'urlset' | 'index' | 'text'; readonly urlCount: number; readonly childCount: number;
-    readonly entryCount: number; readonly dropped: SitemapRunDropCounts; readonly isGzip: boolean;
-    readonly isOverMaxBytes: boolean; readonly isOverMaxUrls: boolean;
-  })
+      readonly kind: 'ok';
+      readonly format: 'urlset' | 'index' | 'text';
+      readonly urlCount: number;
+      readonly childCount: number;
+      readonly entryCount: number;
+      readonly dropped: SitemapRunDropCounts;
+      readonly isGzip: boolean;
+      readonly isOverMaxBytes: boolean;
+      readonly isOverMaxUrls: boolean;
+    })
   /** Fetched, but not a sitemap (an HTML error page, a feed, garbage, corrupt gzip): no URL. */
   | (DocumentBase & { readonly kind: 'parse-problem'; readonly problem: SitemapProblem; readonly message: string })
   /** 4xx or 5xx. */
@@ -143,7 +154,8 @@ const NO_URLS: readonly SitemapUrl[] = Object.freeze([]);
 
 function limit(name: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`sitemap seeder ${name} must be an integer >= ${min}, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < min)
+    throw new RangeError(`sitemap seeder ${name} must be an integer >= ${min}, got ${String(value)}`);
   return value;
 }
 
@@ -156,13 +168,23 @@ function urlKey(url: string, scratch: Uint32Array): number {
 /** The message of an outcome that carries one. */
 function outcomeMessage(o: FetchOutcome): string {
   switch (o.kind) {
-    case 'dns-error': case 'connect-error': case 'reset': case 'protocol-error': return `${o.code}: ${o.message}`;
-    case 'address-denied': return `${o.ip} is ${o.reason}`;
-    case 'timeout': return `timeout (${o.phase})`;
-    case 'too-slow': return `body slower than ${o.minBytesPerSecond} B/s: ${o.windowBytes} B in ${o.windowMs} ms`;
-    case 'unsupported-encoding': return `unsupported content encoding ${o.encoding}`;
-    case 'not-modified': return 'unexpected 304 to an unconditional request';
-    default: return o.kind;
+    case 'dns-error':
+    case 'connect-error':
+    case 'reset':
+    case 'protocol-error':
+      return `${o.code}: ${o.message}`;
+    case 'address-denied':
+      return `${o.ip} is ${o.reason}`;
+    case 'timeout':
+      return `timeout (${o.phase})`;
+    case 'too-slow':
+      return `body slower than ${o.minBytesPerSecond} B/s: ${o.windowBytes} B in ${o.windowMs} ms`;
+    case 'unsupported-encoding':
+      return `unsupported content encoding ${o.encoding}`;
+    case 'not-modified':
+      return 'unexpected 304 to an unconditional request';
+    default:
+      return o.kind;
   }
 }
 
@@ -186,10 +208,14 @@ class RunState {
 /** The result of an outcome that yields nothing (not `ok`, not `redirect`). */
 function failedResult(job: Job, outcome: Exclude<FetchOutcome, { kind: 'ok' | 'redirect' }>): SitemapDocumentResult {
   switch (outcome.kind) {
-    case 'http-error': return { ...base(job), kind: 'http-error', status: outcome.response.status };
-    case 'too-large': return { ...base(job), kind: 'too-large', limit: outcome.limit, limitBytes: outcome.limitBytes };
-    case 'aborted': return { ...base(job), kind: 'aborted' };
-    default: return { ...base(job), kind: 'fetch-error', fetchKind: outcome.kind, message: outcomeMessage(outcome) };
+    case 'http-error':
+      return { ...base(job), kind: 'http-error', status: outcome.response.status };
+    case 'too-large':
+      return { ...base(job), kind: 'too-large', limit: outcome.limit, limitBytes: outcome.limitBytes };
+    case 'aborted':
+      return { ...base(job), kind: 'aborted' };
+    default:
+      return { ...base(job), kind: 'fetch-error', fetchKind: outcome.kind, message: outcomeMessage(outcome) };
   }
 }
 
@@ -206,7 +232,10 @@ export class SitemapSeeder {
   private readonly normalize: NormalizeOptions;
 
   /** @throws RangeError when a limit is not an integer in range (a caller bug). */
-  constructor(private readonly deps: SitemapSeederDeps, options: SitemapSeederOptions = {}) {
+  constructor(
+    private readonly deps: SitemapSeederDeps,
+    options: SitemapSeederOptions = {},
+  ) {
     this.maxDepth = limit('maxDepth', options.maxDepth, DEFAULT_SITEMAP_MAX_DEPTH, 0);
     this.maxDocuments = limit('maxDocuments', options.maxDocuments, DEFAULT_SITEMAP_MAX_DOCUMENTS, 1);
     this.maxTotalUrls = limit('maxTotalUrls', options.maxTotalUrls, DEFAULT_SITEMAP_MAX_TOTAL_URLS, 1);
@@ -223,7 +252,8 @@ export class SitemapSeeder {
    */
   async *run(seeds: readonly SitemapSeed[], signal?: AbortSignal): AsyncGenerator<SitemapBatch, void, undefined> {
     const state = new RunState();
-    for (const job of this.enqueueSeeds(seeds, state)) yield { document: { ...base(job), kind: 'skipped', reason: SkipReason.invalidUrl }, urls: NO_URLS };
+    for (const job of this.enqueueSeeds(seeds, state))
+      yield { document: { ...base(job), kind: 'skipped', reason: SkipReason.invalidUrl }, urls: NO_URLS };
     while (state.head < state.queue.length) {
       if (signal?.aborted === true) return;
       const job = state.queue[state.head++] as Job;
@@ -255,9 +285,12 @@ export class SitemapSeeder {
 
   /** One queued sitemap: the limits, the hook, the fetch, the parse, and what it adds to the run. */
   private async visit(job: Job, state: RunState, signal: AbortSignal | undefined): Promise<SitemapBatch> {
-    if (state.yielded.size >= this.maxTotalUrls) return { document: { ...base(job), kind: 'skipped', reason: SkipReason.maxTotalUrls }, urls: NO_URLS };
-    if (state.fetched >= this.maxDocuments) return { document: { ...base(job), kind: 'skipped', reason: SkipReason.maxDocuments }, urls: NO_URLS };
-    if (await this.deps.beforeFetch(job.url, signal) === FetchPermission.denied) return { document: { ...base(job), kind: 'denied' }, urls: NO_URLS };
+    if (state.yielded.size >= this.maxTotalUrls)
+      return { document: { ...base(job), kind: 'skipped', reason: SkipReason.maxTotalUrls }, urls: NO_URLS };
+    if (state.fetched >= this.maxDocuments)
+      return { document: { ...base(job), kind: 'skipped', reason: SkipReason.maxDocuments }, urls: NO_URLS };
+    if ((await this.deps.beforeFetch(job.url, signal)) === FetchPermission.denied)
+      return { document: { ...base(job), kind: 'denied' }, urls: NO_URLS };
     state.fetched++;
     const outcome = await this.deps.fetcher.fetch({ url: job.url, ...(job.parent === null ? {} : { referer: job.parent }) }, signal);
     if (outcome.kind === 'redirect') return { document: this.redirect(job, outcome, state), urls: NO_URLS };
@@ -293,8 +326,16 @@ export class SitemapSeeder {
       }
     }
     const document: SitemapDocumentResult = {
-      ...base(job), kind: 'ok', format: parsed.kind, urlCount: urls.length, childCount, entryCount: parsed.entryCount, dropped,
-      isGzip: parsed.isGzip, isOverMaxBytes: parsed.isOverMaxBytes, isOverMaxUrls: parsed.isOverMaxUrls,
+      ...base(job),
+      kind: 'ok',
+      format: parsed.kind,
+      urlCount: urls.length,
+      childCount,
+      entryCount: parsed.entryCount,
+      dropped,
+      isGzip: parsed.isGzip,
+      isOverMaxBytes: parsed.isOverMaxBytes,
+      isOverMaxUrls: parsed.isOverMaxUrls,
     };
     return { document, urls };
   }
@@ -303,7 +344,8 @@ export class SitemapSeeder {
   private redirect(job: Job, outcome: Extract<FetchOutcome, { kind: 'redirect' }>, state: RunState): SitemapDocumentResult {
     const target = outcome.location === null ? null : normalizeUrl(outcome.location, undefined, this.normalize);
     const location = target?.kind === 'ok' ? target.url : null;
-    const isFollowed = location !== null && job.hops < this.maxRedirects && !state.queued.has(location) && state.committed < this.maxDocuments;
+    const isFollowed =
+      location !== null && job.hops < this.maxRedirects && !state.queued.has(location) && state.committed < this.maxDocuments;
     if (isFollowed) {
       state.queued.add(location);
       state.queue.splice(state.head, 0, { url: location, source: job.source, depth: job.depth, parent: job.url, hops: job.hops + 1 });

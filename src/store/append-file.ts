@@ -122,7 +122,8 @@ export class AppendFile {
     this.syncEveryBytes = options.syncEveryBytes ?? DEFAULT_SYNC_EVERY_BYTES;
     this.repairScanBytes = options.repairScanBytes ?? DEFAULT_REPAIR_SCAN_BYTES;
     this.dependsOn = options.dependsOn ?? [];
-    if (!Number.isInteger(bufferBytes) || bufferBytes < 16) throw new RangeError(`bufferBytes must be an integer >= 16, got ${bufferBytes}`);
+    if (!Number.isInteger(bufferBytes) || bufferBytes < 16)
+      throw new RangeError(`bufferBytes must be an integer >= 16, got ${bufferBytes}`);
     if (!(this.syncEveryBytes > 0)) throw new RangeError(`syncEveryBytes must be positive, got ${this.syncEveryBytes}`);
     if (!(this.repairScanBytes >= 0)) throw new RangeError(`repairScanBytes must be >= 0, got ${this.repairScanBytes}`);
     const { framing } = options;
@@ -149,7 +150,8 @@ export class AppendFile {
 
   /** Creates the file, or repairs an existing one (see the file comment). Call once. */
   async start(): Promise<AppendRepairReport> {
-    if (this.state !== 'new') throw new Error(`AppendFile.start(): ${this.path} is already ${this.state === 'open' ? 'started' : 'closed'}`);
+    if (this.state !== 'new')
+      throw new Error(`AppendFile.start(): ${this.path} is already ${this.state === 'open' ? 'started' : 'closed'}`);
     this.state = 'open';
     try {
       return this.openAndRepair();
@@ -172,7 +174,10 @@ export class AppendFile {
       ftruncateSync(this.fd, 0); // the process died while creating the file
       isNew = true;
     } else if (size > 0 && !readAt(this.fd, 0, Math.min(size, header.length)).equals(header)) {
-      throw new ShoalError('IO', `${this.path} does not start with the expected header: it is not this kind of file, or of another format version`);
+      throw new ShoalError(
+        'IO',
+        `${this.path} does not start with the expected header: it is not this kind of file, or of another format version`,
+      );
     }
     if (isNew) {
       if (header.length > 0) writeAllSync(this.fd, header);

@@ -52,8 +52,17 @@ export interface CrawlDirLayout {
 export function crawlDirLayout(root: string): CrawlDirLayout {
   const state = join(root, 'state');
   return {
-    root, warc: join(root, 'warc'), state, seen: join(state, 'seen'), frontier: join(state, 'frontier'), dedup: join(state, 'dedup'), lock: join(state, 'lock'), budget: join(state, 'budget.json'), numbered: join(state, 'numbered.json'),
-    outbox: join(state, 'outbox'), log: join(root, 'logs', 'node.jsonl'),
+    root,
+    warc: join(root, 'warc'),
+    state,
+    seen: join(state, 'seen'),
+    frontier: join(state, 'frontier'),
+    dedup: join(state, 'dedup'),
+    lock: join(state, 'lock'),
+    budget: join(state, 'budget.json'),
+    numbered: join(state, 'numbered.json'),
+    outbox: join(state, 'outbox'),
+    log: join(root, 'logs', 'node.jsonl'),
   };
 }
 
@@ -110,9 +119,17 @@ function ensureDirectory(layout: CrawlDirLayout): void {
           return false;
         }
       })();
-      throw new ConfigError([{
-        path: 'store.outDir', message: isFile ? `${layout.root} is a file, not a crawl directory` : `${layout.root} cannot be a directory: a part of its path is a file`,
-      }], { cause: err, code: 'USAGE' });
+      throw new ConfigError(
+        [
+          {
+            path: 'store.outDir',
+            message: isFile
+              ? `${layout.root} is a file, not a crawl directory`
+              : `${layout.root} cannot be a directory: a part of its path is a file`,
+          },
+        ],
+        { cause: err, code: 'USAGE' },
+      );
     }
     throw new ShoalError('IO', `cannot create the crawl directory ${layout.root}: ${(err as Error).message}`, { cause: err });
   }
@@ -143,7 +160,10 @@ export function lockCrawlDir(layout: CrawlDirLayout): CrawlDirLock {
   if (!isLocked) {
     closeSync(fd);
     const pid = holderOf(layout.lock);
-    throw new ShoalError('CRAWL_DIR_LOCKED', `another crawl${pid === null ? '' : ` (pid ${pid})`} is writing into ${layout.root}; stop it first or choose another --out`);
+    throw new ShoalError(
+      'CRAWL_DIR_LOCKED',
+      `another crawl${pid === null ? '' : ` (pid ${pid})`} is writing into ${layout.root}; stop it first or choose another --out`,
+    );
   }
   try {
     ftruncateSync(fd, 0);
@@ -190,7 +210,8 @@ export function nodeDirsOf(dir: string): { manifest: ClusterManifest | null; nod
   } catch (err) {
     throw new ShoalError('IO', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
   }
-  if (manifest.format !== 'shoal-cluster' || !Array.isArray(manifest.nodes)) throw new ShoalError('IO', `${path} is not a shoal cluster manifest`);
+  if (manifest.format !== 'shoal-cluster' || !Array.isArray(manifest.nodes))
+    throw new ShoalError('IO', `${path} is not a shoal cluster manifest`);
   return { manifest, nodes: manifest.nodes.map((m) => [m.nodeId, join(dir, m.dir)]) };
 }
 /** `node.json`: the membership file of a node of a distributed crawl (src/cluster/distributed-node.ts). */
@@ -239,7 +260,13 @@ export function crawlDirKind(root: string): CrawlDirKind {
 export function expectCrawlDirKind(root: string, wanted: Exclude<CrawlDirKind, 'new'>): void {
   const kind = crawlDirKind(root);
   if (kind === 'new' || kind === wanted) return;
-  throw new ConfigError([{
-    path: 'store.outDir', message: `${root} holds ${KIND_WORDS[kind]}, not ${KIND_WORDS[wanted]}; run it the way it was started, or choose another --out`,
-  }], { code: 'USAGE' });
+  throw new ConfigError(
+    [
+      {
+        path: 'store.outDir',
+        message: `${root} holds ${KIND_WORDS[kind]}, not ${KIND_WORDS[wanted]}; run it the way it was started, or choose another --out`,
+      },
+    ],
+    { code: 'USAGE' },
+  );
 }

@@ -16,7 +16,17 @@ import { ShoalError } from '../core/errors.js';
 import type { FetchOutcomeKind } from '../fetch/fetcher.js';
 import type { AppendRepairReport } from './append-file.js';
 import {
-  Checks, JsonLinesWriter, nullable, object, oneOf, probabilityCheck, problemOf, readJsonLines, type FieldCheck, type JsonLinesFileOptions, type RecordShape,
+  Checks,
+  JsonLinesWriter,
+  nullable,
+  object,
+  oneOf,
+  probabilityCheck,
+  problemOf,
+  readJsonLines,
+  type FieldCheck,
+  type JsonLinesFileOptions,
+  type RecordShape,
 } from './json-lines.js';
 import { readLines } from './read-lines.js';
 
@@ -57,9 +67,20 @@ export type CrawlOutcome = (typeof CrawlOutcome)[keyof typeof CrawlOutcome];
  * compile here rather than failing the reader of a log later.
  */
 const FROM_FETCH: { readonly [K in FetchOutcomeKind]: K extends CrawlOutcome ? K : never } = {
-  ok: 'ok', 'not-modified': 'not-modified', redirect: 'redirect', 'http-error': 'http-error', 'dns-error': 'dns-error',
-  'address-denied': 'address-denied', 'connect-error': 'connect-error', timeout: 'timeout', reset: 'reset',
-  'too-large': 'too-large', 'too-slow': 'too-slow', 'unsupported-encoding': 'unsupported-encoding', 'protocol-error': 'protocol-error', aborted: 'aborted',
+  ok: 'ok',
+  'not-modified': 'not-modified',
+  redirect: 'redirect',
+  'http-error': 'http-error',
+  'dns-error': 'dns-error',
+  'address-denied': 'address-denied',
+  'connect-error': 'connect-error',
+  timeout: 'timeout',
+  reset: 'reset',
+  'too-large': 'too-large',
+  'too-slow': 'too-slow',
+  'unsupported-encoding': 'unsupported-encoding',
+  'protocol-error': 'protocol-error',
+  aborted: 'aborted',
 };
 
 /** The crawl-log outcome of a fetch outcome kind (the same label). */
@@ -124,7 +145,22 @@ export interface CrawlLogEntry {
 }
 
 /** Fields {@link CrawlLog.append} may leave out, with the default it writes. */
-type Defaulted = 'bytes' | 'contentType' | 'ip' | 'node' | 'partition' | 'attempt' | 'warc' | 'digest' | 'isDuplicate' | 'simhash' | 'lang' | 'reason' | 'category' | 'categoryProbability' | 'categoryReason';
+type Defaulted =
+  | 'bytes'
+  | 'contentType'
+  | 'ip'
+  | 'node'
+  | 'partition'
+  | 'attempt'
+  | 'warc'
+  | 'digest'
+  | 'isDuplicate'
+  | 'simhash'
+  | 'lang'
+  | 'reason'
+  | 'category'
+  | 'categoryProbability'
+  | 'categoryReason';
 
 /**
  * What {@link CrawlLog.append} takes: a {@link CrawlLogEntry} whose optional fields default to
@@ -193,12 +229,28 @@ export class CrawlLog {
    */
   append(entry: CrawlLogInput): void {
     this.writer.append({
-      ts: entry.ts, url: entry.url, status: entry.status, outcome: entry.outcome, bytes: entry.bytes ?? 0,
-      contentType: entry.contentType ?? null, durationMs: entry.durationMs, ip: entry.ip ?? null,
-      discoveredFrom: entry.discoveredFrom, depth: entry.depth, node: entry.node ?? null, partition: entry.partition ?? null,
-      attempt: entry.attempt ?? 1, warc: entry.warc ?? null, digest: entry.digest ?? null, isDuplicate: entry.isDuplicate ?? false,
-      simhash: entry.simhash ?? null, lang: entry.lang ?? null, reason: entry.reason ?? null,
-      category: entry.category ?? null, categoryProbability: entry.categoryProbability ?? null, categoryReason: entry.categoryReason ?? null,
+      ts: entry.ts,
+      url: entry.url,
+      status: entry.status,
+      outcome: entry.outcome,
+      bytes: entry.bytes ?? 0,
+      contentType: entry.contentType ?? null,
+      durationMs: entry.durationMs,
+      ip: entry.ip ?? null,
+      discoveredFrom: entry.discoveredFrom,
+      depth: entry.depth,
+      node: entry.node ?? null,
+      partition: entry.partition ?? null,
+      attempt: entry.attempt ?? 1,
+      warc: entry.warc ?? null,
+      digest: entry.digest ?? null,
+      isDuplicate: entry.isDuplicate ?? false,
+      simhash: entry.simhash ?? null,
+      lang: entry.lang ?? null,
+      reason: entry.reason ?? null,
+      category: entry.category ?? null,
+      categoryProbability: entry.categoryProbability ?? null,
+      categoryReason: entry.categoryReason ?? null,
     });
   }
 

@@ -36,7 +36,10 @@ export const Checks = {
   boolean: { test: (v) => typeof v === 'boolean', expects: 'true or false' },
   count: { test: (v) => Number.isSafeInteger(v) && (v as number) >= 0, expects: 'a non-negative integer' },
   ms: { test: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, expects: 'a non-negative finite number of milliseconds' },
-  isoTime: { test: (v) => typeof v === 'string' && ISO_TIME.test(v) && !Number.isNaN(Date.parse(v)), expects: 'an ISO 8601 UTC time (YYYY-MM-DDThh:mm:ss[.fff]Z)' },
+  isoTime: {
+    test: (v) => typeof v === 'string' && ISO_TIME.test(v) && !Number.isNaN(Date.parse(v)),
+    expects: 'an ISO 8601 UTC time (YYYY-MM-DDThh:mm:ss[.fff]Z)',
+  },
   hex16: { test: (v) => typeof v === 'string' && HEX16.test(v), expects: '16 lowercase hex digits' },
 } as const satisfies Record<string, FieldCheck>;
 

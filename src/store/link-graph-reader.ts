@@ -17,7 +17,15 @@ import { join } from 'node:path';
 import { ShoalError } from '../core/errors.js';
 import { csrFromEdges, type Csr } from '../eval/csr.js';
 import {
-  ANCHORS_FILE, LINKS_FILE, LINKS_HEADER_BYTES, LINK_RECORD_BYTES, URLS_FILE, URLS_HEADER, decodeLinkRecord, linkRecordProblem, linksHeader,
+  ANCHORS_FILE,
+  LINKS_FILE,
+  LINKS_HEADER_BYTES,
+  LINK_RECORD_BYTES,
+  URLS_FILE,
+  URLS_HEADER,
+  decodeLinkRecord,
+  linkRecordProblem,
+  linksHeader,
 } from './link-graph.js';
 import { readLines } from './read-lines.js';
 
@@ -74,7 +82,8 @@ export async function readLinkGraph(dir: string): Promise<LinkGraph> {
   const fd = openSync(linksPath, 'r');
   try {
     const header = readAt(fd, 0, LINKS_HEADER_BYTES);
-    if (!header.equals(linksHeader())) fail(LINKS_FILE, 'header is not "SHOALLNK" with version 1 and 20-byte records: another format or version');
+    if (!header.equals(linksHeader()))
+      fail(LINKS_FILE, 'header is not "SHOALLNK" with version 1 and 20-byte records: another format or version');
     for (let first = 0; first < linkCount; first += CHUNK_RECORDS) {
       const count = Math.min(CHUNK_RECORDS, linkCount - first);
       const buf = readAt(fd, LINKS_HEADER_BYTES + first * LINK_RECORD_BYTES, count * LINK_RECORD_BYTES);

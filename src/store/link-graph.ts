@@ -132,7 +132,8 @@ export function decodeLinkRecord(buf: Buffer, at = 0): LinkRecord | null {
 export function linkRecordProblem(buf: Buffer, at: number, urlCount: number, anchorsBytes: number): string | null {
   const r = decodeLinkRecord(buf, at);
   if (r === null) return 'its check does not match (damaged)';
-  if (r.source >= urlCount || r.target >= urlCount) return `it names URL ${Math.max(r.source, r.target)}, beyond the ${urlCount} of ${URLS_FILE}`;
+  if (r.source >= urlCount || r.target >= urlCount)
+    return `it names URL ${Math.max(r.source, r.target)}, beyond the ${urlCount} of ${URLS_FILE}`;
   if (r.anchorOffset + r.anchorBytes > anchorsBytes) return `its anchor text ends beyond the ${anchorsBytes} bytes of ${ANCHORS_FILE}`;
   return null;
 }
@@ -204,12 +205,18 @@ export class LinkGraphWriter {
     const { dir, anchorCacheEntries, ...fileOptions } = options;
     this.anchorCacheEntries = anchorCacheEntries ?? 4096;
     this.urls = new AppendFile({
-      ...fileOptions, path: join(dir, URLS_FILE), framing: { kind: 'lines' }, header: Buffer.from(`${URLS_HEADER}\n`),
+      ...fileOptions,
+      path: join(dir, URLS_FILE),
+      framing: { kind: 'lines' },
+      header: Buffer.from(`${URLS_HEADER}\n`),
       isValidRecord: (line) => URL_LINE.test(line.toString('utf8')),
     });
     this.anchors = new AppendFile({ ...fileOptions, path: join(dir, ANCHORS_FILE), framing: { kind: 'bytes' } });
     this.links = new AppendFile({
-      ...fileOptions, path: join(dir, LINKS_FILE), framing: { kind: 'fixed', recordBytes: LINK_RECORD_BYTES }, header: linksHeader(),
+      ...fileOptions,
+      path: join(dir, LINKS_FILE),
+      framing: { kind: 'fixed', recordBytes: LINK_RECORD_BYTES },
+      header: linksHeader(),
       // Called by links.start(), after the dictionary is loaded and anchors.txt opened.
       isValidRecord: (rec) => linkRecordProblem(rec, 0, this.ids.size, this.anchors.size) === null,
       dependsOn: [this.urls, this.anchors],
@@ -255,7 +262,10 @@ export class LinkGraphWriter {
       if (line.lineNumber === 1) continue; // the header, checked by AppendFile
       const m = URL_LINE.exec(line.text);
       if (m === null || Number(m[1]) !== this.ids.size || this.idOf(m[2] as string) !== NOT_FOUND) {
-        throw new ShoalError('IO', `${path}:${line.lineNumber}: expected URL id ${this.ids.size} and a URL not seen before: the dictionary is damaged`);
+        throw new ShoalError(
+          'IO',
+          `${path}:${line.lineNumber}: expected URL id ${this.ids.size} and a URL not seen before: the dictionary is damaged`,
+        );
       }
       this.ids.set(this.fingerprint[0] as number, this.fingerprint[1] as number, this.ids.size);
     }
@@ -275,7 +285,8 @@ export class LinkGraphWriter {
   private urlIdOfFingerprint(url: string, hi: number, lo: number): number {
     const known = this.ids.get(hi, lo);
     if (known !== NOT_FOUND) return known >>> 0;
-    if (url.length === 0 || /[\t\r\n]/.test(url)) throw new RangeError(`a URL of the link graph must be non-empty, without tabs or line breaks: ${JSON.stringify(url)}`);
+    if (url.length === 0 || /[\t\r\n]/.test(url))
+      throw new RangeError(`a URL of the link graph must be non-empty, without tabs or line breaks: ${JSON.stringify(url)}`);
     const id = this.ids.size;
     if (id > 0xfffffffe) throw new RangeError('the link graph holds 2^32 - 1 URLs, its most');
     this.urls.append(`${id}\t${url}\n`);
@@ -315,9 +326,10 @@ export class LinkGraphWriter {
       const flags = l.flags ?? 0;
       checkFlags(flags);
       if (s < 0) s = this.urlId(source);
-      const t = fingerprints === undefined
-        ? this.urlId(l.target)
-        : this.urlIdOfFingerprint(l.target, fingerprints[2 * i] as number, fingerprints[2 * i + 1] as number);
+      const t =
+        fingerprints === undefined
+          ? this.urlId(l.target)
+          : this.urlIdOfFingerprint(l.target, fingerprints[2 * i] as number, fingerprints[2 * i + 1] as number);
       this.writeLink(s, t, l.anchorText ?? '', flags);
     }
   }

@@ -17,7 +17,16 @@
  */
 import type { AppendFile, AppendRepairReport } from './append-file.js';
 import {
-  Checks, JsonLinesWriter, nullable, object, oneOf, probabilityCheck, problemOf, readJsonLines, type JsonLinesFileOptions, type RecordShape,
+  Checks,
+  JsonLinesWriter,
+  nullable,
+  object,
+  oneOf,
+  probabilityCheck,
+  problemOf,
+  readJsonLines,
+  type JsonLinesFileOptions,
+  type RecordShape,
 } from './json-lines.js';
 import type { LinkGraphWriter } from './link-graph.js';
 
@@ -142,10 +151,22 @@ export class PageMetadataLog {
    */
   append(page: PageMetadataInput): number | null {
     const record: PageMetadata = {
-      ts: page.ts, urlId: null, url: page.url, payloadDigest: page.payloadDigest, textDigest: page.textDigest, simhash: page.simhash,
-      lang: page.lang, title: page.title, category: page.category ?? null,
-      categoryProbability: page.categoryProbability ?? null, categoryReason: page.categoryReason ?? null, geo: page.geo ?? null, linkCounts: page.linkCounts,
-      isNoindex: page.isNoindex, isNofollow: page.isNofollow, canonical: page.canonical,
+      ts: page.ts,
+      urlId: null,
+      url: page.url,
+      payloadDigest: page.payloadDigest,
+      textDigest: page.textDigest,
+      simhash: page.simhash,
+      lang: page.lang,
+      title: page.title,
+      category: page.category ?? null,
+      categoryProbability: page.categoryProbability ?? null,
+      categoryReason: page.categoryReason ?? null,
+      geo: page.geo ?? null,
+      linkCounts: page.linkCounts,
+      isNoindex: page.isNoindex,
+      isNofollow: page.isNofollow,
+      canonical: page.canonical,
     };
     // Checked before the URL gets an id, so that a rejected page leaves no trace in the dictionary.
     const problem = problemOf(record, PAGE_METADATA_SHAPE);

@@ -59,7 +59,12 @@ function lineStartBefore(fd: number, dataStart: number, at: number): number {
  * accepted by `isValid` (every complete record when it is undefined).
  */
 export function validPrefixLength(
-  fd: number, framing: RecordFraming, isValid: ((record: Buffer) => boolean) | undefined, dataStart: number, size: number, scanBytes: number,
+  fd: number,
+  framing: RecordFraming,
+  isValid: ((record: Buffer) => boolean) | undefined,
+  dataStart: number,
+  size: number,
+  scanBytes: number,
 ): number {
   const scanFrom = Math.max(dataStart, size - scanBytes);
   switch (framing.kind) {
@@ -127,7 +132,8 @@ export function readFramed(buf: Buffer, at: number, minBody = 0, maxBody = 0xfff
   if (buf.length - at < FRAME_BYTES) return { kind: 'short', bytes: FRAME_BYTES, problem: 'torn record frame' };
   const length = buf.readUInt32LE(at);
   if (length < minBody || length > maxBody) return { kind: 'bad', problem: `bad record length ${length}` };
-  if (buf.length - at - FRAME_BYTES < length) return { kind: 'short', bytes: FRAME_BYTES + length, problem: `torn record (length ${length})` };
+  if (buf.length - at - FRAME_BYTES < length)
+    return { kind: 'short', bytes: FRAME_BYTES + length, problem: `torn record (length ${length})` };
   const body = buf.subarray(at + FRAME_BYTES, at + FRAME_BYTES + length);
   if (crc32(body) !== buf.readUInt32LE(at + 4)) return { kind: 'bad', problem: 'checksum mismatch' };
   return { kind: 'record', body };

@@ -5,7 +5,14 @@ const pct = (v: number | null): string => (v === null ? '-' : `${(100 * v).toFix
 
 function table(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function formatAccuracy(a: ClassifierAccuracy): string {

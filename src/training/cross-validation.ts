@@ -6,7 +6,13 @@
  */
 import { classifierAccuracy, type ClassifierAccuracy } from '../eval/classifier-accuracy.js';
 import { NaiveBayesClassifier } from '../classify/naive-bayes.js';
-import { categoriesOf, trainNaiveBayes, TrainingError, type LabelledDocument, type TrainingOptions } from '../classify/naive-bayes-trainer.js';
+import {
+  categoriesOf,
+  trainNaiveBayes,
+  TrainingError,
+  type LabelledDocument,
+  type TrainingOptions,
+} from '../classify/naive-bayes-trainer.js';
 
 /** The fold of each document: per label, round robin. */
 export function foldsOf(docs: readonly LabelledDocument[], k: number): Uint16Array {
@@ -32,5 +38,9 @@ export function crossValidate(docs: readonly LabelledDocument[], k: number, opti
       if (folds[i] === f) predicted[i] = classifier.classify(d).category;
     });
   }
-  return classifierAccuracy(docs.map((d) => d.label), predicted, categories);
+  return classifierAccuracy(
+    docs.map((d) => d.label),
+    predicted,
+    categories,
+  );
 }

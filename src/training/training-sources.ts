@@ -60,7 +60,10 @@ export function sourceKindOf(path: string, options: SourceOptions = {}): SourceK
   // Read as a folder per label, a crawl directory would train on "warc", "state" and "logs" from
   // its WARC and state files as text.
   if (existsSync(join(path, CLUSTER_MANIFEST)) || existsSync(join(path, 'warc', INDEX_FILE))) {
-    throw new ConfigError([{ path: '--labels', message: `${path} is a crawl directory: training on its pages needs a labels file (URL<TAB>LABEL lines)` }], { code: 'USAGE' });
+    throw new ConfigError(
+      [{ path: '--labels', message: `${path} is a crawl directory: training on its pages needs a labels file (URL<TAB>LABEL lines)` }],
+      { code: 'USAGE' },
+    );
   }
   return 'folders';
 }
@@ -91,7 +94,8 @@ export function readJsonlDocuments(path: string): SourcedDocument[] {
     } catch (err) {
       return fail(`${where}: not JSON (${(err as Error).message})`, err);
     }
-    if (o === null || typeof o !== 'object' || typeof o.label !== 'string' || o.label === '') fail(`${where}: needs a non-empty string "label"`);
+    if (o === null || typeof o !== 'object' || typeof o.label !== 'string' || o.label === '')
+      fail(`${where}: needs a non-empty string "label"`);
     const label = o.label as string;
     if (typeof o.html === 'string') {
       docs.push({ label, origin: where, ...htmlDocument(o.html, typeof o.url === 'string' ? o.url : 'http://document.invalid/') });
@@ -121,11 +125,15 @@ export function readFolderDocuments(dir: string): SourcedDocument[] {
   const docs: SourcedDocument[] = [];
   let labels;
   try {
-    labels = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+    labels = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
   } catch (err) {
     return fail(`cannot read ${dir}: ${(err as Error).message}`, err);
   }
-  if (labels.length === 0) fail(`${dir} holds no label folders (DIR/<LABEL>/files), and is not a truth export; a crawl directory needs --labels`);
+  if (labels.length === 0)
+    fail(`${dir} holds no label folders (DIR/<LABEL>/files), and is not a truth export; a crawl directory needs --labels`);
   for (const label of labels) {
     for (const file of filesUnder(join(dir, label))) {
       let text: string;
@@ -135,9 +143,11 @@ export function readFolderDocuments(dir: string): SourcedDocument[] {
         return fail(`cannot read ${file}: ${(err as Error).message}`, err);
       }
       const ext = extname(file).toLowerCase();
-      docs.push(ext === '.html' || ext === '.htm'
-        ? { label, origin: file, ...htmlDocument(text, `file://${file}`) }
-        : { label, origin: file, title: '', text });
+      docs.push(
+        ext === '.html' || ext === '.htm'
+          ? { label, origin: file, ...htmlDocument(text, `file://${file}`) }
+          : { label, origin: file, title: '', text },
+      );
     }
   }
   return docs;
@@ -212,20 +222,29 @@ export async function readTruthDocuments(dir: string, maxDocuments = Infinity): 
     if (text === '') continue;
     const host = truth.hosts[truth.pageHost[p] as number]?.name ?? '';
     docs.push({
-      label: categories[truth.topic[p] as number] as string, origin: `http://${host}${port === null || port === 80 ? '' : `:${port}`}${truth.paths.at(p)}`,
-      title: c.title ?? '', text,
+      label: categories[truth.topic[p] as number] as string,
+      origin: `http://${host}${port === null || port === 80 ? '' : `:${port}`}${truth.paths.at(p)}`,
+      title: c.title ?? '',
+      text,
     });
   }
   return docs;
 }
 
 /** The labelled documents at `path`, of whatever kind it is. */
-export async function readTrainingSource(path: string, options: SourceOptions = {}): Promise<{ kind: SourceKind; documents: SourcedDocument[] }> {
+export async function readTrainingSource(
+  path: string,
+  options: SourceOptions = {},
+): Promise<{ kind: SourceKind; documents: SourcedDocument[] }> {
   const kind = sourceKindOf(path, options);
   switch (kind) {
-    case 'jsonl': return { kind, documents: readJsonlDocuments(path) };
-    case 'folders': return { kind, documents: readFolderDocuments(path) };
-    case 'crawl': return { kind, documents: await readCrawlDocuments(path, options.labels as string) };
-    case 'truth': return { kind, documents: await readTruthDocuments(path) };
+    case 'jsonl':
+      return { kind, documents: readJsonlDocuments(path) };
+    case 'folders':
+      return { kind, documents: readFolderDocuments(path) };
+    case 'crawl':
+      return { kind, documents: await readCrawlDocuments(path, options.labels as string) };
+    case 'truth':
+      return { kind, documents: await readTruthDocuments(path) };
   }
 }

@@ -38,8 +38,7 @@ export type InvalidUrlReason = (typeof InvalidUrlReason)[keyof typeof InvalidUrl
 /** The outcome of {@link normalizeUrl}. */
 export type NormalizeResult =
   /** `url` is the normalized absolute URL; `host` its host name (no port; IPv6 in brackets). */
-  | { readonly kind: 'ok'; readonly url: string; readonly host: string }
-  | { readonly kind: 'invalid'; readonly reason: InvalidUrlReason };
+  { readonly kind: 'ok'; readonly url: string; readonly host: string } | { readonly kind: 'invalid'; readonly reason: InvalidUrlReason };
 
 /**
  * Tracking and session parameters dropped by default, matched ASCII case-insensitively by name; a
@@ -58,9 +57,35 @@ export type NormalizeResult =
  * without it to keep it.
  */
 export const DEFAULT_DROP_PARAMS: readonly string[] = Object.freeze([
-  'utm_*', 'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'yclid', 'twclid',
-  'ttclid', 'li_fat_id', 'igshid', 'mc_cid', 'mc_eid', '_hsenc', '_hsmi', 'mkt_tok', '_ga', '_gl',
-  'jsessionid', 'phpsessid', 'aspsessionid*', 'cfid', 'cftoken', 'oscsid', 'sid', 'sessionid', 'session_id',
+  'utm_*',
+  'gclid',
+  'gclsrc',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+  'msclkid',
+  'yclid',
+  'twclid',
+  'ttclid',
+  'li_fat_id',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_hsenc',
+  '_hsmi',
+  'mkt_tok',
+  '_ga',
+  '_gl',
+  'jsessionid',
+  'phpsessid',
+  'aspsessionid*',
+  'cfid',
+  'cftoken',
+  'oscsid',
+  'sid',
+  'sessionid',
+  'session_id',
 ]);
 
 /** The configurable rules of {@link normalizeUrl}. */
@@ -102,9 +127,13 @@ export function normalizeUrl(input: string, base?: string, options: NormalizeOpt
   // Fast path, taken by most links: the parser has done everything else, and without a '%', '?'
   // or ';' in href there is no escape to normalize, no query to rewrite and no path parameter to
   // drop (a '?' or ';' outside the query and path would be percent-encoded).
-  if (href.indexOf('%') < 0 && href.indexOf('?') < 0 && href.indexOf(';') < 0
-    && hostname.charCodeAt(hostname.length - 1) !== 46 /* . */
-    && !(options.stripWww === true && hostname.startsWith('www.'))) {
+  if (
+    href.indexOf('%') < 0 &&
+    href.indexOf('?') < 0 &&
+    href.indexOf(';') < 0 &&
+    hostname.charCodeAt(hostname.length - 1) !== 46 /* . */ &&
+    !(options.stripWww === true && hostname.startsWith('www.'))
+  ) {
     return { kind: 'ok', url: href, host: hostname };
   }
   return assemble(u, options);

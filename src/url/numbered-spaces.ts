@@ -64,9 +64,15 @@ export class NumberedSpaces {
    * @param maxUrls numbered siblings admitted per (host, form), a non-negative integer.
    * @param maxKeys (host, form) counts kept at most.
    */
-  constructor(readonly maxUrls: number = DEFAULT_MAX_NUMBERED_URLS, private readonly maxKeys: number = DEFAULT_MAX_NUMBERED_KEYS, restored?: NumberedSpacesSnapshot) {
-    if (!Number.isSafeInteger(maxUrls) || maxUrls < 0) throw new RangeError(`NumberedSpaces: maxUrls must be a non-negative integer, got ${maxUrls}`);
-    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new RangeError(`NumberedSpaces: maxKeys must be a positive integer, got ${maxKeys}`);
+  constructor(
+    readonly maxUrls: number = DEFAULT_MAX_NUMBERED_URLS,
+    private readonly maxKeys: number = DEFAULT_MAX_NUMBERED_KEYS,
+    restored?: NumberedSpacesSnapshot,
+  ) {
+    if (!Number.isSafeInteger(maxUrls) || maxUrls < 0)
+      throw new RangeError(`NumberedSpaces: maxUrls must be a non-negative integer, got ${maxUrls}`);
+    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1)
+      throw new RangeError(`NumberedSpaces: maxKeys must be a positive integer, got ${maxKeys}`);
     for (const [host, form, admitted, cut] of restored ?? []) this.counts.set(keyOf(host, form), { admitted, cut });
   }
 

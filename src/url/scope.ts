@@ -24,7 +24,17 @@
 import { getDomain } from 'tldts';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { hostNameOf, hostNamesOf, isInDomainSet } from './filter/host-filter.js';
-import { ACCEPTED, RejectReason, pathDepth, rejected, urlParts, type CandidateUrl, type FilterVerdict, type UrlFilter, type UrlFilterSpec } from './filter/url-filter.js';
+import {
+  ACCEPTED,
+  RejectReason,
+  pathDepth,
+  rejected,
+  urlParts,
+  type CandidateUrl,
+  type FilterVerdict,
+  type UrlFilter,
+  type UrlFilterSpec,
+} from './filter/url-filter.js';
 import { normalizeUrl } from './normalize.js';
 
 /** How a seeds-only scope widens each seed. */
@@ -92,8 +102,16 @@ function hostRules(scope: CrawlScope, issues: ConfigIssue[]): HostRules {
     const domain = name === null ? null : registrableDomain(name);
     if (name === null) issues.push({ path: `domains[${i}]`, message: `'${d}' is not a host name` });
     else if (domain === name) trees.add(name);
-    else if (domain === null) issues.push({ path: `domains[${i}]`, message: `'${d}' is a public suffix or an address, not a registrable domain; list it under suffixes or hosts` });
-    else issues.push({ path: `domains[${i}]`, message: `'${d}' is not a registrable domain (its domain is '${domain}'); list it under hosts, or give '${domain}'` });
+    else if (domain === null)
+      issues.push({
+        path: `domains[${i}]`,
+        message: `'${d}' is a public suffix or an address, not a registrable domain; list it under suffixes or hosts`,
+      });
+    else
+      issues.push({
+        path: `domains[${i}]`,
+        message: `'${d}' is not a registrable domain (its domain is '${domain}'); list it under hosts, or give '${domain}'`,
+      });
   }
   for (const s of hostNamesOf(scope.suffixes ?? [], 'suffixes', issues)) trees.add(s);
   const seeds = scope.seeds;
@@ -212,7 +230,8 @@ export class ScopeCounters implements UrlFilter {
 
   /** Counts one fetched page of `host` with `bytes` body bytes (a non-negative integer). */
   recordPage(host: string, bytes: number): void {
-    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new RangeError(`ScopeCounters.recordPage: bytes must be a non-negative integer, got ${bytes}`);
+    if (!Number.isSafeInteger(bytes) || bytes < 0)
+      throw new RangeError(`ScopeCounters.recordPage: bytes must be a non-negative integer, got ${bytes}`);
     this.pageCount++;
     this.byteCount += bytes;
     if (this.maxPagesPerHost !== Infinity) this.hostCounts.set(host, (this.hostCounts.get(host) ?? 0) + 1);

@@ -62,6 +62,7 @@ export class UrlIds {
   }
 
   private check(id: number): void {
-    if (!(Number.isInteger(id) && id >= 0 && id < this.count)) throw new RangeError(`UrlIds: no URL has id ${id} (${this.count} handed out)`);
+    if (!(Number.isInteger(id) && id >= 0 && id < this.count))
+      throw new RangeError(`UrlIds: no URL has id ${id} (${this.count} handed out)`);
   }
 }

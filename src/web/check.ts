@@ -16,18 +16,32 @@ export interface CheckReport {
 }
 
 /** One GET; `timeoutMs` bounds the whole exchange (a drip page is never idle, yet never done). */
-function fetchOnce(agent: Agent, ip: string, port: number, host: string, path: string, timeoutMs: number): Promise<{ status: number; bytes: number }> {
+function fetchOnce(
+  agent: Agent,
+  ip: string,
+  port: number,
+  host: string,
+  path: string,
+  timeoutMs: number,
+): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve) => {
     const done = (r: { status: number; bytes: number }): void => {
       clearTimeout(timer);
       resolve(r);
     };
-    const req = request({ agent, host: ip, port, path, headers: { host, 'user-agent': 'shoal-web-check/1.0', 'accept-encoding': 'gzip, br' } }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => { bytes += c.length; });
-      res.on('end', () => done({ status: res.statusCode ?? 0, bytes }));
-      res.on('close', () => { if (!res.complete) done({ status: 0, bytes }); });
-    });
+    const req = request(
+      { agent, host: ip, port, path, headers: { host, 'user-agent': 'shoal-web-check/1.0', 'accept-encoding': 'gzip, br' } },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+        });
+        res.on('end', () => done({ status: res.statusCode ?? 0, bytes }));
+        res.on('close', () => {
+          if (!res.complete) done({ status: 0, bytes });
+        });
+      },
+    );
     const timer = setTimeout(() => req.destroy(), timeoutMs);
     req.on('error', () => done({ status: 0, bytes: 0 }));
     req.end();

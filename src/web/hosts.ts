@@ -12,14 +12,23 @@ import type { UsCity } from './data/us-cities.js';
 
 /** How a host answers /robots.txt. */
 export const RobotsKind = {
-  rules: 'rules', empty: 'empty', notFound: 'not-found', serverError: 'server-error',
-  unavailable: 'unavailable', redirect: 'redirect', garbage: 'garbage',
+  rules: 'rules',
+  empty: 'empty',
+  notFound: 'not-found',
+  serverError: 'server-error',
+  unavailable: 'unavailable',
+  redirect: 'redirect',
+  garbage: 'garbage',
 } as const;
 export type RobotsKind = (typeof RobotsKind)[keyof typeof RobotsKind];
 
 /** The kinds of crawler trap a host may hold (docs/test-web.md §5.17). */
 export const TrapKind = {
-  calendar: 'calendar', session: 'session', repeat: 'repeat', query: 'query', pagination: 'pagination',
+  calendar: 'calendar',
+  session: 'session',
+  repeat: 'repeat',
+  query: 'query',
+  pagination: 'pagination',
 } as const satisfies { readonly [K in (typeof TRAP_KINDS)[number]]: K };
 export type TrapKind = (typeof TrapKind)[keyof typeof TrapKind];
 
@@ -78,11 +87,13 @@ export function intToIp(n: number): string {
 export function addressPool(config: WebConfig): string[] {
   const base = ipToInt(config.server.addressBase);
   const last = base + config.server.addressCount - 1;
-  if (base >>> 24 !== 127 || last >>> 24 !== 127 || (last & 255) === 255 && last === 0x7fffffff) {
-    throw new ConfigError([{
-      path: 'server.addressBase',
-      message: `addresses ${config.server.addressBase} + ${config.server.addressCount} must stay inside 127.0.0.0/8`,
-    }]);
+  if (base >>> 24 !== 127 || last >>> 24 !== 127 || ((last & 255) === 255 && last === 0x7fffffff)) {
+    throw new ConfigError([
+      {
+        path: 'server.addressBase',
+        message: `addresses ${config.server.addressBase} + ${config.server.addressCount} must stay inside 127.0.0.0/8`,
+      },
+    ]);
   }
   return Array.from({ length: config.server.addressCount }, (_, i) => intToIp(base + i));
 }
@@ -157,7 +168,9 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
     const langCode = input.languages[lang] ?? 'en';
     const topic = isCommunityModel
       ? (englishTopics[community % englishTopics.length] as number)
-      : langCode !== 'en' && input.worldTopic >= 0 ? input.worldTopic : (rng.pick(englishTopics));
+      : langCode !== 'en' && input.worldTopic >= 0
+        ? input.worldTopic
+        : rng.pick(englishTopics);
     const city = !isCommunityModel && rng.chance(config.geo.hostRate) ? rng.int(input.cities.length) : -1;
     const picked = index > 0 && !isCommunityModel && rng.chance(config.duplicates.mirrorHostRate) ? rng.int(index) : -1;
     // A mirror of a mirror copies the root original.
@@ -167,8 +180,10 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
     const robots = pickRobots(rng, config);
     const fanout = config.links.fanout;
     const sections = Array.from({ length: Math.min(fanout, pageCount - 1) }, (_, i) => i + 1);
-    const disallowed = robots === RobotsKind.rules && sections.length > 0
-      ? [...new Set([rng.pick(sections), ...(rng.chance(0.5) ? [rng.pick(sections)] : [])])] : [];
+    const disallowed =
+      robots === RobotsKind.rules && sections.length > 0
+        ? [...new Set([rng.pick(sections), ...(rng.chance(0.5) ? [rng.pick(sections)] : [])])]
+        : [];
     const allowed = disallowed.flatMap((d) => {
       const child = d * fanout + 1 + rng.int(fanout);
       return child < pageCount && rng.chance(0.5) ? [child] : [];
@@ -176,13 +191,18 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
     const drawnTrap = !isCommunityModel && rng.chance(config.traps.hostRate) ? rng.pick(config.traps.kinds) : null;
     const listedTrap = listedTraps.get(index);
     if (listedTrap !== undefined && source !== null) {
-      throw new ConfigError([{ path: 'traps.hosts', message: `host ${index} mirrors host ${mirrorOf} and takes its trap: list host ${mirrorOf} instead` }]);
+      throw new ConfigError([
+        { path: 'traps.hosts', message: `host ${index} mirrors host ${mirrorOf} and takes its trap: list host ${mirrorOf} instead` },
+      ]);
     }
     const trap = listedTrap ?? drawnTrap;
     // Only a robots.txt with rules can announce a sitemap or block a trap.
     const hasRules = robots === RobotsKind.rules || robots === RobotsKind.unavailable || robots === RobotsKind.redirect;
     const sitemap = rng.chance(config.robots.sitemapRate)
-      ? (hasRules && rng.chance(config.robots.sitemapListedRate) ? 'listed' : 'unlisted') : 'none';
+      ? hasRules && rng.chance(config.robots.sitemapListedRate)
+        ? 'listed'
+        : 'unlisted'
+      : 'none';
     // Drawn on their own stream: a web without refusing hosts or listed traps keeps every other draw.
     const faultRng = new Rng(seed, Purpose.hostFaults, index);
     const isRefusing = listedRefusing.has(index) || (!isCommunityModel && faultRng.chance(config.faults.refusingHostRate));
@@ -190,10 +210,13 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
     const isTrapBlocked = listedTrap === undefined ? isDrawnTrapBlocked : hasRules && faultRng.chance(config.traps.robotsDisallowRate);
     const ipRng = new Rng(seed, Purpose.hostName, index, 7);
     hosts.push({
-      index, name, unicodeName, domain,
+      index,
+      name,
+      unicodeName,
+      domain,
       ip: isRefusing
-        ? refusingAddresses[Math.floor(faultRng.next() * refusingAddresses.length)] as string
-        : addresses[Math.floor(ipRng.next() * addresses.length)] as string,
+        ? (refusingAddresses[Math.floor(faultRng.next() * refusingAddresses.length)] as string)
+        : (addresses[Math.floor(ipRng.next() * addresses.length)] as string),
       lang: source?.lang ?? lang,
       topic: source?.topic ?? topic,
       city: source?.city ?? city,
@@ -208,8 +231,12 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
       robotsBlocksTrap: source?.robotsBlocksTrap ?? isTrapBlocked,
       disallowed: source?.disallowed ?? disallowed,
       allowed: source?.allowed ?? allowed,
-      crawlDelaySeconds: source !== null ? source.crawlDelaySeconds
-        : (robots === RobotsKind.rules && rng.chance(config.robots.crawlDelayRate) ? config.robots.crawlDelaySeconds : null),
+      crawlDelaySeconds:
+        source !== null
+          ? source.crawlDelaySeconds
+          : robots === RobotsKind.rules && rng.chance(config.robots.crawlDelayRate)
+            ? config.robots.crawlDelaySeconds
+            : null,
       sitemap: source?.sitemap ?? sitemap,
       gzip: rng.chance(config.encoding.gzipRate),
       brotli: rng.chance(config.encoding.brotliRate),
@@ -223,9 +250,13 @@ export function buildHosts(input: HostTableInput): HostInfo[] {
 function pickRobots(rng: Rng, config: WebConfig): RobotsKind {
   const r = config.robots;
   const table: [RobotsKind, number][] = [
-    [RobotsKind.serverError, r.serverErrorRate], [RobotsKind.unavailable, r.unavailableRate],
-    [RobotsKind.redirect, r.redirectRate], [RobotsKind.garbage, r.garbageRate],
-    [RobotsKind.notFound, r.notFoundRate], [RobotsKind.empty, r.emptyRate], [RobotsKind.rules, r.rulesRate],
+    [RobotsKind.serverError, r.serverErrorRate],
+    [RobotsKind.unavailable, r.unavailableRate],
+    [RobotsKind.redirect, r.redirectRate],
+    [RobotsKind.garbage, r.garbageRate],
+    [RobotsKind.notFound, r.notFoundRate],
+    [RobotsKind.empty, r.emptyRate],
+    [RobotsKind.rules, r.rulesRate],
   ];
   let u = rng.next();
   for (const [kind, p] of table) {
@@ -236,15 +267,19 @@ function pickRobots(rng: Rng, config: WebConfig): RobotsKind {
 }
 
 function hostName(
-  rng: Rng, input: HostTableInput, index: number, langCode: string, topic: number, city: number,
-  hosts: readonly HostInfo[], taken: Set<string>,
+  rng: Rng,
+  input: HostTableInput,
+  index: number,
+  langCode: string,
+  topic: number,
+  city: number,
+  hosts: readonly HostInfo[],
+  taken: Set<string>,
 ): { name: string; unicodeName: string; domain: string } {
   const { config } = input;
   const nameRng = new Rng(config.seed, Purpose.hostName, index);
   const tld = config.tld;
-  const words = langCode === 'en'
-    ? topicWords(input.categories[topic] ?? 'ARTS', topic)
-    : languageVocab(langCode).content;
+  const words = langCode === 'en' ? topicWords(input.categories[topic] ?? 'ARTS', topic) : languageVocab(langCode).content;
   const asciiWords = words.filter((w) => /^[a-z]+$/.test(w));
   const isIdn = langCode !== 'en' && nameRng.chance(config.languages.idnRate) && words.length > asciiWords.length;
   const pool = isIdn ? words.filter((w) => !/^[a-z]+$/.test(w)) : asciiWords.length > 0 ? asciiWords : LATIN_NAME_WORDS;

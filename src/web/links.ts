@@ -30,15 +30,21 @@ export function pageLinks(model: WebModel, g: number): PageLink[] {
     const src = model.hosts[h.mirrorOf] as HostInfo;
     const shift = h.firstPage - src.firstPage;
     return pageLinks(model, g - shift).map((l) =>
-      (l.target >= src.firstPage && l.target < src.firstPage + src.pageCount ? { ...l, target: l.target + shift } : l));
+      l.target >= src.firstPage && l.target < src.firstPage + src.pageCount ? { ...l, target: l.target + shift } : l,
+    );
   }
   return model.config.links.model === 'community' ? communityLinks(model, g) : webLinks(model, g);
 }
 
 /** Kinds whose body, once it is all sent, is the page with its links (a drip's body ends too, late). */
 function hasBodyLinks(kind: number): boolean {
-  return kind === PageKind.ok || kind === PageKind.unavailable || kind === PageKind.reset
-    || kind === PageKind.oversized || kind === PageKind.drip;
+  return (
+    kind === PageKind.ok ||
+    kind === PageKind.unavailable ||
+    kind === PageKind.reset ||
+    kind === PageKind.oversized ||
+    kind === PageKind.drip
+  );
 }
 
 function webLinks(model: WebModel, g: number): PageLink[] {

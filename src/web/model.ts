@@ -14,15 +14,32 @@ import { toIssues } from '../config/load.js';
 
 /** What a page URL answers (the page's "kind"); `ok` pages carry content and links. */
 export const PageKind = {
-  ok: 0, redirect: 1, redirectLoop: 2, notFound: 3, gone: 4, serverError: 5,
-  unavailable: 6, reset: 7, hang: 8, oversized: 9, bomb: 10, nearDuplicate: 11, drip: 12,
+  ok: 0,
+  redirect: 1,
+  redirectLoop: 2,
+  notFound: 3,
+  gone: 4,
+  serverError: 5,
+  unavailable: 6,
+  reset: 7,
+  hang: 8,
+  oversized: 9,
+  bomb: 10,
+  nearDuplicate: 11,
+  drip: 12,
 } as const;
 export type PageKind = (typeof PageKind)[keyof typeof PageKind];
 export const PAGE_KIND_NAMES: readonly string[] = Object.keys(PageKind);
 
 /** Per-page flags (bits). */
 export const PageFlag = {
-  noindex: 1, nofollow: 2, baseHref: 4, canonical: 8, short: 16, trapLink: 32, legacyCharset: 64,
+  noindex: 1,
+  nofollow: 2,
+  baseHref: 4,
+  canonical: 8,
+  short: 16,
+  trapLink: 32,
+  legacyCharset: 64,
 } as const;
 
 /**
@@ -30,8 +47,13 @@ export const PageFlag = {
  * that waits `faults.dripMs` (two minutes by default): the truth's polite crawler does not.
  */
 export function servesContent(kind: number): boolean {
-  return kind === PageKind.ok || kind === PageKind.unavailable || kind === PageKind.reset
-    || kind === PageKind.oversized || kind === PageKind.nearDuplicate;
+  return (
+    kind === PageKind.ok ||
+    kind === PageKind.unavailable ||
+    kind === PageKind.reset ||
+    kind === PageKind.oversized ||
+    kind === PageKind.nearDuplicate
+  );
 }
 
 /**
@@ -41,12 +63,18 @@ export function servesContent(kind: number): boolean {
 export function finalStatus(model: WebModel, g: number): number {
   if (model.hostOf(g).isRefusing) return 0;
   switch (model.pageKind[g]) {
-    case PageKind.redirect: return redirectInfo(model, g).status;
-    case PageKind.redirectLoop: return 302;
-    case PageKind.notFound: return 404;
-    case PageKind.gone: return 410;
-    case PageKind.serverError: return 500;
-    default: return 200;
+    case PageKind.redirect:
+      return redirectInfo(model, g).status;
+    case PageKind.redirectLoop:
+      return 302;
+    case PageKind.notFound:
+      return 404;
+    case PageKind.gone:
+      return 410;
+    case PageKind.serverError:
+      return 500;
+    default:
+      return 200;
   }
 }
 
@@ -128,20 +156,24 @@ export class WebModel {
     this.cities = targetCities(config.geo.cities);
     this.zipfS = 1 / (config.links.inDegreeExponent - 1);
     this.englishIndex = this.languages.indexOf('en');
-    this.vocabularies = [
-      ...this.categories.map((c, i) => topicWords(c, i)),
-      ...this.languages.map((l) => languageVocab(l).content),
-    ];
+    this.vocabularies = [...this.categories.map((c, i) => topicWords(c, i)), ...this.languages.map((l) => languageVocab(l).content)];
     this.encodedVocabularies = this.vocabularies.map((v) => v.map((w) => encodeURIComponent(w)));
     this.capitalizedVocabularies = this.vocabularies.map((v) => v.map((w) => flatten(capitalize(w))));
     this.citySlugs = this.cities.map((c) => citySlug(c.name));
     const f = config.faults;
     this.kindTable = [
-      [PageKind.redirect, f.redirectRate], [PageKind.redirectLoop, f.redirectLoopRate],
-      [PageKind.notFound, f.notFoundRate], [PageKind.gone, f.goneRate], [PageKind.serverError, f.serverErrorRate],
-      [PageKind.unavailable, f.unavailableRate], [PageKind.reset, f.resetRate], [PageKind.hang, f.hangRate],
-      [PageKind.oversized, f.oversizedRate], [PageKind.bomb, f.bombRate],
-      [PageKind.nearDuplicate, config.duplicates.nearDuplicateRate], [PageKind.drip, f.dripRate],
+      [PageKind.redirect, f.redirectRate],
+      [PageKind.redirectLoop, f.redirectLoopRate],
+      [PageKind.notFound, f.notFoundRate],
+      [PageKind.gone, f.goneRate],
+      [PageKind.serverError, f.serverErrorRate],
+      [PageKind.unavailable, f.unavailableRate],
+      [PageKind.reset, f.resetRate],
+      [PageKind.hang, f.hangRate],
+      [PageKind.oversized, f.oversizedRate],
+      [PageKind.bomb, f.bombRate],
+      [PageKind.nearDuplicate, config.duplicates.nearDuplicateRate],
+      [PageKind.drip, f.dripRate],
     ];
     const isCommunity = config.links.model === 'community';
     let sizes: number[];
@@ -161,9 +193,14 @@ export class WebModel {
       sizes = hostSizes(config.pages, config.hosts, config.links.hostSizeExponent);
     }
     this.hosts = buildHosts({
-      config, languages: this.languages,
+      config,
+      languages: this.languages,
       languageWeights: cumulate(this.languages.map((l) => config.languages.weights[l as 'en'] ?? 0)),
-      categories: this.categories, worldTopic: this.worldTopic, cities: this.cities, sizes, communities,
+      categories: this.categories,
+      worldTopic: this.worldTopic,
+      cities: this.cities,
+      sizes,
+      communities,
     });
     this.hosts.forEach((h) => this.hostIndexByName.set(h.name, h.index));
     const n = this.hosts.reduce((a, h) => a + h.pageCount, 0);
@@ -193,7 +230,10 @@ export class WebModel {
     this.config.faults.dripPages.forEach(({ host, page }, i) => {
       const h = this.hosts[host] as HostInfo;
       if (h.mirrorOf >= 0) {
-        issues.push({ path: `faults.dripPages.${i}.host`, message: `host ${host} mirrors host ${h.mirrorOf} and copies its pages: list host ${h.mirrorOf} instead` });
+        issues.push({
+          path: `faults.dripPages.${i}.host`,
+          message: `host ${host} mirrors host ${h.mirrorOf} and copies its pages: list host ${h.mirrorOf} instead`,
+        });
       } else if (page >= h.pageCount) {
         issues.push({ path: `faults.dripPages.${i}.page`, message: `host ${host} has pages 0 to ${h.pageCount - 1}` });
       } else {
@@ -220,8 +260,12 @@ export class WebModel {
       }
       const rng = new Rng(c.seed, Purpose.pageAttrs, g);
       const isEnglish = this.languages[h.lang] === 'en';
-      this.pageTopic[g] = !isEnglish && this.worldTopic >= 0 ? this.worldTopic
-        : c.links.model === 'community' || rng.chance(c.topics.hostPurity) ? h.topic : rng.pick(englishTopics);
+      this.pageTopic[g] =
+        !isEnglish && this.worldTopic >= 0
+          ? this.worldTopic
+          : c.links.model === 'community' || rng.chance(c.topics.hostPurity)
+            ? h.topic
+            : rng.pick(englishTopics);
       if (c.links.model === 'web') {
         if (h.city >= 0 && rng.chance(c.geo.localPageRate)) this.pageCity[g] = h.city;
         else if (rng.chance(c.geo.strayPageRate)) this.pageCity[g] = rng.int(this.cities.length);
@@ -283,10 +327,12 @@ export class WebModel {
     }
     const seed = this.config.seed;
     // Home pages tend to be popular; otherwise popularity is independent of everything else.
-    return pools.map((pool) => sortByKey(pool, (g) => {
-      const u = unitFromHash(hash32(seed, Purpose.popularity, g));
-      return this.localId(g) === 0 ? u * 0.05 : u;
-    }));
+    return pools.map((pool) =>
+      sortByKey(pool, (g) => {
+        const u = unitFromHash(hash32(seed, Purpose.popularity, g));
+        return this.localId(g) === 0 ? u * 0.05 : u;
+      }),
+    );
   }
 
   private assignRedirectTargets(h: HostInfo): void {
@@ -444,7 +490,10 @@ export class WebModel {
   /** Home pages used as crawl seeds: the largest ordinary hosts first. */
   seedPages(): number[] {
     const order = [...this.hosts]
-      .filter((h) => h.mirrorOf < 0 && h.trap === null && !h.isRefusing && (h.robots === 'empty' || h.robots === 'not-found' || h.robots === 'rules'))
+      .filter(
+        (h) =>
+          h.mirrorOf < 0 && h.trap === null && !h.isRefusing && (h.robots === 'empty' || h.robots === 'not-found' || h.robots === 'rules'),
+      )
       .sort((a, b) => b.pageCount - a.pageCount || a.index - b.index);
     return order.slice(0, this.config.seeds).map((h) => h.firstPage);
   }

@@ -136,9 +136,12 @@ function href(w: LinkWriter, target: number): string {
     return origin + path;
   }
   switch (rng.int(3)) {
-    case 0: return `HTTP://${upperCaseHost(hostText)}${portText}${path}`;
-    case 1: return `http://${hostText}${portText}${noisyPath(rng, path)}`;
-    default: return `http://${capitalize(hostText)}${portText}${path}#top`;
+    case 0:
+      return `HTTP://${upperCaseHost(hostText)}${portText}${path}`;
+    case 1:
+      return `http://${hostText}${portText}${noisyPath(rng, path)}`;
+    default:
+      return `http://${capitalize(hostText)}${portText}${path}#top`;
   }
 }
 
@@ -162,12 +165,14 @@ function upperCaseHost(name: string): string {
 /** A same-target variant of a path: fragment, escaped unreserved letter, or dot segments. */
 function noisyPath(rng: Rng, path: string): string {
   switch (rng.int(3)) {
-    case 0: return `${path}#section-${rng.range(1, 9)}`;
+    case 0:
+      return `${path}#section-${rng.range(1, 9)}`;
     case 1: {
       const i = path.search(/[a-z]/);
       return i < 0 ? path : `${path.slice(0, i)}%${path.charCodeAt(i).toString(16).toUpperCase()}${path.slice(i + 1)}`;
     }
-    default: return path.startsWith('/') ? `/./${path.slice(1)}` : `./${path}`;
+    default:
+      return path.startsWith('/') ? `/./${path.slice(1)}` : `./${path}`;
   }
 }
 
@@ -263,8 +268,15 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   const linkRng = new Rng(cfg.seed, Purpose.pageText, src, 1);
   const { charset, isCharsetInHeader, hasBom } = pageCharset(model, cid, vocab);
   const lw: LinkWriter = {
-    model, rng: linkRng, host, ownPath, port, isBaseHref: (flags & PageFlag.baseHref) !== 0,
-    isUtf8: charset === '' || charset === 'utf-8', origins: originsOf(model, port), indexTitles: indexTitlesOf(model),
+    model,
+    rng: linkRng,
+    host,
+    ownPath,
+    port,
+    isBaseHref: (flags & PageFlag.baseHref) !== 0,
+    isUtf8: charset === '' || charset === 'utf-8',
+    origins: originsOf(model, port),
+    indexTitles: indexTitlesOf(model),
   };
 
   const title = pageTitle(model, g);
@@ -281,7 +293,10 @@ export function renderPage(model: WebModel, g: number, port: number): RenderedPa
   const nav: PageLink[] = [];
   const content: PageLink[] = [];
   for (const l of links) (l.kind === LinkKind.nav ? nav : content).push(l);
-  const body: string[] = ['<body>', `<header><a href="${(flags & PageFlag.baseHref) !== 0 ? './' : '/'}">${capitalize(host.unicodeName)}</a></header>`];
+  const body: string[] = [
+    '<body>',
+    `<header><a href="${(flags & PageFlag.baseHref) !== 0 ? './' : '/'}">${capitalize(host.unicodeName)}</a></header>`,
+  ];
   if (nav.length > 0) {
     body.push('<nav><ul>');
     for (const l of nav) body.push(`<li>${linkHtml(lw, l, pageTitle(model, l.target, lw.indexTitles))}</li>`);
@@ -382,16 +397,25 @@ function noiseMention(model: WebModel, rng: Rng): string | null {
 
 function trapLink(host: HostInfo, rng: Rng): string {
   switch (host.trap) {
-    case 'calendar': return `<a href="/calendar/${rng.range(2000, 2030)}/${rng.range(1, 12)}/">Calendar</a>`;
-    case 'session': return `<a href="/s/${(rng.nextU32() >>> 0).toString(16)}/">Members</a>`;
-    case 'repeat': return '<a href="/archive/">Archive</a>';
-    case 'pagination': return '<a href="/q?p=1">All items</a>';
-    default: return `<a href="/search?q=${rng.range(1, 999)}">Search</a>`;
+    case 'calendar':
+      return `<a href="/calendar/${rng.range(2000, 2030)}/${rng.range(1, 12)}/">Calendar</a>`;
+    case 'session':
+      return `<a href="/s/${(rng.nextU32() >>> 0).toString(16)}/">Members</a>`;
+    case 'repeat':
+      return '<a href="/archive/">Archive</a>';
+    case 'pagination':
+      return '<a href="/q?p=1">All items</a>';
+    default:
+      return `<a href="/search?q=${rng.range(1, 999)}">Search</a>`;
   }
 }
 
 /** The charset of a page and where it is declared. */
-export function pageCharset(model: WebModel, cid: number, vocab: LanguageVocab): { charset: string; isCharsetInHeader: boolean; hasBom: boolean } {
+export function pageCharset(
+  model: WebModel,
+  cid: number,
+  vocab: LanguageVocab,
+): { charset: string; isCharsetInHeader: boolean; hasBom: boolean } {
   const cfg = model.config.languages;
   const rng = new Rng(model.config.seed, Purpose.pageAttrs, cid, 2);
   const isLegacy = ((model.pageFlags[cid] as number) & PageFlag.legacyCharset) !== 0;

@@ -18,16 +18,32 @@ export interface ReplayHost {
 }
 
 const TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.xhtml': 'application/xhtml+xml',
-  '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json', '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml', '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif', '.ico': 'image/x-icon', '.pdf': 'application/pdf', '.woff': 'font/woff', '.woff2': 'font/woff2',
-  '.gz': 'application/gzip', '.zip': 'application/zip',
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.xhtml': 'application/xhtml+xml',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.pdf': 'application/pdf',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.gz': 'application/gzip',
+  '.zip': 'application/zip',
 };
 
 /** Checks each replay folder and assigns it an address (round-robin over `addresses`). */
 export async function resolveReplayHosts(
-  entries: readonly { readonly host: string; readonly root: string }[], addresses: readonly string[], taken: (name: string) => boolean,
+  entries: readonly { readonly host: string; readonly root: string }[],
+  addresses: readonly string[],
+  taken: (name: string) => boolean,
 ): Promise<ReplayHost[]> {
   const out: ReplayHost[] = [];
   const problems: { path: string; message: string }[] = [];
@@ -49,7 +65,12 @@ export async function resolveReplayHosts(
 }
 
 /** Serves one request from a replay folder; never leaves the folder (symlinks included). */
-export async function serveReplay(host: ReplayHost, rawTarget: string, req: IncomingMessage, res: ServerResponse): Promise<{ status: number; bytes: number }> {
+export async function serveReplay(
+  host: ReplayHost,
+  rawTarget: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<{ status: number; bytes: number }> {
   const fail = (status: number, msg: string): { status: number; bytes: number } => {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(msg) });
     res.end(req.method === 'HEAD' ? undefined : msg);

@@ -87,7 +87,10 @@ export class RequestLog {
 
   private readonly out: WriteStream | null;
 
-  constructor(private readonly limit: number, file: string | null) {
+  constructor(
+    private readonly limit: number,
+    file: string | null,
+  ) {
     this.out = file === null ? null : createWriteStream(file, { flags: 'a' });
   }
 
@@ -102,9 +105,23 @@ export class RequestLog {
     a.total++;
     if (a.inFlight > a.max) a.max = a.inFlight;
     return {
-      seq: ++this.seq, startMs: Date.now(), endMs: 0, ip, host, method, path, userAgent, isViaProxy,
-      hostInFlight: h.inFlight, ipInFlight: a.inFlight, status: 0, bytes: 0, outcome: 'pending',
-      page: -1, trap: null, isAborted: false,
+      seq: ++this.seq,
+      startMs: Date.now(),
+      endMs: 0,
+      ip,
+      host,
+      method,
+      path,
+      userAgent,
+      isViaProxy,
+      hostInFlight: h.inFlight,
+      ipInFlight: a.inFlight,
+      status: 0,
+      bytes: 0,
+      outcome: 'pending',
+      page: -1,
+      trap: null,
+      isAborted: false,
     };
   }
 

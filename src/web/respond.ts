@@ -18,19 +18,19 @@ import { languageVocab } from './vocab.js';
  */
 export type Reply =
   | {
-    readonly kind: 'body';
-    readonly status: number;
-    readonly headers: Readonly<Record<string, string>>;
-    readonly body: Buffer;
-    /** Whether the server may compress it (per host, when the client accepts it). */
-    readonly isCompressible: boolean;
-    /** Stable key for the render cache, or null when the reply must not be cached. */
-    readonly cacheKey: string | null;
-    readonly outcome: string;
-    readonly page: number;
-    /** The trap kind of a trap page, else null. */
-    readonly trap: TrapKind | null;
-  }
+      readonly kind: 'body';
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: Buffer;
+      /** Whether the server may compress it (per host, when the client accepts it). */
+      readonly isCompressible: boolean;
+      /** Stable key for the render cache, or null when the reply must not be cached. */
+      readonly cacheKey: string | null;
+      readonly outcome: string;
+      readonly page: number;
+      /** The trap kind of a trap page, else null. */
+      readonly trap: TrapKind | null;
+    }
   | { readonly kind: 'reset'; readonly outcome: string; readonly page: number }
   | { readonly kind: 'hang'; readonly headers: Readonly<Record<string, string>>; readonly prefix: Buffer; readonly page: number }
   | { readonly kind: 'bomb'; readonly page: number }
@@ -41,8 +41,15 @@ const TEXT = 'text/plain; charset=utf-8';
 
 function text(status: number, body: string, outcome: string, extra: Record<string, string> = {}, page = -1): Reply {
   return {
-    kind: 'body', status, headers: { 'content-type': TEXT, ...extra }, body: Buffer.from(body),
-    isCompressible: false, cacheKey: null, outcome, page, trap: null,
+    kind: 'body',
+    status,
+    headers: { 'content-type': TEXT, ...extra },
+    body: Buffer.from(body),
+    isCompressible: false,
+    cacheKey: null,
+    outcome,
+    page,
+    trap: null,
   };
 }
 
@@ -144,7 +151,17 @@ export function respond(ctx: RespondContext, h: HostInfo, rawTarget: string): Re
   if (path.startsWith('/sitemap')) {
     const xml = sitemapXml(model, h, path, origin);
     if (xml !== null) {
-      return { kind: 'body', status: 200, headers: { 'content-type': 'application/xml' }, body: Buffer.from(xml), isCompressible: true, cacheKey: null, outcome: 'sitemap', page: -1, trap: null };
+      return {
+        kind: 'body',
+        status: 200,
+        headers: { 'content-type': 'application/xml' },
+        body: Buffer.from(xml),
+        isCompressible: true,
+        cacheKey: null,
+        outcome: 'sitemap',
+        page: -1,
+        trap: null,
+      };
     }
   }
   const hop = path.startsWith('/go/') ? /^\/go\/(\d+)\/(\d+)$/.exec(path) : null;
@@ -169,17 +186,33 @@ export function respond(ctx: RespondContext, h: HostInfo, rawTarget: string): Re
 function robots(ctx: RespondContext, h: HostInfo, origin: string): Reply {
   const { model } = ctx;
   switch (h.robots) {
-    case 'not-found': return text(404, 'not found\n', 'robots');
-    case 'server-error': return text(500, 'internal error\n', 'robots');
-    case 'empty': return text(200, '', 'robots');
-    case 'garbage': return { kind: 'body', status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>Welcome</h1><p>Disallow everything? <b>No</b>.</p></body></html>\n'), isCompressible: false, cacheKey: null, outcome: 'robots', page: -1, trap: null };
-    case 'redirect': return text(301, 'moved\n', 'robots', { location: `${origin}${MOVED_ROBOTS_PATH}` });
+    case 'not-found':
+      return text(404, 'not found\n', 'robots');
+    case 'server-error':
+      return text(500, 'internal error\n', 'robots');
+    case 'empty':
+      return text(200, '', 'robots');
+    case 'garbage':
+      return {
+        kind: 'body',
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+        body: Buffer.from('<html><body><h1>Welcome</h1><p>Disallow everything? <b>No</b>.</p></body></html>\n'),
+        isCompressible: false,
+        cacheKey: null,
+        outcome: 'robots',
+        page: -1,
+        trap: null,
+      };
+    case 'redirect':
+      return text(301, 'moved\n', 'robots', { location: `${origin}${MOVED_ROBOTS_PATH}` });
     case 'unavailable':
       if (ctx.faults.isFailing(`robots:${h.index}`, model.config.robots.unavailableAttempts)) {
         return text(503, 'unavailable\n', 'robots', { 'retry-after': String(model.config.faults.retryAfterSeconds) });
       }
       return text(200, robotsText(model, h, origin), 'robots');
-    default: return text(200, robotsText(model, h, origin), 'robots');
+    default:
+      return text(200, robotsText(model, h, origin), 'robots');
   }
 }
 
@@ -209,8 +242,11 @@ function pageReply(ctx: RespondContext, h: HostInfo, g: number): Reply {
       const location = info.hops > 0 ? `/go/${g}/1` : locationOf(ctx, h, info.target);
       return text(info.status, 'moved\n', 'redirect', { location }, g);
     }
-    case PageKind.redirectLoop: return text(302, 'moved\n', 'redirect', { location: `/loop/${g}/0` }, g);
-    case PageKind.notFound: case PageKind.gone: case PageKind.serverError:
+    case PageKind.redirectLoop:
+      return text(302, 'moved\n', 'redirect', { location: `/loop/${g}/0` }, g);
+    case PageKind.notFound:
+    case PageKind.gone:
+    case PageKind.serverError:
       return text(finalStatus(model, g), 'error\n', 'error', {}, g);
     case PageKind.unavailable:
       if (ctx.faults.isFailing(`page:${g}`, f.unavailableAttempts)) {
@@ -220,7 +256,8 @@ function pageReply(ctx: RespondContext, h: HostInfo, g: number): Reply {
     case PageKind.reset:
       if (ctx.faults.isFailing(`page:${g}`, f.resetAttempts)) return { kind: 'reset', outcome: 'reset', page: g };
       break;
-    case PageKind.bomb: return { kind: 'bomb', page: g };
+    case PageKind.bomb:
+      return { kind: 'bomb', page: g };
     case PageKind.hang: {
       const { body, contentType } = ctx.pageBody(g);
       return { kind: 'hang', headers: { 'content-type': contentType }, prefix: body.subarray(0, Math.min(512, body.length)), page: g };
@@ -229,15 +266,22 @@ function pageReply(ctx: RespondContext, h: HostInfo, g: number): Reply {
       const { body, contentType } = ctx.pageBody(g);
       return { kind: 'drip', contentType, body, page: g };
     }
-    default: break;
+    default:
+      break;
   }
   const { body, contentType } = ctx.pageBody(g);
   const cid = model.contentId(g);
   const etag = `"${hash32(model.config.seed, cid, body.length, ctx.port).toString(16)}"`;
   return {
-    kind: 'body', status: 200,
+    kind: 'body',
+    status: 200,
     headers: { 'content-type': contentType, etag, 'last-modified': lastModified(model, cid) },
-    body, isCompressible: true, cacheKey: String(g), outcome: 'page', page: g, trap: null,
+    body,
+    isCompressible: true,
+    cacheKey: String(g),
+    outcome: 'page',
+    page: g,
+    trap: null,
   };
 }
 
@@ -292,9 +336,18 @@ function trapPage(ctx: RespondContext, h: HostInfo, path: string, query: string)
   const vocab = languageVocab(ctx.model.langOf(h.firstPage));
   const rng = new Rng(ctx.model.config.seed, Purpose.trap, h.index, path.length + query.length);
   const words = Array.from({ length: 60 }, () => rng.pick(vocab.filler)).join(' ');
-  const html = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${path}</title></head>\n<body><p>${words}</p>\n${links.map((l) => `<a href="${l.replace(/&/g, '&amp;')}">${l}</a>`).join('\n')}\n</body></html>\n`;
+  const html =
+    `<!DOCTYPE html>\n<html><head><meta ` +
+    `charset="utf-8"><title>${path}</title></head>\n<body><p>${words}</p>\n${links.map((l) => `<a href="${l.replace(/&/g, '&amp;')}">${l}</a>`).join('\n')}\n</body></html>\n`;
   return {
-    kind: 'body', status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(html),
-    isCompressible: true, cacheKey: null, outcome: 'trap', page: -1, trap,
+    kind: 'body',
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: Buffer.from(html),
+    isCompressible: true,
+    cacheKey: null,
+    outcome: 'trap',
+    page: -1,
+    trap,
   };
 }

@@ -11,7 +11,11 @@ export const MOVED_ROBOTS_PATH = '/robots-moved.txt';
 
 /** Path prefix of each trap kind: every URL of the trap's space starts with it. */
 export const TRAP_PREFIX = {
-  calendar: '/calendar/', session: '/s/', repeat: '/archive/', query: '/search', pagination: '/q',
+  calendar: '/calendar/',
+  session: '/s/',
+  repeat: '/archive/',
+  query: '/search',
+  pagination: '/q',
 } as const satisfies Record<TrapKind, string>;
 
 /**

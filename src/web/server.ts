@@ -107,7 +107,10 @@ export class TestWebServer {
   private isClosed = false;
   private ctx: RespondContext | null = null;
 
-  constructor(readonly model: WebModel, private readonly options: TestWebServerOptions) {
+  constructor(
+    readonly model: WebModel,
+    private readonly options: TestWebServerOptions,
+  ) {
     const s = model.config.server;
     this.log = new RequestLog(s.requestLogLimit, s.requestLogFile);
     this.cache = new BodyCache(s.renderCacheBytes);
@@ -153,7 +156,9 @@ export class TestWebServer {
       this.proxyPort = (await this.bind(this.model.config.server.proxyAddress, proxyPort, true)).port;
     }
     this.ctx = {
-      model: this.model, port: this.port, faults: this.faults,
+      model: this.model,
+      port: this.port,
+      faults: this.faults,
       pageBody: (g) => this.pageBody(g),
     };
   }
@@ -164,7 +169,9 @@ export class TestWebServer {
     // socket is closed with no answer. The test web is plain HTTP: say so.
     server.on('connect', (_req: IncomingMessage, sock: Socket) => {
       const body = 'CONNECT is not supported: the test web is plain HTTP\n';
-      sock.end(`HTTP/1.1 501 Not Implemented\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      sock.end(
+        `HTTP/1.1 501 Not Implemented\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
     });
     server.on('connection', (sock) => {
       this.sockets.add(sock);
@@ -172,7 +179,9 @@ export class TestWebServer {
     });
     this.servers.push(server);
     return new Promise((resolve, reject) => {
-      server.once('error', (err) => reject(new ShoalError('PORT_UNAVAILABLE', `cannot listen on ${ip}:${port}: ${err.message}`, { cause: err })));
+      server.once('error', (err) =>
+        reject(new ShoalError('PORT_UNAVAILABLE', `cannot listen on ${ip}:${port}: ${err.message}`, { cause: err })),
+      );
       server.listen({ host: ip, port, exclusive: true }, () => {
         const addr = server.address();
         resolve({ port: typeof addr === 'object' && addr !== null ? addr.port : port });
@@ -208,9 +217,17 @@ export class TestWebServer {
         if (isProxy) return this.plain(req, res, null, 400, 'proxy requests must use an absolute URL\n', 'bad-request');
       }
     }
-    if (req.method === 'CONNECT') return this.plain(req, res, null, 501, 'CONNECT is not supported: the test web is plain HTTP\n', 'bad-request');
+    if (req.method === 'CONNECT')
+      return this.plain(req, res, null, 501, 'CONNECT is not supported: the test web is plain HTTP\n', 'bad-request');
     const name = hostName(hostHeader);
-    const record = this.log.start(isProxy ? this.model.config.server.proxyAddress : local, name, req.method ?? 'GET', target, String(req.headers['user-agent'] ?? ''), isProxy);
+    const record = this.log.start(
+      isProxy ? this.model.config.server.proxyAddress : local,
+      name,
+      req.method ?? 'GET',
+      target,
+      String(req.headers['user-agent'] ?? ''),
+      isProxy,
+    );
     const host = this.model.hostByName(name);
     const replay = host === undefined ? this.replayByName.get(name) : undefined;
     if (host === undefined && replay === undefined) {
@@ -244,7 +261,8 @@ export class TestWebServer {
   private latencyMs(h: HostInfo): number {
     const l = this.model.config.latency;
     let ms = l.baseMs;
-    if (h.slow) ms += new Rng(this.model.config.seed, Purpose.latency, h.index, ++this.requestCounter).logNormal(l.slowMedianMs, l.slowSigma);
+    if (h.slow)
+      ms += new Rng(this.model.config.seed, Purpose.latency, h.index, ++this.requestCounter).logNormal(l.slowMedianMs, l.slowSigma);
     return Math.round(ms);
   }
 
@@ -261,7 +279,14 @@ export class TestWebServer {
     };
   }
 
-  private plain(req: IncomingMessage, res: ServerResponse, record: RequestRecord | null, status: number, body: string, outcome: string): void {
+  private plain(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RequestRecord | null,
+    status: number,
+    body: string,
+    outcome: string,
+  ): void {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) });
     res.end(req.method === 'HEAD' ? undefined : body);
     if (record !== null) this.log.finish(record, status, Buffer.byteLength(body), outcome);
@@ -330,7 +355,14 @@ export class TestWebServer {
    */
   private drip(req: IncomingMessage, res: ServerResponse, record: RequestRecord, reply: Reply & { kind: 'drip' }): void {
     const { body, page } = reply;
-    res.writeHead(200, ['server', 'shoal-web', 'content-type', reply.contentType, 'content-length', body.length] as unknown as OutgoingHttpHeaders);
+    res.writeHead(200, [
+      'server',
+      'shoal-web',
+      'content-type',
+      reply.contentType,
+      'content-length',
+      body.length,
+    ] as unknown as OutgoingHttpHeaders);
     if (req.method === 'HEAD') {
       res.end();
       this.log.finish(record, 200, 0, 'drip', { page });
@@ -368,9 +400,10 @@ export class TestWebServer {
     const key = cacheKey === null ? null : `${encoding}:${cacheKey}`;
     const hit = key === null ? undefined : this.cache.get(key);
     if (hit !== undefined) return hit.body;
-    const out = encoding === 'br'
-      ? brotliCompressSync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 4, [zc.BROTLI_PARAM_SIZE_HINT]: body.length } })
-      : gzipSync(body, { level: 6 });
+    const out =
+      encoding === 'br'
+        ? brotliCompressSync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 4, [zc.BROTLI_PARAM_SIZE_HINT]: body.length } })
+        : gzipSync(body, { level: 6 });
     if (key !== null) this.cache.set(key, { body: out, contentType: encoding });
     return out;
   }

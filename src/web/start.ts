@@ -60,24 +60,33 @@ export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Prom
     for (const h of model.hosts) hostsMap.set(h.name, h.ip);
     for (const r of replayHosts) hostsMap.set(r.name, r.ip);
     const hostsFile = join(dir, 'hosts');
-    writeFileSync(hostsFile, `# shoal test web (seed ${config.seed}, port ${port}): IP host\n${[...hostsMap].map(([n, ip]) => `${ip} ${n}`).join('\n')}\n`);
+    writeFileSync(
+      hostsFile,
+      `# shoal test web (seed ${config.seed}, port ${port}): IP host\n${[...hostsMap].map(([n, ip]) => `${ip} ${n}`).join('\n')}\n`,
+    );
     const portText = port === 80 ? '' : `:${port}`;
-    const seeds = [
-      ...model.seedPages().map((g) => model.url(g, port)),
-      ...replayHosts.map((r) => `http://${r.name}${portText}/`),
-    ];
+    const seeds = [...model.seedPages().map((g) => model.url(g, port)), ...replayHosts.map((r) => `http://${r.name}${portText}/`)];
     const seedsFile = join(dir, 'seeds.txt');
     writeFileSync(seedsFile, `${seeds.join('\n')}\n`);
     // Seed hosts first: a crawl from a sitemap of this list starts where a crawl from the seeds does.
     const seedHosts = new Set(model.seedPages().map((g) => model.hostOf(g).index));
     const withSitemap = model.hosts.filter((h) => h.sitemap !== 'none' && !h.isRefusing);
-    const sitemaps = [...withSitemap.filter((h) => seedHosts.has(h.index)), ...withSitemap.filter((h) => !seedHosts.has(h.index))]
-      .map((h) => `http://${h.name}${portText}/sitemap.xml`);
+    const sitemaps = [...withSitemap.filter((h) => seedHosts.has(h.index)), ...withSitemap.filter((h) => !seedHosts.has(h.index))].map(
+      (h) => `http://${h.name}${portText}/sitemap.xml`,
+    );
     const sitemapsFile = join(dir, 'sitemaps.txt');
     writeFileSync(sitemapsFile, sitemaps.length === 0 ? '' : `${sitemaps.join('\n')}\n`);
     const proxyPort = server.forwardProxyPort;
     return {
-      model, config, port, seeds, hostsMap, hostsFile, seedsFile, sitemapsFile, replayHosts,
+      model,
+      config,
+      port,
+      seeds,
+      hostsMap,
+      hostsFile,
+      seedsFile,
+      sitemapsFile,
+      replayHosts,
       proxyUrl: proxyPort === null ? null : `http://${config.server.proxyAddress}:${proxyPort}`,
       log: server.log,
       url: (g) => model.url(g, port),

@@ -101,7 +101,12 @@ const tapes = new WeakMap<object, Map<number, TextTape>>();
  * language), the words are `topic` words with probability `topicShare`, else `filler` words.
  */
 export function textTape(
-  owner: object, seed: number, key: number, filler: readonly string[], topic: readonly string[], topicShare: number,
+  owner: object,
+  seed: number,
+  key: number,
+  filler: readonly string[],
+  topic: readonly string[],
+  topicShare: number,
 ): TextTape {
   let byKey = tapes.get(owner);
   if (byKey === undefined) {

@@ -67,5 +67,8 @@ export function sameNameCities(name: string): readonly { readonly name: string; 
 
 /** ASCII slug of a city name for host names and paths: "San Antonio" -> "sanantonio". */
 export function citySlug(name: string): string {
-  return name.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+  return name
+    .normalize('NFD')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
 }

@@ -100,8 +100,15 @@ describe('octet input', () => {
   test('invalid UTF-8 never throws, and a legacy-encoded path matches its escaped URL', () => {
     // "Disallow: /caf\xE9/" in Latin-1, plus bytes that are no UTF-8 at all.
     const bytes = Uint8Array.from([
-      ...Buffer.from('User-agent: *\nDisallow: /caf'), 0xe9, ...Buffer.from('/\nDisallow: /'), 0xff, 0xfe, 0xc3,
-      ...Buffer.from('\nSitemap: https://example.com/'), 0xff, ...Buffer.from('.xml\n'),
+      ...Buffer.from('User-agent: *\nDisallow: /caf'),
+      0xe9,
+      ...Buffer.from('/\nDisallow: /'),
+      0xff,
+      0xfe,
+      0xc3,
+      ...Buffer.from('\nSitemap: https://example.com/'),
+      0xff,
+      ...Buffer.from('.xml\n'),
     ]);
     const robots = parseRobotsTxt(bytes);
     const rules = robots.forAgent('shoalbot');
@@ -168,9 +175,13 @@ function oracle(rules: readonly RobotsRule[], path: string): boolean {
     const pattern = normalizeRobotsPattern(r.pattern);
     if (pattern === '') continue;
     const isAnchored = pattern.endsWith('$');
-    const body = (isAnchored ? pattern.slice(0, -1) : pattern).split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*');
+    const body = (isAnchored ? pattern.slice(0, -1) : pattern)
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\s\\S]*');
     if (!new RegExp(`^${body}${isAnchored ? '$' : ''}`).test(p)) continue;
-    if (best === null || pattern.length > best.length || (pattern.length === best.length && r.allow)) best = { allow: r.allow, length: pattern.length };
+    if (best === null || pattern.length > best.length || (pattern.length === best.length && r.allow))
+      best = { allow: r.allow, length: pattern.length };
   }
   return best === null || best.allow;
 }
@@ -178,7 +189,8 @@ function oracle(rules: readonly RobotsRule[], path: string): boolean {
 describe('matcher against the oracle', () => {
   test('random rule sets over a small alphabet decide exactly like the oracle', () => {
     const rand = generator(9309);
-    const word = (alphabet: string, max: number): string => Array.from({ length: rand(max + 1) }, () => alphabet[rand(alphabet.length)]).join('');
+    const word = (alphabet: string, max: number): string =>
+      Array.from({ length: rand(max + 1) }, () => alphabet[rand(alphabet.length)]).join('');
     let disallowed = 0;
     let checked = 0;
     for (let set = 0; set < 400; set++) {

@@ -11,7 +11,10 @@ import { resolverContract } from './resolver-contract.js';
 
 resolverContract('caching, hosts map only', {
   make: (names) => ({
-    resolver: new CachingResolver({ hostsMap: HostsMap.fromEntries(Object.entries(names).map(([n, ip]) => `${n}=${ip}`)), isSystemAllowed: false }),
+    resolver: new CachingResolver({
+      hostsMap: HostsMap.fromEntries(Object.entries(names).map(([n, ip]) => `${n}=${ip}`)),
+      isSystemAllowed: false,
+    }),
     queries: () => 0,
   }),
 });

@@ -17,8 +17,14 @@ const corpus = topicCorpus({ perCategory: 25 });
 
 const CLASSIFIERS: readonly [string, () => Classifier][] = [
   ['naive-bayes', () => new NaiveBayesClassifier(trainNaiveBayes(corpus))],
-  ['naive-bayes with document priors, no calibration', () => new NaiveBayesClassifier(trainNaiveBayes(corpus, { priors: Priors.documents, calibrationShare: 0 }))],
-  ['naive-bayes read from its gzip file', () => new NaiveBayesClassifier(decodeModelFile(encodeModelFile(trainNaiveBayes(corpus), {}, true)).model)],
+  [
+    'naive-bayes with document priors, no calibration',
+    () => new NaiveBayesClassifier(trainNaiveBayes(corpus, { priors: Priors.documents, calibrationShare: 0 })),
+  ],
+  [
+    'naive-bayes read from its gzip file',
+    () => new NaiveBayesClassifier(decodeModelFile(encodeModelFile(trainNaiveBayes(corpus), {}, true)).model),
+  ],
 ];
 
 const ODD = [
@@ -76,7 +82,10 @@ for (const [name, build] of CLASSIFIERS) {
 
     test('is deterministic in any order of calls', () => {
       const forward = docs.map((d) => classifier.classify(d));
-      const backward = [...docs].reverse().map((d) => classifier.classify(d)).reverse();
+      const backward = [...docs]
+        .reverse()
+        .map((d) => classifier.classify(d))
+        .reverse();
       assert.deepEqual(backward, forward);
       assert.deepEqual(build().classify(docs[0]!), forward[0]);
     });

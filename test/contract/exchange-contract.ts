@@ -76,16 +76,47 @@ class Receiver {
 
 /** A URL batch whose URLs name `tag`, so a delivery can be traced to its send. */
 function urls(tag: string, n = 2): OutgoingMessage {
-  return { kind: 'urls', from: 'replaced-by-the-exchange', urls: Array.from({ length: n }, (_, i) => ({ url: `https://${tag}.example/${i}`, depth: i, fromUrl: i === 0 ? null : `https://${tag}.example/` })) };
+  return {
+    kind: 'urls',
+    from: 'replaced-by-the-exchange',
+    urls: Array.from({ length: n }, (_, i) => ({
+      url: `https://${tag}.example/${i}`,
+      depth: i,
+      fromUrl: i === 0 ? null : `https://${tag}.example/`,
+    })),
+  };
 }
 
 const PAGE: OutgoingMessage = {
-  kind: 'page', from: 'x', url: 'https://page.example/p', depth: 1, fromUrl: 'https://page.example/', fetchedAtMs: 1_700_000_000_000,
-  durationMs: 35, ip: '192.0.2.7', request: new TextEncoder().encode('GET /p HTTP/1.1\r\n\r\n'), status: 200, statusText: 'OK',
-  headers: { 'content-type': 'text/html' }, responseHead: new TextEncoder().encode('HTTP/1.1 200 OK\r\n\r\n'),
-  rawBody: new Uint8Array([0, 1, 2, 253, 254, 255]), body: new TextEncoder().encode('<p>hi</p>'), contentEncodings: [], contentType: 'text/html', charset: null,
+  kind: 'page',
+  from: 'x',
+  url: 'https://page.example/p',
+  depth: 1,
+  fromUrl: 'https://page.example/',
+  fetchedAtMs: 1_700_000_000_000,
+  durationMs: 35,
+  ip: '192.0.2.7',
+  request: new TextEncoder().encode('GET /p HTTP/1.1\r\n\r\n'),
+  status: 200,
+  statusText: 'OK',
+  headers: { 'content-type': 'text/html' },
+  responseHead: new TextEncoder().encode('HTTP/1.1 200 OK\r\n\r\n'),
+  rawBody: new Uint8Array([0, 1, 2, 253, 254, 255]),
+  body: new TextEncoder().encode('<p>hi</p>'),
+  contentEncodings: [],
+  contentType: 'text/html',
+  charset: null,
 };
-const LINKS: OutgoingMessage = { kind: 'links', from: 'x', counts: [['https://a.example/', 4], ['https://b.example/', 1], ['https://c.example/', 2], ['https://d.example/', 9]] };
+const LINKS: OutgoingMessage = {
+  kind: 'links',
+  from: 'x',
+  counts: [
+    ['https://a.example/', 4],
+    ['https://b.example/', 1],
+    ['https://c.example/', 2],
+    ['https://d.example/', 9],
+  ],
+};
 const STOP: OutgoingMessage = { kind: 'control', from: 'x', control: { kind: 'stop', reason: 'test' } };
 
 /** The message as the receiver must see it. */
@@ -94,7 +125,9 @@ function sent(m: OutgoingMessage, from: string, seq: number): ExchangeMessage {
 }
 
 function tagOf(d: Delivery): string {
-  return d.message.kind === 'urls' ? new URL(d.message.urls[0]?.url ?? 'https://none.example/').hostname.split('.')[0] ?? '' : d.message.kind;
+  return d.message.kind === 'urls'
+    ? (new URL(d.message.urls[0]?.url ?? 'https://none.example/').hostname.split('.')[0] ?? '')
+    : d.message.kind;
 }
 
 /** Runs the Exchange contract against the transport `makeTransport` builds; see the file comment. */
@@ -104,7 +137,10 @@ export function exchangeContract(name: string, makeTransport: (t: TestContext) =
     let tests = 0;
 
     /** Runs `body` with a transport whose endpoints are all closed, then the transport, at the end. */
-    async function withTransport(t: TestContext, body: (c: { endpoint: (node: string) => Exchange; node: (n: string) => string; restart: () => Promise<void> }) => Promise<void>): Promise<void> {
+    async function withTransport(
+      t: TestContext,
+      body: (c: { endpoint: (node: string) => Exchange; node: (n: string) => string; restart: () => Promise<void> }) => Promise<void>,
+    ): Promise<void> {
       const prefix = `t${++tests}`;
       let transport = await makeTransport(t);
       const open: Exchange[] = [];
@@ -138,11 +174,20 @@ export function exchangeContract(name: string, makeTransport: (t: TestContext) =
         const s = endpoint('s');
         await s.start([1], own.deliver);
         const outgoing = [urls('kinds', 3), PAGE, LINKS, STOP];
-        assert.deepStrictEqual(outgoing.map((m) => s.send(0, m)), [1, 2, 3, 4]);
+        assert.deepStrictEqual(
+          outgoing.map((m) => s.send(0, m)),
+          [1, 2, 3, 4],
+        );
         const expected = outgoing.map((m, i) => sent(m, node('s'), i + 1));
         await r.until('4 messages', () => r.deliveries.length >= 4);
-        assert.deepStrictEqual(r.deliveries.map((d) => d.partition), [0, 0, 0, 0]);
-        assert.deepStrictEqual(r.deliveries.map((d) => d.message), expected);
+        assert.deepStrictEqual(
+          r.deliveries.map((d) => d.partition),
+          [0, 0, 0, 0],
+        );
+        assert.deepStrictEqual(
+          r.deliveries.map((d) => d.message),
+          expected,
+        );
         assert.deepStrictEqual(own.keys(), [], 'nothing was sent to partition 1');
       });
     });
@@ -161,8 +206,14 @@ export function exchangeContract(name: string, makeTransport: (t: TestContext) =
         await r.until('60 messages', () => r.deliveries.length >= 60);
         for (const sender of ['a', 'b']) {
           const mine = r.deliveries.filter((d) => d.message.from === node(sender));
-          assert.deepStrictEqual(mine.map((d) => d.message.seq), Array.from({ length: 30 }, (_, i) => i + 1));
-          assert.deepStrictEqual(mine.map(tagOf), Array.from({ length: 30 }, (_, i) => `${sender}${i}`));
+          assert.deepStrictEqual(
+            mine.map((d) => d.message.seq),
+            Array.from({ length: 30 }, (_, i) => i + 1),
+          );
+          assert.deepStrictEqual(
+            mine.map(tagOf),
+            Array.from({ length: 30 }, (_, i) => `${sender}${i}`),
+          );
         }
       });
     });
@@ -195,7 +246,13 @@ export function exchangeContract(name: string, makeTransport: (t: TestContext) =
         const key = (i: number): string => `${node('s')}#${seqs[i]}`;
         await r1.untilKeys(to.flatMap((p, i) => (p === 0 ? [key(i)] : [])));
         await r2.untilKeys(to.flatMap((p, i) => (p !== 0 ? [key(i)] : [])));
-        assert.deepStrictEqual(r1.deliveries.map((d) => [d.partition, tagOf(d)]), [[0, 'p0'], [0, 'p0']]);
+        assert.deepStrictEqual(
+          r1.deliveries.map((d) => [d.partition, tagOf(d)]),
+          [
+            [0, 'p0'],
+            [0, 'p0'],
+          ],
+        );
         assert.ok(r2.deliveries.every((d) => d.partition !== 0 && tagOf(d) === `p${d.partition}`));
         assert.equal(r2.deliveries.length, 4);
       });
@@ -266,13 +323,31 @@ export function exchangeContract(name: string, makeTransport: (t: TestContext) =
         await receiver.start([0], r.deliver);
         const s = endpoint('s');
         await s.start([1], () => undefined);
-        const zero: MessageCounts = { messages: 0, bytes: 0, urlBatches: 0, urls: 0, pages: 0, pageBytes: 0, linkSummaries: 0, linkCounts: 0, controls: 0 };
+        const zero: MessageCounts = {
+          messages: 0,
+          bytes: 0,
+          urlBatches: 0,
+          urls: 0,
+          pages: 0,
+          pageBytes: 0,
+          linkSummaries: 0,
+          linkCounts: 0,
+          controls: 0,
+        };
         assert.deepStrictEqual(s.stats().sent, zero);
         const outgoing = [urls('c1', 3), urls('c2', 2), PAGE, LINKS, STOP];
         const sizes = outgoing.map((m) => encodeMessage(sent(m, node('s'), s.send(0, m))).length);
         const pageBytes = sizes[2] as number;
         const expected: MessageCounts = {
-          messages: 5, bytes: sizes.reduce((a, b) => a + b, 0), urlBatches: 2, urls: 5, pages: 1, pageBytes, linkSummaries: 1, linkCounts: 4, controls: 1,
+          messages: 5,
+          bytes: sizes.reduce((a, b) => a + b, 0),
+          urlBatches: 2,
+          urls: 5,
+          pages: 1,
+          pageBytes,
+          linkSummaries: 1,
+          linkCounts: 4,
+          controls: 1,
         };
         assert.deepStrictEqual(s.stats().sent, expected);
         await r.until('5 messages', () => r.deliveries.length >= 5);

@@ -25,7 +25,10 @@ function deliveriesRan(): Promise<void> {
 }
 
 /** A hub, and endpoints on it with their own outbox directories (the same for the same node id). */
-function setup(): { hub: MemoryExchangeHub; endpoint: (nodeId: string, log?: (event: string, fields: Record<string, unknown>) => void) => MemoryExchange } {
+function setup(): {
+  hub: MemoryExchangeHub;
+  endpoint: (nodeId: string, log?: (event: string, fields: Record<string, unknown>) => void) => MemoryExchange;
+} {
   const hub = new MemoryExchangeHub();
   const base = join(root, `h${++dirs}`);
   return { hub, endpoint: (nodeId, log) => new MemoryExchange({ hub, nodeId, outboxDir: join(base, nodeId), log }) };
@@ -81,7 +84,10 @@ describe('MemoryExchange', () => {
     const again = endpoint('s', (event) => log.push(event));
     await again.start([1], () => undefined);
     await deliveriesRan();
-    assert.deepStrictEqual(held.map((d) => d.message.seq), [1, 2, 3, 1, 2, 3]);
+    assert.deepStrictEqual(
+      held.map((d) => d.message.seq),
+      [1, 2, 3, 1, 2, 3],
+    );
     assert.equal(again.stats().sent.messages, 3);
     assert.equal(again.stats().unconfirmed, 3);
     for (const d of held) d.ack();
@@ -112,8 +118,15 @@ describe('MemoryExchange', () => {
     const r2 = endpoint('r');
     await r2.start([0, 2], (d) => second.push(d));
     await deliveriesRan();
-    assert.deepStrictEqual(second.map((d) => [d.partition, d.message.seq]).sort(), [[0, 1], [0, 3], [2, 2]]);
-    assert.deepStrictEqual(second.filter((d) => d.partition === 0).map((d) => d.message.seq), [1, 3]);
+    assert.deepStrictEqual(second.map((d) => [d.partition, d.message.seq]).sort(), [
+      [0, 1],
+      [0, 3],
+      [2, 2],
+    ]);
+    assert.deepStrictEqual(
+      second.filter((d) => d.partition === 0).map((d) => d.message.seq),
+      [1, 3],
+    );
     await Promise.all([r2.close(), s.close()]);
   });
 
@@ -121,9 +134,18 @@ describe('MemoryExchange', () => {
     const { endpoint } = setup();
     const a = endpoint('a');
     await a.start([0, 1], () => undefined);
-    await assert.rejects(endpoint('b').start([2, 1], () => undefined), /partition 1 is already owned by node "a"/);
-    await assert.rejects(endpoint('a').start([5], () => undefined), /node "a" already has an endpoint/);
-    await assert.rejects(a.start([7], () => undefined), /can start only once/);
+    await assert.rejects(
+      endpoint('b').start([2, 1], () => undefined),
+      /partition 1 is already owned by node "a"/,
+    );
+    await assert.rejects(
+      endpoint('a').start([5], () => undefined),
+      /node "a" already has an endpoint/,
+    );
+    await assert.rejects(
+      a.start([7], () => undefined),
+      /can start only once/,
+    );
     assert.throws(() => a.send(-1, batch('x')), RangeError);
     await a.close();
     const b = endpoint('b');

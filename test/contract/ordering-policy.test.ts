@@ -11,11 +11,21 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '../../src/core/errors.js';
 import {
-  canEstimateImportance, canObserveRemoteLinks,
-  type DiscoveredUrl, type FetchedPage, type OrderingPolicy, type PriorityChanges,
+  canEstimateImportance,
+  canObserveRemoteLinks,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type OrderingPolicy,
+  type PriorityChanges,
 } from '../../src/order/policy.js';
 import {
-  ORDER_POLICY_IDS, orderingPolicyFrom, orderPolicySchema, type OrderModels, type OrderPolicyConfig, type OrderPolicyId, type OrderPolicyInput,
+  ORDER_POLICY_IDS,
+  orderingPolicyFrom,
+  orderPolicySchema,
+  type OrderModels,
+  type OrderPolicyConfig,
+  type OrderPolicyId,
+  type OrderPolicyInput,
 } from '../../src/order/registry.js';
 import { trainNaiveBayes } from '../../src/classify/naive-bayes-trainer.js';
 import { NaiveBayesClassifier } from '../../src/classify/naive-bayes.js';
@@ -24,7 +34,11 @@ import { topicCorpus } from '../helpers/topic-corpus.js';
 
 const CLASSIFIER = new NaiveBayesClassifier(trainNaiveBayes(topicCorpus()));
 const MODELS: OrderModels = {
-  idf: new Map([['computer', 4], ['science', 2], ['the', 0.01]]),
+  idf: new Map([
+    ['computer', 4],
+    ['science', 2],
+    ['the', 0.01],
+  ]),
   topic: { classifier: CLASSIFIER, categories: ['COMPUTERS', 'HEALTH'] },
 };
 
@@ -56,9 +70,21 @@ const VARIANTS: readonly OrderPolicyInput[] = [
   { policy: 'similarity', query: 'computer', idfSource: 'reference', urlWeight: 0 },
   { policy: 'hot-queue', terms: ['computer', 'science'], hotDistance: 0 },
   { policy: 'topic' },
-  { policy: 'weighted', components: [{ policy: { policy: 'topic', categories: ['COMPUTERS'] }, weight: 1 }, { policy: { policy: 'bfs' }, weight: 1 }] },
+  {
+    policy: 'weighted',
+    components: [
+      { policy: { policy: 'topic', categories: ['COMPUTERS'] }, weight: 1 },
+      { policy: { policy: 'bfs' }, weight: 1 },
+    ],
+  },
   { policy: 'location', slashWeight: 0.5, suffixWeights: { test: -2 }, keywordWeights: { computer: 3 } },
-  { policy: 'weighted', components: [{ policy: { policy: 'backlink' }, weight: -1 }, { policy: { policy: 'random', seed: 9 }, weight: 1e9 }] },
+  {
+    policy: 'weighted',
+    components: [
+      { policy: { policy: 'backlink' }, weight: -1 },
+      { policy: { policy: 'random', seed: 9 }, weight: 1e9 },
+    ],
+  },
 ];
 
 const LONG = 'computer '.repeat(20_000);
@@ -85,7 +111,10 @@ function script(): Step[] {
   const queued: number[] = [0];
   const known = new Set<number>([0]);
   steps.push({ kind: 'prioritize', url: { id: 0, url: urlOf(0), depth: 0 } });
-  steps.push({ kind: 'prioritize', url: { id: 200, url: 'http://x.test/', depth: 0, backlinkHint: Number.NaN, priorityHint: Number.POSITIVE_INFINITY } });
+  steps.push({
+    kind: 'prioritize',
+    url: { id: 200, url: 'http://x.test/', depth: 0, backlinkHint: Number.NaN, priorityHint: Number.POSITIVE_INFINITY },
+  });
   steps.push({ kind: 'prioritize', url: { id: 201, url: 'not a url', depth: 0, backlinkHint: -3, anchorText: '' } });
   for (let fetch = 0; fetch < 60 && queued.length > 0; fetch++) {
     const id = queued.splice(rnd(queued.length), 1)[0] as number;
@@ -93,9 +122,15 @@ function script(): Step[] {
     if (fetch % 9 === 4) out.push(out[0] ?? 1, -1, 2.5, Number.NaN);
     const anchors = out.map((t) => (t % 4 === 0 ? 'Computer science' : t % 4 === 1 ? '' : `link ${t}`));
     const page: FetchedPage = {
-      id, url: urlOf(id), depth: 1, outIds: out, outUrls: out.map((t) => (Number.isInteger(t) && t >= 0 ? urlOf(t) : '')),
+      id,
+      url: urlOf(id),
+      depth: 1,
+      outIds: out,
+      outUrls: out.map((t) => (Number.isInteger(t) && t >= 0 ? urlOf(t) : '')),
       anchors: fetch % 5 === 2 ? anchors.slice(0, 1) : anchors,
-      ...(fetch % 4 === 1 ? { anchorContexts: out.slice(1).map((t) => (t % 3 === 0 ? 'computer software and the database server' : '')) } : {}),
+      ...(fetch % 4 === 1
+        ? { anchorContexts: out.slice(1).map((t) => (t % 3 === 0 ? 'computer software and the database server' : '')) }
+        : {}),
       ...(fetch % 3 === 0 ? {} : { title: fetch % 4 === 0 ? 'Computer' : 'misc' }),
       ...(fetch % 6 === 1 ? { text: LONG } : fetch % 6 === 2 ? { text: '' } : {}),
     };
@@ -106,7 +141,10 @@ function script(): Step[] {
       known.add(t);
       queued.push(t);
       const anchorText = anchors[out.indexOf(t)] ?? '';
-      steps.push({ kind: 'prioritize', url: { id: t, url: urlOf(t), depth: 2, fromId: fetch % 8 === 0 ? 9999 : id, ...(anchorText === '' ? {} : { anchorText }) } });
+      steps.push({
+        kind: 'prioritize',
+        url: { id: t, url: urlOf(t), depth: 2, fromId: fetch % 8 === 0 ? 9999 : id, ...(anchorText === '' ? {} : { anchorText }) },
+      });
     }
     if (fetch % 11 === 5) steps.push({ kind: 'remote', ids: [queued[0] ?? 1, -4, 77, 3], counts: [2, 1, Number.NaN] });
   }
@@ -185,10 +223,16 @@ describe('OrderingPolicy registry', () => {
     //   /  ──▶ /a, /b, /computer      /a ──▶ /c, /a (itself)      /b ──▶ /c, /d      /d ──▶ /
     const s = 'http://s.test';
     const web: FixtureWeb = {
-      [`${s}/`]: [`${s}/a`, `${s}/b`, `${s}/computer`], [`${s}/a`]: [`${s}/c`, `${s}/a`], [`${s}/b`]: [`${s}/c`, `${s}/d`], [`${s}/d`]: [`${s}/`],
+      [`${s}/`]: [`${s}/a`, `${s}/b`, `${s}/computer`],
+      [`${s}/a`]: [`${s}/c`, `${s}/a`],
+      [`${s}/b`]: [`${s}/c`, `${s}/d`],
+      [`${s}/d`]: [`${s}/`],
     };
     const pages = [`${s}/`, `${s}/a`, `${s}/b`, `${s}/c`, `${s}/computer`, `${s}/d`];
-    const content = (url: string) => ({ title: url.endsWith('/b') ? 'Computer science' : 'misc', text: 'computer '.repeat(url.length % 12) });
+    const content = (url: string) => ({
+      title: url.endsWith('/b') ? 'Computer science' : 'misc',
+      text: 'computer '.repeat(url.length % 12),
+    });
     for (const id of ORDER_POLICY_IDS) {
       const section = orderPolicySchema.parse(DEFAULT_SECTIONS[id]);
       const policy = orderingPolicyFrom(section, MODELS);
@@ -200,7 +244,14 @@ describe('OrderingPolicy registry', () => {
         const given = policy.spec.params[name];
         if (typeof value !== 'object') assert.equal(given, value, `${id}.${name}`);
         else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) assert.deepEqual(given, value, `${id}.${name}`);
-        else if (!Array.isArray(value)) assert.deepEqual([...(given as string[])].sort(), Object.entries(value as Record<string, number>).map(([k, w]) => `${k}=${w}`).sort(), `${id}.${name}`);
+        else if (!Array.isArray(value))
+          assert.deepEqual(
+            [...(given as string[])].sort(),
+            Object.entries(value as Record<string, number>)
+              .map(([k, w]) => `${k}=${w}`)
+              .sort(),
+            `${id}.${name}`,
+          );
       }
       const order = crawlFixture(web, [`${s}/`], policy, { content });
       assert.equal(order[0], `${s}/`, `${id}: the seed first`);
@@ -219,9 +270,15 @@ describe('OrderingPolicy registry', () => {
 
   test('bad parameters fail in the schema, and in orderingPolicyFrom with order.* paths', () => {
     const bad: unknown[] = [
-      { policy: 'pagerank', recomputeEvery: 0 }, { policy: 'pagerank', damping: 1 }, { policy: 'random', seed: -1 },
-      { policy: 'bfs', extra: true }, { policy: 'similarity' }, { policy: 'hot-queue', terms: [] }, { policy: 'hot-queue', terms: ['x'], hotDistance: 9 },
-      { policy: 'weighted', components: [] }, { policy: 'weighted', components: [{ policy: { policy: 'weighted', components: [] }, weight: 1 }] },
+      { policy: 'pagerank', recomputeEvery: 0 },
+      { policy: 'pagerank', damping: 1 },
+      { policy: 'random', seed: -1 },
+      { policy: 'bfs', extra: true },
+      { policy: 'similarity' },
+      { policy: 'hot-queue', terms: [] },
+      { policy: 'hot-queue', terms: ['x'], hotDistance: 9 },
+      { policy: 'weighted', components: [] },
+      { policy: 'weighted', components: [{ policy: { policy: 'weighted', components: [] }, weight: 1 }] },
       { policy: 'location', suffixWeights: { com: 'high' } },
     ];
     for (const section of bad) assert.equal(orderPolicySchema.safeParse(section).success, false, JSON.stringify(section));
@@ -239,9 +296,19 @@ describe('OrderingPolicy registry', () => {
     assert.deepEqual(paths(orderPolicySchema.parse({ policy: 'similarity', query: 'x', idfSource: 'reference' })), ['order.idfSource']);
     assert.deepEqual(paths(orderPolicySchema.parse({ policy: 'hot-queue', terms: ['two words'] })), ['order.terms']);
     assert.deepEqual(paths(orderPolicySchema.parse({ policy: 'topic', categories: ['CHESS'] }), MODELS), ['order.categories']);
-    assert.deepEqual(paths(orderPolicySchema.parse({ policy: 'topic' }), { topic: { classifier: CLASSIFIER, categories: null } }), ['order.categories']);
+    assert.deepEqual(paths(orderPolicySchema.parse({ policy: 'topic' }), { topic: { classifier: CLASSIFIER, categories: null } }), [
+      'order.categories',
+    ]);
     assert.deepEqual(
-      paths(orderPolicySchema.parse({ policy: 'weighted', components: [{ policy: { policy: 'bfs' }, weight: 1 }, { policy: { policy: 'similarity', query: '…' }, weight: 1 }] })),
+      paths(
+        orderPolicySchema.parse({
+          policy: 'weighted',
+          components: [
+            { policy: { policy: 'bfs' }, weight: 1 },
+            { policy: { policy: 'similarity', query: '…' }, weight: 1 },
+          ],
+        }),
+      ),
       ['order.components.1.policy.query'],
     );
   });

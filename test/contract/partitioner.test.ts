@@ -17,7 +17,10 @@ const topics: TopicModel = {
 };
 
 function build(id: PartitionerId, n: number): Partitioner {
-  return createPartitioner(partitionStrategySchema.parse({ strategy: id }), n, { topics, classifier: { labels: topics.categories, digest: '0'.repeat(64) } });
+  return createPartitioner(partitionStrategySchema.parse({ strategy: id }), n, {
+    topics,
+    classifier: { labels: topics.categories, digest: '0'.repeat(64) },
+  });
 }
 
 const LONG_URL = `http://www.long.test/${'a/'.repeat(50_000)}`;
@@ -40,13 +43,55 @@ const URLS: readonly UrlToPlace[] = [
 
 /** Fetched pages, odd ones included. */
 const PAGES: readonly PageToPlace[] = [
-  { url: 'http://www.site.test/arts/1', hostname: 'www.site.test', ip: '127.0.1.1', contentDigest: 'sha1:AAAA', language: 'en', title: 'Arts', text: 'paint' },
-  { url: 'http://www.site.test/news/2', hostname: 'www.site.test', ip: null, contentDigest: 'sha1:BBBB', language: null, title: null, text: null },
+  {
+    url: 'http://www.site.test/arts/1',
+    hostname: 'www.site.test',
+    ip: '127.0.1.1',
+    contentDigest: 'sha1:AAAA',
+    language: 'en',
+    title: 'Arts',
+    text: 'paint',
+  },
+  {
+    url: 'http://www.site.test/news/2',
+    hostname: 'www.site.test',
+    ip: null,
+    contentDigest: 'sha1:BBBB',
+    language: null,
+    title: null,
+    text: null,
+  },
   { url: 'http://[::1]:8080/world/3', hostname: '[::1]', ip: '::1', contentDigest: 'sha1:CCCC', language: 'de', title: '', text: '' },
   { url: 'http://xn--bcher-kva.test/', hostname: 'xn--bcher-kva.test', ip: null, contentDigest: '', language: 'de', title: '', text: '' },
-  { url: LONG_URL, hostname: 'www.long.test', ip: null, contentDigest: 'sha1:DDDD', language: 'en', title: 'x'.repeat(10_000), text: 'y'.repeat(100_000) },
-  { url: 'http://www.site.test/p', hostname: 'www.site.test', ip: null, contentDigest: 'sha1:EEEE', language: 'en', title: '', text: '', category: 'NEWS' },
-  { url: 'http://www.site.test/q', hostname: 'www.site.test', ip: null, contentDigest: 'sha1:FFFF', language: 'en', title: '', text: '', category: 'NOT-A-LABEL' },
+  {
+    url: LONG_URL,
+    hostname: 'www.long.test',
+    ip: null,
+    contentDigest: 'sha1:DDDD',
+    language: 'en',
+    title: 'x'.repeat(10_000),
+    text: 'y'.repeat(100_000),
+  },
+  {
+    url: 'http://www.site.test/p',
+    hostname: 'www.site.test',
+    ip: null,
+    contentDigest: 'sha1:EEEE',
+    language: 'en',
+    title: '',
+    text: '',
+    category: 'NEWS',
+  },
+  {
+    url: 'http://www.site.test/q',
+    hostname: 'www.site.test',
+    ip: null,
+    contentDigest: 'sha1:FFFF',
+    language: 'en',
+    title: '',
+    text: '',
+    category: 'NOT-A-LABEL',
+  },
 ];
 
 function assertValid(placement: Placement, n: number, what: string): void {
@@ -93,7 +138,9 @@ for (const id of PARTITIONER_IDS) {
 describe('Partitioner contract: hash family balance', () => {
   const HOSTS = 10_000;
   const urls = Array.from({ length: HOSTS }, (_, i): UrlToPlace => ({
-    url: `http://www.site${i}.test/`, hostname: `www.site${i}.test`, ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    url: `http://www.site${i}.test/`,
+    hostname: `www.site${i}.test`,
+    ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
   }));
   const pages = urls.map((u, i): PageToPlace => ({ ...u, contentDigest: `sha1:digest-${i}`, language: 'en', title: null, text: null }));
 

@@ -13,7 +13,10 @@ import { frontierContract, type FrontierUnderTest } from './frontier-contract.js
 const { root } = scratchDirs('shoal-frontier-contract-');
 let dirs = 0;
 
-async function openAt(dir: string, politeness: PolitenessOptions): Promise<FrontierUnderTest & { readonly dir: string; readonly politeness: PolitenessOptions }> {
+async function openAt(
+  dir: string,
+  politeness: PolitenessOptions,
+): Promise<FrontierUnderTest & { readonly dir: string; readonly politeness: PolitenessOptions }> {
   const frontier = new PersistentFrontier({ ...politeness, stageBytes: 64, segmentBytes: 4096, compactBytesPerFlush: 4096 });
   await frontier.open(dir);
   return { frontier, dir, politeness, close: () => frontier.close() };

@@ -30,7 +30,25 @@ export interface ResolverFactory {
 const NAMES = { 'www.a.test': '127.0.0.2', 'xn--bcher-kva.test': '127.0.0.3', 'v6.test': '::1', 'slow.test': '127.0.0.4' } as const;
 
 /** Names a page may link to, or a config may hold: none of them may make `resolve` reject. */
-const ODD_NAMES = ['', ' ', '.', '..', 'a..b', '-', 'a b', 'x'.repeat(300), `${'a.'.repeat(200)}test`, '[::1', '::g', '256.1.1.1', '\u0000', 'ünï.çødé', 'xn--', '*.test', 'a_b.test'];
+const ODD_NAMES = [
+  '',
+  ' ',
+  '.',
+  '..',
+  'a..b',
+  '-',
+  'a b',
+  'x'.repeat(300),
+  `${'a.'.repeat(200)}test`,
+  '[::1',
+  '::g',
+  '256.1.1.1',
+  '\u0000',
+  'ünï.çødé',
+  'xn--',
+  '*.test',
+  'a_b.test',
+];
 
 function okOf(r: ResolveResult): { ip: string; family: number } {
   assert.equal(r.kind, 'ok', JSON.stringify(r));
@@ -54,9 +72,16 @@ export function resolverContract(name: string, factory: ResolverFactory): void {
 
     test('IP literals resolve to themselves without a lookup', async () => {
       const world = factory.make(NAMES);
-      for (const [host, ip, family] of [['127.0.0.1', '127.0.0.1', 4], ['10.1.2.3', '10.1.2.3', 4], ['::1', '::1', 6], ['[::1]', '::1', 6], ['[fe80::1]', 'fe80::1', 6]] as const) {
+      for (const [host, ip, family] of [
+        ['127.0.0.1', '127.0.0.1', 4],
+        ['10.1.2.3', '10.1.2.3', 4],
+        ['::1', '::1', 6],
+        ['[::1]', '::1', 6],
+        ['[fe80::1]', 'fe80::1', 6],
+      ] as const) {
         assert.deepEqual(okOf(await world.resolver.resolve(host)), { ip, family }, host);
-        if (world.resolver.peek !== undefined) assert.deepEqual(okOf(world.resolver.peek(host) ?? assert.fail(`peek(${host})`)), { ip, family });
+        if (world.resolver.peek !== undefined)
+          assert.deepEqual(okOf(world.resolver.peek(host) ?? assert.fail(`peek(${host})`)), { ip, family });
       }
       assert.equal(world.queries(), 0);
       world.resolver.close();
@@ -64,8 +89,10 @@ export function resolverContract(name: string, factory: ResolverFactory): void {
 
     test('names are compared case-insensitively and in their punycode form', async () => {
       const world = factory.make(NAMES);
-      for (const host of ['WWW.A.TEST', 'Www.A.Test', 'www.a.test.']) assert.deepEqual(okOf(await world.resolver.resolve(host)), { ip: '127.0.0.2', family: 4 }, host);
-      for (const host of ['bücher.test', 'BÜCHER.test', 'XN--BCHER-KVA.TEST']) assert.deepEqual(okOf(await world.resolver.resolve(host)), { ip: '127.0.0.3', family: 4 }, host);
+      for (const host of ['WWW.A.TEST', 'Www.A.Test', 'www.a.test.'])
+        assert.deepEqual(okOf(await world.resolver.resolve(host)), { ip: '127.0.0.2', family: 4 }, host);
+      for (const host of ['bücher.test', 'BÜCHER.test', 'XN--BCHER-KVA.TEST'])
+        assert.deepEqual(okOf(await world.resolver.resolve(host)), { ip: '127.0.0.3', family: 4 }, host);
       assert.ok(world.queries() <= 2, `one lookup per name at most, got ${world.queries()}`);
       world.resolver.close();
     });

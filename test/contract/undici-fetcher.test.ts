@@ -15,7 +15,12 @@ import { NETWORK_PATHS, ROUTES, fetcherContract, type FetcherWorld } from './fet
 const MAX_BODY_BYTES = 2048;
 
 /** Serves the contract web; counts requests by path and tells waiters when one arrives. */
-async function startWeb(): Promise<{ port: number; hits: Map<string, number>; requested: (path: string) => Promise<void>; close: () => Promise<void> }> {
+async function startWeb(): Promise<{
+  port: number;
+  hits: Map<string, number>;
+  requested: (path: string) => Promise<void>;
+  close: () => Promise<void>;
+}> {
   const hits = new Map<string, number>();
   const waiters = new Map<string, (() => void)[]>();
   const sockets = new Set<Socket>();
@@ -61,11 +66,12 @@ async function startWeb(): Promise<{ port: number; hits: Map<string, number>; re
   return {
     port: (server.address() as AddressInfo).port,
     hits,
-    requested: (path) => new Promise((resolve) => {
-      const list = waiters.get(path) ?? [];
-      list.push(resolve);
-      waiters.set(path, list);
-    }),
+    requested: (path) =>
+      new Promise((resolve) => {
+        const list = waiters.get(path) ?? [];
+        list.push(resolve);
+        waiters.set(path, list);
+      }),
     close: async () => {
       for (const s of sockets) s.destroy();
       server.close();
@@ -79,8 +85,15 @@ fetcherContract('undici', {
     const web = await startWeb();
     const resolver = new CachingResolver({ hostsMap: HostsMap.fromEntries(['site.test=127.0.0.1']), isSystemAllowed: false });
     const fetcher = new UndiciFetcher({
-      userAgent: 'shoalbot/1.0 (+https://example.org/bot)', resolver, addressPolicy: { allowLoopback: true, allowPrivate: false },
-      maxBodyBytes: MAX_BODY_BYTES, firstByteTimeoutMs: 300, bodyTimeoutMs: 300, connectTimeoutMs: 2000, totalTimeoutMs: 10_000, minBytesPerSecond: 0,
+      userAgent: 'shoalbot/1.0 (+https://example.org/bot)',
+      resolver,
+      addressPolicy: { allowLoopback: true, allowPrivate: false },
+      maxBodyBytes: MAX_BODY_BYTES,
+      firstByteTimeoutMs: 300,
+      bodyTimeoutMs: 300,
+      connectTimeoutMs: 2000,
+      totalTimeoutMs: 10_000,
+      minBytesPerSecond: 0,
     });
     return {
       fetcher,

@@ -23,7 +23,14 @@ import { RegexFilter } from '../../src/url/filter/regex-filter.js';
 import { SchemeFilter } from '../../src/url/filter/scheme-filter.js';
 import { TrapFilter } from '../../src/url/filter/trap-filter.js';
 import {
-  ACCEPTED, REJECT_REASONS, composeFilters, rejected, type CandidateUrl, type FilterVerdict, type RejectReason, type UrlFilter,
+  ACCEPTED,
+  REJECT_REASONS,
+  composeFilters,
+  rejected,
+  type CandidateUrl,
+  type FilterVerdict,
+  type RejectReason,
+  type UrlFilter,
 } from '../../src/url/filter/url-filter.js';
 import { normalizeUrl } from '../../src/url/normalize.js';
 import { ScopeCounters, scopeFilter } from '../../src/url/scope.js';
@@ -135,20 +142,44 @@ function candidate(input: string, depth = 0): CandidateUrl {
 
 /** Links as pages write them, normalized: odd and pathological ones included. */
 const WEB_LINKS: readonly string[] = [
-  'http://a.test/', 'https://A.TEST:8443/x/../y/./z?b=2&a=1#frag', 'http://bücher.test/straße/ä.html', 'http://[::1]:8080/x',
-  'http://127.0.0.1/cgi-bin/x.pl?session=abc', 'http://a.test/2019/01/01/', `http://a.test/2031/12/`, 'http://a.test/s/5c6422be/page',
-  'http://a.test/(S(x1y2z3abcdefghijklmnop))/p.aspx', 'http://a.test/a/b/a/b/a/b/a/b/', 'http://a.test/img.JPG', 'http://a.test/x.tar.gz',
-  'http://a.test/.htaccess', 'http://a.test/x.', 'http://a.test/?', 'http://a.test/?&&&=&', 'http://user:pass@a.test/%2F%3F?%23',
-  'http://a.test/%00%ff%zz', 'http://xn--bcher-kva.test/', 'http://a.test/' + 'a/'.repeat(30_000), 'http://a.test/?' + 'p=1&'.repeat(20_000),
-  'http://a.test/' + 'ab'.repeat(50_000) + '.pdf', 'http://a.test/' + '/'.repeat(20_000), 'http://a.test/' + 'x/y/'.repeat(15_000) + 'x/',
-  'http://localhost/', 'http://co.uk/', 'http://a.test/?' + 'x'.repeat(100_000),
+  'http://a.test/',
+  'https://A.TEST:8443/x/../y/./z?b=2&a=1#frag',
+  'http://bücher.test/straße/ä.html',
+  'http://[::1]:8080/x',
+  'http://127.0.0.1/cgi-bin/x.pl?session=abc',
+  'http://a.test/2019/01/01/',
+  `http://a.test/2031/12/`,
+  'http://a.test/s/5c6422be/page',
+  'http://a.test/(S(x1y2z3abcdefghijklmnop))/p.aspx',
+  'http://a.test/a/b/a/b/a/b/a/b/',
+  'http://a.test/img.JPG',
+  'http://a.test/x.tar.gz',
+  'http://a.test/.htaccess',
+  'http://a.test/x.',
+  'http://a.test/?',
+  'http://a.test/?&&&=&',
+  'http://user:pass@a.test/%2F%3F?%23',
+  'http://a.test/%00%ff%zz',
+  'http://xn--bcher-kva.test/',
+  'http://a.test/' + 'a/'.repeat(30_000),
+  'http://a.test/?' + 'p=1&'.repeat(20_000),
+  'http://a.test/' + 'ab'.repeat(50_000) + '.pdf',
+  'http://a.test/' + '/'.repeat(20_000),
+  'http://a.test/' + 'x/y/'.repeat(15_000) + 'x/',
+  'http://localhost/',
+  'http://co.uk/',
+  'http://a.test/?' + 'x'.repeat(100_000),
 ];
 
 /** Strings no normalizer gives, which a filter must still answer for rather than throw. */
 const RAW: readonly CandidateUrl[] = [
-  { url: '', host: '', depth: 0 }, { url: 'garbage', host: 'garbage', depth: 0 }, { url: 'http://', host: '', depth: -1 },
-  { url: 'http://a.test', host: 'a.test', depth: Number.MAX_SAFE_INTEGER }, { url: '//a.test?x', host: 'a.test', depth: 0 },
-  { url: 'ftp://a.test/x.jpg', host: 'a.test', depth: 0 }, { url: 'http://a.test/\u0000\uffff', host: 'a.test', depth: NaN },
+  { url: '', host: '', depth: 0 },
+  { url: 'garbage', host: 'garbage', depth: 0 },
+  { url: 'http://', host: '', depth: -1 },
+  { url: 'http://a.test', host: 'a.test', depth: Number.MAX_SAFE_INTEGER },
+  { url: '//a.test?x', host: 'a.test', depth: 0 },
+  { url: 'ftp://a.test/x.jpg', host: 'a.test', depth: 0 },
+  { url: 'http://a.test/\u0000\uffff', host: 'a.test', depth: NaN },
 ].map((c) => Object.freeze(c));
 
 /** The verdict checked against the contract's shape: a shared, frozen verdict with a known reason. */
@@ -173,8 +204,14 @@ describe('UrlFilter contract', () => {
   after(() => mock.restoreAll());
 
   test('every filter in src/url/filter/ has an entry in this suite', () => {
-    const ids = readdirSync(new URL('../../src/url/filter/', import.meta.url)).filter((f) => f.endsWith('-filter.ts')).map((f) => f.slice(0, -'-filter.ts'.length));
-    assert.deepEqual(ids.filter((id) => id !== 'url' && !(id in FILTERS)), [], 'add the new filter to FILTERS');
+    const ids = readdirSync(new URL('../../src/url/filter/', import.meta.url))
+      .filter((f) => f.endsWith('-filter.ts'))
+      .map((f) => f.slice(0, -'-filter.ts'.length));
+    assert.deepEqual(
+      ids.filter((id) => id !== 'url' && !(id in FILTERS)),
+      [],
+      'add the new filter to FILTERS',
+    );
     assert.ok(ids.length >= 7);
   });
 
@@ -204,12 +241,23 @@ describe('UrlFilter contract', () => {
         for (const build of [c.plain, c.configured]) {
           const a = build();
           const b = build();
-          const all = [...WEB_LINKS.map((u, i) => candidate(u, i % 5)), ...RAW, candidate(c.accepts[0], c.accepts[1]), candidate(c.rejects[0], c.rejects[1])];
+          const all = [
+            ...WEB_LINKS.map((u, i) => candidate(u, i % 5)),
+            ...RAW,
+            candidate(c.accepts[0], c.accepts[1]),
+            candidate(c.rejects[0], c.rejects[1]),
+          ];
           const first = all.map((x) => checked(a, x));
           // Again in reverse order: a verdict must not depend on the URL checked before it.
-          const again = [...all].reverse().map((x) => checked(a, x)).reverse();
+          const again = [...all]
+            .reverse()
+            .map((x) => checked(a, x))
+            .reverse();
           assert.deepEqual(again, first);
-          assert.deepEqual(all.map((x) => checked(b, x)), first);
+          assert.deepEqual(
+            all.map((x) => checked(b, x)),
+            first,
+          );
           const withParsed = all.map((x) => {
             let parsed: URL | null = null;
             try {

@@ -36,14 +36,36 @@ let web: TestWeb;
 
 before(async () => {
   web = await startTestWeb({
-    seed: 5, hosts: 16, pages: 800, seeds: 4, server: { addressCount: 4 }, duplicates: { mirrorHostRate: 0 },
+    seed: 5,
+    hosts: 16,
+    pages: 800,
+    seeds: 4,
+    server: { addressCount: 4 },
+    duplicates: { mirrorHostRate: 0 },
     faults: { dripPages: [{ host: 1, page: 3 }], refusingHosts: [5], dripMs: 60_000 },
-    traps: { hosts: [{ host: 2, kind: 'pagination' }, { host: 3, kind: 'calendar' }], robotsDisallowRate: 0 },
+    traps: {
+      hosts: [
+        { host: 2, kind: 'pagination' },
+        { host: 3, kind: 'calendar' },
+      ],
+      robotsDisallowRate: 0,
+    },
   });
-  writeFileSync(join(dir, 'crawl.yaml'), [
-    'frontier:', '  checkpointIntervalMs: 300ms', 'politeness:', '  backoffBaseMs: 300ms', 'robots:', '  retryMs: 300ms',
-    'fetch:', '  minBytesPerSecond: 100', '  minRateWindowMs: 1s', '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'crawl.yaml'),
+    [
+      'frontier:',
+      '  checkpointIntervalMs: 300ms',
+      'politeness:',
+      '  backoffBaseMs: 300ms',
+      'robots:',
+      '  retryMs: 300ms',
+      'fetch:',
+      '  minBytesPerSecond: 100',
+      '  minRateWindowMs: 1s',
+      '',
+    ].join('\n'),
+  );
 });
 after(async () => {
   await web?.close();
@@ -51,17 +73,34 @@ after(async () => {
 });
 
 function args(): string[] {
-  return ['crawl', ...web.seeds.flatMap((s) => ['--seed', s]), '--hosts-file', web.hostsFile, '--allow-loopback', '--out', out,
-    '--min-delay-ms', '20', '--concurrency', String(SLOTS), '--config', join(dir, 'crawl.yaml')];
+  return [
+    'crawl',
+    ...web.seeds.flatMap((s) => ['--seed', s]),
+    '--hosts-file',
+    web.hostsFile,
+    '--allow-loopback',
+    '--out',
+    out,
+    '--min-delay-ms',
+    '20',
+    '--concurrency',
+    String(SLOTS),
+    '--config',
+    join(dir, 'crawl.yaml'),
+  ];
 }
 
 /** Starts the command in a process group of its own (as a shell job): `kill -9` of the group kills every process of the crawl. */
 function start(): { child: ChildProcess; exited: Promise<{ code: number | null; stderr: string }> } {
   const child = spawn(bin, args(), {
-    detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` },
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` },
   });
   let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   return { child, exited: new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr }))) };
 }
 
@@ -70,67 +109,79 @@ const keyOf = (r: RequestRecord): string => `${r.host}${r.path}`;
 const isFinal = (r: RequestRecord): boolean => isPage(r) && r.status > 0 && r.status < 500;
 
 describe('chaos: kill -9 at random moments, restarted at once', () => {
-  it('loses nothing, refetches only what was in flight, never refuses a restart, keeps the WARC files whole', { timeout: 600_000 }, async (t) => {
-    const rng = new Rng(20_261_128, 1, 1, 1);
-    /** web.log.count at each kill. */
-    const kills: number[] = [];
-    const runs: Promise<{ code: number | null; stderr: string }>[] = [];
-    for (let k = 0; k < KILLS; k++) {
-      const run = start();
-      runs.push(run.exited);
-      const after = 30 + rng.int(90);
-      const from = web.log.entries().filter(isPage).length;
-      await new Promise<void>((resolve) => {
-        const unsubscribe = web.log.subscribe((r) => {
-          if (!isPage(r) || web.log.entries().filter(isPage).length - from < after) return;
-          unsubscribe();
-          kills.push(web.log.count);
-          process.kill(-(run.child.pid as number), 'SIGKILL');
-          resolve();
+  it(
+    'loses nothing, refetches only what was in flight, never refuses a restart, keeps the WARC files whole',
+    { timeout: 600_000 },
+    async (t) => {
+      const rng = new Rng(20_261_128, 1, 1, 1);
+      /** web.log.count at each kill. */
+      const kills: number[] = [];
+      const runs: Promise<{ code: number | null; stderr: string }>[] = [];
+      for (let k = 0; k < KILLS; k++) {
+        const run = start();
+        runs.push(run.exited);
+        const after = 30 + rng.int(90);
+        const from = web.log.entries().filter(isPage).length;
+        await new Promise<void>((resolve) => {
+          const unsubscribe = web.log.subscribe((r) => {
+            if (!isPage(r) || web.log.entries().filter(isPage).length - from < after) return;
+            unsubscribe();
+            kills.push(web.log.count);
+            process.kill(-(run.child.pid as number), 'SIGKILL');
+            resolve();
+          });
+          // A run that ends before its kill (the crawl is done) ends the chaos early.
+          void run.exited.then(() => {
+            unsubscribe();
+            resolve();
+          });
         });
-        // A run that ends before its kill (the crawl is done) ends the chaos early.
-        void run.exited.then(() => { unsubscribe(); resolve(); });
-      });
-      if (run.child.exitCode !== null && kills.length <= k) break;
-    }
-    const last = start();
-    const end = await last.exited;
-    assert.equal(end.code, 0, end.stderr.slice(-3000));
-    for (const r of await Promise.all(runs)) assert.doesNotMatch(r.stderr, /another crawl/, 'a restart was refused');
-    assert.ok(kills.length >= 2, `${kills.length} kills landed before the crawl was done`);
-    assert.ok(!isCrawlDirLocked(out));
-
-    const requests = web.log.entries();
-    // Nothing lost.
-    const missing = await unrequestedReachablePages(web, truthDirOf(dir));
-    assert.deepEqual(missing, [], `${missing.length} reachable pages never fetched`);
-    // After each kill, only what was in flight is fetched again.
-    for (const [i, at] of kills.entries()) {
-      const answered = new Set(requests.slice(0, at).filter(isFinal).map(keyOf));
-      const next = kills[i + 1] ?? requests.length;
-      const again = new Set(requests.slice(at, next).filter((r) => isPage(r) && answered.has(keyOf(r))).map(keyOf));
-      t.diagnostic(`kill ${i + 1} after request ${at}: ${again.size} pages fetched again`);
-      assert.ok(again.size <= SLOTS, `kill ${i + 1}: ${again.size} pages fetched again (${[...again].slice(0, 10).join(', ')})`);
-    }
-    // No trap past its bound.
-    const traps = web.log.trapRequests();
-    const parts = hostileParts(web.model);
-    for (const h of [...parts.trapHosts.pagination, ...parts.trapHosts.calendar]) {
-      const name = web.model.hosts[h]?.name ?? '';
-      const n = [...(traps.get(name)?.values() ?? [])].reduce((a, b) => a + b, 0);
-      t.diagnostic(`${name}: ${n} trap requests`);
-      assert.ok(n <= DEFAULT_MAX_NUMBERED_URLS + 5, `${name}: ${n} trap requests`);
-    }
-    // The WARC files read back whole.
-    const warcDir = join(out, 'warc');
-    let captures = 0;
-    for (const f of readdirSync(warcDir).filter((x) => x.endsWith('.warc.gz'))) {
-      for await (const rec of new WARCParser(createReadStream(join(warcDir, f)))) {
-        await rec.readFully(false);
-        if (rec.warcType === 'response' || rec.warcType === 'revisit') captures++;
+        if (run.child.exitCode !== null && kills.length <= k) break;
       }
-    }
-    assert.ok(captures > 300, `${captures} captures`);
-    assert.equal(readFileSync(join(warcDir, 'index.cdxj'), 'utf8').trim().split('\n').length, captures);
-  });
+      const last = start();
+      const end = await last.exited;
+      assert.equal(end.code, 0, end.stderr.slice(-3000));
+      for (const r of await Promise.all(runs)) assert.doesNotMatch(r.stderr, /another crawl/, 'a restart was refused');
+      assert.ok(kills.length >= 2, `${kills.length} kills landed before the crawl was done`);
+      assert.ok(!isCrawlDirLocked(out));
+
+      const requests = web.log.entries();
+      // Nothing lost.
+      const missing = await unrequestedReachablePages(web, truthDirOf(dir));
+      assert.deepEqual(missing, [], `${missing.length} reachable pages never fetched`);
+      // After each kill, only what was in flight is fetched again.
+      for (const [i, at] of kills.entries()) {
+        const answered = new Set(requests.slice(0, at).filter(isFinal).map(keyOf));
+        const next = kills[i + 1] ?? requests.length;
+        const again = new Set(
+          requests
+            .slice(at, next)
+            .filter((r) => isPage(r) && answered.has(keyOf(r)))
+            .map(keyOf),
+        );
+        t.diagnostic(`kill ${i + 1} after request ${at}: ${again.size} pages fetched again`);
+        assert.ok(again.size <= SLOTS, `kill ${i + 1}: ${again.size} pages fetched again (${[...again].slice(0, 10).join(', ')})`);
+      }
+      // No trap past its bound.
+      const traps = web.log.trapRequests();
+      const parts = hostileParts(web.model);
+      for (const h of [...parts.trapHosts.pagination, ...parts.trapHosts.calendar]) {
+        const name = web.model.hosts[h]?.name ?? '';
+        const n = [...(traps.get(name)?.values() ?? [])].reduce((a, b) => a + b, 0);
+        t.diagnostic(`${name}: ${n} trap requests`);
+        assert.ok(n <= DEFAULT_MAX_NUMBERED_URLS + 5, `${name}: ${n} trap requests`);
+      }
+      // The WARC files read back whole.
+      const warcDir = join(out, 'warc');
+      let captures = 0;
+      for (const f of readdirSync(warcDir).filter((x) => x.endsWith('.warc.gz'))) {
+        for await (const rec of new WARCParser(createReadStream(join(warcDir, f)))) {
+          await rec.readFully(false);
+          if (rec.warcType === 'response' || rec.warcType === 'revisit') captures++;
+        }
+      }
+      assert.ok(captures > 300, `${captures} captures`);
+      assert.equal(readFileSync(join(warcDir, 'index.cdxj'), 'utf8').trim().split('\n').length, captures);
+    },
+  );
 });

@@ -33,7 +33,11 @@ after(async () => {
 });
 
 function webFlags(): string[] {
-  return [...web.seeds.flatMap((s) => ['--seed', s]), ...[...web.hostsMap].flatMap(([h, ip]) => ['--resolve', `${h}=${ip}`]), '--allow-loopback'];
+  return [
+    ...web.seeds.flatMap((s) => ['--seed', s]),
+    ...[...web.hostsMap].flatMap(([h, ip]) => ['--resolve', `${h}=${ip}`]),
+    '--allow-loopback',
+  ];
 }
 
 /** A running shoal process, with what it printed so far. */
@@ -48,7 +52,8 @@ interface Running {
 
 function start(args: readonly string[]): Running {
   const child = spawn(bin, [...args], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` },
   });
   const output = { stdout: '', stderr: '' };
   const waiters: { re: RegExp; stream: 'stdout' | 'stderr' | undefined; resolve: () => void }[] = [];
@@ -61,15 +66,26 @@ function start(args: readonly string[]): Running {
       }
     }
   };
-  child.stdout?.on('data', (c: Buffer) => { output.stdout += c.toString(); check(); });
-  child.stderr?.on('data', (c: Buffer) => { output.stderr += c.toString(); check(); });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  child.stdout?.on('data', (c: Buffer) => {
+    output.stdout += c.toString();
+    check();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    output.stderr += c.toString();
+    check();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
-    child, output, exited,
-    waitFor: (re, stream) => new Promise((resolve) => {
-      waiters.push({ re, stream, resolve });
-      check();
-    }),
+    child,
+    output,
+    exited,
+    waitFor: (re, stream) =>
+      new Promise((resolve) => {
+        waiters.push({ re, stream, resolve });
+        check();
+      }),
   };
 }
 
@@ -115,22 +131,26 @@ describe('shoal, whatever state it is in', () => {
     assert.equal(run.output.stdout.trim(), pkg.version);
   });
 
-  it('refuses a second crawl into a busy directory at once (exit 2), and the first goes on; SIGTERM then stops the first cleanly', { timeout: 120_000 }, async () => {
-    const out = join(dir, 'busy');
-    const first = start(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '1500', '--concurrency', '4']);
-    await first.waitFor(/crawling into/, 'stderr');
-    const second = start(['crawl', ...webFlags(), '--out', out]);
-    const refused = await exitOf(second, 'the second crawl');
-    assert.equal(refused.code, 2, second.output.stderr);
-    assert.match(second.output.stderr, /another crawl \(pid \d+\) is writing into .*busy; stop it first or choose another --out/);
-    assert.doesNotMatch(second.output.stderr, /crawling into/, 'the refused crawl never says it is crawling');
-    assert.equal(first.child.exitCode, null, 'the first crawl goes on');
-    first.child.kill('SIGTERM');
-    const stopped = await exitOf(first, 'the first crawl after SIGTERM');
-    assert.equal(stopped.code, 130, first.output.stderr);
-    assert.match(first.output.stdout, /interrupted: stopped cleanly/);
-    assert.ok(!isCrawlDirLocked(out));
-  });
+  it(
+    'refuses a second crawl into a busy directory at once (exit 2), and the first goes on; SIGTERM then stops the first cleanly',
+    { timeout: 120_000 },
+    async () => {
+      const out = join(dir, 'busy');
+      const first = start(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '1500', '--concurrency', '4']);
+      await first.waitFor(/crawling into/, 'stderr');
+      const second = start(['crawl', ...webFlags(), '--out', out]);
+      const refused = await exitOf(second, 'the second crawl');
+      assert.equal(refused.code, 2, second.output.stderr);
+      assert.match(second.output.stderr, /another crawl \(pid \d+\) is writing into .*busy; stop it first or choose another --out/);
+      assert.doesNotMatch(second.output.stderr, /crawling into/, 'the refused crawl never says it is crawling');
+      assert.equal(first.child.exitCode, null, 'the first crawl goes on');
+      first.child.kill('SIGTERM');
+      const stopped = await exitOf(first, 'the first crawl after SIGTERM');
+      assert.equal(stopped.code, 130, first.output.stderr);
+      assert.match(first.output.stdout, /interrupted: stopped cleanly/);
+      assert.ok(!isCrawlDirLocked(out));
+    },
+  );
 
   it('a crawl, a test web and a simulation each end on SIGTERM', { timeout: 180_000 }, async () => {
     const crawl = start(['crawl', ...webFlags(), '--out', join(dir, 'term-crawl'), '--min-delay-ms', '2000']);
@@ -148,13 +168,21 @@ describe('shoal, whatever state it is in', () => {
     // A graph that takes the simulator seconds to read and crawl: the signal comes while it reads.
     const graph = join(dir, 'graph.tsv');
     const n = 200_000;
-    writeFileSync(graph, Array.from({ length: n }, (_, i) => [1, 7, 1000].map((k) => `http://h${i % 3000}.test/p${i}\thttp://h${(i + k) % n % 3000}.test/p${(i + k) % n}\n`).join('')).join(''));
+    writeFileSync(
+      graph,
+      Array.from({ length: n }, (_, i) =>
+        [1, 7, 1000].map((k) => `http://h${i % 3000}.test/p${i}\thttp://h${((i + k) % n) % 3000}.test/p${(i + k) % n}\n`).join(''),
+      ).join(''),
+    );
     // Early, while it reads the graph: its handler is in place, so it ends with 130.
     const early = start(['simulate', '--graph', graph, '--order', 'bfs', '--out', join(dir, 'sim-early')]);
-    await waitUntil(() => {
-      if (early.child.exitCode !== null) throw new Error(`simulate ended before it read the graph: ${early.output.stderr}`);
-      return hasOpen(early.child.pid as number, realpathSync(graph));
-    }, { what: 'simulate to open the graph', timeoutMs: HANG_MS, intervalMs: 10 });
+    await waitUntil(
+      () => {
+        if (early.child.exitCode !== null) throw new Error(`simulate ended before it read the graph: ${early.output.stderr}`);
+        return hasOpen(early.child.pid as number, realpathSync(graph));
+      },
+      { what: 'simulate to open the graph', timeoutMs: HANG_MS, intervalMs: 10 },
+    );
     early.child.kill('SIGTERM');
     const earlyEnd = await exitOf(early, 'simulate, signalled early');
     assert.equal(earlyEnd.code, 130, early.output.stderr);
@@ -193,24 +221,28 @@ describe('shoal, whatever state it is in', () => {
     assert.ok(!isCrawlDirLocked(out));
   });
 
-  it('stops cleanly when the reader of its output goes away (| head -2): exit 130, directory free and resumable', { timeout: 120_000 }, async () => {
-    const out = join(dir, 'closed-pipe');
-    const config = join(dir, 'progress.yaml');
-    writeFileSync(config, 'progressIntervalMs: 100ms\npoliteness:\n  backoffBaseMs: 200ms\nrobots:\n  retryMs: 200ms\n');
-    const crawl = start(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '300', '--config', config]);
-    await crawl.waitFor(/pages \d+/, 'stderr');
-    // What `| head -2` does: the reader leaves; the next write gets EPIPE.
-    crawl.child.stderr?.destroy();
-    crawl.child.stdout?.destroy();
-    const end = await exitOf(crawl, 'a crawl whose output was closed');
-    assert.equal(end.code, 130);
-    assert.ok(!isCrawlDirLocked(out));
-    const log = readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8');
-    assert.match(log, /"event":"crawl-finished","stopReason":"interrupted"/);
-    const resumed = start(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '10', '--config', config]);
-    assert.equal((await exitOf(resumed, 'the resumed crawl')).code, 0, resumed.output.stderr);
-    assert.match(resumed.output.stdout, /done: the frontier is empty/);
-  });
+  it(
+    'stops cleanly when the reader of its output goes away (| head -2): exit 130, directory free and resumable',
+    { timeout: 120_000 },
+    async () => {
+      const out = join(dir, 'closed-pipe');
+      const config = join(dir, 'progress.yaml');
+      writeFileSync(config, 'progressIntervalMs: 100ms\npoliteness:\n  backoffBaseMs: 200ms\nrobots:\n  retryMs: 200ms\n');
+      const crawl = start(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '300', '--config', config]);
+      await crawl.waitFor(/pages \d+/, 'stderr');
+      // What `| head -2` does: the reader leaves; the next write gets EPIPE.
+      crawl.child.stderr?.destroy();
+      crawl.child.stdout?.destroy();
+      const end = await exitOf(crawl, 'a crawl whose output was closed');
+      assert.equal(end.code, 130);
+      assert.ok(!isCrawlDirLocked(out));
+      const log = readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8');
+      assert.match(log, /"event":"crawl-finished","stopReason":"interrupted"/);
+      const resumed = start(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '10', '--config', config]);
+      assert.equal((await exitOf(resumed, 'the resumed crawl')).code, 0, resumed.output.stderr);
+      assert.match(resumed.output.stdout, /done: the frontier is empty/);
+    },
+  );
 
   it('a test web whose reader goes away ends without a crash and removes its folder', { timeout: 60_000 }, async () => {
     const served = start(['web', '--preset', 'tiny', '--for', '2']);

@@ -16,7 +16,16 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const io: CliIo = { out: (t) => { out += t; }, err: (t) => { err += t; }, env: {}, interrupted: new Promise(() => {}) };
+  const io: CliIo = {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+    env: {},
+    interrupted: new Promise(() => {}),
+  };
   const code = await runCli(args, io);
   return { code, out, err };
 }
@@ -27,7 +36,9 @@ describe('shoal web (in process)', () => {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /12 hosts, 600 pages/);
     assert.match(r.out, /check: 60 pages .* 200: \d+/);
-    const seeds = readFileSync(join(dir, 'check', 'seeds.txt'), 'utf8').trim().split('\n');
+    const seeds = readFileSync(join(dir, 'check', 'seeds.txt'), 'utf8')
+      .trim()
+      .split('\n');
     assert.equal(seeds.length, 3);
     assert.ok(seeds.every((s) => r.out.includes(s)));
   });
@@ -45,7 +56,8 @@ describe('shoal web (in process)', () => {
     writeFileSync(file, 'links:\n  topicLocality: 1.5\nfaults:\n  hangMs: later\n');
     const r = await run(['web', '--config', file, '--seed', 'abc', '--set', 'geo.cities=500']);
     assert.equal(r.code, 2);
-    for (const path of ['--seed', 'links.topicLocality', 'faults.hangMs', 'geo.cities']) assert.ok(r.err.includes(`- ${path}:`), `${path} in ${r.err}`);
+    for (const path of ['--seed', 'links.topicLocality', 'faults.hangMs', 'geo.cities'])
+      assert.ok(r.err.includes(`- ${path}:`), `${path} in ${r.err}`);
   });
 
   it('refuses an unknown preset and an unknown option value', async () => {
@@ -78,11 +90,17 @@ describe('shoal web (the installed command)', () => {
   it('serves until interrupted and stops cleanly', { timeout: 60_000 }, async () => {
     assert.ok(existsSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))), 'dist/ is built by `npm install` (prepare)');
     const out = join(dir, 'served');
-    const child = spawn(process.execPath, [bin, 'web', '--preset', 'tiny', '--out', out, '--set', 'seeds=2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'web', '--preset', 'tiny', '--out', out, '--set', 'seeds=2'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {
       const onData = (): void => {
@@ -91,10 +109,15 @@ describe('shoal web (the installed command)', () => {
       child.stdout.on('data', onData);
       void exited.then(() => reject(new Error(`exited early: ${stderr}`)));
     });
-    const hosts = new Map(readFileSync(join(out, 'hosts'), 'utf8').split('\n').filter((l) => /^\d/.test(l)).map((l) => {
-      const [ip, name] = l.split(' ');
-      return [name!, ip!] as const;
-    }));
+    const hosts = new Map(
+      readFileSync(join(out, 'hosts'), 'utf8')
+        .split('\n')
+        .filter((l) => /^\d/.test(l))
+        .map((l) => {
+          const [ip, name] = l.split(' ');
+          return [name!, ip!] as const;
+        }),
+    );
     const seeds = readFileSync(join(out, 'seeds.txt'), 'utf8').trim().split('\n');
     assert.equal(seeds.length, 2);
     const res = await get(seeds[0]!, hosts);

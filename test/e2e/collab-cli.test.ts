@@ -19,7 +19,15 @@ const dir = mkdtempSync(join(tmpdir(), 'shoal-collab-cli-'));
 let web: TestWeb;
 
 before(async () => {
-  web = await startTestWeb({ hosts: 12, pages: 500, seeds: 3, server: { addressCount: 12 }, traps: { hostRate: 0 }, latency: { slowHostRate: 0 }, robots: { crawlDelayRate: 0 } });
+  web = await startTestWeb({
+    hosts: 12,
+    pages: 500,
+    seeds: 3,
+    server: { addressCount: 12 },
+    traps: { hostRate: 0 },
+    latency: { slowHostRate: 0 },
+    robots: { crawlDelayRate: 0 },
+  });
   await exportTruth(web.model, join(dir, 'truth'), { port: web.port });
 });
 after(async () => {
@@ -29,14 +37,25 @@ after(async () => {
 
 function shoal(args: readonly string[]): Promise<CliRun> {
   // Hosts whose robots.txt or pages fail are tried again within half a second, not minutes.
-  const env = { ...process.env, SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50', SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500', SHOAL_CRAWL_ROBOTS_RETRY_MS: '100' };
+  const env = {
+    ...process.env,
+    SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50',
+    SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500',
+    SHOAL_CRAWL_ROBOTS_RETRY_MS: '100',
+  };
   return runNode([bin, ...args], { env });
 }
 
 function crawlFlags(out: string): string[] {
   return [
-    'crawl', ...web.seeds.flatMap((s) => ['--seed', s]), ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]),
-    '--allow-loopback', '--min-delay-ms', '0', '--out', out,
+    'crawl',
+    ...web.seeds.flatMap((s) => ['--seed', s]),
+    ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]),
+    '--allow-loopback',
+    '--min-delay-ms',
+    '0',
+    '--out',
+    out,
   ];
 }
 
@@ -61,7 +80,10 @@ async function evalJson(out: string): Promise<EvalJson> {
 
 describe('shoal crawl --nodes and shoal eval (the installed command)', () => {
   it('a 3-node host-hash crawl covers what one node covers, with overlap 0, and says so', { timeout: 180_000 }, async () => {
-    assert.ok(existsSync(fileURLToPath(new URL('../../dist/cluster/embedded-cluster.js', import.meta.url))), 'dist/ is built (`npm run build`)');
+    assert.ok(
+      existsSync(fileURLToPath(new URL('../../dist/cluster/embedded-cluster.js', import.meta.url))),
+      'dist/ is built (`npm run build`)',
+    );
     const single = await shoal(crawlFlags(join(dir, 'single')));
     assert.equal(single.code, 0, single.stderr);
     const collab = await shoal([...crawlFlags(join(dir, 'collab')), '--nodes', '3', '--partition', 'host-hash']);

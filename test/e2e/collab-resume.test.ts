@@ -34,9 +34,18 @@ before(async () => {
   // Site trees only (no content links): most pages have one in-link, so a URL lost between nodes is
   // never found again, and losing one shows as a page never fetched.
   web = await startTestWeb({
-    hosts: 12, pages: 600, seeds: 3, server: { addressCount: 4 }, traps: { hostRate: 0 }, duplicates: { mirrorHostRate: 0 }, links: { meanOutDegree: 0 },
+    hosts: 12,
+    pages: 600,
+    seeds: 3,
+    server: { addressCount: 4 },
+    traps: { hostRate: 0 },
+    duplicates: { mirrorHostRate: 0 },
+    links: { meanOutDegree: 0 },
   });
-  writeFileSync(join(dir, 'crawl.yaml'), `frontier:\n  checkpointIntervalMs: ${CHECKPOINT_MS}ms\npoliteness:\n  backoffBaseMs: 200ms\nrobots:\n  retryMs: 200ms\ncluster:\n  batchDelayMs: 50ms\n`);
+  writeFileSync(
+    join(dir, 'crawl.yaml'),
+    `frontier:\n  checkpointIntervalMs: ${CHECKPOINT_MS}ms\npoliteness:\n  backoffBaseMs: 200ms\nrobots:\n  retryMs: 200ms\ncluster:\n  batchDelayMs: 50ms\n`,
+  );
 });
 after(async () => {
   await web?.close();
@@ -45,15 +54,32 @@ after(async () => {
 
 function args(): string[] {
   return [
-    bin, 'crawl', ...web.seeds.flatMap((s) => ['--seed', s]), ...[...web.hostsMap].flatMap(([h, ip]) => ['--resolve', `${h}=${ip}`]),
-    '--allow-loopback', '--out', out, '--min-delay-ms', '20', '--concurrency', String(CONCURRENCY), '--config', join(dir, 'crawl.yaml'),
-    '--nodes', String(NODES), '--partition', 'url-hash',
+    bin,
+    'crawl',
+    ...web.seeds.flatMap((s) => ['--seed', s]),
+    ...[...web.hostsMap].flatMap(([h, ip]) => ['--resolve', `${h}=${ip}`]),
+    '--allow-loopback',
+    '--out',
+    out,
+    '--min-delay-ms',
+    '20',
+    '--concurrency',
+    String(CONCURRENCY),
+    '--config',
+    join(dir, 'crawl.yaml'),
+    '--nodes',
+    String(NODES),
+    '--partition',
+    'url-hash',
   ];
 }
 
 describe('kill -9 of a collaborative crawl, and resume', () => {
   it('resumes every node, loses no URL, refetches only the window, keeps every WARC file readable', { timeout: 180_000 }, async () => {
-    assert.ok(existsSync(fileURLToPath(new URL('../../dist/cluster/embedded-cluster.js', import.meta.url))), 'dist/ is built (`npm run build`)');
+    assert.ok(
+      existsSync(fileURLToPath(new URL('../../dist/cluster/embedded-cluster.js', import.meta.url))),
+      'dist/ is built (`npm run build`)',
+    );
     const killed = await runKilledAfter(web, args(), KILL_AFTER_PAGES);
     assert.equal(killed, 'SIGKILL', 'the first run was still crawling when killed');
     const firstRun = web.log.count;

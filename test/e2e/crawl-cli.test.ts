@@ -68,8 +68,22 @@ describe('shoal crawl (the installed command)', () => {
     assert.ok(existsSync(fileURLToPath(new URL('../../dist/cli/commands/crawl.js', import.meta.url))), 'dist/ is built (`npm run build`)');
     const config = join(dir, 'crawl.yaml');
     writeFileSync(config, 'politeness:\n  backoffBaseMs: 200ms\nrobots:\n  retryMs: 200ms\nprogressIntervalMs: 200ms\n');
-    const r = await shoal(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '10', '--concurrency', '8', '--max-pages', '150',
-      '--user-agent', 'shoalbot/1.0 (+https://example.org/bot)', '--config', config]);
+    const r = await shoal([
+      'crawl',
+      ...webFlags(),
+      '--out',
+      out,
+      '--min-delay-ms',
+      '10',
+      '--concurrency',
+      '8',
+      '--max-pages',
+      '150',
+      '--user-agent',
+      'shoalbot/1.0 (+https://example.org/bot)',
+      '--config',
+      config,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^shoal crawl: done: --max-pages reached after [\d.]+ s$/m);
     const pages = Number(/^ {2}pages +([\d,]+)/m.exec(r.stdout)?.[1]?.replace(/,/g, ''));
@@ -82,28 +96,56 @@ describe('shoal crawl (the installed command)', () => {
     assert.ok(readFileSync(join(warcDir, 'index.cdxj'), 'utf8').split('\n').length > pages);
     assert.ok(existsSync(join(out, 'state', 'seen')));
     assert.ok(!isCrawlDirLocked(out), 'the lock is released');
-    const log = readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; nodeFlags?: string[] });
+    const log = readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; nodeFlags?: string[] });
     assert.deepEqual([log[0]?.event, log.at(-1)?.event], ['crawl-started', 'crawl-finished']);
     assert.deepEqual(log[0]?.nodeFlags, SHOAL_NODE_FLAGS, 'the crawl-started line names the node flags');
-    assert.ok(await warcRecordCount(warcDir) > 2 * pages);
+    assert.ok((await warcRecordCount(warcDir)) > 2 * pages);
   });
 
   it('run again on the same directory, resumes where it stopped and fetches no page twice', { timeout: 120_000 }, async () => {
     // A final answer in the first run; a 5xx or a reset is retried, in the second run too if need be.
     const isFinal = (status: number): boolean => status !== 0 && status !== 429 && status < 500;
-    const firstRun = web.log.entries().filter((e) => !e.path.startsWith('/robots') && isFinal(e.status)).map((e) => `${e.host}${e.path}`);
+    const firstRun = web.log
+      .entries()
+      .filter((e) => !e.path.startsWith('/robots') && isFinal(e.status))
+      .map((e) => `${e.host}${e.path}`);
     const firstCount = web.log.count;
-    const r = await shoal(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '10', '--concurrency', '8', '--config', join(dir, 'crawl.yaml')]);
+    const r = await shoal([
+      'crawl',
+      ...webFlags(),
+      '--out',
+      out,
+      '--min-delay-ms',
+      '10',
+      '--concurrency',
+      '8',
+      '--config',
+      join(dir, 'crawl.yaml'),
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /done: the frontier is empty/);
     const pages = Number(/^ {2}pages +([\d,]+)/m.exec(r.stdout)?.[1]?.replace(/,/g, ''));
     assert.ok(pages > 100, r.stdout);
-    const secondRun = web.log.entries().slice(firstCount - web.log.count).map((e) => `${e.host}${e.path}`);
+    const secondRun = web.log
+      .entries()
+      .slice(firstCount - web.log.count)
+      .map((e) => `${e.host}${e.path}`);
     const before = new Set(firstRun);
-    assert.deepEqual(secondRun.filter((k) => before.has(k)), [], 'a clean stop leaves nothing to fetch twice');
+    assert.deepEqual(
+      secondRun.filter((k) => before.has(k)),
+      [],
+      'a clean stop leaves nothing to fetch twice',
+    );
     const tries = new Map<string, number>();
-    for (const e of web.log.entries()) if (!e.path.startsWith('/robots')) tries.set(`${e.host}${e.path}`, (tries.get(`${e.host}${e.path}`) ?? 0) + 1);
-    assert.ok([...tries.values()].every((n) => n <= 3), 'fetch.maxAttempts holds across runs');
+    for (const e of web.log.entries())
+      if (!e.path.startsWith('/robots')) tries.set(`${e.host}${e.path}`, (tries.get(`${e.host}${e.path}`) ?? 0) + 1);
+    assert.ok(
+      [...tries.values()].every((n) => n <= 3),
+      'fetch.maxAttempts holds across runs',
+    );
     const again = await shoal(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '10']);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /^ {2}pages +0 /m);
@@ -124,7 +166,7 @@ describe('shoal crawl (the installed command)', () => {
     const r = await shoal(['crawl', ...webFlags(), '--out', slow, '--min-delay-ms', '2000'], /pages [1-9]/);
     assert.equal(r.code, 130, r.stderr);
     assert.match(r.stdout, /interrupted: stopped cleanly/);
-    assert.ok(await warcRecordCount(join(slow, 'warc')) > 0);
+    assert.ok((await warcRecordCount(join(slow, 'warc'))) > 0);
     assert.ok(!isCrawlDirLocked(slow));
   });
 });
@@ -133,7 +175,16 @@ describe('shoal crawl (in process)', () => {
   async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
     let out = '';
     let err = '';
-    const io: CliIo = { out: (t) => { out += t; }, err: (t) => { err += t; }, env, interrupted: new Promise(() => {}) };
+    const io: CliIo = {
+      out: (t) => {
+        out += t;
+      },
+      err: (t) => {
+        err += t;
+      },
+      env,
+      interrupted: new Promise(() => {}),
+    };
     const code = await runCli(args, io);
     return { code, out, err };
   }
@@ -141,8 +192,22 @@ describe('shoal crawl (in process)', () => {
   it('exits 2 and names every bad flag and option', async () => {
     const config = join(dir, 'bad.yaml');
     writeFileSync(config, 'politeness:\n  minDelayMs: soon\nfetch:\n  userAgnet: x\n');
-    const r = await run(['crawl', '--seed', 'http://a.test/', '--out', join(dir, 'bad'), '--max-pages', 'ten', '--resolve', 'a.test=not-an-ip', '--config', config],
-      { SHOAL_CRAWL_LIMITS_CONCURRENCY: 'many' });
+    const r = await run(
+      [
+        'crawl',
+        '--seed',
+        'http://a.test/',
+        '--out',
+        join(dir, 'bad'),
+        '--max-pages',
+        'ten',
+        '--resolve',
+        'a.test=not-an-ip',
+        '--config',
+        config,
+      ],
+      { SHOAL_CRAWL_LIMITS_CONCURRENCY: 'many' },
+    );
     assert.equal(r.code, 2);
     for (const path of ['--max-pages', 'politeness.minDelayMs', 'fetch.userAgnet', 'network.resolve.0', 'limits.concurrency']) {
       assert.ok(r.err.includes(`- ${path}:`), `${path} in ${r.err}`);
@@ -154,7 +219,17 @@ describe('shoal crawl (in process)', () => {
     assert.ok(host !== undefined, 'the test web has a host with a sitemap');
     const out = join(dir, 'sitemap');
     const resolve = [...web.hostsMap].flatMap(([name, ip]) => ['--resolve', `${name}=${ip}`]);
-    const r = await run(['crawl', '--sitemap', `http://${host.name}:${web.port}/sitemap.xml`, ...resolve, '--allow-loopback', '--out', out, '--max-pages', '15']);
+    const r = await run([
+      'crawl',
+      '--sitemap',
+      `http://${host.name}:${web.port}/sitemap.xml`,
+      ...resolve,
+      '--allow-loopback',
+      '--out',
+      out,
+      '--max-pages',
+      '15',
+    ]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /sitemaps\s+[1-9][\d,]* read: [1-9][\d,]* page URLs/);
     assert.match(r.out, /pages\s+1[0-5] /);
@@ -162,20 +237,51 @@ describe('shoal crawl (in process)', () => {
 
   it('--order and --set choose the ordering policy, named with its parameters in the summary and the crawl-started log line', async () => {
     const out = join(dir, 'order');
-    const r = await run(['crawl', ...webFlags(), '--out', out, '--min-delay-ms', '0', '--max-pages', '25',
-      '--order', 'pagerank', '--set', 'order.recomputeEvery=50', '--set', 'order.minChange=0']);
+    const r = await run([
+      'crawl',
+      ...webFlags(),
+      '--out',
+      out,
+      '--min-delay-ms',
+      '0',
+      '--max-pages',
+      '25',
+      '--order',
+      'pagerank',
+      '--set',
+      'order.recomputeEvery=50',
+      '--set',
+      'order.minChange=0',
+    ]);
     assert.equal(r.code, 0, r.err);
-    const label = 'pagerank(damping=0.9, maxIterations=3, minChange=0, recomputeEvery=50, recomputeGrowth=0.1, sliceWork=2000000, tolerance=0.0001)';
+    const label =
+      'pagerank(damping=0.9, maxIterations=3, minChange=0, recomputeEvery=50, recomputeGrowth=0.1, sliceWork=2000000, tolerance=0.0001)';
     assert.ok(r.out.split('\n').includes(`  order       ${label}`), r.out);
-    const started = JSON.parse(readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8').split('\n')[0] as string) as { event: string; order: string };
+    const started = JSON.parse(readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8').split('\n')[0] as string) as {
+      event: string;
+      order: string;
+    };
     assert.deepEqual([started.event, started.order], ['crawl-started', label]);
   });
 
   it('an unknown policy or a bad policy parameter exits 2, naming the option and the valid ids', async () => {
     const unknown = await run(['crawl', '--seed', 'http://a.test/', '--out', join(dir, 'bad-order'), '--order', 'fastest']);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.err, /- order\.policy: unknown ordering policy "fastest"; valid: bfs, random, backlink, pagerank, forward-links, location, similarity, hot-queue, weighted/);
-    const bad = await run(['crawl', '--seed', 'http://a.test/', '--out', join(dir, 'bad-order'), '--order', 'pagerank', '--set', 'order.damping=2']);
+    assert.match(
+      unknown.err,
+      /- order\.policy: unknown ordering policy "fastest"; valid: bfs, random, backlink, pagerank, forward-links, location, similarity, hot-queue, weighted/,
+    );
+    const bad = await run([
+      'crawl',
+      '--seed',
+      'http://a.test/',
+      '--out',
+      join(dir, 'bad-order'),
+      '--order',
+      'pagerank',
+      '--set',
+      'order.damping=2',
+    ]);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /- order\.damping:/);
     const missing = await run(['crawl', '--seed', 'http://a.test/', '--out', join(dir, 'bad-order'), '--order', 'hot-queue']);
@@ -194,7 +300,10 @@ describe('shoal crawl (in process)', () => {
   it('shoal config --defaults --command crawl prints every option, loadable as a config', async () => {
     const r = await run(['config', '--defaults', '--command', 'crawl']);
     assert.equal(r.code, 0);
-    assert.match(r.out, /# smallest gap between the end of one fetch and the next request to the same host \(--min-delay-ms\) \[ms\] \(integer\)\n {2}minDelayMs: 1000/);
+    assert.match(
+      r.out,
+      /# smallest gap between the end of one fetch and the next request to the same host \(--min-delay-ms\) \[ms\] \(integer\)\n {2}minDelayMs: 1000/,
+    );
     assert.deepEqual(crawlConfigSchema.parse(parse(r.out)), crawlConfigSchema.parse({}));
     const all = await run(['config', '--defaults']);
     assert.match(all.out, /# shoal crawl: every option/);

@@ -29,8 +29,18 @@ const CHECKPOINT_MS = 200;
 let web: TestWeb;
 
 before(async () => {
-  web = await startTestWeb({ hosts: 12, pages: 600, seeds: 3, server: { addressCount: 4 }, traps: { hostRate: 0 }, duplicates: { mirrorHostRate: 0 } });
-  writeFileSync(join(dir, 'crawl.yaml'), `frontier:\n  checkpointIntervalMs: ${CHECKPOINT_MS}ms\npoliteness:\n  backoffBaseMs: 200ms\nrobots:\n  retryMs: 200ms\n`);
+  web = await startTestWeb({
+    hosts: 12,
+    pages: 600,
+    seeds: 3,
+    server: { addressCount: 4 },
+    traps: { hostRate: 0 },
+    duplicates: { mirrorHostRate: 0 },
+  });
+  writeFileSync(
+    join(dir, 'crawl.yaml'),
+    `frontier:\n  checkpointIntervalMs: ${CHECKPOINT_MS}ms\npoliteness:\n  backoffBaseMs: 200ms\nrobots:\n  retryMs: 200ms\n`,
+  );
 });
 after(async () => {
   await web?.close();
@@ -39,8 +49,19 @@ after(async () => {
 
 function args(): string[] {
   return [
-    bin, 'crawl', ...web.seeds.flatMap((s) => ['--seed', s]), ...[...web.hostsMap].flatMap(([h, ip]) => ['--resolve', `${h}=${ip}`]),
-    '--allow-loopback', '--out', out, '--min-delay-ms', '20', '--concurrency', String(CONCURRENCY), '--config', join(dir, 'crawl.yaml'),
+    bin,
+    'crawl',
+    ...web.seeds.flatMap((s) => ['--seed', s]),
+    ...[...web.hostsMap].flatMap(([h, ip]) => ['--resolve', `${h}=${ip}`]),
+    '--allow-loopback',
+    '--out',
+    out,
+    '--min-delay-ms',
+    '20',
+    '--concurrency',
+    String(CONCURRENCY),
+    '--config',
+    join(dir, 'crawl.yaml'),
   ];
 }
 
@@ -55,7 +76,10 @@ describe('kill -9 and resume', () => {
 
     // Torn tails, as a power loss could leave them: half a gzip member, half a JSON line.
     const warcDir = join(out, 'warc');
-    const lastWarc = readdirSync(warcDir).filter((f) => f.endsWith('.warc.gz')).sort().at(-1) as string;
+    const lastWarc = readdirSync(warcDir)
+      .filter((f) => f.endsWith('.warc.gz'))
+      .sort()
+      .at(-1) as string;
     appendFileSync(join(warcDir, lastWarc), Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00]));
     appendFileSync(join(out, 'crawl-log.jsonl'), '{"ts":"2024-01-01T00:00:');
 
@@ -68,15 +92,22 @@ describe('kill -9 and resume', () => {
     // No URL lost: every page the polite crawler of the truth reaches was requested.
     const missing = await unrequestedReachablePages(web, truthDirOf(dir));
     assert.deepEqual(missing, [], `${missing.length} reachable pages never fetched`);
-    const requested = new Set(web.log.entries().filter(isPage).map((r) => `${r.host}${r.path}`));
+    const requested = new Set(
+      web.log
+        .entries()
+        .filter(isPage)
+        .map((r) => `${r.host}${r.path}`),
+    );
 
     // Refetches bounded by the window (test/helpers/resume.ts).
     const { refetched, window } = refetchesAfterKill(web, firstRun, CONCURRENCY);
     assert.ok(refetched <= window, `${refetched} pages fetched again; window ${window}`);
     // ... because what was done after the last checkpoint came back from the crawl log.
-    const recovered = readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"event":"crash-recovered"'))
+    const recovered = readFileSync(join(out, 'logs', 'node.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"event":"crash-recovered"'))
       .map((l) => JSON.parse(l) as { urls: number; followedPages: number });
-    assert.equal(recovered.length, 1, 'the second run recovered the first run\'s tail');
+    assert.equal(recovered.length, 1, "the second run recovered the first run's tail");
     assert.ok((recovered[0]?.urls ?? 0) > 0 && (recovered[0]?.followedPages ?? 0) > 0, JSON.stringify(recovered));
     assert.match(stdout, /^ {2}recovered +[\d,]+ URLs/m);
 

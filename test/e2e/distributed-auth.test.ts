@@ -20,7 +20,15 @@ const nats = await startNatsServer({ args: ['--auth', 's3cret'], client: { token
 let web: TestWeb;
 
 before(async () => {
-  web = await startTestWeb({ hosts: 4, pages: 60, seeds: 2, server: { addressCount: 4 }, traps: { hostRate: 0 }, latency: { slowHostRate: 0 }, robots: { crawlDelayRate: 0 } });
+  web = await startTestWeb({
+    hosts: 4,
+    pages: 60,
+    seeds: 2,
+    server: { addressCount: 4 },
+    traps: { hostRate: 0 },
+    latency: { slowHostRate: 0 },
+    robots: { crawlDelayRate: 0 },
+  });
 });
 after(async () => {
   await web?.close();
@@ -29,27 +37,57 @@ after(async () => {
 
 function node(out: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const args = [
-    bin, 'node', '--nats', nats.url, '--crawl', 'auth', '--nodes', '1', '--partitions', '0', '--out', out,
-    ...web.seeds.flatMap((s) => ['--seed', s]), ...[...web.hostsMap].flatMap(([h, ip]) => ['--resolve', `${h}=${ip}`]), '--allow-loopback', '--min-delay-ms', '0',
+    bin,
+    'node',
+    '--nats',
+    nats.url,
+    '--crawl',
+    'auth',
+    '--nodes',
+    '1',
+    '--partitions',
+    '0',
+    '--out',
+    out,
+    ...web.seeds.flatMap((s) => ['--seed', s]),
+    ...[...web.hostsMap].flatMap(([h, ip]) => ['--resolve', `${h}=${ip}`]),
+    '--allow-loopback',
+    '--min-delay-ms',
+    '0',
   ];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50', SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500', SHOAL_CRAWL_ROBOTS_RETRY_MS: '100', ...env },
+    env: {
+      ...process.env,
+      SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50',
+      SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500',
+      SHOAL_CRAWL_ROBOTS_RETRY_MS: '100',
+      ...env,
+    },
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => child.on('exit', (code) => {
-    clearTimeout(timer);
-    resolve({ code, stdout, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 describe('shoal node with NATS credentials', () => {
   it('crawls with the token given in SHOAL_CRAWL_CLUSTER_NATS_TOKEN', { timeout: 90_000 }, async () => {
-    assert.ok(existsSync(fileURLToPath(new URL('../../dist/cluster/distributed-node.js', import.meta.url))), 'dist/ is built (`npm run build`)');
+    assert.ok(
+      existsSync(fileURLToPath(new URL('../../dist/cluster/distributed-node.js', import.meta.url))),
+      'dist/ is built (`npm run build`)',
+    );
     const run = await node(join(dir, 'with'), { SHOAL_CRAWL_CLUSTER_NATS_TOKEN: 's3cret' });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /done: the frontier is empty/);

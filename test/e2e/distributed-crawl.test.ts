@@ -32,8 +32,12 @@ const dir = mkdtempSync(join(tmpdir(), 'shoal-distributed-'));
  * robots.txt or pages fail are tried again within half a second, not minutes.
  */
 const ENV = {
-  ...process.env, SHOAL_CRAWL_CLUSTER_NATS_ACK_WAIT_MS: '4000', SHOAL_CRAWL_CLUSTER_NATS_MEMBER_TTL_MS: '3000',
-  SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50', SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500', SHOAL_CRAWL_ROBOTS_RETRY_MS: '100',
+  ...process.env,
+  SHOAL_CRAWL_CLUSTER_NATS_ACK_WAIT_MS: '4000',
+  SHOAL_CRAWL_CLUSTER_NATS_MEMBER_TTL_MS: '3000',
+  SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50',
+  SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500',
+  SHOAL_CRAWL_ROBOTS_RETRY_MS: '100',
 };
 // At the top level: the helper's clean-up hook must belong to the file, not to a `before` hook.
 const nats: TestNatsServer = await startNatsServer();
@@ -41,10 +45,23 @@ let web: TestWeb;
 let single: Set<string>;
 
 before(async () => {
-  web = await startTestWeb({ hosts: 12, pages: 500, seeds: 3, server: { addressCount: 12 }, traps: { hostRate: 0 }, latency: { slowHostRate: 0 }, robots: { crawlDelayRate: 0 } });
+  web = await startTestWeb({
+    hosts: 12,
+    pages: 500,
+    seeds: 3,
+    server: { addressCount: 12 },
+    traps: { hostRate: 0 },
+    latency: { slowHostRate: 0 },
+    robots: { crawlDelayRate: 0 },
+  });
   const summary = await new Crawl({
-    seeds: { urls: [...web.seeds] }, store: { outDir: join(dir, 'single') }, network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, backoffBaseMs: 50, backoffMaxMs: 500 }, robots: { retryMs: 100 }, progressIntervalMs: 0, parse: { workers: 1 },
+    seeds: { urls: [...web.seeds] },
+    store: { outDir: join(dir, 'single') },
+    network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
+    politeness: { minDelayMs: 0, backoffBaseMs: 50, backoffMaxMs: 500 },
+    robots: { retryMs: 100 },
+    progressIntervalMs: 0,
+    parse: { workers: 1 },
   }).run();
   single = await downloads(join(dir, 'single'));
   assert.equal(summary.pages, single.size);
@@ -86,7 +103,15 @@ interface Running {
 async function allDone(runs: readonly Running[], ms: number): Promise<Awaited<Running['done']>[]> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the nodes did not end within ${ms} ms:\n${runs.map((r, i) => `--- node ${i}:\n${r.output().slice(-3000)}`).join('\n')}`)), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `the nodes did not end within ${ms} ms:\n${runs.map((r, i) => `--- node ${i}:\n${r.output().slice(-3000)}`).join('\n')}`,
+          ),
+        ),
+      ms,
+    );
   });
   try {
     return await Promise.race([Promise.all(runs.map((r) => r.done)), late]);
@@ -97,18 +122,42 @@ async function allDone(runs: readonly Running[], ms: number): Promise<Awaited<Ru
 
 function node(crawlId: string, partition: number, out: string, minDelayMs: number, extra: readonly string[] = []): Running {
   const args = [
-    bin, 'node', '--nats', nats.url, '--crawl', crawlId, '--nodes', '2', '--partition', 'host-hash', '--partitions', String(partition),
-    '--node-id', `node${partition}`, '--out', out, ...web.seeds.flatMap((s) => ['--seed', s]),
-    ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]), '--allow-loopback', '--min-delay-ms', String(minDelayMs), ...extra,
+    bin,
+    'node',
+    '--nats',
+    nats.url,
+    '--crawl',
+    crawlId,
+    '--nodes',
+    '2',
+    '--partition',
+    'host-hash',
+    '--partitions',
+    String(partition),
+    '--node-id',
+    `node${partition}`,
+    '--out',
+    out,
+    ...web.seeds.flatMap((s) => ['--seed', s]),
+    ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]),
+    '--allow-loopback',
+    '--min-delay-ms',
+    String(minDelayMs),
+    ...extra,
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
   children.push(child);
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stdout?.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   return {
-    child, done: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }))),
+    child,
+    done: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }))),
     output: () => `${stdout}\n[stderr]\n${stderr}`,
   };
 }
@@ -121,7 +170,11 @@ function loggedLines(out: string): number {
 
 /** Resolves once `out`'s crawl log has at least `lines` lines; fails with what `run` printed if that takes a minute. */
 function whenLogged(run: Running, out: string, lines: number): Promise<void> {
-  return waitUntil(() => loggedLines(out) >= lines, { what: `${lines} lines in ${out}'s crawl log`, timeoutMs: 60_000, detail: () => run.output().slice(-3000) });
+  return waitUntil(() => loggedLines(out) >= lines, {
+    what: `${lines} lines in ${out}'s crawl log`,
+    timeoutMs: 60_000,
+    detail: () => run.output().slice(-3000),
+  });
 }
 
 async function assertWhole(outs: readonly string[], maxRepeats: number): Promise<void> {
@@ -138,7 +191,10 @@ async function assertWhole(outs: readonly string[], maxRepeats: number): Promise
 
 describe('shoal node: a crawl over NATS JetStream', () => {
   it('two nodes cover what one covers, without overlap, and end by themselves', { timeout: 120_000 }, async () => {
-    assert.ok(existsSync(fileURLToPath(new URL('../../dist/cluster/distributed-node.js', import.meta.url))), 'dist/ is built (`npm run build`)');
+    assert.ok(
+      existsSync(fileURLToPath(new URL('../../dist/cluster/distributed-node.js', import.meta.url))),
+      'dist/ is built (`npm run build`)',
+    );
     const outs = [join(dir, 'two-0'), join(dir, 'two-1')];
     const runs = [node('two', 0, outs[0] as string, 0), node('two', 1, outs[1] as string, 0)];
     for (const r of await allDone(runs, 100_000)) {
@@ -149,10 +205,14 @@ describe('shoal node: a crawl over NATS JetStream', () => {
     const evaluated = await new Promise<string>((resolve) => {
       const child = spawn(process.execPath, [bin, 'eval', ...outs, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
-      child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
       child.on('exit', () => resolve(out));
     });
-    const metrics = (JSON.parse(evaluated) as { metrics: { nodeCount: number; overlap: { overlap: number }; communication: { urlsSent: number } } }).metrics;
+    const metrics = (
+      JSON.parse(evaluated) as { metrics: { nodeCount: number; overlap: { overlap: number }; communication: { urlsSent: number } } }
+    ).metrics;
     assert.equal(metrics.nodeCount, 2);
     assert.equal(metrics.overlap.overlap, 0);
     assert.ok(metrics.communication.urlsSent > 0, 'URLs crossed the exchange');
@@ -180,7 +240,10 @@ describe('shoal node: a crawl over NATS JetStream', () => {
 
   it('the first node to reach its page limit ends the crawl: the other stops for the same reason', { timeout: 120_000 }, async () => {
     // Node 0 may fetch 20 pages, node 1 many more: node 1 stops because node 0 did.
-    const runs = [node('limit', 0, join(dir, 'limit-0'), 40, ['--max-pages', '20']), node('limit', 1, join(dir, 'limit-1'), 40, ['--max-pages', '100000'])];
+    const runs = [
+      node('limit', 0, join(dir, 'limit-0'), 40, ['--max-pages', '20']),
+      node('limit', 1, join(dir, 'limit-1'), 40, ['--max-pages', '100000']),
+    ];
     const [a, b] = await allDone(runs, 100_000);
     assert.equal(a?.code, 0, a?.stderr);
     assert.equal(b?.code, 0, b?.stderr);

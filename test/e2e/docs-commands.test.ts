@@ -69,7 +69,12 @@ function joinContinued(lines: readonly string[]): string[] {
   return out.filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
 }
 
-const docs = ['README.md', ...readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docs = [
+  'README.md',
+  ...readdirSync(join(repo, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const blocks = docs.flatMap(shBlocks);
 
 /** A command line without its trailing comment (a `#` after whitespace, outside quotes). */
@@ -95,8 +100,12 @@ function runLine(line: string, cwd: string): Promise<{ code: number | null; outp
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', line], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (c: Buffer) => { output += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), LINE_TIMEOUT_MS);
     child.on('exit', (code) => {
       clearTimeout(timer);

@@ -40,15 +40,39 @@ describe('shoal simulate and shoal report', () => {
   const out = join(dir, 'sim');
 
   it('simulates every policy, then reports', async () => {
-    const sim = await shoal(['simulate', '--graph', truthDir, '--order', 'bfs,backlink,pagerank(recomputeEvery=50),random', '--importance', 'ib', '--buffer', '40', '--out', out]);
+    const sim = await shoal([
+      'simulate',
+      '--graph',
+      truthDir,
+      '--order',
+      'bfs,backlink,pagerank(recomputeEvery=50),random',
+      '--importance',
+      'ib',
+      '--buffer',
+      '40',
+      '--out',
+      out,
+    ]);
     assert.equal(sim.code, 0, sim.stderr);
     assert.match(sim.stderr, /graph: truth .*500 pages/);
     for (const label of LABELS) assert.ok(sim.stdout.includes(label), `summary names ${label}`);
-    for (const file of ['result.json', 'curves.json', 'curves.csv', 'chart.svg', 'chart-pcs.svg', 'chart-wc.svg', 'chart-pbc.svg', 'visits-3-pagerank.tsv']) {
+    for (const file of [
+      'result.json',
+      'curves.json',
+      'curves.csv',
+      'chart.svg',
+      'chart-pcs.svg',
+      'chart-wc.svg',
+      'chart-pbc.svg',
+      'visits-3-pagerank.tsv',
+    ]) {
       assert.ok(existsSync(join(out, file)), `${file} written`);
     }
     const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as SimResultDoc;
-    assert.deepEqual(result.runs.map((r) => r.label), LABELS);
+    assert.deepEqual(
+      result.runs.map((r) => r.label),
+      LABELS,
+    );
     for (const run of result.runs) {
       assert.equal(run.uniquePages, result.evaluation.pages, `${run.label} visits every reachable page`);
       assert.equal(run.collaboration, null);
@@ -56,7 +80,10 @@ describe('shoal simulate and shoal report', () => {
     assert.equal(result.evaluation.importance.id, 'backlinks');
     const header = readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0] ?? '';
     // PBC needs a policy that estimates importance (what the buffer evicts by): not bfs nor random.
-    assert.ok(header.startsWith('fraction_crawled,bfs [pst],bfs [pcs],bfs [wc],backlink [pst],backlink [pcs],backlink [wc],backlink [pbc]'), header);
+    assert.ok(
+      header.startsWith('fraction_crawled,bfs [pst],bfs [pcs],bfs [wc],backlink [pst],backlink [pcs],backlink [wc],backlink [pbc]'),
+      header,
+    );
     assert.ok(header.includes('random crawler [pst]') && header.includes('ideal crawler [wc]'), header);
     const chart = readFileSync(join(out, 'chart.svg'), 'utf8');
     assert.match(chart, /^<svg /);
@@ -72,7 +99,21 @@ describe('shoal simulate and shoal report', () => {
 
   it('simulates a collaborative crawl with its collaboration metrics', async () => {
     const collab = join(dir, 'collab');
-    const sim = await shoal(['simulate', '--graph', truthDir, '--nodes', '3', '--partition', 'url-hash', '--max-pages', '300', '--set', 'output.hasVisits=false', '--out', collab]);
+    const sim = await shoal([
+      'simulate',
+      '--graph',
+      truthDir,
+      '--nodes',
+      '3',
+      '--partition',
+      'url-hash',
+      '--max-pages',
+      '300',
+      '--set',
+      'output.hasVisits=false',
+      '--out',
+      collab,
+    ]);
     assert.equal(sim.code, 0, sim.stderr);
     assert.match(sim.stdout, /collaboration:/);
     const result = JSON.parse(readFileSync(join(collab, 'result.json'), 'utf8')) as SimResultDoc;

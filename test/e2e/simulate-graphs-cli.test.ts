@@ -33,7 +33,12 @@ let web: TestWeb;
 function shoal(args: readonly string[]): Promise<CliRun> {
   const script = `import { runCli } from ${JSON.stringify(main)}; process.exitCode = await runCli(process.argv.slice(1));`;
   // Hosts whose robots.txt or pages fail are tried again within half a second, not minutes.
-  const env = { ...process.env, SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50', SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500', SHOAL_CRAWL_ROBOTS_RETRY_MS: '100' };
+  const env = {
+    ...process.env,
+    SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50',
+    SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500',
+    SHOAL_CRAWL_ROBOTS_RETRY_MS: '100',
+  };
   return runNode(['--import', 'tsx', '--input-type=module', '-e', script, ...args], { env });
 }
 
@@ -42,10 +47,27 @@ function result(out: string): SimResultDoc {
 }
 
 before(async () => {
-  web = await startTestWeb({ hosts: 8, pages: 120, seeds: 2, traps: { hostRate: 0 }, latency: { slowHostRate: 0 }, robots: { crawlDelayRate: 0 } });
+  web = await startTestWeb({
+    hosts: 8,
+    pages: 120,
+    seeds: 2,
+    traps: { hostRate: 0 },
+    latency: { slowHostRate: 0 },
+    robots: { crawlDelayRate: 0 },
+  });
   const crawl = await shoal([
-    'crawl', ...web.seeds.flatMap((s) => ['--seed', s]), ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]),
-    '--allow-loopback', '--min-delay-ms', '0', '--concurrency', '8', '--max-pages', '80', '--out', crawlDir,
+    'crawl',
+    ...web.seeds.flatMap((s) => ['--seed', s]),
+    ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]),
+    '--allow-loopback',
+    '--min-delay-ms',
+    '0',
+    '--concurrency',
+    '8',
+    '--max-pages',
+    '80',
+    '--out',
+    crawlDir,
   ]);
   assert.equal(crawl.code, 0, crawl.stderr);
 });
@@ -61,7 +83,17 @@ describe('shoal simulate on a crawl directory and on an edge list', () => {
     const word = (pageTitle(web.model, web.model.seedPages()[0] as number).split(' ')[0] ?? '').toLowerCase();
     const similarity = `similarity(query=${word})`;
     const out = join(dir, 'sim-crawl');
-    const sim = await shoal(['simulate', '--graph', crawlDir, '--order', `bfs,${similarity}`, '--set', 'graph.crawlContent=true', '--out', out]);
+    const sim = await shoal([
+      'simulate',
+      '--graph',
+      crawlDir,
+      '--order',
+      `bfs,${similarity}`,
+      '--set',
+      'graph.crawlContent=true',
+      '--out',
+      out,
+    ]);
     assert.equal(sim.code, 0, sim.stderr);
     assert.match(sim.stderr, /graph: crawl /);
     for (const label of ['bfs', similarity]) assert.ok(sim.stdout.includes(label), `summary names ${label}: ${sim.stdout}`);
@@ -70,7 +102,10 @@ describe('shoal simulate on a crawl directory and on an edge list', () => {
     assert.deepEqual([r.graph.hasUrls, r.graph.hasAnchors, r.graph.hasText], [true, true, true]);
     assert.ok(r.graph.pages >= fetched && fetched > 40, `${r.graph.pages} pages in the graph, ${fetched} fetched by the crawl`);
     assert.equal(r.graph.seeds, web.seeds.length);
-    assert.deepEqual(r.runs.map((run) => run.label), ['bfs', similarity]);
+    assert.deepEqual(
+      r.runs.map((run) => run.label),
+      ['bfs', similarity],
+    );
     for (const run of r.runs) assert.equal(run.uniquePages, r.evaluation.pages, `${run.label} visits every reachable page`);
     assert.ok(existsSync(join(out, 'visits-2-similarity.tsv')));
   });
@@ -86,11 +121,20 @@ describe('shoal simulate on a crawl directory and on an edge list', () => {
     assert.equal(r.graph.format, 'tsv');
     assert.deepEqual([r.graph.pages, r.graph.links, r.graph.seeds, r.graph.hasUrls], [6, 5, 1, false]);
     assert.deepEqual([r.evaluation.scope, r.evaluation.pages], ['reachable', 4]);
-    for (const [n, policy] of [[1, 'bfs'], [2, 'backlink']] as const) {
-      const rows = readFileSync(join(out, `visits-${n}-${policy}.tsv`), 'utf8').trim().split('\n');
+    for (const [n, policy] of [
+      [1, 'bfs'],
+      [2, 'backlink'],
+    ] as const) {
+      const rows = readFileSync(join(out, `visits-${n}-${policy}.tsv`), 'utf8')
+        .trim()
+        .split('\n');
       assert.equal(rows[0], 'rank\tpage\tname\ttime_ms\tnode');
       // Outputs name pages by the file's ids.
-      assert.deepEqual(rows.slice(1).map((row) => row.split('\t')[2]), ['0', '2', '3', '7'], policy);
+      assert.deepEqual(
+        rows.slice(1).map((row) => row.split('\t')[2]),
+        ['0', '2', '3', '7'],
+        policy,
+      );
     }
     const bad = await shoal(['simulate', '--graph', file, '--seed', '4', '--out', join(dir, 'bad')]);
     assert.equal(bad.code, 2);

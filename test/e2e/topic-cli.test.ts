@@ -33,7 +33,16 @@ interface Run {
 async function run(args: readonly string[]): Promise<Run> {
   let out = '';
   let err = '';
-  const io: CliIo = { out: (t) => { out += t; }, err: (t) => { err += t; }, env: {}, interrupted: new Promise(() => {}) };
+  const io: CliIo = {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+    env: {},
+    interrupted: new Promise(() => {}),
+  };
   const code = await runCli(args, io);
   return { code, out, err };
 }
@@ -72,7 +81,11 @@ interface ClassifyLine {
   reason: string;
 }
 
-const jsonLines = (text: string): ClassifyLine[] => text.trim().split('\n').map((l) => JSON.parse(l) as ClassifyLine);
+const jsonLines = (text: string): ClassifyLine[] =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ClassifyLine);
 
 const CATEGORIES = ['ARTS', 'COMPUTERS', 'HEALTH', 'SPORTS'];
 /** The training corpus, and documents of the same vocabularies the model never saw. */
@@ -114,8 +127,10 @@ const wordCount = (t: string): number => t.split(/\s+/).filter((w) => w !== '').
 const escapeHtml = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 function htmlPage(title: string, text: string, script = ''): string {
-  return `<!doctype html><html lang="en"><head><title>${escapeHtml(title)}</title>${script === '' ? '' : `<script>${script}</script>`}</head>`
-    + `<body><p>${escapeHtml(text)}</p>${script === '' ? '' : `<script>var s = "${script}";</script>`}</body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><title>${escapeHtml(title)}</title>${script === '' ? '' : `<script>${script}</script>`}</head>` +
+    `<body><p>${escapeHtml(text)}</p>${script === '' ? '' : `<script>var s = "${script}";</script>`}</body></html>`
+  );
 }
 
 before(() => {
@@ -132,8 +147,16 @@ describe('shoal train', () => {
     assert.ok((gz.model?.features ?? 0) > 100, 'the model keeps the corpus vocabulary');
     const gzBytes = readFileSync(modelGz);
     assert.deepEqual([gzBytes[0], gzBytes[1]], [0x1f, 0x8b], 'a .gz model is gzip-compressed');
-    const fromGz = JSON.parse(gunzipSync(gzBytes).toString('utf8')) as { format: string; version: number; digest: string; categories: string[] };
-    assert.deepEqual([fromGz.format, fromGz.version, fromGz.digest, fromGz.categories], ['shoal-topic-model', 1, gz.model?.digest, CATEGORIES]);
+    const fromGz = JSON.parse(gunzipSync(gzBytes).toString('utf8')) as {
+      format: string;
+      version: number;
+      digest: string;
+      categories: string[];
+    };
+    assert.deepEqual(
+      [fromGz.format, fromGz.version, fromGz.digest, fromGz.categories],
+      ['shoal-topic-model', 1, gz.model?.digest, CATEGORIES],
+    );
 
     const plain = await trainJson(['--from', jsonlPath, '--out', modelPlain]);
     const doc = JSON.parse(readFileSync(modelPlain, 'utf8')) as { format: string; digest: string };
@@ -144,7 +167,10 @@ describe('shoal train', () => {
     const text = await run(['train', '--from', jsonlPath, '--out', join(dir, 'again.json')]);
     assert.equal(text.code, 0, text.err);
     assert.match(text.out, new RegExp(`^shoal train: ${corpus.length} documents from .*corpus\\.jsonl \\(jsonl\\), 4 labels$`, 'm'));
-    assert.match(text.out, new RegExp(`^wrote .*again\\.json: \\d+ terms, temperature [\\d.]+, digest ${gz.model?.digest.slice(0, 16)}$`, 'm'));
+    assert.match(
+      text.out,
+      new RegExp(`^wrote .*again\\.json: \\d+ terms, temperature [\\d.]+, digest ${gz.model?.digest.slice(0, 16)}$`, 'm'),
+    );
   });
 
   it('trains from a folder per label: HTML titles count, scripts do not, as the same documents in JSONL', async () => {
@@ -159,7 +185,11 @@ describe('shoal train', () => {
       for (const [i, d] of (byLabel[l] ?? []).entries()) {
         if (i % 2 === 0) {
           // Script text is words of another topic: counted, it would change the model.
-          const script = corpus.filter((o) => o.label !== label).slice(0, 3).map((o) => o.text).join(' ');
+          const script = corpus
+            .filter((o) => o.label !== label)
+            .slice(0, 3)
+            .map((o) => o.text)
+            .join(' ');
           writeFileSync(join(folders, label, `doc-${i}.html`), htmlPage(d.title, d.text, script));
           writeFileSync(join(noScripts, label, `doc-${i}.html`), htmlPage(d.title, d.text));
           asJsonl.push(JSON.stringify({ label, title: d.title, text: d.text }));
@@ -196,7 +226,10 @@ describe('shoal train', () => {
     const t = await trainJson(['--from', truth, '--out', join(dir, 'truth.model.json.gz')]);
     assert.equal(t.sourceKind, 'truth');
     // pages.tsv: a row per page, the kinds that answer 200 with a body are the documents.
-    const [head, ...rows] = readFileSync(join(truth, 'pages.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+    const [head, ...rows] = readFileSync(join(truth, 'pages.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     const kind = head?.indexOf('kind') ?? -1;
     const topic = head?.indexOf('topic') ?? -1;
     const expected: Record<string, number> = {};
@@ -205,7 +238,10 @@ describe('shoal train', () => {
       expected[r[topic] as string] = (expected[r[topic] as string] ?? 0) + 1;
     }
     assert.deepEqual(t.perLabel, Object.fromEntries(Object.entries(expected).sort(([a], [b]) => (a < b ? -1 : 1))));
-    assert.equal(t.documents, Object.values(expected).reduce((a, b) => a + b, 0));
+    assert.equal(
+      t.documents,
+      Object.values(expected).reduce((a, b) => a + b, 0),
+    );
     assert.ok(t.documents > 500 && t.documents < 600, `${t.documents} of 600 pages serve content`);
     const again = await trainJson(['--from', truth, '--out', join(dir, 'truth-again.model.json')]);
     assert.equal(again.model?.digest, t.model?.digest);
@@ -232,7 +268,11 @@ describe('shoal train', () => {
     let diagonal = 0;
     for (const [t, row] of e.confusion.entries()) {
       const support: number | undefined = e.perCategory.find((c) => c.category === e.labels[t])?.support;
-      assert.equal(row.reduce((a, b) => a + b, 0), support, `row ${e.labels[t]} sums to its support`);
+      assert.equal(
+        row.reduce((a, b) => a + b, 0),
+        support,
+        `row ${e.labels[t]} sums to its support`,
+      );
       diagonal += row[t] ?? 0;
     }
     assert.equal(diagonal, e.right);
@@ -256,11 +296,27 @@ describe('shoal train from a crawl and shoal classify of a crawl', () => {
 
   before(async () => {
     web = await startTestWeb({ hosts: 12, pages: 600, seeds: 3, server: { addressCount: 4 }, traps: { hostRate: 0 } });
-    for (let g = 0; g < web.model.pageCount; g++) truth.set(web.model.url(g, web.port), web.model.categories[web.model.pageTopic[g] as number] as string);
-    const r = await run(['crawl', ...web.seeds.flatMap((s) => ['--seed', s]), ...[...web.hostsMap].flatMap(([h, ip]) => ['--resolve', `${h}=${ip}`]),
-      '--allow-loopback', '--out', crawl, '--min-delay-ms', '0', '--concurrency', '8', '--max-pages', '60']);
+    for (let g = 0; g < web.model.pageCount; g++)
+      truth.set(web.model.url(g, web.port), web.model.categories[web.model.pageTopic[g] as number] as string);
+    const r = await run([
+      'crawl',
+      ...web.seeds.flatMap((s) => ['--seed', s]),
+      ...[...web.hostsMap].flatMap(([h, ip]) => ['--resolve', `${h}=${ip}`]),
+      '--allow-loopback',
+      '--out',
+      crawl,
+      '--min-delay-ms',
+      '0',
+      '--concurrency',
+      '8',
+      '--max-pages',
+      '60',
+    ]);
     assert.equal(r.code, 0, r.err);
-    const pages = readFileSync(join(crawl, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string });
+    const pages = readFileSync(join(crawl, 'pages.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { url: string });
     archived = [...new Set(pages.map((p) => p.url))];
     assert.ok(archived.length > 30, `the crawl archived ${archived.length} pages`);
   });
@@ -303,7 +359,8 @@ describe('shoal train from a crawl and shoal classify of a crawl', () => {
     assert.deepEqual(lines.map((l) => l.target).sort(), [...archived].sort());
     for (const l of lines) {
       assert.ok(['classifier', 'language', 'unclassifiable'].includes(l.reason), l.reason);
-      if (l.reason === 'classifier') assert.ok(CATEGORIES.includes(l.category as string) && (l.probability as number) > 0 && (l.probability as number) <= 1);
+      if (l.reason === 'classifier')
+        assert.ok(CATEGORIES.includes(l.category as string) && (l.probability as number) > 0 && (l.probability as number) <= 1);
     }
     const text = await run(['classify', '--model', modelGz, crawl]);
     assert.equal(text.out.trim().split('\n').length, archived.length);
@@ -342,9 +399,18 @@ describe('shoal classify', () => {
     writeFileSync(txt, computers?.text ?? '');
     const r = await run(['classify', '--model', modelGz, html, txt]);
     assert.equal(r.code, 0, r.err);
-    const lines = r.out.trim().split('\n').map((l) => l.split('\t'));
+    const lines = r.out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     assert.equal(lines.length, 2);
-    assert.deepEqual(lines.map((l) => [l[0], l[2], l[3]]), [['ARTS', 'classifier', html], ['COMPUTERS', 'classifier', txt]]);
+    assert.deepEqual(
+      lines.map((l) => [l[0], l[2], l[3]]),
+      [
+        ['ARTS', 'classifier', html],
+        ['COMPUTERS', 'classifier', txt],
+      ],
+    );
     for (const l of lines) assert.match(l[1] as string, /^(0\.\d{3}|1\.000)$/);
   });
 
@@ -368,10 +434,13 @@ describe('shoal classify', () => {
     const r = await run(['classify', '--model', modelGz, '--json', `${base}/sports.html`, `${base}/health.txt`]);
     assert.equal(r.code, 0, r.err);
     const lines = jsonLines(r.out);
-    assert.deepEqual(lines.map((l) => [l.target, l.category, l.reason]), [
-      [`${base}/sports.html`, 'SPORTS', 'classifier'],
-      [`${base}/health.txt`, 'HEALTH', 'classifier'],
-    ]);
+    assert.deepEqual(
+      lines.map((l) => [l.target, l.category, l.reason]),
+      [
+        [`${base}/sports.html`, 'SPORTS', 'classifier'],
+        [`${base}/health.txt`, 'HEALTH', 'classifier'],
+      ],
+    );
     assert.ok(lines.every((l) => typeof l.probability === 'number' && l.probability > 0.25 && l.probability <= 1));
   });
 
@@ -394,7 +463,11 @@ describe('shoal classify', () => {
     const unlabelled = join(files, 'eval-unlabelled.txt');
     writeFileSync(unlabelled, unseen[5]?.text ?? '');
     const predicted = jsonLines((await run(['classify', '--model', modelGz, '--json', ...names, short])).out);
-    assert.deepEqual(predicted.map((p) => p.category), [...unseen.slice(0, 4).map((d) => d.label), null], 'the model knows these documents');
+    assert.deepEqual(
+      predicted.map((p) => p.category),
+      [...unseen.slice(0, 4).map((d) => d.label), null],
+      'the model knows these documents',
+    );
     // The first three labelled truly, the fourth wrongly (ARTS), the short one SPORTS: 3 of 5 right.
     const labels = join(files, 'eval-labels.tsv');
     const truths = [...unseen.slice(0, 3).map((d) => d.label), 'ARTS', 'SPORTS'];
@@ -403,10 +476,16 @@ describe('shoal classify', () => {
     const args = ['classify', '--model', modelGz, '--evaluate', '--labels', labels, ...names, short, unlabelled];
     const j = await run([...args, '--json']);
     assert.equal(j.code, 0, j.err);
-    const e = JSON.parse(j.out) as { documents: number; unlabelled: number; digest: string; evaluation: { pairs: number; right: number; accuracy: number; labels: string[]; confusion: number[][] } };
+    const e = JSON.parse(j.out) as {
+      documents: number;
+      unlabelled: number;
+      digest: string;
+      evaluation: { pairs: number; right: number; accuracy: number; labels: string[]; confusion: number[][] };
+    };
     assert.deepEqual([e.documents, e.unlabelled, e.evaluation.pairs, e.evaluation.right, e.evaluation.accuracy], [5, 1, 5, 3, 3 / 5]);
     const L = e.evaluation.labels.length;
-    const cell = (t: string, p: string | null): number => e.evaluation.confusion[e.evaluation.labels.indexOf(t)]?.[p === null ? L : e.evaluation.labels.indexOf(p)] ?? -1;
+    const cell = (t: string, p: string | null): number =>
+      e.evaluation.confusion[e.evaluation.labels.indexOf(t)]?.[p === null ? L : e.evaluation.labels.indexOf(p)] ?? -1;
     assert.equal(cell('ARTS', unseen[3]?.label as string), 1, 'the wrong label is counted at (ARTS, predicted)');
     assert.equal(cell('SPORTS', null), 1, 'the unclassifiable document is counted in the none column');
     const table = await run(args);
@@ -445,8 +524,17 @@ describe('shoal train and classify: errors', () => {
 
   it('train with one label only exits 2 and says so', async () => {
     const one = join(dir, 'one-label.jsonl');
-    writeFileSync(one, corpus.filter((d) => d.label === 'ARTS').map((d) => JSON.stringify({ label: d.label, text: d.text })).join('\n'));
-    for (const extra of [['--out', join(dir, 'one.model.json')], ['--evaluate', '--folds', '3']]) {
+    writeFileSync(
+      one,
+      corpus
+        .filter((d) => d.label === 'ARTS')
+        .map((d) => JSON.stringify({ label: d.label, text: d.text }))
+        .join('\n'),
+    );
+    for (const extra of [
+      ['--out', join(dir, 'one.model.json')],
+      ['--evaluate', '--folds', '3'],
+    ]) {
       const r = await run(['train', '--from', one, ...extra]);
       assert.equal(r.code, 2, r.err);
       assert.match(r.err, /at least two (labels|categories)/);
@@ -484,7 +572,10 @@ describe('shoal train and classify: errors', () => {
 
 describe('shoal classify with the shipped model (the installed command)', () => {
   it('labels an English computing text COMPUTERS and a sports text SPORTS', { timeout: 30_000 }, async () => {
-    assert.ok(existsSync(fileURLToPath(new URL('../../dist/cli/commands/classify.js', import.meta.url))), 'dist/ is built (`npm run build`)');
+    assert.ok(
+      existsSync(fileURLToPath(new URL('../../dist/cli/commands/classify.js', import.meta.url))),
+      'dist/ is built (`npm run build`)',
+    );
     assert.ok(wordCount(COMPUTING_TEXT) >= 60 && wordCount(SPORTS_TEXT) >= 60);
     const computing = join(dir, 'computing.txt');
     const sports = join(dir, 'sports.html');
@@ -493,7 +584,16 @@ describe('shoal classify with the shipped model (the installed command)', () => 
     const r = await shoal(['classify', '--json', computing, sports]);
     assert.equal(r.code, 0, r.stderr);
     const lines = jsonLines(r.stdout);
-    assert.deepEqual(lines.map((l) => [l.target, l.category, l.reason]), [[computing, 'COMPUTERS', 'classifier'], [sports, 'SPORTS', 'classifier']]);
-    assert.ok(lines.every((l) => (l.probability as number) > 0.5), r.stdout);
+    assert.deepEqual(
+      lines.map((l) => [l.target, l.category, l.reason]),
+      [
+        [computing, 'COMPUTERS', 'classifier'],
+        [sports, 'SPORTS', 'classifier'],
+      ],
+    );
+    assert.ok(
+      lines.every((l) => (l.probability as number) > 0.5),
+      r.stdout,
+    );
   });
 });

@@ -35,7 +35,14 @@ import { waitUntil } from '../helpers/wait.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const WEB = {
-  seed: 11, hosts: 24, pages: 900, seeds: 6, server: { addressCount: 24 }, traps: { hostRate: 0 }, latency: { slowHostRate: 0 }, robots: { crawlDelayRate: 0 },
+  seed: 11,
+  hosts: 24,
+  pages: 900,
+  seeds: 6,
+  server: { addressCount: 24 },
+  traps: { hostRate: 0 },
+  latency: { slowHostRate: 0 },
+  robots: { crawlDelayRate: 0 },
 };
 const nats: TestNatsServer = await startNatsServer();
 let web: TestWeb;
@@ -56,9 +63,16 @@ after(async () => {
 
 function config(outDir: string, cluster: CrawlConfigInput['cluster']): CrawlConfigInput {
   return {
-    nodeId: 'n', seeds: { urls: [...web.seeds] }, store: { outDir }, network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 5, delayFactor: 1, backoffBaseMs: 50, backoffMaxMs: 500 }, robots: { retryMs: 100, maxAttempts: 3 },
-    limits: { concurrency: 12, maxPages: 400 }, progressIntervalMs: 0, parse: { workers: 1 }, cluster,
+    nodeId: 'n',
+    seeds: { urls: [...web.seeds] },
+    store: { outDir },
+    network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
+    politeness: { minDelayMs: 5, delayFactor: 1, backoffBaseMs: 50, backoffMaxMs: 500 },
+    robots: { retryMs: 100, maxAttempts: 3 },
+    limits: { concurrency: 12, maxPages: 400 },
+    progressIntervalMs: 0,
+    parse: { workers: 1 },
+    cluster,
   };
 }
 
@@ -71,10 +85,12 @@ async function logOf(path: string): Promise<CrawlLogEntry[]> {
 /** Category → partition from the spec the crawl recorded (`CATEGORY=p` entries). */
 function assignmentOf(summary: CrawlSummary): Map<string, number> {
   const entries = summary.cluster?.partitioner.params.assignment as readonly string[];
-  return new Map(entries.map((e) => {
-    const [c, p] = e.split('=');
-    return [c as string, Number(p)];
-  }));
+  return new Map(
+    entries.map((e) => {
+      const [c, p] = e.split('=');
+      return [c as string, Number(p)];
+    }),
+  );
 }
 
 /** Checks that each node stored only pages of its own categories; returns how many pages were checked. */
@@ -111,14 +127,18 @@ describe('embedded, 4 nodes, --partition topic with the shipped model', () => {
     const reasons = new Set<string>();
     for await (const p of readPageMetadata(join(node.outDir, 'pages.jsonl'))) {
       if (p.categoryReason !== null) reasons.add(p.categoryReason);
-      if (p.categoryReason === 'classifier') assert.ok(p.categoryProbability !== null && p.categoryProbability > 0 && p.categoryProbability <= 1);
+      if (p.categoryReason === 'classifier')
+        assert.ok(p.categoryProbability !== null && p.categoryProbability > 0 && p.categoryProbability <= 1);
       if (p.categoryReason === 'language') assert.equal(p.category, 'WORLD');
     }
     assert.ok(reasons.has('classifier'), [...reasons].join());
     const all = (await Promise.all((summary.cluster?.nodes ?? []).map((s) => logOf(join(s.outDir, 'crawl-log.jsonl'))))).flat();
     const classified = all.filter((e) => e.categoryReason === 'classifier');
     assert.ok(classified.length > 100);
-    assert.ok(all.some((e) => e.categoryReason === 'language' && e.category === 'WORLD'), 'the test web has non-English pages');
+    assert.ok(
+      all.some((e) => e.categoryReason === 'language' && e.category === 'WORLD'),
+      'the test web has non-English pages',
+    );
   });
 
   test('eval reports topic locality, accuracy against the truth and Kendall tau', async () => {
@@ -134,7 +154,7 @@ describe('embedded, 4 nodes, --partition topic with the shipped model', () => {
 describe('4 nodes over 2 worker threads, --partition topic', () => {
   test('the same placement rule holds', async () => {
     const summary = await new Crawl(config(join(dir, 'threads'), { nodes: 4, workers: 2, partition: { strategy: 'topic' } })).run();
-    assert.ok(await assertStoredByCategory(summary) > 150);
+    assert.ok((await assertStoredByCategory(summary)) > 150);
   });
 });
 
@@ -142,15 +162,21 @@ describe('--partition topic with cluster.forward urls', () => {
   test('no page travels; the links of boundary pages do', async () => {
     const summary = await new Crawl(config(join(dir, 'urls'), { nodes: 4, partition: { strategy: 'topic' }, forward: 'urls' })).run();
     const nodes = summary.cluster?.nodes ?? [];
-    assert.equal(nodes.reduce((a, s) => a + (s.exchange?.inbox.pages ?? 0), 0), 0);
+    assert.equal(
+      nodes.reduce((a, s) => a + (s.exchange?.inbox.pages ?? 0), 0),
+      0,
+    );
     const urls = nodes.reduce((a, s) => a + (s.exchange?.inbox.urls ?? 0), 0);
     assert.ok(urls > 50, `${urls} URLs received`);
   });
 });
 
 describe('--partition topic with order: topic', () => {
-  test("each node favours the categories its partitions own, and the crawl ends at its budget", async () => {
-    const summary = await new Crawl({ ...config(join(dir, 'ordered'), { nodes: 4, partition: { strategy: 'topic' } }), order: { policy: 'topic' } }).run();
+  test('each node favours the categories its partitions own, and the crawl ends at its budget', async () => {
+    const summary = await new Crawl({
+      ...config(join(dir, 'ordered'), { nodes: 4, partition: { strategy: 'topic' } }),
+      order: { policy: 'topic' },
+    }).run();
     assert.equal(summary.stopReason, 'max-pages');
     const assignment = assignmentOf(summary);
     const seen = new Set<string>();
@@ -164,26 +190,61 @@ describe('--partition topic with order: topic', () => {
       }
     }
     assert.ok(seen.size >= 12, `${seen.size} categories favoured by some node`);
-    assert.ok(await assertStoredByCategory(summary) > 150);
+    assert.ok((await assertStoredByCategory(summary)) > 150);
   });
 });
 
 describe('distributed over NATS, --partition topic', () => {
-  const ENV = { ...process.env, SHOAL_CRAWL_CLUSTER_NATS_MEMBER_TTL_MS: '3000', SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50', SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500' };
-  function node(crawlId: string, partition: number, out: string, extra: readonly string[] = []): Promise<{ code: number | null; stderr: string }> {
+  const ENV = {
+    ...process.env,
+    SHOAL_CRAWL_CLUSTER_NATS_MEMBER_TTL_MS: '3000',
+    SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50',
+    SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500',
+  };
+  function node(
+    crawlId: string,
+    partition: number,
+    out: string,
+    extra: readonly string[] = [],
+  ): Promise<{ code: number | null; stderr: string }> {
     const args = [
-      bin, 'node', '--nats', nats.url, '--crawl', crawlId, '--nodes', '2', '--partition', 'topic', '--partitions', String(partition),
-      '--node-id', `node${partition}`, '--out', out, ...web.seeds.flatMap((s) => ['--seed', s]),
-      ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]), '--allow-loopback', '--min-delay-ms', '5', '--max-pages', '150', ...extra,
+      bin,
+      'node',
+      '--nats',
+      nats.url,
+      '--crawl',
+      crawlId,
+      '--nodes',
+      '2',
+      '--partition',
+      'topic',
+      '--partitions',
+      String(partition),
+      '--node-id',
+      `node${partition}`,
+      '--out',
+      out,
+      ...web.seeds.flatMap((s) => ['--seed', s]),
+      ...[...web.hostsMap].flatMap(([host, ip]) => ['--resolve', `${host}=${ip}`]),
+      '--allow-loopback',
+      '--min-delay-ms',
+      '5',
+      '--max-pages',
+      '150',
+      ...extra,
     ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: ENV });
     let stderr = '';
-    child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    return new Promise((resolve) => child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    }));
+    return new Promise((resolve) =>
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stderr });
+      }),
+    );
   }
 
   test('two nodes store pages by category with the same model', async () => {

@@ -29,12 +29,15 @@ export function runNode(args: readonly string[], options: RunNodeOptions = {}): 
 export function runProgram(file: string, args: readonly string[], options: RunNodeOptions = {}): Promise<CliRun> {
   const env = options.env ?? process.env;
   const child = spawn(file, [...args], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, PATH: `${dirname(process.execPath)}${delimiter}${env.PATH ?? ''}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...env, PATH: `${dirname(process.execPath)}${delimiter}${env.PATH ?? ''}` },
   });
   let stdout = '';
   let stderr = '';
   let isInterrupted = false;
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
   child.stderr.on('data', (c: Buffer) => {
     stderr += c.toString();
     if (options.interruptWhen === undefined || isInterrupted || !options.interruptWhen.test(stderr)) return;

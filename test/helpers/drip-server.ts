@@ -10,7 +10,13 @@ import type { AddressInfo } from 'node:net';
 export type DripRoute =
   | { readonly kind: 'whole'; readonly status?: number; readonly contentType?: string; readonly body: string }
   /** The head at once, then `bytesPerTick` bytes every `tickMs`; `totalBytes` in all (default: until the client leaves). */
-  | { readonly kind: 'drip'; readonly status?: number; readonly bytesPerTick: number; readonly tickMs: number; readonly totalBytes?: number };
+  | {
+      readonly kind: 'drip';
+      readonly status?: number;
+      readonly bytesPerTick: number;
+      readonly tickMs: number;
+      readonly totalBytes?: number;
+    };
 
 /** A running server. */
 export interface DripServer {
@@ -54,9 +60,10 @@ export async function startDripServer(route: (path: string) => DripRoute | null)
   return {
     port: (server.address() as AddressInfo).port,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -13,7 +13,8 @@ export interface RawResponse {
 
 /** GETs `url`, connecting to `hostsMap.get(host)` (or the proxy when `proxy` is set). */
 export function get(
-  url: string, hostsMap: ReadonlyMap<string, string>,
+  url: string,
+  hostsMap: ReadonlyMap<string, string>,
   options: { headers?: Record<string, string>; method?: string; proxy?: string; timeoutMs?: number } = {},
 ): Promise<RawResponse> {
   const u = new URL(url);
@@ -21,20 +22,23 @@ export function get(
   const ip = proxy?.hostname ?? hostsMap.get(u.hostname);
   if (ip === undefined) return Promise.reject(new Error(`no address for ${u.hostname}`));
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: ip,
-      port: proxy === null ? Number(u.port || 80) : Number(proxy.port),
-      method: options.method ?? 'GET',
-      path: proxy === null ? `${u.pathname}${u.search}` : url,
-      headers: { host: u.host, ...options.headers },
-      agent: false,
-      timeout: options.timeoutMs ?? 10_000,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: ip,
+        port: proxy === null ? Number(u.port || 80) : Number(proxy.port),
+        method: options.method ?? 'GET',
+        path: proxy === null ? `${u.pathname}${u.search}` : url,
+        headers: { host: u.host, ...options.headers },
+        agent: false,
+        timeout: options.timeoutMs ?? 10_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
     req.end();

@@ -53,8 +53,9 @@ export interface NatsServerOptions {
   readonly readyTimeoutMs?: number;
 }
 
-const INSTALL_HINT = 'nats-server is not installed: install it (`apt-get install -y nats-server`, or a release from '
-  + 'https://github.com/nats-io/nats-server/releases) so the NATS exchange tests can run';
+const INSTALL_HINT =
+  'nats-server is not installed: install it (`apt-get install -y nats-server`, or a release from ' +
+  'https://github.com/nats-io/nats-server/releases) so the NATS exchange tests can run';
 
 /** Starts a private JetStream-enabled nats-server; it is stopped and its store removed by `after`. */
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<TestNatsServer> {

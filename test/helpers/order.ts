@@ -43,7 +43,12 @@ export interface FixtureCrawlOptions {
  * Crawls `web` from `seeds` with one fetch slot and returns the URLs in fetch order. The URL-seen test
  * is a Set; links to pages the web does not list are fetched as pages without links.
  */
-export function crawlFixture(web: FixtureWeb, seeds: readonly string[], policy: OrderingPolicy, options: FixtureCrawlOptions = {}): string[] {
+export function crawlFixture(
+  web: FixtureWeb,
+  seeds: readonly string[],
+  policy: OrderingPolicy,
+  options: FixtureCrawlOptions = {},
+): string[] {
   const frontier = new MemoryFrontier(options.frontier ?? { minDelayMs: 0, delayFactor: 0 });
   const fetchMs = options.fetchMs ?? 10;
   const anchorOf = options.anchor ?? ((_from: string, to: string) => to.split('/').pop() ?? '');
@@ -57,7 +62,9 @@ export function crawlFixture(web: FixtureWeb, seeds: readonly string[], policy: 
     depthOf.set(url, depth);
     const anchorText = from === null ? '' : anchorOf(from, url);
     const priority = policy.prioritize({
-      id: ids.idOf(url), url, depth,
+      id: ids.idOf(url),
+      url,
+      depth,
       ...(from === null ? {} : { fromId: ids.idOf(from) }),
       ...(anchorText === '' ? {} : { anchorText }),
     });
@@ -81,8 +88,14 @@ export function crawlFixture(web: FixtureWeb, seeds: readonly string[], policy: 
     const links = web[url] ?? [];
     const content = options.content?.(url) ?? {};
     const changes = policy.observe({
-      id: ids.idOf(url), url, depth, outIds: links.map((l) => ids.idOf(l)), outUrls: links, anchors: links.map((l) => anchorOf(url, l)),
-      ...(content.title === undefined ? {} : { title: content.title }), ...(content.text === undefined ? {} : { text: content.text }),
+      id: ids.idOf(url),
+      url,
+      depth,
+      outIds: links.map((l) => ids.idOf(l)),
+      outUrls: links,
+      anchors: links.map((l) => anchorOf(url, l)),
+      ...(content.title === undefined ? {} : { title: content.title }),
+      ...(content.text === undefined ? {} : { text: content.text }),
     });
     applyPriorityChanges(changes, ids, frontier);
     for (const link of links) if (!seen.has(link)) queue(link, depth + 1, url);

@@ -39,16 +39,26 @@ export async function withDir<T>(prefix: string, fn: (dir: string) => Promise<T>
  * it reported.
  */
 export function killWhileRunning(script: string, args: readonly string[], killAfter: number): Promise<{ flushed: number }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   let flushed = 0;
   proc.stdout.on('data', (d: Buffer) => {
     out += d.toString();
-    flushed = Math.max(flushed, ...out.split('\n').filter((l) => l !== '').map(Number));
+    flushed = Math.max(
+      flushed,
+      ...out
+        .split('\n')
+        .filter((l) => l !== '')
+        .map(Number),
+    );
     if (flushed >= killAfter) proc.kill('SIGKILL');
   });
-  return new Promise((resolve, reject) => proc.on('close', (_code, signal) => {
-    if (signal === 'SIGKILL') resolve({ flushed });
-    else reject(new Error(`child ended with ${signal ?? 'no signal'}: ${out}`));
-  }));
+  return new Promise((resolve, reject) =>
+    proc.on('close', (_code, signal) => {
+      if (signal === 'SIGKILL') resolve({ flushed });
+      else reject(new Error(`child ended with ${signal ?? 'no signal'}: ${out}`));
+    }),
+  );
 }

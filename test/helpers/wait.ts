@@ -48,7 +48,10 @@ export function waitForLine(stream: Readable, re: RegExp, options: WaitOptions):
   const timeoutMs = options.timeoutMs ?? 10_000;
   return new Promise((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${options.what}; printed:\n${text}`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${options.what}; printed:\n${text}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer | string): void => {
       text += chunk.toString();
       const match = re.exec(text);

@@ -8,7 +8,12 @@ import { groupEntries, readDictd, squash, allExist } from '../lib.mjs';
 const DIR = '/usr/share/dictd';
 
 function cleanEntry(body) {
-  return squash(body.replace(/[{}]/g, '').replace(/<[^>\s]+>/g, ' ').replace(/\(\d{4}-\d{2}-\d{2}\)/g, ' '));
+  return squash(
+    body
+      .replace(/[{}]/g, '')
+      .replace(/<[^>\s]+>/g, ' ')
+      .replace(/\(\d{4}-\d{2}-\d{2}\)/g, ' '),
+  );
 }
 
 function dictSource(id, name, label) {

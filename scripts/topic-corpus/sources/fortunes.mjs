@@ -14,8 +14,13 @@ const DIR = '/usr/share/games/fortunes';
 
 /** File -> category; the package that installs it is in `install` below. */
 const FILES = {
-  computers: 'COMPUTERS', linux: 'COMPUTERS', linuxcookie: 'COMPUTERS', perl: 'COMPUTERS', debian: 'COMPUTERS',
-  kids: 'KIDS', news: 'NEWS',
+  computers: 'COMPUTERS',
+  linux: 'COMPUTERS',
+  linuxcookie: 'COMPUTERS',
+  perl: 'COMPUTERS',
+  debian: 'COMPUTERS',
+  kids: 'KIDS',
+  news: 'NEWS',
 };
 
 export const fortunes = {

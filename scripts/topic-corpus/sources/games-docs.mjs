@@ -32,10 +32,19 @@ export const crawl = {
       sub: 'crawl_manual',
     }));
     const dir = `${CRAWL}/dat/descript`;
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.txt') && f !== 'quotes.txt').sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.txt') && f !== 'quotes.txt')
+      .sort()) {
       const entries = readFileSync(`${dir}/${file}`, 'utf8')
         .split(/^%%%%$/m)
-        .map((e) => squash(e.replace(/^#.*$/gm, ' ').replace(/\{\{[\s\S]*?\}\}/g, ' ').replace(/<[^>]*>/g, ' ')))
+        .map((e) =>
+          squash(
+            e
+              .replace(/^#.*$/gm, ' ')
+              .replace(/\{\{[\s\S]*?\}\}/g, ' ')
+              .replace(/<[^>]*>/g, ' '),
+          ),
+        )
         .filter((e) => e !== '');
       for (const text of groupEntries(entries, { targetWords: 200 })) docs.push({ label: 'GAMES', text, sub: file });
     }

@@ -14,7 +14,9 @@ export const gnucash = {
   isAvailable: () => allExist([`${DIR}/index.html`]),
   documents() {
     const docs = [];
-    const pages = readdirSync(DIR).filter((f) => f.endsWith('.html') && !/^(fdl|authors|index|ix)/.test(f)).sort();
+    const pages = readdirSync(DIR)
+      .filter((f) => f.endsWith('.html') && !/^(fdl|authors|index|ix)/.test(f))
+      .sort();
     for (const page of pages) {
       const html = readFileSync(`${DIR}/${page}`, 'utf8').replace(/<div class="nav(header|footer)">[\s\S]*?<\/div>/g, '');
       const text = squash(htmlToText(html));

@@ -25,7 +25,14 @@ function packageDir(npmDir, { pkg, version }) {
   return existsSync(installed) ? installed : undefined;
 }
 
-const BROWN_GENRES = { news: 'NEWS', editorial: 'NEWS', reviews: 'ARTS', religion: 'SOCIETY', government: 'SOCIETY', hobbies: 'RECREATION' };
+const BROWN_GENRES = {
+  news: 'NEWS',
+  editorial: 'NEWS',
+  reviews: 'ARTS',
+  religion: 'SOCIETY',
+  government: 'SOCIETY',
+  hobbies: 'RECREATION',
+};
 
 function learnedCategory(n) {
   if (n >= 13 && n <= 17) return 'HEALTH';
@@ -67,7 +74,9 @@ export const sotu = {
   documents(ctx) {
     const dir = join(packageDir(ctx.npmDir, SOTU), 'data');
     const docs = [];
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.txt')).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.txt'))
+      .sort()) {
       for (const t of chunkWords(squash(readFileSync(join(dir, file), 'utf8')))) {
         docs.push({ label: 'SOCIETY', text: t, sub: file.replace(/\.txt$/, '') });
       }

@@ -78,7 +78,15 @@ async function crawlUrls(nodeDirs: readonly string[]): Promise<string[]> {
 async function itemsOfCrawl(dir: string): Promise<Item[]> {
   const nodeDirs = nodeDirsOf(dir).nodes.map(([, d]) => d);
   if (warcDirsOf(nodeDirs).length === 0) {
-    throw new ConfigError([{ path: 'TARGET', message: `${dir} is a directory but not a crawl directory (no warc/${INDEX_FILE}); give files, URLs or a crawl directory` }], { code: 'USAGE' });
+    throw new ConfigError(
+      [
+        {
+          path: 'TARGET',
+          message: `${dir} is a directory but not a crawl directory (no warc/${INDEX_FILE}); give files, URLs or a crawl directory`,
+        },
+      ],
+      { code: 'USAGE' },
+    );
   }
   const urls = await crawlUrls(nodeDirs);
   const index = new Map(urls.map((u, i) => [u, i]));
@@ -95,15 +103,21 @@ async function itemsOfCrawl(dir: string): Promise<Item[]> {
 
 async function itemsOf(target: string): Promise<Item[]> {
   if (/^https?:\/\//i.test(target)) return itemsOfUrl(target);
-  if (!existsSync(target)) throw new ConfigError([{ path: 'TARGET', message: `${target}: no such file, directory or http(s) URL` }], { code: 'USAGE' });
+  if (!existsSync(target))
+    throw new ConfigError([{ path: 'TARGET', message: `${target}: no such file, directory or http(s) URL` }], { code: 'USAGE' });
   if (statSync(target).isDirectory()) return itemsOfCrawl(target);
   const text = readFileSync(target, 'utf8');
   const ext = extname(target).toLowerCase();
-  return [ext === '.html' || ext === '.htm' || /^\s*<(!doctype|html)/i.test(text) ? itemOfHtml(target, text, `file://${resolve(target)}`) : { name: target, title: '', text }];
+  return [
+    ext === '.html' || ext === '.htm' || /^\s*<(!doctype|html)/i.test(text)
+      ? itemOfHtml(target, text, `file://${resolve(target)}`)
+      : { name: target, title: '', text },
+  ];
 }
 
 export function registerClassifyCommand(program: Command, io: CliIo): void {
-  program.command('classify')
+  program
+    .command('classify')
     .description('give documents a topic as a crawl would: category, probability, reason (SPEC §4.2)')
     .argument('<targets...>', 'HTML or text files, http(s) URLs, or crawl directories')
     .option('--model <file>', 'a model written by shoal train (default: the model shipped with shoal)')
@@ -112,13 +126,18 @@ export function registerClassifyCommand(program: Command, io: CliIo): void {
     .option('--json', 'print JSON lines (with --evaluate, one JSON document)')
     .action(async (targets: string[], opts: ClassifyFlags) => {
       if (opts.evaluate === true && opts.labels === undefined) {
-        throw new ConfigError([{ path: '--labels', message: '--evaluate needs --labels FILE (the true label of each document)' }], { code: 'USAGE' });
+        throw new ConfigError([{ path: '--labels', message: '--evaluate needs --labels FILE (the true label of each document)' }], {
+          code: 'USAGE',
+        });
       }
       const loaded = loadTopicModel(opts.model ?? null);
       const t = crawlConfigSchema.shape.topic.parse({});
       const labeler = new TopicLabeler(loaded.classifier, {
-        minTerms: t.minTerms, unclassifiableCategory: t.unclassifiableCategory, classifierLanguages: t.languages,
-        otherLanguageCategory: t.otherLanguageCategory, languageCategories: t.languageCategories,
+        minTerms: t.minTerms,
+        unclassifiableCategory: t.unclassifiableCategory,
+        classifierLanguages: t.languages,
+        otherLanguageCategory: t.otherLanguageCategory,
+        languageCategories: t.languageCategories,
       });
       const results: { name: string; label: TopicLabel }[] = [];
       for (const target of targets) {
@@ -134,15 +153,28 @@ export function registerClassifyCommand(program: Command, io: CliIo): void {
           return n?.kind === 'ok' ? n.url : name;
         };
         const scored = results.filter((r) => labels.has(keyOf(r.name)));
-        if (scored.length === 0) throw new ConfigError([{ path: '--labels', message: `none of the ${results.length} documents is named in ${opts.labels}` }], { code: 'USAGE' });
-        const accuracy = classifierAccuracy(scored.map((r) => labels.get(keyOf(r.name)) as string), scored.map((r) => r.label.category), labeler.labels);
-        if (opts.json === true) io.out(`${JSON.stringify({ model: loaded.path, digest: loaded.digest, documents: scored.length, unlabelled: results.length - scored.length, evaluation: accuracy }, null, 2)}\n`);
-        else io.out(`shoal classify: ${scored.length} labelled documents (${results.length - scored.length} without a label skipped)\n${formatAccuracy(accuracy)}`);
+        if (scored.length === 0)
+          throw new ConfigError([{ path: '--labels', message: `none of the ${results.length} documents is named in ${opts.labels}` }], {
+            code: 'USAGE',
+          });
+        const accuracy = classifierAccuracy(
+          scored.map((r) => labels.get(keyOf(r.name)) as string),
+          scored.map((r) => r.label.category),
+          labeler.labels,
+        );
+        const unlabelled = results.length - scored.length;
+        const report = { model: loaded.path, digest: loaded.digest, documents: scored.length, unlabelled, evaluation: accuracy };
+        if (opts.json === true) io.out(`${JSON.stringify(report, null, 2)}\n`);
+        else
+          io.out(
+            `shoal classify: ${scored.length} labelled documents (${unlabelled} without a label skipped)\n${formatAccuracy(accuracy)}`,
+          );
         return;
       }
       for (const r of results) {
         const l = r.label;
-        if (opts.json === true) io.out(`${JSON.stringify({ target: r.name, category: l.category, probability: l.probability, reason: l.reason })}\n`);
+        if (opts.json === true)
+          io.out(`${JSON.stringify({ target: r.name, category: l.category, probability: l.probability, reason: l.reason })}\n`);
         else io.out(`${l.category ?? '-'}\t${l.probability === null ? '-' : l.probability.toFixed(3)}\t${l.reason}\t${r.name}\n`);
       }
     });

@@ -20,13 +20,17 @@ function defaultsOf(name: SchemaName): string {
 }
 
 export function registerConfigCommand(program: Command, io: CliIo): void {
-  program.command('config')
+  program
+    .command('config')
     .description('print configuration defaults')
     .option('--defaults', 'print every option with its default, unit and meaning (commented YAML)')
     .option('--command <name>', `only the options of this command (${Object.keys(SCHEMAS).join(', ')}); default: all`)
     .action((opts: { defaults?: boolean; command?: string }) => {
       if (opts.command !== undefined && !(opts.command in SCHEMAS)) {
-        throw new ConfigError([{ path: '--command', message: `unknown command ${opts.command}; one of ${Object.keys(SCHEMAS).join(', ')}` }], { code: 'USAGE' });
+        throw new ConfigError(
+          [{ path: '--command', message: `unknown command ${opts.command}; one of ${Object.keys(SCHEMAS).join(', ')}` }],
+          { code: 'USAGE' },
+        );
       }
       if (opts.defaults !== true) {
         throw new ConfigError([{ path: '--defaults', message: 'say --defaults to print the defaults' }], { code: 'USAGE' });

@@ -47,13 +47,18 @@ export interface CrawlFlags {
 }
 
 /** The crawl configuration from the file, the environment and the flags; every problem at once. */
-export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<string, string | undefined>>, extra: (tree: ConfigTree, problems: ConfigIssue[]) => void = () => {}): CrawlConfig {
+export function crawlConfigFromFlags(
+  flags: CrawlFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  extra: (tree: ConfigTree, problems: ConfigIssue[]) => void = () => {},
+): CrawlConfig {
   const tree: ConfigTree = {};
   const problems: ConfigIssue[] = [];
   const int = (flag: string, path: string, raw: string | undefined): void => {
     if (raw === undefined) return;
     const v = Number(raw);
-    if (raw.trim() === '' || !Number.isInteger(v)) problems.push({ path: flag, message: `expected a whole number, got ${JSON.stringify(raw)}` });
+    if (raw.trim() === '' || !Number.isInteger(v))
+      problems.push({ path: flag, message: `expected a whole number, got ${JSON.stringify(raw)}` });
     else setPath(tree, path, v);
   };
   if (flags.seed.length > 0) setPath(tree, 'seeds.urls', flags.seed);
@@ -77,7 +82,8 @@ export function crawlConfigFromFlags(flags: CrawlFlags, env: Readonly<Record<str
   try {
     const config = loadConfig(crawlConfigSchema, { file: flags.config, env, envPrefix: CRAWL_ENV_PREFIX, flags: tree });
     if (problems.length > 0) throw new ConfigError(problems, { code: 'USAGE' });
-    if (config.store.outDir === null) throw new ConfigError([{ path: '--out', message: 'the crawl directory is required' }], { code: 'USAGE' });
+    if (config.store.outDir === null)
+      throw new ConfigError([{ path: '--out', message: 'the crawl directory is required' }], { code: 'USAGE' });
     return config;
   } catch (err) {
     if (err instanceof ConfigError && problems.length > 0 && err.code !== 'USAGE') throw new ConfigError([...problems, ...err.issues]);
@@ -90,18 +96,37 @@ export function crawlOptions(command: Command): Command {
   return command
     .option('--seed <url>', 'seed URL (repeatable)', collect, [])
     .option('--seeds-file <file>', 'file of seed URLs, one per line')
-    .option('--sitemap <url>', 'sitemap whose pages are seeds (repeatable; seeds.robotsSitemaps also reads those robots.txt announces)', collect, [])
+    .option(
+      '--sitemap <url>',
+      'sitemap whose pages are seeds (repeatable; seeds.robotsSitemaps also reads those robots.txt announces)',
+      collect,
+      [],
+    )
     .option('--out <dir>', 'the crawl directory (a rerun on the same directory does not fetch a page again)')
-    .option('--resolve <host=ip>', "fixed address for a host, bypassing DNS; HOST may be a wildcard like '*.test' (repeatable)", collect, [])
+    .option(
+      '--resolve <host=ip>',
+      "fixed address for a host, bypassing DNS; HOST may be a wildcard like '*.test' (repeatable)",
+      collect,
+      [],
+    )
     .option('--hosts-file <file>', 'fixed addresses in /etc/hosts format (IP name...), e.g. the hosts map `shoal web` writes')
     .option('--allow-loopback', 'allow fetching from loopback addresses (the test web)')
     .option('--allow-private', 'allow fetching from private network addresses')
-    .option('--user-agent <ua>', "User-Agent with a contact URL; its product token is the robots.txt name (e.g. 'shoalbot/1.0 (+https://example.org/bot)')")
+    .option(
+      '--user-agent <ua>',
+      "User-Agent with a contact URL; its product token is the robots.txt name (e.g. 'shoalbot/1.0 (+https://example.org/bot)')",
+    )
     .option('--max-pages <n>', 'stop after starting this many page fetches')
     .option('--min-delay-ms <n>', 'smallest gap between two requests to one host, ms')
     .option('--concurrency <n>', 'fetches in flight at most (over all nodes of this process)')
-    .option('--partition <strategy>', 'how the nodes split the Web: url-hash, host-hash, domain-hash, ip-hash, consistent-hash, content-hash, truth-topic (default host-hash)')
-    .option('--order <policy>', `which URL first (SPEC §3): ${ORDER_POLICY_IDS.join(', ')} (default bfs; parameters with --set order.<name>=<value>)`)
+    .option(
+      '--partition <strategy>',
+      'how the nodes split the Web: url-hash, host-hash, domain-hash, ip-hash, consistent-hash, content-hash, truth-topic (default host-hash)',
+    )
+    .option(
+      '--order <policy>',
+      `which URL first (SPEC §3): ${ORDER_POLICY_IDS.join(', ')} (default bfs; parameters with --set order.<name>=<value>)`,
+    )
     .option('--set <path=value>', 'set any option, e.g. --set order.query=computer (repeatable)', collect, [])
     .option('--config <file>', 'YAML or JSON configuration file (`shoal config --defaults --command crawl` prints every option)');
 }
@@ -114,12 +139,17 @@ export function crawlOptions(command: Command): Command {
  * @param isShown which progress events to show (by node id).
  */
 export async function runCrawl(
-  io: CliIo, setCode: (code: number) => void, command: string, config: CrawlConfig,
-  isShown: (node: string) => boolean, run: (signal: AbortSignal) => Promise<CrawlSummary>,
+  io: CliIo,
+  setCode: (code: number) => void,
+  command: string,
+  config: CrawlConfig,
+  isShown: (node: string) => boolean,
+  run: (signal: AbortSignal) => Promise<CrawlSummary>,
 ): Promise<void> {
   const controller = new AbortController();
   void io.interrupted.then((cause) => {
-    if (!controller.signal.aborted) io.err(`\nshoal ${command}: stopping (${cause === 'output-closed' ? 'output closed' : 'Ctrl-C'}) ...\n`);
+    if (!controller.signal.aborted)
+      io.err(`\nshoal ${command}: stopping (${cause === 'output-closed' ? 'output closed' : 'Ctrl-C'}) ...\n`);
     controller.abort();
   });
   const isTty = io.isErrTty === true;
@@ -153,8 +183,10 @@ export async function runCrawl(
   try {
     const settings = io.nodeFlags === undefined ? null : processSettings(io.nodeFlags, io.env);
     if (settings !== null && !settings.isInEffect) {
-      io.err(`shoal ${command}: node runs without the shoal command's memory settings (${settings.missing.join(', ')}): `
-        + 'expect about half as much memory again; run the `shoal` command itself, or see docs/memory.md\n');
+      io.err(
+        `shoal ${command}: node runs without the shoal command's memory settings (${settings.missing.join(', ')}): ` +
+          'expect about half as much memory again; run the `shoal` command itself, or see docs/memory.md\n',
+      );
     }
     try {
       summary = await run(controller.signal);
@@ -173,7 +205,9 @@ export async function runCrawl(
   io.out(summaryText(summary, command));
   if (summary.cluster !== undefined && summary.stopReason !== 'interrupted') {
     const crawled = await readCrawlForEval(summary.outDir);
-    io.out(`\ncollaboration (shoal eval ${summary.outDir}):\n${formatCollabTable(collaborationMetrics({ nodes: crawled.nodes, links: crawled.links })).trimEnd()}\n`);
+    io.out(
+      `\ncollaboration (shoal eval ${summary.outDir}):\n${formatCollabTable(collaborationMetrics({ nodes: crawled.nodes, links: crawled.links })).trimEnd()}\n`,
+    );
     if (summary.cluster.partitioner.id === 'topic' || summary.cluster.partitioner.id === 'truth-topic') {
       // Against the truth when the crawl names one (accuracy needs it); else locality and tau alone.
       const truth = config.cluster.truthDir === null ? null : await readTruth(config.cluster.truthDir);
@@ -185,12 +219,21 @@ export async function runCrawl(
 }
 
 export function registerCrawlCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
-  crawlOptions(program.command('crawl').description('crawl the Web from seed URLs, politely, into a crawl directory (WARC, CDXJ index, state)'))
+  crawlOptions(
+    program.command('crawl').description('crawl the Web from seed URLs, politely, into a crawl directory (WARC, CDXJ index, state)'),
+  )
     .option('--nodes <n>', 'nodes of a collaborative crawl in this process, each owning a partition (default 1)')
     .option('--workers <n>', 'worker threads the nodes are spread over, so that several cores crawl (default 0: all on one thread)')
     .action(async (opts: CrawlFlags) => {
       const config = crawlConfigFromFlags(opts, io.env);
       const crawl = new Crawl(config);
-      await runCrawl(io, setCode, 'crawl', config, (node) => node === config.nodeId, (signal) => crawl.run(signal));
+      await runCrawl(
+        io,
+        setCode,
+        'crawl',
+        config,
+        (node) => node === config.nodeId,
+        (signal) => crawl.run(signal),
+      );
     });
 }

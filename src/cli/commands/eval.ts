@@ -16,9 +16,16 @@ import { readTruth } from '../../web/truth/read.js';
 import type { CliIo } from '../cli-io.js';
 
 export function registerEvalCommand(program: Command, io: CliIo): void {
-  program.command('eval')
-    .description('measure a crawl directory: overlap, coverage, diversity, communication overhead, load balance, p_l, and topic locality, accuracy and Kendall tau when pages have topics (SPEC §5)')
-    .argument('<dirs...>', 'the crawl directory (shoal crawl --out), or the directories of the nodes of a distributed crawl (shoal node --out)')
+  program
+    .command('eval')
+    .description(
+      'measure a crawl directory: overlap, coverage, diversity, communication overhead, load ' +
+        'balance, p_l, and topic locality, accuracy and Kendall tau when pages have topics (SPEC §5)',
+    )
+    .argument(
+      '<dirs...>',
+      'the crawl directory (shoal crawl --out), or the directories of the nodes of a distributed crawl (shoal node --out)',
+    )
     .option('--truth <dir>', 'the test web’s ground-truth export (shoal web export --out): coverage, and URLs matched to its pages')
     .option('--json', 'print JSON instead of a table')
     .action(async (dirs: string[], opts: { truth?: string; json?: boolean }) => {
@@ -28,18 +35,26 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       const first = crawls[0];
       const target = first?.target ?? null;
       const metrics = collaborationMetrics({
-        nodes: crawls.flatMap((c) => c.nodes), links: crawls.flatMap((c) => c.links), ...(target === null ? {} : { target }),
+        nodes: crawls.flatMap((c) => c.nodes),
+        links: crawls.flatMap((c) => c.links),
+        ...(target === null ? {} : { target }),
       });
-      const partitioner = crawls.length === 1 ? first?.manifest?.partitioner ?? null : null;
+      const partitioner = crawls.length === 1 ? (first?.manifest?.partitioner ?? null) : null;
       const crawl = dirs.join(' ');
       const topic = dirs.length === 1 ? await readTopicEval(dirs[0] as string, truth) : null;
       const hasTopic = topic !== null && topic.categorised > 0;
       if (opts.json === true) {
-        io.out(`${JSON.stringify({ crawl, partitioner, partitionCount: first?.manifest?.partitionCount ?? dirs.length, metrics, ...(hasTopic ? { topic } : {}) }, null, 2)}\n`);
+        io.out(
+          `${JSON.stringify({ crawl, partitioner, partitionCount: first?.manifest?.partitionCount ?? dirs.length, metrics, ...(hasTopic ? { topic } : {}) }, null, 2)}\n`,
+        );
         return;
       }
-      const head = partitioner !== null ? `${first?.manifest?.partitionCount ?? 0} nodes, ${partitioner.id} ${JSON.stringify(partitioner.params)}`
-        : dirs.length > 1 ? `${dirs.length} node directories` : 'one node';
+      const head =
+        partitioner !== null
+          ? `${first?.manifest?.partitionCount ?? 0} nodes, ${partitioner.id} ${JSON.stringify(partitioner.params)}`
+          : dirs.length > 1
+            ? `${dirs.length} node directories`
+            : 'one node';
       io.out(`shoal eval ${crawl}: ${head}\n${formatCollabTable(metrics).trimEnd()}\n`);
       if (hasTopic) io.out(formatTopicLines(topic));
     });

@@ -20,8 +20,15 @@ interface NodeFlags extends CrawlFlags {
 }
 
 export function registerNodeCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
-  crawlOptions(program.command('node').description('join a distributed crawl over NATS JetStream as one node (own crawl directory, own partitions)'))
-    .option('--nats <url>', 'NATS server with JetStream, e.g. nats://10.0.0.5:4222 (repeatable; credentials and TLS: cluster.nats.* options)', collect, [])
+  crawlOptions(
+    program.command('node').description('join a distributed crawl over NATS JetStream as one node (own crawl directory, own partitions)'),
+  )
+    .option(
+      '--nats <url>',
+      'NATS server with JetStream, e.g. nats://10.0.0.5:4222 (repeatable; credentials and TLS: cluster.nats.* options)',
+      collect,
+      [],
+    )
     .option('--crawl <id>', 'the crawl to join (letters, digits, _ or -)')
     .option('--partitions <list>', 'partitions this node owns, e.g. 0,3 (default: those it owned before in --out, else the first free one)')
     .option('--nodes <n>', 'partitions of the crawl (the same on every node)')
@@ -33,11 +40,19 @@ export function registerNodeCommand(program: Command, io: CliIo, setCode: (code:
         if (opts.nodeId !== undefined) setPath(tree, 'nodeId', opts.nodeId);
         if (opts.partitions !== undefined) {
           const list = opts.partitions.split(',').map((x) => x.trim());
-          if (list.some((x) => !/^\d+$/.test(x))) problems.push({ path: '--partitions', message: `expected partition numbers like 0,3, got ${JSON.stringify(opts.partitions)}` });
+          if (list.some((x) => !/^\d+$/.test(x)))
+            problems.push({ path: '--partitions', message: `expected partition numbers like 0,3, got ${JSON.stringify(opts.partitions)}` });
           else setPath(tree, 'cluster.nats.partitions', list.map(Number));
         }
       });
       const node = new DistributedNode(config);
-      await runCrawl(io, setCode, 'node', config, () => true, (signal) => node.run(signal));
+      await runCrawl(
+        io,
+        setCode,
+        'node',
+        config,
+        () => true,
+        (signal) => node.run(signal),
+      );
     });
 }

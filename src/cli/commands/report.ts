@@ -13,7 +13,8 @@ import { simulationReportHtml } from '../../sim/report-html.js';
 import type { CliIo } from '../cli-io.js';
 
 export function registerReportCommand(program: Command, io: CliIo): void {
-  program.command('report')
+  program
+    .command('report')
     .description('an HTML report (charts and metric tables) of a simulation directory written by shoal simulate')
     .argument('<dir>', 'the simulation directory (shoal simulate --out)')
     .action(async (dir: string) => {
@@ -22,6 +23,9 @@ export function registerReportCommand(program: Command, io: CliIo): void {
       const written = await writeCharts(dir, result, charts);
       await writeFile(join(dir, SIM_FILES.report), simulationReportHtml(result, charts));
       written.push(SIM_FILES.report);
-      io.out(`shoal report: ${result.runs.length} run${result.runs.length === 1 ? '' : 's'} (${result.runs.map((r) => r.label).join(', ')}); wrote ${written.map((f) => join(dir, f)).join(', ')}\n`);
+      io.out(
+        `shoal report: ${result.runs.length} run${result.runs.length === 1 ? '' : 's'} ` +
+          `(${result.runs.map((r) => r.label).join(', ')}); wrote ${written.map((f) => join(dir, f)).join(', ')}\n`,
+      );
     });
 }

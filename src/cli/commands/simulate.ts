@@ -93,13 +93,24 @@ export function simConfigFromFlags(flags: SimulateFlags, env: Readonly<Record<st
 }
 
 export function registerSimulateCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
-  program.command('simulate')
-    .description('a virtual crawl of a stored graph with each ordering policy on simulated nodes; writes curves, chart and metrics (SPEC §6)')
-    .option('--graph <path>', 'truth export directory, crawl directory (repeatable: node directories are merged) or TSV edge list', collect, [])
+  program
+    .command('simulate')
+    .description(
+      'a virtual crawl of a stored graph with each ordering policy on simulated nodes; writes curves, chart and metrics (SPEC §6)',
+    )
+    .option(
+      '--graph <path>',
+      'truth export directory, crawl directory (repeatable: node directories are merged) or TSV edge list',
+      collect,
+      [],
+    )
     .option('--format <format>', 'auto, truth, crawl or tsv (default auto)')
     .option('--order <list>', 'ordering policies, one run each, e.g. bfs,backlink,pagerank(recomputeEvery=10000),random (default bfs)')
     .option('--nodes <n>', 'simulated nodes, node i owning partition i (default 1)')
-    .option('--partition <strategy>', 'how the nodes split the Web: url-hash, host-hash, domain-hash, ip-hash, consistent-hash, content-hash, truth-topic (default host-hash)')
+    .option(
+      '--partition <strategy>',
+      'how the nodes split the Web: url-hash, host-hash, domain-hash, ip-hash, consistent-hash, content-hash, truth-topic (default host-hash)',
+    )
     .option('--max-pages <k>', 'stop each run after this many fetches (default: until nothing is left)')
     .option('--concurrency <n>', 'fetch slots per node (default 32)')
     .option('--min-delay-ms <n>', 'smallest gap between two fetches from one host, ms of virtual time (default 1000)')
@@ -137,8 +148,9 @@ export function registerSimulateCommand(program: Command, io: CliIo, setCode: (c
             lastRun = index;
             lastLineMs = Number.NEGATIVE_INFINITY;
           }
-          const line = `run ${index + 1}/${total} ${label}: ${fmt(p.visits)} visits, ${fmt(p.queued)} queued, virtual ${(p.virtualMs / 3_600_000).toFixed(2)} h, `
-            + `${fmt(p.wallMs > 0 ? (1000 * p.visits) / p.wallMs : 0)} pages/s`;
+          const line =
+            `run ${index + 1}/${total} ${label}: ${fmt(p.visits)} visits, ${fmt(p.queued)} queued, virtual ${(p.virtualMs / 3_600_000).toFixed(2)} h, ` +
+            `${fmt(p.wallMs > 0 ? (1000 * p.visits) / p.wallMs : 0)} pages/s`;
           if (isTty) {
             io.err(`\r\x1b[2K${line}`);
             isLineOpen = true;

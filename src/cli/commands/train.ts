@@ -34,14 +34,19 @@ function numberFlag(value: string | undefined, flag: string, min: number, isInte
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n < min || (isInteger && !Number.isInteger(n))) {
-    throw new ConfigError([{ path: flag, message: `must be ${isInteger ? 'an integer' : 'a number'} >= ${min}, got ${JSON.stringify(value)}` }], { code: 'USAGE' });
+    throw new ConfigError(
+      [{ path: flag, message: `must be ${isInteger ? 'an integer' : 'a number'} >= ${min}, got ${JSON.stringify(value)}` }],
+      { code: 'USAGE' },
+    );
   }
   return n;
 }
 
 function trainingOptionsOf(opts: TrainFlags): Partial<TrainingOptions> {
   if (opts.priors !== undefined && opts.priors !== Priors.uniform && opts.priors !== Priors.documents) {
-    throw new ConfigError([{ path: '--priors', message: `must be uniform or documents, got ${JSON.stringify(opts.priors)}` }], { code: 'USAGE' });
+    throw new ConfigError([{ path: '--priors', message: `must be uniform or documents, got ${JSON.stringify(opts.priors)}` }], {
+      code: 'USAGE',
+    });
   }
   const o: Partial<Record<keyof TrainingOptions, unknown>> = {
     titleWeight: numberFlag(opts.titleWeight, '--title-weight', 0, false),
@@ -53,9 +58,13 @@ function trainingOptionsOf(opts: TrainFlags): Partial<TrainingOptions> {
 }
 
 export function registerTrainCommand(program: Command, io: CliIo): void {
-  program.command('train')
+  program
+    .command('train')
     .description('train the topic classifier on labelled documents and write a model file (SPEC §4.2)')
-    .requiredOption('--from <source>', 'a JSONL file of {label, text|html}, a folder per label, a crawl directory (with --labels), or a test web truth export')
+    .requiredOption(
+      '--from <source>',
+      'a JSONL file of {label, text|html}, a folder per label, a crawl directory (with --labels), or a test web truth export',
+    )
     .option('--labels <file>', 'for a crawl directory: URL<TAB>LABEL lines (or JSONL {url, label})')
     .option('--out <model>', 'the model file to write (.gz: compressed)')
     .option('--evaluate', 'measure the training by k-fold cross-validation first')
@@ -67,7 +76,9 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
     .option('--json', 'print JSON instead of tables')
     .action(async (opts: TrainFlags) => {
       if (opts.out === undefined && opts.evaluate !== true) {
-        throw new ConfigError([{ path: '--out', message: 'give --out MODEL to write a model, or --evaluate to measure training only' }], { code: 'USAGE' });
+        throw new ConfigError([{ path: '--out', message: 'give --out MODEL to write a model, or --evaluate to measure training only' }], {
+          code: 'USAGE',
+        });
       }
       const options = trainingOptionsOf(opts);
       const folds = numberFlag(opts.folds, '--folds', 2, true) as number;
@@ -75,13 +86,22 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
       try {
         const counts = new Map<string, number>();
         for (const d of documents) counts.set(d.label, (counts.get(d.label) ?? 0) + 1);
-        const summary = { source: opts.from, sourceKind: kind, documents: documents.length, perLabel: Object.fromEntries([...counts].sort()) };
+        const summary = {
+          source: opts.from,
+          sourceKind: kind,
+          documents: documents.length,
+          perLabel: Object.fromEntries([...counts].sort()),
+        };
         const evaluation = opts.evaluate === true ? crossValidate(documents, folds, options) : null;
         let model: { path: string; digest: string; features: number; temperature: number } | null = null;
         if (opts.out !== undefined) {
           const trained = trainNaiveBayes(documents, options);
           const digest = new NaiveBayesClassifier(trained).digest;
-          const training = { ...summary, shoal: shoalVersion(), ...(evaluation === null ? {} : { crossValidatedAccuracy: evaluation.accuracy, folds }) };
+          const training = {
+            ...summary,
+            shoal: shoalVersion(),
+            ...(evaluation === null ? {} : { crossValidatedAccuracy: evaluation.accuracy, folds }),
+          };
           try {
             writeFileSync(opts.out, encodeModelFile(trained, training, opts.out.endsWith('.gz')));
           } catch (err) {
@@ -96,10 +116,13 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
         io.out(`shoal train: ${documents.length} documents from ${opts.from} (${kind}), ${counts.size} labels\n`);
         if (evaluation !== null) io.out(`\n${folds}-fold cross-validation: ${formatAccuracy(evaluation)}`);
         if (model !== null) {
-          io.out(`\nwrote ${model.path}: ${model.features} terms, temperature ${model.temperature.toFixed(2)}, digest ${model.digest.slice(0, 16)}\n`);
+          io.out(
+            `\nwrote ${model.path}: ${model.features} terms, temperature ${model.temperature.toFixed(2)}, digest ${model.digest.slice(0, 16)}\n`,
+          );
         }
       } catch (err) {
-        if (err instanceof TrainingError) throw new ConfigError([{ path: '--from', message: `${opts.from}: ${err.message}` }], { cause: err });
+        if (err instanceof TrainingError)
+          throw new ConfigError([{ path: '--from', message: `${opts.from}: ${err.message}` }], { cause: err });
         throw err;
       }
     });

@@ -26,7 +26,6 @@ interface WebFlags {
   set: string[];
 }
 
-
 function addConfigFlags(cmd: Command): Command {
   return cmd
     .option('--config <file>', 'YAML or JSON configuration file')
@@ -43,7 +42,9 @@ export function webConfigFromFlags(flags: WebFlags, env: Readonly<Record<string,
   let preset: ConfigTree | undefined;
   if (flags.preset !== undefined) {
     if (!(flags.preset in WEB_PRESETS)) {
-      throw new ConfigError([{ path: '--preset', message: `unknown preset ${flags.preset}; one of ${WEB_PRESET_NAMES.join(', ')}` }], { code: 'USAGE' });
+      throw new ConfigError([{ path: '--preset', message: `unknown preset ${flags.preset}; one of ${WEB_PRESET_NAMES.join(', ')}` }], {
+        code: 'USAGE',
+      });
     }
     preset = structuredClone(WEB_PRESETS[flags.preset as WebPresetName]) as ConfigTree;
   }
@@ -77,9 +78,10 @@ export function webConfigFromFlags(flags: WebFlags, env: Readonly<Record<string,
   }
 }
 
-
 export function registerWebCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
-  const web = addConfigFlags(program.command('web').description('serve the synthetic test web (and replay folders) on loopback').enablePositionalOptions())
+  const web = addConfigFlags(
+    program.command('web').description('serve the synthetic test web (and replay folders) on loopback').enablePositionalOptions(),
+  )
     .option('--out <dir>', 'where to write the hosts map and seed list (default: a temporary folder)')
     .option('--check <n>', 'fetch n pages over real sockets, print what came back, and exit')
     .option('--for <seconds>', 'serve for this many seconds, then exit (default: until Ctrl-C)')
@@ -91,8 +93,10 @@ export function registerWebCommand(program: Command, io: CliIo, setCode: (code: 
       const handle = await startTestWeb(config);
       const { model } = handle;
       const ips = new Set(model.hosts.map((h) => h.ip));
-      io.out(`shoal web: ${fmt(model.hosts.length)} hosts, ${fmt(model.pageCount)} pages (seed ${config.seed}, ${config.links.model} model)`
-        + ` on ${ips.size} addresses, port ${handle.port}; ready in ${Math.round(performance.now() - t0)} ms\n`);
+      io.out(
+        `shoal web: ${fmt(model.hosts.length)} hosts, ${fmt(model.pageCount)} pages (seed ${config.seed}, ${config.links.model} model)` +
+          ` on ${ips.size} addresses, port ${handle.port}; ready in ${Math.round(performance.now() - t0)} ms\n`,
+      );
       if (handle.replayHosts.length > 0) io.out(`replay hosts: ${handle.replayHosts.map((r) => `${r.name} -> ${r.root}`).join(', ')}\n`);
       io.out(`hosts map: ${handle.hostsFile}\nseed list: ${handle.seedsFile}\nsitemap list: ${handle.sitemapsFile}\n`);
       if (handle.proxyUrl !== null) io.out(`forward proxy: ${handle.proxyUrl}\n`);
@@ -104,8 +108,13 @@ export function registerWebCommand(program: Command, io: CliIo, setCode: (code: 
             setCode(130);
             return;
           }
-          const statuses = [...r.byStatus].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s === 0 ? 'reset/timeout' : s}: ${c}`).join(', ');
-          io.out(`check: ${r.requested} pages in ${Math.round(r.elapsedMs)} ms (${Math.round(r.requested / (r.elapsedMs / 1000))} pages/s, ${fmt(r.bytes)} bytes): ${statuses}\n`);
+          const statuses = [...r.byStatus]
+            .sort((a, b) => a[0] - b[0])
+            .map(([s, c]) => `${s === 0 ? 'reset/timeout' : s}: ${c}`)
+            .join(', ');
+          io.out(
+            `check: ${r.requested} pages in ${Math.round(r.elapsedMs)} ms (${Math.round(r.requested / (r.elapsedMs / 1000))} pages/s, ${fmt(r.bytes)} bytes): ${statuses}\n`,
+          );
           setCode((r.byStatus.get(200) ?? 0) > 0 ? 0 : 1);
           return;
         }

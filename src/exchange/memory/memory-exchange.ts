@@ -63,7 +63,8 @@ export class MemoryExchange implements Exchange {
   async start(partitions: readonly PartitionId[], deliver: (delivery: Delivery) => void): Promise<void> {
     if (this.state !== 'new') throw new Error(`MemoryExchange.start(): node ${this.options.nodeId} can start only once`);
     for (const p of partitions) checkPartition(p);
-    if (new Set(partitions).size !== partitions.length) throw new RangeError(`MemoryExchange.start(): partitions repeat: ${partitions.join(', ')}`);
+    if (new Set(partitions).size !== partitions.length)
+      throw new RangeError(`MemoryExchange.start(): partitions repeat: ${partitions.join(', ')}`);
     const connection = this.options.hub.connect({
       nodeId: this.options.nodeId,
       partitions: [...partitions],
@@ -75,24 +76,28 @@ export class MemoryExchange implements Exchange {
     });
     this.connection = connection;
     this.state = 'starting';
-    this.starting = this.resend(connection).then(() => {
-      if (this.closing !== null) return;
-      this.state = 'started';
-      connection.startDelivering();
-      this.options.log?.('exchange-started', { nodeId: this.options.nodeId, partitions: [...partitions] });
-    }, async (err: unknown) => {
-      connection.disconnect();
-      this.state = 'closed';
-      await this.outbox.close();
-      throw err;
-    });
+    this.starting = this.resend(connection).then(
+      () => {
+        if (this.closing !== null) return;
+        this.state = 'started';
+        connection.startDelivering();
+        this.options.log?.('exchange-started', { nodeId: this.options.nodeId, partitions: [...partitions] });
+      },
+      async (err: unknown) => {
+        connection.disconnect();
+        this.state = 'closed';
+        await this.outbox.close();
+        throw err;
+      },
+    );
     await this.starting;
   }
 
   /** Queues `message` for partition `to` and returns its seq. Never waits; throws only when not started. */
   send(to: PartitionId, message: OutgoingMessage): number {
     const connection = this.connection;
-    if (this.state !== 'started' || connection === null) throw new Error(`MemoryExchange.send(): node ${this.options.nodeId} is ${this.state === 'closed' ? 'closed' : 'not started'}`);
+    if (this.state !== 'started' || connection === null)
+      throw new Error(`MemoryExchange.send(): node ${this.options.nodeId} is ${this.state === 'closed' ? 'closed' : 'not started'}`);
     checkPartition(to);
     const seq = this.outbox.takeSeq();
     const full: ExchangeMessage = { ...message, from: this.options.nodeId, seq };
@@ -135,7 +140,11 @@ export class MemoryExchange implements Exchange {
       try {
         message = decodeMessage(entry.bytes);
       } catch (err) {
-        throw new ShoalError('EXCHANGE_MESSAGE_INVALID', `outbox entry ${entry.seq} in ${this.options.outboxDir} cannot be decoded (written by another version?)`, { cause: err });
+        throw new ShoalError(
+          'EXCHANGE_MESSAGE_INVALID',
+          `outbox entry ${entry.seq} in ${this.options.outboxDir} cannot be decoded (written by another version?)`,
+          { cause: err },
+        );
       }
       this.sent.add(message, entry.bytes.length);
       connection.route(entry.to, message, entry.bytes.length);

@@ -24,7 +24,14 @@ export type ToHub =
 
 /** From the hub's thread to a node's thread. */
 export type FromHub =
-  | { readonly t: 'deliver'; readonly nodeId: string; readonly partition: PartitionId; readonly message: ExchangeMessage; readonly bytes: number; readonly ackId: number }
+  | {
+      readonly t: 'deliver';
+      readonly nodeId: string;
+      readonly partition: PartitionId;
+      readonly message: ExchangeMessage;
+      readonly bytes: number;
+      readonly ackId: number;
+    }
   | { readonly t: 'confirm'; readonly nodeId: string; readonly seq: number };
 
 /** The node's end; see the file comment. */
@@ -38,7 +45,11 @@ export class PortExchange implements Exchange {
   private closing: Promise<void> | null = null;
 
   /** @param post sends to the hub's thread. */
-  constructor(private readonly nodeId: string, outboxDir: string, private readonly post: (m: ToHub) => void) {
+  constructor(
+    private readonly nodeId: string,
+    outboxDir: string,
+    private readonly post: (m: ToHub) => void,
+  ) {
     this.outbox = new Outbox({ dir: outboxDir });
   }
 
@@ -77,7 +88,8 @@ export class PortExchange implements Exchange {
     const ackId = m.ackId;
     let isAcked = false;
     this.deliver({
-      partition: m.partition, message: m.message,
+      partition: m.partition,
+      message: m.message,
       ack: () => {
         if (isAcked || this.closing !== null) return;
         isAcked = true;
@@ -100,7 +112,11 @@ export class PortExchange implements Exchange {
   }
 
   stats(): ExchangeStats {
-    return { sent: this.sent.snapshot(), received: { ...this.received.snapshot(), invalid: 0 }, unconfirmed: this.isOpen ? this.outbox.unconfirmed : 0 };
+    return {
+      sent: this.sent.snapshot(),
+      received: { ...this.received.snapshot(), invalid: 0 },
+      unconfirmed: this.isOpen ? this.outbox.unconfirmed : 0,
+    };
   }
 }
 
@@ -114,22 +130,29 @@ export class HubPortBridge {
   private nextAck = 1;
 
   /** @param post sends to the worker thread that runs the nodes. */
-  constructor(private readonly hub: MemoryExchangeHub, private readonly post: (m: FromHub) => void) {}
+  constructor(
+    private readonly hub: MemoryExchangeHub,
+    private readonly post: (m: FromHub) => void,
+  ) {}
 
   /** A message from the worker thread. */
   onNode(m: ToHub): void {
     switch (m.t) {
       case 'connect': {
         const nodeId = m.nodeId;
-        this.connections.set(nodeId, this.hub.connect({
-          nodeId, partitions: m.partitions,
-          receive: (held, ack) => {
-            const ackId = this.nextAck++;
-            this.acks.set(ackId, { nodeId, ack });
-            this.post({ t: 'deliver', nodeId, partition: held.partition, message: held.message, bytes: held.encodedBytes, ackId });
-          },
-          confirm: (seq) => this.post({ t: 'confirm', nodeId, seq }),
-        }));
+        this.connections.set(
+          nodeId,
+          this.hub.connect({
+            nodeId,
+            partitions: m.partitions,
+            receive: (held, ack) => {
+              const ackId = this.nextAck++;
+              this.acks.set(ackId, { nodeId, ack });
+              this.post({ t: 'deliver', nodeId, partition: held.partition, message: held.message, bytes: held.encodedBytes, ackId });
+            },
+            confirm: (seq) => this.post({ t: 'confirm', nodeId, seq }),
+          }),
+        );
         return;
       }
       case 'route':

@@ -10,8 +10,14 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import {
-  AuthorizationError, connect, credsAuthenticator, tokenAuthenticator, usernamePasswordAuthenticator,
-  type Authenticator, type NatsConnection, type NodeConnectionOptions,
+  AuthorizationError,
+  connect,
+  credsAuthenticator,
+  tokenAuthenticator,
+  usernamePasswordAuthenticator,
+  type Authenticator,
+  type NatsConnection,
+  type NodeConnectionOptions,
 } from '@nats-io/transport-node';
 import { ConfigError, ShoalError } from '../../core/errors.js';
 
@@ -60,7 +66,10 @@ export async function clientOptions(options: NatsConnectOptions): Promise<NodeCo
     try {
       creds = await readFile(auth.credsFile);
     } catch (err) {
-      throw new ConfigError([{ path: 'auth.credsFile', message: `cannot read the NATS credentials file ${auth.credsFile}: ${String(err)}` }], { cause: err });
+      throw new ConfigError(
+        [{ path: 'auth.credsFile', message: `cannot read the NATS credentials file ${auth.credsFile}: ${String(err)}` }],
+        { cause: err },
+      );
     }
     authenticators.push(credsAuthenticator(creds));
   }
@@ -120,7 +129,10 @@ export async function connectNats(options: NatsConnectOptions, isCancelled: () =
     // Only configuration-like failures end up here (bad URL, credentials refused, TLS mismatch):
     // retrying won't help.
     if (err instanceof AuthorizationError) {
-      throw new ConfigError([{ path: 'auth', message: `the NATS server at ${options.servers.join(', ')} refused the credentials: ${err.message}` }], { cause: err });
+      throw new ConfigError(
+        [{ path: 'auth', message: `the NATS server at ${options.servers.join(', ')} refused the credentials: ${err.message}` }],
+        { cause: err },
+      );
     }
     throw new ShoalError('EXCHANGE_UNAVAILABLE', `cannot connect to NATS at ${options.servers.join(', ')}: ${String(err)}`, { cause: err });
   } finally {

@@ -19,6 +19,8 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new ShoalError('EXCHANGE_MESSAGE_INVALID', `a value in the crawl's key-value bucket is not JSON: ${text.slice(0, 80)}`, { cause: err });
+    throw new ShoalError('EXCHANGE_MESSAGE_INVALID', `a value in the crawl's key-value bucket is not JSON: ${text.slice(0, 80)}`, {
+      cause: err,
+    });
   }
 }

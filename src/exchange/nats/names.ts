@@ -23,7 +23,9 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Throws a {@link ConfigError} unless `value` is a usable crawl or node id. */
 export function checkId(path: 'crawlId' | 'nodeId', value: string): string {
   if (!ID.test(value)) {
-    throw new ConfigError([{ path, message: `"${value}" must be 1–64 characters of [A-Za-z0-9_-] (it names NATS subjects, streams and keys)` }]);
+    throw new ConfigError([
+      { path, message: `"${value}" must be 1–64 characters of [A-Za-z0-9_-] (it names NATS subjects, streams and keys)` },
+    ]);
   }
   return value;
 }

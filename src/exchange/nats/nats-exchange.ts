@@ -101,8 +101,12 @@ export class NatsExchange implements Exchange {
     this.spec = {
       id: 'nats',
       params: {
-        servers: [...options.servers], crawlId: options.crawlId, nodeId: options.nodeId,
-        ackWaitMs: this.ackWaitMs, maxAckPending: this.maxAckPending, publishWindow: options.publishWindow ?? 256,
+        servers: [...options.servers],
+        crawlId: options.crawlId,
+        nodeId: options.nodeId,
+        ackWaitMs: this.ackWaitMs,
+        maxAckPending: this.maxAckPending,
+        publishWindow: options.publishWindow ?? 256,
       },
     };
   }
@@ -130,8 +134,12 @@ export class NatsExchange implements Exchange {
     await this.connect();
     const js = this.js as JetStreamClient;
     this.publisher = new Publisher({
-      js, crawlId: this.options.crawlId, nodeId: this.options.nodeId, window: this.options.publishWindow,
-      publishTimeoutMs: this.options.publishTimeoutMs, log: this.log,
+      js,
+      crawlId: this.options.crawlId,
+      nodeId: this.options.nodeId,
+      window: this.options.publishWindow,
+      publishTimeoutMs: this.options.publishTimeoutMs,
+      log: this.log,
       onStored: (seq) => this.confirm(seq),
       onTooLarge: (entry) => this.confirm(entry.seq),
     });
@@ -140,12 +148,23 @@ export class NatsExchange implements Exchange {
     if (unconfirmed.length > 0) this.log('nats-republish', { entries: unconfirmed.length });
     if (this.options.membership !== undefined && this.options.membership !== false) await this.membership().join(partitions);
     this.consumers = new PartitionConsumers({
-      js, jsm: this.jsm as JetStreamManager, crawlId: this.options.crawlId, deliver, received: this.received, log: this.log,
-      onInvalid: () => { this.invalid++; },
+      js,
+      jsm: this.jsm as JetStreamManager,
+      crawlId: this.options.crawlId,
+      deliver,
+      received: this.received,
+      log: this.log,
+      onInvalid: () => {
+        this.invalid++;
+      },
     });
     for (const p of partitions) {
-      await this.retrying(`consumer of partition ${p}`, () => ensureConsumer(this.jsm as JetStreamManager, this.options.crawlId, p,
-        { ackWaitMs: this.ackWaitMs, maxAckPending: this.maxAckPending }));
+      await this.retrying(`consumer of partition ${p}`, () =>
+        ensureConsumer(this.jsm as JetStreamManager, this.options.crawlId, p, {
+          ackWaitMs: this.ackWaitMs,
+          maxAckPending: this.maxAckPending,
+        }),
+      );
       await this.retrying(`consuming partition ${p}`, () => (this.consumers as PartitionConsumers).consume(p));
     }
   }
@@ -180,9 +199,11 @@ export class NatsExchange implements Exchange {
   /** The crawl's membership, configuration and statistics on this endpoint's connection (after `connect`). */
   membership(): NatsMembership {
     if (this.nc === null) throw new Error('NatsExchange.membership before connect() resolved');
-    const opts = this.options.membership === false ? {} : this.options.membership ?? {};
+    const opts = this.options.membership === false ? {} : (this.options.membership ?? {});
     this.member ??= new NatsMembership(this.nc, this.options.crawlId, this.options.nodeId, {
-      log: this.log, host: hostname(), ...opts,
+      log: this.log,
+      host: hostname(),
+      ...opts,
       // Another node claimed a partition we held (our heartbeats lapsed): stop consuming it first.
       onLost: (partition, holder) => {
         this.consumers?.release(partition).catch(() => {});
@@ -249,19 +270,31 @@ export class NatsExchange implements Exchange {
 
   private async doConnect(): Promise<void> {
     const { servers, crawlId, nodeId } = this.options;
-    const nc = await connectNats({
-      servers, name: `shoal-${crawlId}-${nodeId}`, auth: this.options.auth, tls: this.options.tls,
-      reconnectTimeWaitMs: this.options.reconnectTimeWaitMs, log: this.log,
-    }, () => this.isClosed);
+    const nc = await connectNats(
+      {
+        servers,
+        name: `shoal-${crawlId}-${nodeId}`,
+        auth: this.options.auth,
+        tls: this.options.tls,
+        reconnectTimeWaitMs: this.options.reconnectTimeWaitMs,
+        log: this.log,
+      },
+      () => this.isClosed,
+    );
     this.nc = nc;
     this.watchConnection(nc).catch(() => {});
-    this.jsm = await this.retrying('jetstream', () => jetstreamManager(nc).catch((err: unknown) => {
-      // The server answers but has JetStream off: no retry will help.
-      if (err instanceof Error && err.name === 'JetStreamNotEnabled') {
-        throw new ConfigError([{ path: 'servers', message: `JetStream is not enabled on ${servers.join(', ')} (start nats-server with -js)` }], { cause: err });
-      }
-      throw err;
-    }));
+    this.jsm = await this.retrying('jetstream', () =>
+      jetstreamManager(nc).catch((err: unknown) => {
+        // The server answers but has JetStream off: no retry will help.
+        if (err instanceof Error && err.name === 'JetStreamNotEnabled') {
+          throw new ConfigError(
+            [{ path: 'servers', message: `JetStream is not enabled on ${servers.join(', ')} (start nats-server with -js)` }],
+            { cause: err },
+          );
+        }
+        throw err;
+      }),
+    );
     this.js = jetstream(nc);
     await this.retrying('stream', () => ensureStream(this.jsm as JetStreamManager, crawlId));
   }

@@ -63,8 +63,11 @@ export class PartitionClaimedError extends ShoalError {
   readonly partition: PartitionId;
   readonly holder: string;
   constructor(partition: PartitionId, holder: string, ttlMs: number) {
-    super('EXCHANGE_UNAVAILABLE', `partition ${partition} is held by live node "${holder}"; if that node is dead, its claim `
-      + `expires within ${ttlMs} ms of its last heartbeat — retry then, or choose other partitions`);
+    super(
+      'EXCHANGE_UNAVAILABLE',
+      `partition ${partition} is held by live node "${holder}"; if that node is dead, its claim ` +
+        `expires within ${ttlMs} ms of its last heartbeat — retry then, or choose other partitions`,
+    );
     this.name = 'PartitionClaimedError';
     this.partition = partition;
     this.holder = holder;
@@ -117,9 +120,18 @@ export class NatsMembership {
         throw err;
       }
     }
-    this.self = { nodeId: this.nodeId, partitions: [...partitions], host: this.options.host ?? hostname(), pid: this.options.pid ?? process.pid, startedAtMs: Date.now() };
+    this.self = {
+      nodeId: this.nodeId,
+      partitions: [...partitions],
+      host: this.options.host ?? hostname(),
+      pid: this.options.pid ?? process.pid,
+      startedAtMs: Date.now(),
+    };
     await this.announce(kv);
-    this.timer = setInterval(() => void this.heartbeat().catch((err: unknown) => this.log('nats-heartbeat-failed', { error: String(err) })), this.options.heartbeatMs ?? 5_000);
+    this.timer = setInterval(
+      () => void this.heartbeat().catch((err: unknown) => this.log('nats-heartbeat-failed', { error: String(err) })),
+      this.options.heartbeatMs ?? 5_000,
+    );
     this.timer.unref();
   }
 
@@ -165,7 +177,10 @@ export class NatsMembership {
     await this.beat;
     const kv = await this.openMembers();
     await this.releaseClaims(kv);
-    if (this.self !== null) await kv.delete(`node.${this.nodeId}`).catch((err: unknown) => { throw unavailable('cannot leave', err); });
+    if (this.self !== null)
+      await kv.delete(`node.${this.nodeId}`).catch((err: unknown) => {
+        throw unavailable('cannot leave', err);
+      });
     this.self = null;
   }
 
@@ -241,7 +256,9 @@ export class NatsMembership {
   private async announce(kv: KV): Promise<void> {
     if (this.self === null) return;
     const member: Member = { ...this.self, partitions: this.partitions, heartbeatAtMs: Date.now() };
-    await kv.put(`node.${this.nodeId}`, JSON.stringify(member)).catch((err: unknown) => { throw unavailable('cannot announce this node', err); });
+    await kv.put(`node.${this.nodeId}`, JSON.stringify(member)).catch((err: unknown) => {
+      throw unavailable('cannot announce this node', err);
+    });
   }
 
   private async releaseClaims(kv: KV): Promise<void> {
@@ -315,7 +332,8 @@ async function keysOf(kv: KV, filter: string): Promise<string[]> {
     // A key written while the listing runs comes again at its new revision: each key once.
     if (result === 'done') return [...new Set(out)];
     listing.stop();
-    if (attempt >= KEYS_ATTEMPTS) throw unavailable(`listing keys ${filter}`, new Error(`no answer in ${KEYS_ATTEMPTS} tries of ${KEYS_TIMEOUT_MS} ms`));
+    if (attempt >= KEYS_ATTEMPTS)
+      throw unavailable(`listing keys ${filter}`, new Error(`no answer in ${KEYS_ATTEMPTS} tries of ${KEYS_TIMEOUT_MS} ms`));
   }
 }
 

@@ -72,8 +72,13 @@ export class PartitionConsumers {
     this.running.push({ partition, messages });
     void (async () => {
       for await (const s of messages.status()) {
-        if (s.type === 'heartbeats_missed' || s.type === 'consumer_not_found' || s.type === 'stream_not_found'
-          || s.type === 'consumer_deleted' || s.type === 'exceeded_limits') {
+        if (
+          s.type === 'heartbeats_missed' ||
+          s.type === 'consumer_not_found' ||
+          s.type === 'stream_not_found' ||
+          s.type === 'consumer_deleted' ||
+          s.type === 'exceeded_limits'
+        ) {
           log('nats-consumer-status', { partition, status: s.type });
         }
       }

@@ -89,7 +89,9 @@ export class Publisher {
   async idle(timeoutMs: number): Promise<boolean> {
     if (this.pending === 0) return true;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
     const idle = new Promise<true>((resolve) => this.idleWaiters.push(() => resolve(true)));
     try {
       return await Promise.race([idle, timeout]);
@@ -127,21 +129,26 @@ export class Publisher {
     js.publish(partitionSubject(crawlId, entry.to), entry.bytes, {
       msgID: messageId(nodeId, entry.seq),
       timeout: this.options.publishTimeoutMs ?? 5_000,
-    }).then(() => {
-      this.backoffMs = this.options.minBackoffMs ?? 100;
-      this.options.onStored(entry.seq);
-    }, (err: unknown) => {
-      if (err instanceof InvalidArgumentError && String(err.message).includes('max_payload')) {
-        this.options.log('nats-message-too-large', { seq: entry.seq, to: entry.to, bytes: entry.bytes.length, error: String(err) });
-        this.options.onTooLarge(entry);
-      } else {
-        this.failed.push(entry);
-        if (this.failed.length === 1) this.options.log('nats-publish-failed', { seq: entry.seq, to: entry.to, error: String(err) });
-      }
-    }).finally(() => {
-      this.inFlight--;
-      this.poke();
-    });
+    })
+      .then(
+        () => {
+          this.backoffMs = this.options.minBackoffMs ?? 100;
+          this.options.onStored(entry.seq);
+        },
+        (err: unknown) => {
+          if (err instanceof InvalidArgumentError && String(err.message).includes('max_payload')) {
+            this.options.log('nats-message-too-large', { seq: entry.seq, to: entry.to, bytes: entry.bytes.length, error: String(err) });
+            this.options.onTooLarge(entry);
+          } else {
+            this.failed.push(entry);
+            if (this.failed.length === 1) this.options.log('nats-publish-failed', { seq: entry.seq, to: entry.to, error: String(err) });
+          }
+        },
+      )
+      .finally(() => {
+        this.inFlight--;
+        this.poke();
+      });
   }
 
   /** Puts failed entries back at the head in sequence order, then backs off. */
@@ -169,7 +176,9 @@ export class Publisher {
 
   /** Waits for the next state change: an enqueue, a settled publish, a connection change, stop. */
   private nextEvent(): Promise<void> {
-    return new Promise((resolve) => { this.wake = resolve; });
+    return new Promise((resolve) => {
+      this.wake = resolve;
+    });
   }
 
   private poke(): void {

@@ -19,8 +19,16 @@
  * another node takes the partition over it attaches to the same durable consumer and gets it.
  */
 import {
-  AckPolicy, DeliverPolicy, DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType,
-  type ConsumerInfo, type JetStreamManager, type StreamInfo,
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerInfo,
+  type JetStreamManager,
+  type StreamInfo,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { ConfigError, ShoalError } from '../../core/errors.js';
@@ -60,15 +68,19 @@ export async function ensureStream(jsm: JetStreamManager, crawlId: string): Prom
   }
   const c = info.config;
   const problems: string[] = [];
-  if (c.subjects.length !== 1 || c.subjects[0] !== streamSubjects(crawlId)) problems.push(`subjects ${JSON.stringify(c.subjects)} (need ["${streamSubjects(crawlId)}"])`);
+  if (c.subjects.length !== 1 || c.subjects[0] !== streamSubjects(crawlId))
+    problems.push(`subjects ${JSON.stringify(c.subjects)} (need ["${streamSubjects(crawlId)}"])`);
   if (c.retention !== RetentionPolicy.Workqueue) problems.push(`retention "${c.retention}" (need "workqueue")`);
   if (c.storage !== StorageType.File) problems.push(`storage "${c.storage}" (need "file")`);
-  if (c.duplicate_window < nanos(DUPLICATE_WINDOW_MS)) problems.push(`duplicate window ${c.duplicate_window / 1e6} ms (need ≥ ${DUPLICATE_WINDOW_MS})`);
+  if (c.duplicate_window < nanos(DUPLICATE_WINDOW_MS))
+    problems.push(`duplicate window ${c.duplicate_window / 1e6} ms (need ≥ ${DUPLICATE_WINDOW_MS})`);
   if (problems.length > 0) {
-    throw new ConfigError(problems.map((message) => ({
-      path: 'crawlId',
-      message: `stream ${name} exists with ${message}; delete it (nats stream rm ${name}) or use another crawl id`,
-    })));
+    throw new ConfigError(
+      problems.map((message) => ({
+        path: 'crawlId',
+        message: `stream ${name} exists with ${message}; delete it (nats stream rm ${name}) or use another crawl id`,
+      })),
+    );
   }
   return info;
 }
@@ -80,7 +92,12 @@ export interface ConsumerSettings {
 }
 
 /** Creates the durable consumer of partition `p`, or updates its ack settings if they differ. */
-export async function ensureConsumer(jsm: JetStreamManager, crawlId: string, p: PartitionId, settings: ConsumerSettings): Promise<ConsumerInfo> {
+export async function ensureConsumer(
+  jsm: JetStreamManager,
+  crawlId: string,
+  p: PartitionId,
+  settings: ConsumerSettings,
+): Promise<ConsumerInfo> {
   const stream = streamName(crawlId);
   const name = consumerName(p);
   const subject = partitionSubject(crawlId, p);
@@ -104,10 +121,12 @@ export async function ensureConsumer(jsm: JetStreamManager, crawlId: string, p: 
       });
     }
     if (info.config.filter_subject !== subject) {
-      throw new ConfigError([{
-        path: 'partitions',
-        message: `consumer ${name} of ${stream} filters "${info.config.filter_subject ?? ''}", not "${subject}"; delete it (nats consumer rm ${stream} ${name})`,
-      }]);
+      throw new ConfigError([
+        {
+          path: 'partitions',
+          message: `consumer ${name} of ${stream} filters "${info.config.filter_subject ?? ''}", not "${subject}"; delete it (nats consumer rm ${stream} ${name})`,
+        },
+      ]);
     }
     if (info.config.ack_wait !== nanos(settings.ackWaitMs) || info.config.max_ack_pending !== settings.maxAckPending) {
       return await jsm.consumers.update(stream, name, { ack_wait: nanos(settings.ackWaitMs), max_ack_pending: settings.maxAckPending });

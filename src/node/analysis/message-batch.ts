@@ -15,7 +15,10 @@ export class MessageBatch<T> {
    * @param maxWaitMs a batch goes as soon as its oldest item is this old when another is added;
    *   Infinity: only at the end of the turn.
    */
-  constructor(private readonly post: (items: T[], moved: ArrayBuffer[]) => void, private readonly maxWaitMs = Number.POSITIVE_INFINITY) {}
+  constructor(
+    private readonly post: (items: T[], moved: ArrayBuffer[]) => void,
+    private readonly maxWaitMs = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Adds an item (and the buffer it moves); the batch goes at the end of this turn of the event loop at the latest. */
   push(item: T, buffer?: ArrayBuffer): void {

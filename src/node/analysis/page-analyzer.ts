@@ -90,7 +90,10 @@ export class InlinePageAnalyzer implements PageAnalyzer {
   readonly workers = 0;
   private readonly labeler: TopicLabeler | null;
 
-  constructor(private readonly options: PageAnalysisOptions, topic: TopicSetup | null = null) {
+  constructor(
+    private readonly options: PageAnalysisOptions,
+    topic: TopicSetup | null = null,
+  ) {
     this.labeler = labelerOf(topic);
   }
 
@@ -117,16 +120,27 @@ export class InlinePageAnalyzer implements PageAnalyzer {
 
 /** A task on its way to a worker: a page to analyse, or WARC records to compress. */
 export type AnalysisRequest =
-  | { readonly kind: 'analyze'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly contentType: string | undefined; readonly wantsText: boolean }
+  | {
+      readonly kind: 'analyze';
+      readonly id: number;
+      readonly url: string;
+      readonly body: Uint8Array;
+      readonly contentType: string | undefined;
+      readonly wantsText: boolean;
+    }
   | { readonly kind: 'sitemap'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly maxUrls: number }
   /**
    * Records one after the other in `data`, `lengths[i]` bytes each; bytes `stored[2i]` to
    * `stored[2i + 1]` of record i are compressed already (both 0: none).
    */
   | {
-    readonly kind: 'gzip'; readonly id: number; readonly data: Uint8Array; readonly lengths: readonly number[];
-    readonly stored: readonly number[]; readonly level: number;
-  };
+      readonly kind: 'gzip';
+      readonly id: number;
+      readonly data: Uint8Array;
+      readonly lengths: readonly number[];
+      readonly stored: readonly number[];
+      readonly level: number;
+    };
 
 /** A worker's answer, or its word that it has loaded its modules. */
 export type AnalysisReply =
@@ -194,7 +208,8 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
   messagesSent = 0;
 
   constructor(options: WorkerPageAnalyzerOptions) {
-    if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError(`workers must be a positive integer, got ${options.workers}`);
+    if (!Number.isInteger(options.workers) || options.workers < 1)
+      throw new RangeError(`workers must be a positive integer, got ${options.workers}`);
     this.workers = options.workers;
     this.maxHeapMb = options.maxWorkerHeapMb ?? 512;
     this.workerData = {
@@ -211,7 +226,11 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     // A buffer of its own, moved to the worker: the caller keeps its body (the WARC record needs it).
     const body = new Uint8Array(input.body.byteLength);
     body.set(input.body);
-    const reply = await this.run(input.url, (id) => ({ kind: 'analyze', id, url: input.url, body, contentType: input.contentType, wantsText: input.wantsText !== false }), body);
+    const reply = await this.run(
+      input.url,
+      (id) => ({ kind: 'analyze', id, url: input.url, body, contentType: input.contentType, wantsText: input.wantsText !== false }),
+      body,
+    );
     if (reply.kind !== 'analysis') throw new AnalysisError(`analysing ${input.url}: the worker answered ${reply.kind}`);
     return JSON.parse(reply.json) as PageAnalysis;
   }
@@ -247,7 +266,8 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
       }
     }
     const reply = await this.run(`${records.length} WARC records`, (id) => ({ kind: 'gzip', id, data, lengths, stored, level }), data);
-    if (reply.kind !== 'gzipped' || reply.lengths.length !== records.length) throw new AnalysisError('compressing WARC records: the worker answered wrongly');
+    if (reply.kind !== 'gzipped' || reply.lengths.length !== records.length)
+      throw new AnalysisError('compressing WARC records: the worker answered wrongly');
     const out = Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength);
     let from = 0;
     return reply.lengths.map((length) => {
@@ -271,16 +291,22 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     if (--this.users > 0) return;
     this.isClosed = true;
     const err = new AnalysisError('the page analyzer was closed');
-    await Promise.all(this.slots.map(async (s) => {
-      for (const p of s.pending.values()) p.reject(err);
-      s.pending.clear();
-      s.outbox.clear();
-      await s.worker.terminate();
-    }));
+    await Promise.all(
+      this.slots.map(async (s) => {
+        for (const p of s.pending.values()) p.reject(err);
+        s.pending.clear();
+        s.outbox.clear();
+        await s.worker.terminate();
+      }),
+    );
   }
 
   /** Sends a task to the worker with the fewest in hand; `moved` is transferred, not copied. */
-  private run(about: string, request: (id: number) => AnalysisRequest, moved: Uint8Array): Promise<Exclude<AnalysisReply, { kind: 'error' | 'ready' }>> {
+  private run(
+    about: string,
+    request: (id: number) => AnalysisRequest,
+    moved: Uint8Array,
+  ): Promise<Exclude<AnalysisReply, { kind: 'error' | 'ready' }>> {
     if (this.broken !== null) return Promise.reject(this.broken);
     if (this.isClosed) return Promise.reject(new AnalysisError('the page analyzer is closed'));
     let slot = this.slots[0] as Slot;

@@ -26,21 +26,35 @@ export interface ExchangeTotals extends NodeExchangeCounts {
 }
 
 const ZERO: ExchangeTotals = {
-  runs: 0, messagesSent: 0, messagesReceived: 0, bytesSent: 0, bytesReceived: 0, urlsSent: 0, urlsReceived: 0, pagesSent: 0, pagesReceived: 0,
-  pageBytesSent: 0, pageBytesReceived: 0, linkSummariesSent: 0, linkSummariesReceived: 0, invalidReceived: 0,
+  runs: 0,
+  messagesSent: 0,
+  messagesReceived: 0,
+  bytesSent: 0,
+  bytesReceived: 0,
+  urlsSent: 0,
+  urlsReceived: 0,
+  pagesSent: 0,
+  pagesReceived: 0,
+  pageBytesSent: 0,
+  pageBytesReceived: 0,
+  linkSummariesSent: 0,
+  linkSummariesReceived: 0,
+  invalidReceived: 0,
 };
 
 /** The totals in `dir`, or zeros when the file does not exist yet. */
 export function readExchangeTotals(dir: string): ExchangeTotals {
-  return readStateFile(join(dir, EXCHANGE_TOTALS_FILE), 'the exchange totals', (parsed) => {
-    const out: Record<string, number> = {};
-    for (const key of Object.keys(ZERO)) {
-      const v = (parsed as Record<string, unknown>)[key];
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${key} is not a count`);
-      out[key] = v;
-    }
-    return out as unknown as ExchangeTotals;
-  }) ?? ZERO;
+  return (
+    readStateFile(join(dir, EXCHANGE_TOTALS_FILE), 'the exchange totals', (parsed) => {
+      const out: Record<string, number> = {};
+      for (const key of Object.keys(ZERO)) {
+        const v = (parsed as Record<string, unknown>)[key];
+        if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${key} is not a count`);
+        out[key] = v;
+      }
+      return out as unknown as ExchangeTotals;
+    }) ?? ZERO
+  );
 }
 
 /** Adds one run's endpoint counters to the totals in `dir` (written durably: store/state-file.ts). */
@@ -49,11 +63,20 @@ export function addExchangeTotals(dir: string, run: ExchangeStats): ExchangeTota
   const s = run.sent;
   const r = run.received;
   const next: ExchangeTotals = {
-    runs: t.runs + 1, messagesSent: t.messagesSent + s.messages, messagesReceived: t.messagesReceived + r.messages,
-    bytesSent: t.bytesSent + s.bytes, bytesReceived: t.bytesReceived + r.bytes, urlsSent: t.urlsSent + s.urls, urlsReceived: t.urlsReceived + r.urls,
-    pagesSent: t.pagesSent + s.pages, pagesReceived: t.pagesReceived + r.pages, pageBytesSent: t.pageBytesSent + s.pageBytes,
-    pageBytesReceived: t.pageBytesReceived + r.pageBytes, linkSummariesSent: t.linkSummariesSent + s.linkSummaries,
-    linkSummariesReceived: t.linkSummariesReceived + r.linkSummaries, invalidReceived: t.invalidReceived + r.invalid,
+    runs: t.runs + 1,
+    messagesSent: t.messagesSent + s.messages,
+    messagesReceived: t.messagesReceived + r.messages,
+    bytesSent: t.bytesSent + s.bytes,
+    bytesReceived: t.bytesReceived + r.bytes,
+    urlsSent: t.urlsSent + s.urls,
+    urlsReceived: t.urlsReceived + r.urls,
+    pagesSent: t.pagesSent + s.pages,
+    pagesReceived: t.pagesReceived + r.pages,
+    pageBytesSent: t.pageBytesSent + s.pageBytes,
+    pageBytesReceived: t.pageBytesReceived + r.pageBytes,
+    linkSummariesSent: t.linkSummariesSent + s.linkSummaries,
+    linkSummariesReceived: t.linkSummariesReceived + r.linkSummaries,
+    invalidReceived: t.invalidReceived + r.invalid,
   };
   writeStateFile(join(dir, EXCHANGE_TOTALS_FILE), next, 'the exchange totals');
   return next;

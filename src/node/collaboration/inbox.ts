@@ -70,7 +70,10 @@ export class Inbox {
     const done = this.process(delivery).catch((err: unknown) => {
       this.counts.failed++;
       this.options.log.error('delivery-failed', {
-        kind: delivery.message.kind, from: delivery.message.from, seq: delivery.message.seq, message: err instanceof Error ? err.message : String(err),
+        kind: delivery.message.kind,
+        from: delivery.message.from,
+        seq: delivery.message.seq,
+        message: err instanceof Error ? err.message : String(err),
       });
     });
     this.running.add(done);
@@ -109,7 +112,10 @@ export class Inbox {
         c.urlBatches++;
         c.urls += m.urls.length;
         const candidates: Candidate[] = m.urls.map((u) => ({
-          url: u.url, hostname: hostnameOfKey(urlParts(u.url).hostKey), depth: u.depth, fromUrl: u.fromUrl,
+          url: u.url,
+          hostname: hostnameOfKey(urlParts(u.url).hostKey),
+          depth: u.depth,
+          fromUrl: u.fromUrl,
           ...(u.anchorText === undefined ? {} : { anchorText: u.anchorText }),
         }));
         await this.options.admission.admit(candidates, { isPlaced: true, isReceived: true });
@@ -127,7 +133,10 @@ export class Inbox {
         if (!canObserveRemoteLinks(policy)) return;
         const ids = this.options.urlIds;
         if (ids === null) return;
-        const changes = policy.observeRemoteLinks(m.counts.map(([url]) => ids.idOf(url)), m.counts.map(([, n]) => n));
+        const changes = policy.observeRemoteLinks(
+          m.counts.map(([url]) => ids.idOf(url)),
+          m.counts.map(([, n]) => n),
+        );
         applyPriorityChanges(changes, ids, this.options.frontier);
         return;
       }

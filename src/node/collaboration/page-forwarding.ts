@@ -43,14 +43,33 @@ export function pageMessageBytes(page: Omit<ForwardedPageMessage, 'seq'>): numbe
 }
 
 /** The page message for a page this node fetched. */
-export function forwardedPageOf(from: string, entry: FrontierEntry, fromUrl: string | null, outcome: FetchOk, startedWallMs: number): Omit<ForwardedPageMessage, 'seq'> {
+export function forwardedPageOf(
+  from: string,
+  entry: FrontierEntry,
+  fromUrl: string | null,
+  outcome: FetchOk,
+  startedWallMs: number,
+): Omit<ForwardedPageMessage, 'seq'> {
   const isDecoded = outcome.contentEncodings.length > 0;
   return {
-    kind: 'page', from, url: entry.url, depth: entry.depth, fromUrl, fetchedAtMs: startedWallMs, durationMs: outcome.timings.totalMs,
-    ip: outcome.ip, request: outcome.request, status: outcome.response.status, statusText: outcome.response.statusText,
-    headers: outcome.response.headers, responseHead: outcome.response.raw, rawBody: outcome.rawBody,
-    ...(isDecoded ? { body: outcome.body } : {}), contentEncodings: outcome.contentEncodings,
-    contentType: outcome.contentType, charset: outcome.charset,
+    kind: 'page',
+    from,
+    url: entry.url,
+    depth: entry.depth,
+    fromUrl,
+    fetchedAtMs: startedWallMs,
+    durationMs: outcome.timings.totalMs,
+    ip: outcome.ip,
+    request: outcome.request,
+    status: outcome.response.status,
+    statusText: outcome.response.statusText,
+    headers: outcome.response.headers,
+    responseHead: outcome.response.raw,
+    rawBody: outcome.rawBody,
+    ...(isDecoded ? { body: outcome.body } : {}),
+    contentEncodings: outcome.contentEncodings,
+    contentType: outcome.contentType,
+    charset: outcome.charset,
   };
 }
 
@@ -60,25 +79,53 @@ const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.fro
 export function fetchOkOf(m: ForwardedPageMessage): FetchOk {
   const rawBody = asBuffer(m.rawBody);
   return {
-    kind: 'ok', url: m.url, ip: m.ip, timings: { dnsMs: 0, totalMs: m.durationMs }, request: asBuffer(m.request),
+    kind: 'ok',
+    url: m.url,
+    ip: m.ip,
+    timings: { dnsMs: 0, totalMs: m.durationMs },
+    request: asBuffer(m.request),
     response: { status: m.status, statusText: m.statusText, headers: m.headers, raw: asBuffer(m.responseHead) },
-    body: m.body === undefined ? rawBody : asBuffer(m.body), rawBody, contentType: m.contentType, charset: m.charset,
+    body: m.body === undefined ? rawBody : asBuffer(m.body),
+    rawBody,
+    contentType: m.contentType,
+    charset: m.charset,
     contentEncodings: m.contentEncodings,
   };
 }
 
-function placementOf(b: BoundaryPages, entry: FrontierEntry, outcome: FetchOk, contentDigest: string, parsed: PageAnalysis | null): Placement {
-  return b.placer.placePage({
-    url: entry.url, hostname: hostnameOfKey(entry.host), ip: outcome.ip, contentDigest, language: parsed?.language ?? null,
-    title: parsed?.title ?? null, text: parsed?.visibleText ?? null, category: parsed?.topic?.category ?? null,
-  }, b.self);
+function placementOf(
+  b: BoundaryPages,
+  entry: FrontierEntry,
+  outcome: FetchOk,
+  contentDigest: string,
+  parsed: PageAnalysis | null,
+): Placement {
+  return b.placer.placePage(
+    {
+      url: entry.url,
+      hostname: hostnameOfKey(entry.host),
+      ip: outcome.ip,
+      contentDigest,
+      language: parsed?.language ?? null,
+      title: parsed?.title ?? null,
+      text: parsed?.visibleText ?? null,
+      category: parsed?.topic?.category ?? null,
+    },
+    b.self,
+  );
 }
 
 /**
  * In `links` mode: the partitions a page belongs to when this node does not own it (its links go
  * there, not to this node's frontier), or null when this node owns it.
  */
-export function linkOwnersOf(b: BoundaryPages, entry: FrontierEntry, outcome: FetchOk, contentDigest: string, parsed: PageAnalysis | null): Placement | null {
+export function linkOwnersOf(
+  b: BoundaryPages,
+  entry: FrontierEntry,
+  outcome: FetchOk,
+  contentDigest: string,
+  parsed: PageAnalysis | null,
+): Placement | null {
   const placement = placementOf(b, entry, outcome, contentDigest, parsed);
   return placement.some((p) => b.own.has(p)) ? null : placement;
 }
@@ -89,8 +136,14 @@ export function linkOwnersOf(b: BoundaryPages, entry: FrontierEntry, outcome: Fe
  * page is too big for the transport: kept here, which loses nothing, only locality).
  */
 export function forwardBoundaryPage(
-  b: BoundaryPages, nodeId: string, entry: FrontierEntry, outcome: FetchOk, startedWallMs: number, contentDigest: string,
-  parsed: PageAnalysis | null, stats: CrawlStats,
+  b: BoundaryPages,
+  nodeId: string,
+  entry: FrontierEntry,
+  outcome: FetchOk,
+  startedWallMs: number,
+  contentDigest: string,
+  parsed: PageAnalysis | null,
+  stats: CrawlStats,
 ): readonly PartitionId[] | null {
   const placement = placementOf(b, entry, outcome, contentDigest, parsed);
   const others = placement.filter((p) => !b.own.has(p));

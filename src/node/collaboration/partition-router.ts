@@ -147,8 +147,11 @@ export class PartitionRouter {
 
   private factsOf(c: Candidate, ipOf: (hostname: string) => string | null): Parameters<Partitioner['placeUrl']>[0] {
     return {
-      url: c.url, hostname: c.hostname, ip: ipOf(c.hostname),
-      ...(c.anchorText === undefined ? {} : { anchorText: c.anchorText }), ...(c.fromUrl === null ? {} : { fromUrl: c.fromUrl }),
+      url: c.url,
+      hostname: c.hostname,
+      ip: ipOf(c.hostname),
+      ...(c.anchorText === undefined ? {} : { anchorText: c.anchorText }),
+      ...(c.fromUrl === null ? {} : { fromUrl: c.fromUrl }),
     };
   }
 
@@ -176,7 +179,10 @@ export class PartitionRouter {
       this.batches.set(p, batch);
     }
     batch.push({
-      url: c.url, depth: c.depth, fromUrl: c.fromUrl, ...(c.anchorText === undefined || c.anchorText === '' ? {} : { anchorText: c.anchorText }),
+      url: c.url,
+      depth: c.depth,
+      fromUrl: c.fromUrl,
+      ...(c.anchorText === undefined || c.anchorText === '' ? {} : { anchorText: c.anchorText }),
     });
     this.counts.sent++;
     if (batch.length >= this.options.batchUrls) {

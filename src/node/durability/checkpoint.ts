@@ -47,7 +47,9 @@ export class CompletionGate {
   /** Closes the gate; the returned function opens it again. */
   close(): () => void {
     let open = (): void => {};
-    this.closed = new Promise((resolve) => { open = resolve; });
+    this.closed = new Promise((resolve) => {
+      open = resolve;
+    });
     return () => {
       this.closed = null;
       open();
@@ -117,7 +119,9 @@ export class Checkpointer {
 
   /** Takes a checkpoint (or joins the one under way). */
   checkpoint(): Promise<void> {
-    this.running ??= this.take(false).finally(() => { this.running = null; });
+    this.running ??= this.take(false).finally(() => {
+      this.running = null;
+    });
     return this.running;
   }
 
@@ -130,7 +134,9 @@ export class Checkpointer {
     await this.running?.catch(() => {
       // That checkpoint's failure is reported by whoever started it; this one tries again.
     });
-    this.running = this.take(true).finally(() => { this.running = null; });
+    this.running = this.take(true).finally(() => {
+      this.running = null;
+    });
     await this.running;
   }
 
@@ -155,7 +161,7 @@ export class Checkpointer {
       if (p.budget !== null && counted !== null) {
         // With a crawl log: the counts of the previous checkpoint, whose records all have durable
         // completions now. Without one there is nothing to recover from: the latest counts.
-        await p.budget.persist(crawlLogBytes === null ? p.budget.snapshot(null) : isLast ? counted : this.counted ?? counted);
+        await p.budget.persist(crawlLogBytes === null ? p.budget.snapshot(null) : isLast ? counted : (this.counted ?? counted));
         this.counted = counted;
       }
       await p.numbered?.persist();

@@ -57,7 +57,12 @@ export class CrawlBudget {
   private fetched: number;
   private readonly initial: BudgetSnapshot;
 
-  private constructor(private readonly path: string, limits: BudgetLimits, restored: BudgetSnapshot | null, readonly crawlLogFrom: number | null) {
+  private constructor(
+    private readonly path: string,
+    limits: BudgetLimits,
+    restored: BudgetSnapshot | null,
+    readonly crawlLogFrom: number | null,
+  ) {
     const scope = {
       ...(limits.maxPagesPerHost === null ? {} : { maxPagesPerHost: limits.maxPagesPerHost }),
       ...(limits.maxBytes === null ? {} : { maxBytes: limits.maxBytes }),
@@ -133,9 +138,12 @@ export class CrawlBudget {
 function readSnapshot(path: string): BudgetSnapshot | null {
   return readStateFile(path, 'the crawl budget', (value) => {
     const v = value as Partial<BudgetSnapshot>;
-    if (typeof v.pages !== 'number' || typeof v.bytes !== 'number' || typeof v.hostPages !== 'object' || v.hostPages === null) throw new Error('missing fields');
+    if (typeof v.pages !== 'number' || typeof v.bytes !== 'number' || typeof v.hostPages !== 'object' || v.hostPages === null)
+      throw new Error('missing fields');
     return {
-      pages: v.pages, bytes: v.bytes, hostPages: v.hostPages,
+      pages: v.pages,
+      bytes: v.bytes,
+      hostPages: v.hostPages,
       // Written before page fetches were kept: the responses counted are the closest figure.
       pagesFetched: typeof v.pagesFetched === 'number' ? v.pagesFetched : v.pages,
       crawlLogFrom: typeof v.crawlLogFrom === 'number' ? v.crawlLogFrom : null,

@@ -45,7 +45,9 @@ export interface DedupStore {
  */
 export function packCapture(c: FirstCapture): string {
   // Array.prototype.join builds a flat string; `+` would build a tree holding on to every part.
-  return [c.payloadDigest.length, ':', c.recordId.length, ':', c.warcDate.length, ':', c.payloadDigest, c.recordId, c.warcDate, c.url].join('');
+  return [c.payloadDigest.length, ':', c.recordId.length, ':', c.warcDate.length, ':', c.payloadDigest, c.recordId, c.warcDate, c.url].join(
+    '',
+  );
 }
 
 /** The capture {@link packCapture} packed. */
@@ -67,7 +69,10 @@ export class DedupIndex {
   private confirmed: [string, FirstCapture][] = [];
   private sealed: [string, FirstCapture][] = [];
 
-  constructor(private readonly maxDigests: number, private readonly store: DedupStore | null = null) {}
+  constructor(
+    private readonly maxDigests: number,
+    private readonly store: DedupStore | null = null,
+  ) {}
 
   get size(): number {
     return this.byDigest.size;

@@ -27,8 +27,11 @@ interface CaptureLine extends FirstCapture {
 }
 
 const SHAPE: RecordShape<CaptureLine> = {
-  contentDigest: Checks.nonEmptyString, url: Checks.nonEmptyString, payloadDigest: Checks.string,
-  recordId: Checks.nonEmptyString, warcDate: Checks.nonEmptyString,
+  contentDigest: Checks.nonEmptyString,
+  url: Checks.nonEmptyString,
+  payloadDigest: Checks.string,
+  recordId: Checks.nonEmptyString,
+  warcDate: Checks.nonEmptyString,
 };
 
 /** The durable first captures; see the file comment. Lifecycle: `open()`, `get`/`putAll`, `close()`. */
@@ -39,7 +42,10 @@ export class LogDedupStore implements DedupStore {
   private readonly loaded = new Map<string, string>();
 
   /** @param maxDigests how many of the newest captures `open` reads back. */
-  constructor(dir: string, private readonly maxDigests: number) {
+  constructor(
+    dir: string,
+    private readonly maxDigests: number,
+  ) {
     this.path = join(dir, CAPTURES_FILE);
   }
 
@@ -57,7 +63,9 @@ export class LogDedupStore implements DedupStore {
       }
     } catch (err) {
       await writer.close().catch(() => undefined);
-      throw err instanceof ShoalError ? err : new ShoalError('IO', `cannot open the duplicate index ${this.path}: ${(err as Error).message}`, { cause: err });
+      throw err instanceof ShoalError
+        ? err
+        : new ShoalError('IO', `cannot open the duplicate index ${this.path}: ${(err as Error).message}`, { cause: err });
     }
     this.writer = writer;
   }

@@ -9,7 +9,10 @@ import { NumberedSpaces, type NumberedSpacesSnapshot } from '../../url/numbered-
 
 /** The counts with their file. */
 export class NumberedStore {
-  private constructor(private readonly path: string, readonly spaces: NumberedSpaces) {}
+  private constructor(
+    private readonly path: string,
+    readonly spaces: NumberedSpaces,
+  ) {}
 
   /**
    * The counts of `path` (none when it does not exist) under the bound `maxUrls`.
@@ -32,10 +35,17 @@ export class NumberedStore {
 }
 
 function readSnapshot(path: string): NumberedSpacesSnapshot | undefined {
-  return readStateFile(path, 'the counts of numbered spaces', (v) => {
-    const isRow = (r: unknown): boolean => Array.isArray(r) && r.length === 4 && typeof r[0] === 'string' && typeof r[1] === 'string'
-      && Number.isSafeInteger(r[2]) && Number.isSafeInteger(r[3]);
-    if (!Array.isArray(v) || !v.every(isRow)) throw new Error('not a list of [host, form, admitted, cut]');
-    return v as NumberedSpacesSnapshot;
-  }) ?? undefined;
+  return (
+    readStateFile(path, 'the counts of numbered spaces', (v) => {
+      const isRow = (r: unknown): boolean =>
+        Array.isArray(r) &&
+        r.length === 4 &&
+        typeof r[0] === 'string' &&
+        typeof r[1] === 'string' &&
+        Number.isSafeInteger(r[2]) &&
+        Number.isSafeInteger(r[3]);
+      if (!Array.isArray(v) || !v.every(isRow)) throw new Error('not a list of [host, form, admitted, cut]');
+      return v as NumberedSpacesSnapshot;
+    }) ?? undefined
+  );
 }

@@ -62,8 +62,10 @@ export class RecoveredTail {
   private readonly refetchCounts: Record<Refetch, number>;
 
   constructor(
-    private readonly entries: readonly CrawlLogEntry[], private readonly index: FingerprintMap,
-    private readonly pages: ReadonlyMap<number, FollowedPage>, private readonly targets: ReadonlyMap<number, Candidate>,
+    private readonly entries: readonly CrawlLogEntry[],
+    private readonly index: FingerprintMap,
+    private readonly pages: ReadonlyMap<number, FollowedPage>,
+    private readonly targets: ReadonlyMap<number, Candidate>,
     refetched: Record<Refetch, number>,
   ) {
     this.refetchCounts = refetched;
@@ -159,7 +161,11 @@ export async function readRecoveredTail(o: TailRecoveryOptions): Promise<Recover
  * What one record gives: null (done, nothing to follow), a page or a redirect to follow, or why it
  * must be fetched again.
  */
-async function recoverOne(e: CrawlLogEntry, o: TailRecoveryOptions, fds: Map<string, number>): Promise<FollowedPage | Candidate | null | Refetch> {
+async function recoverOne(
+  e: CrawlLogEntry,
+  o: TailRecoveryOptions,
+  fds: Map<string, number>,
+): Promise<FollowedPage | Candidate | null | Refetch> {
   if (e.reason !== null && FORWARDED.test(e.reason)) return 'forwarded';
   const isPage = e.outcome === 'ok';
   if (isPage && e.contentType !== null && !HTML_MEDIA_TYPES.has(e.contentType)) return 'not-html';

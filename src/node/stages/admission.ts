@@ -119,7 +119,9 @@ export class Admission {
     if (options.isReceived === true) this.options.stats.links.received += candidates.length;
     const run = this.admitNow(candidates, options.isPlaced === true, options.placement);
     this.running.add(run);
-    const forget = (): void => { this.running.delete(run); };
+    const forget = (): void => {
+      this.running.delete(run);
+    };
     run.then(forget, forget);
     return run;
   }
@@ -271,7 +273,10 @@ export class Admission {
       }
       fresh.push(c);
       if (o.urlIds === null) freshIds.push(-1);
-      else freshIds.push(c.id !== undefined && c.id >= 0 ? c.id : o.urlIds.idOfFingerprint(words[2 * i + HI] as number, words[2 * i + LO] as number));
+      else
+        freshIds.push(
+          c.id !== undefined && c.id >= 0 ? c.id : o.urlIds.idOfFingerprint(words[2 * i + HI] as number, words[2 * i + LO] as number),
+        );
     }
     await this.resolveHosts(fresh, this.dnsWaitMs);
     const addAt = o.clock.nowMs();
@@ -279,14 +284,21 @@ export class Admission {
     for (let i = 0; i < fresh.length; i++) {
       const c = fresh[i] as Candidate;
       const priority = o.policy.prioritize({
-        id: freshIds[i] as number, url: c.url, depth: c.depth,
+        id: freshIds[i] as number,
+        url: c.url,
+        depth: c.depth,
         ...(c.fromId === undefined || c.fromId < 0 ? {} : { fromId: c.fromId }),
         ...(c.anchorText === undefined || c.anchorText === '' ? {} : { anchorText: c.anchorText }),
       });
       const ip = this.ips.get(c.hostname);
       const entry: NodeEntry = {
-        url: c.url, host: urlParts(c.url).hostKey, depth: c.depth, priority, fromUrl: c.fromUrl,
-        ...(ip === undefined ? {} : { ip }), ...(c.isSitemap === true ? { isSitemap: true } : {}),
+        url: c.url,
+        host: urlParts(c.url).hostKey,
+        depth: c.depth,
+        priority,
+        fromUrl: c.fromUrl,
+        ...(ip === undefined ? {} : { ip }),
+        ...(c.isSitemap === true ? { isSitemap: true } : {}),
       };
       if (o.frontier.add(entry, addAt)) added++;
       else stats.links.seenBefore++; // held by the frontier already (a URL re-added after a crash)

@@ -26,26 +26,48 @@ export function ipFieldOf(outcome: { readonly ip: string | null }): { ipAddress?
 }
 
 /** The request record of an exchange, as written on the wire. */
-export function requestRecordOf(url: string, outcome: { readonly request: Buffer; readonly ip: string | null }, startedWallMs: number): WarcRecord {
+export function requestRecordOf(
+  url: string,
+  outcome: { readonly request: Buffer; readonly ip: string | null },
+  startedWallMs: number,
+): WarcRecord {
   return requestRecord({ date: startedWallMs, targetUri: url, httpHead: outcome.request, ...ipFieldOf(outcome) });
 }
 
 /** Request and response records of an exchange that is not a page (error, redirect, robots.txt, sitemap); where the response went. */
 export async function writeExchange(
-  warc: WarcSink | null, url: string, outcome: Extract<FetchOutcome, { request: Buffer; response: unknown }>, body: Buffer, startedWallMs: number,
+  warc: WarcSink | null,
+  url: string,
+  outcome: Extract<FetchOutcome, { request: Buffer; response: unknown }>,
+  body: Buffer,
+  startedWallMs: number,
 ): Promise<WarcPointer | null> {
   if (warc === null) return null;
   const request = requestRecordOf(url, outcome, startedWallMs);
   const response = responseRecord({
-    date: startedWallMs, targetUri: url, httpHead: outcome.response.raw, body, ...ipFieldOf(outcome), concurrentTo: [request.id],
+    date: startedWallMs,
+    targetUri: url,
+    httpHead: outcome.response.raw,
+    body,
+    ...ipFieldOf(outcome),
+    concurrentTo: [request.id],
   });
   const [, at] = await Promise.all([warc.write(request), warc.write(response)]);
   return { file: at.filename, offset: at.offset };
 }
 
 /** The fields of a page's WARC metadata record: fetch time, hops, where it was found, digests, and what the analysis found. */
-export function metadataFields(entry: FrontierEntry, outcome: FetchOk, contentDigest: string, duplicateOf: string | null, parsed: PageAnalysis | null): WarcField[] {
-  const fields: WarcField[] = [['fetchTimeMs', String(Math.round(outcome.timings.totalMs))], ['hopsFromSeed', String(entry.depth)]];
+export function metadataFields(
+  entry: FrontierEntry,
+  outcome: FetchOk,
+  contentDigest: string,
+  duplicateOf: string | null,
+  parsed: PageAnalysis | null,
+): WarcField[] {
+  const fields: WarcField[] = [
+    ['fetchTimeMs', String(Math.round(outcome.timings.totalMs))],
+    ['hopsFromSeed', String(entry.depth)],
+  ];
   const from = fromUrlOf(entry);
   if (from !== null) fields.push(['via', from]);
   fields.push(['contentDigest', contentDigest]);
@@ -60,12 +82,33 @@ export function metadataFields(entry: FrontierEntry, outcome: FetchOk, contentDi
 }
 
 /** A page's line of page metadata (`pages.jsonl`). */
-export function pageRecordOf(url: string, outcome: FetchOk, timeMs: number, payload: string, content: string, duplicateOf: string | null, parsed: PageAnalysis | null): PageRecord {
+export function pageRecordOf(
+  url: string,
+  outcome: FetchOk,
+  timeMs: number,
+  payload: string,
+  content: string,
+  duplicateOf: string | null,
+  parsed: PageAnalysis | null,
+): PageRecord {
   return {
-    url, timeMs, status: outcome.response.status, contentType: outcome.contentType, payloadDigest: payload, contentDigest: content,
-    duplicateOf, charset: parsed?.charset ?? null, language: parsed?.language ?? null, title: parsed?.title ?? null,
-    textDigest: parsed?.textDigest ?? null, simhash: parsed?.simhash ?? null, isNoindex: parsed?.isNoindex ?? false,
-    isNofollow: parsed?.isNofollow ?? false, canonical: parsed?.canonical ?? null, topic: parsed?.topic ?? null, linkCounts: linkCountsOf(url, parsed),
+    url,
+    timeMs,
+    status: outcome.response.status,
+    contentType: outcome.contentType,
+    payloadDigest: payload,
+    contentDigest: content,
+    duplicateOf,
+    charset: parsed?.charset ?? null,
+    language: parsed?.language ?? null,
+    title: parsed?.title ?? null,
+    textDigest: parsed?.textDigest ?? null,
+    simhash: parsed?.simhash ?? null,
+    isNoindex: parsed?.isNoindex ?? false,
+    isNofollow: parsed?.isNofollow ?? false,
+    canonical: parsed?.canonical ?? null,
+    topic: parsed?.topic ?? null,
+    linkCounts: linkCountsOf(url, parsed),
   };
 }
 
@@ -77,4 +120,3 @@ function linkCountsOf(url: string, parsed: PageAnalysis | null): PageRecord['lin
   for (const l of parsed.links) if (urlParts(l.url).hostKey === host) sameHost++;
   return { total: parsed.found, unique: new Set(parsed.links.map((l) => l.url)).size, nofollow: parsed.nofollow, sameHost };
 }
-

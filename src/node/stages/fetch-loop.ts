@@ -248,9 +248,13 @@ export class FetchLoop {
     this.count(entry.host, outcome);
     const attempts = priorAttempts + 1;
     const shouldRetry = isRetryable(outcome) && attempts < o.maxAttempts;
-    const retryAfterMs = outcome.kind === 'http-error' && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, o.maxRetryAfterMs) : null;
+    const retryAfterMs =
+      outcome.kind === 'http-error' && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, o.maxRetryAfterMs) : null;
     const report: CompletionReport = {
-      fetchDurationMs: outcome.timings.totalMs, shouldRetry, shouldBackOff: isStruggling(outcome), crawlDelayMs: robots.crawlDelayMs,
+      fetchDurationMs: outcome.timings.totalMs,
+      shouldRetry,
+      shouldBackOff: isStruggling(outcome),
+      crawlDelayMs: robots.crawlDelayMs,
       ...(retryAfterMs === null ? {} : { retryAfterMs }),
       ...(outcome.ip !== null && !o.isProxied ? { ip: outcome.ip } : {}),
     };
@@ -275,7 +279,10 @@ export class FetchLoop {
    * host's robots.txt, or robots.txt is failing and will be tried again), or it ended without a
    * request (disallowed, or its host given up), or the run was aborted.
    */
-  private async robotsDecision(lease: Lease, parts: { readonly origin: string; readonly pathAndQuery: string }): Promise<{ readonly crawlDelayMs: number } | null> {
+  private async robotsDecision(
+    lease: Lease,
+    parts: { readonly origin: string; readonly pathAndQuery: string },
+  ): Promise<{ readonly crawlDelayMs: number } | null> {
     const o = this.options;
     const host = lease.entry.host;
     for (;;) {
@@ -292,7 +299,8 @@ export class FetchLoop {
           // The page itself comes one politeness gap after robots.txt, in its place in the host's queue.
           const after = o.robots.verdict(parts.origin, o.clock.nowMs());
           await this.complete(lease, {
-            fetchDurationMs: report.durationMs, isRequeue: true,
+            fetchDurationMs: report.durationMs,
+            isRequeue: true,
             ...(after.kind === 'rules' ? { crawlDelayMs: after.crawlDelayMs } : {}),
             ...(after.kind === 'wait' ? { retryAfterMs: Math.max(0, after.untilMs - o.clock.nowMs()) } : {}),
             ...(report.ip !== null && !o.isProxied ? { ip: report.ip } : {}),
@@ -332,8 +340,14 @@ export class FetchLoop {
     // the fetcher's own limits. Without this, such a host would go back to its queue forever.
     if (this.answeredLate.delete(hostname) || resolver.peek(hostname) !== null) return false;
     const stop = new AbortController();
-    const lookup = resolver.resolve(hostname).then(() => true, () => true);
-    const isAnswered = await Promise.race([lookup, clock.sleepUntil(clock.nowMs() + (this.options.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS), stop.signal).then(() => false)]);
+    const lookup = resolver.resolve(hostname).then(
+      () => true,
+      () => true,
+    );
+    const isAnswered = await Promise.race([
+      lookup,
+      clock.sleepUntil(clock.nowMs() + (this.options.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS), stop.signal).then(() => false),
+    ]);
     stop.abort();
     if (!isAnswered) void lookup.then(() => this.answeredLate.add(hostname));
     return !isAnswered;
@@ -376,5 +390,4 @@ export class FetchLoop {
     this.options.frontier.complete(lease, report, this.options.clock.nowMs());
     this.options.waker.notify();
   }
-
 }

@@ -28,10 +28,13 @@ function under<T>(path: string, build: () => T, names: Readonly<Record<string, s
     return build();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    throw new ConfigError(err.issues.map((i) => {
-      const [head = '', ...rest] = i.path.replace(/\[(\d+)\]/g, '.$1').split('.');
-      return { path: [path, names[head] ?? head, ...rest].filter((x) => x !== '').join('.'), message: i.message };
-    }), { cause: err });
+    throw new ConfigError(
+      err.issues.map((i) => {
+        const [head = '', ...rest] = i.path.replace(/\[(\d+)\]/g, '.$1').split('.');
+        return { path: [path, names[head] ?? head, ...rest].filter((x) => x !== '').join('.'), message: i.message };
+      }),
+      { cause: err },
+    );
   }
 }
 
@@ -42,7 +45,8 @@ function scopeOf(scope: CrawlConfig['scope'], seeds: Pick<Seeds, 'hostUrls'>): C
     ...(scope.domains.length > 0 ? { domains: scope.domains } : {}),
     ...(scope.suffixes.length > 0 ? { suffixes: scope.suffixes } : {}),
     ...(scope.seedsOnly === 'off' ? {} : { seeds: { urls: seeds.hostUrls, match: scope.seedsOnly } }),
-    maxDepth: off(scope.maxDepth), maxPathDepth: off(scope.maxPathDepth),
+    maxDepth: off(scope.maxDepth),
+    maxPathDepth: off(scope.maxPathDepth),
   };
 }
 
@@ -55,17 +59,30 @@ export function urlFilterChain(config: CrawlConfig, seeds: Pick<Seeds, 'hostUrls
   const t = f.traps;
   const filters: UrlFilter[] = [
     under('filter.schemes', () => new SchemeFilter({ schemes: f.schemes })),
-    under('filter', () => new HostFilter({ hosts: f.blockedHosts, domains: f.blockedDomains }), { hosts: 'blockedHosts', domains: 'blockedDomains' }),
+    under('filter', () => new HostFilter({ hosts: f.blockedHosts, domains: f.blockedDomains }), {
+      hosts: 'blockedHosts',
+      domains: 'blockedDomains',
+    }),
     under('filter.maxUrlLength', () => new LengthFilter({ maxLength: f.maxUrlLength })),
     under('filter.blockedExtensions', () => new ExtensionFilter({ extensions: f.blockedExtensions })),
     under('scope', () => scopeFilter(scopeOf(config.scope, seeds))),
-    under('filter.traps', () => new TrapFilter({
-      currentYear, maxQueryParams: off(t.maxQueryParams), maxPathDepth: off(t.maxPathDepth), maxSegmentRepeats: off(t.maxSegmentRepeats),
-      maxSequenceRepeats: off(t.maxSequenceRepeats), calendarPastYears: off(t.calendarPastYears), calendarFutureYears: off(t.calendarFutureYears),
-      sessionMarkers: t.sessionMarkers,
-    })),
+    under(
+      'filter.traps',
+      () =>
+        new TrapFilter({
+          currentYear,
+          maxQueryParams: off(t.maxQueryParams),
+          maxPathDepth: off(t.maxPathDepth),
+          maxSegmentRepeats: off(t.maxSegmentRepeats),
+          maxSequenceRepeats: off(t.maxSequenceRepeats),
+          calendarPastYears: off(t.calendarPastYears),
+          calendarFutureYears: off(t.calendarFutureYears),
+          sessionMarkers: t.sessionMarkers,
+        }),
+    ),
   ];
   if (f.isDynamicPathBlocked) filters.push(new DynamicPathFilter());
-  if (f.include.length > 0 || f.exclude.length > 0) filters.push(under('filter', () => new RegexFilter({ include: f.include, exclude: f.exclude })));
+  if (f.include.length > 0 || f.exclude.length > 0)
+    filters.push(under('filter', () => new RegexFilter({ include: f.include, exclude: f.exclude })));
   return composeFilters(filters);
 }

@@ -51,8 +51,14 @@ export function connectionFailureOf(outcome: FetchOutcome): ConnectionFailure | 
 }
 
 const WORDS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused', EHOSTUNREACH: 'host unreachable', ENETUNREACH: 'network unreachable', ECONNRESET: 'connection reset',
-  'connect-timeout': 'connect timed out', ETIMEDOUT: 'timed out', EAI_AGAIN: 'name server did not answer', ETIMEOUT: 'name server did not answer',
+  ECONNREFUSED: 'connection refused',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ECONNRESET: 'connection reset',
+  'connect-timeout': 'connect timed out',
+  ETIMEDOUT: 'timed out',
+  EAI_AGAIN: 'name server did not answer',
+  ETIMEOUT: 'name server did not answer',
   ESERVFAIL: 'name server failed',
 };
 
@@ -69,8 +75,12 @@ export class HostReachability {
   private readonly hosts = new Map<string, { failure: ConnectionFailure; failures: number; isGivenUp: boolean }>();
   private givenUpCount = 0;
 
-  constructor(private readonly maxFailures: number, private readonly log: Log) {
-    if (!Number.isInteger(maxFailures) || maxFailures < 1) throw new RangeError(`HostReachability: maxFailures must be a positive integer, got ${maxFailures}`);
+  constructor(
+    private readonly maxFailures: number,
+    private readonly log: Log,
+  ) {
+    if (!Number.isInteger(maxFailures) || maxFailures < 1)
+      throw new RangeError(`HostReachability: maxFailures must be a positive integer, got ${maxFailures}`);
   }
 
   /** A request to `host` failed before an answer. */
@@ -83,7 +93,13 @@ export class HostReachability {
     this.hosts.set(host, { failure, failures, isGivenUp });
     if (isGivenUp) {
       this.givenUpCount++;
-      this.log.warn('host-given-up', { host, outcome: failure.kind, code: failure.code, failures, message: `${describeFailure(failure)}, ${failures} times in a row` });
+      this.log.warn('host-given-up', {
+        host,
+        outcome: failure.kind,
+        code: failure.code,
+        failures,
+        message: `${describeFailure(failure)}, ${failures} times in a row`,
+      });
     } else if (failures === 1) {
       this.log.warn('host-unreachable', { host, outcome: failure.kind, code: failure.code, message: describeFailure(failure) });
     }
@@ -99,7 +115,10 @@ export class HostReachability {
   givenUp(host: string): GivenUpHost | null {
     const h = this.hosts.get(host);
     if (h === undefined || !h.isGivenUp) return null;
-    return { outcome: h.failure.kind, detail: `host given up: ${describeFailure(h.failure)} (${h.failure.code}), ${h.failures} times in a row` };
+    return {
+      outcome: h.failure.kind,
+      detail: `host given up: ${describeFailure(h.failure)} (${h.failure.code}), ${h.failures} times in a row`,
+    };
   }
 
   /** Hosts given up in this run. */
@@ -109,8 +128,10 @@ export class HostReachability {
 
   /** The hosts failing or given up now, given-up ones first, then the most failures. */
   unreachable(limit = 10): UnreachableHost[] {
-    return [...this.hosts].map(([host, h]) => ({ host, kind: h.failure.kind, code: h.failure.code, failures: h.failures, isGivenUp: h.isGivenUp }))
-      .sort((a, b) => Number(b.isGivenUp) - Number(a.isGivenUp) || b.failures - a.failures || a.host.localeCompare(b.host)).slice(0, limit);
+    return [...this.hosts]
+      .map(([host, h]) => ({ host, kind: h.failure.kind, code: h.failure.code, failures: h.failures, isGivenUp: h.isGivenUp }))
+      .sort((a, b) => Number(b.isGivenUp) - Number(a.isGivenUp) || b.failures - a.failures || a.host.localeCompare(b.host))
+      .slice(0, limit);
   }
 
   /** How many hosts are failing (not yet given up) and given up now. */

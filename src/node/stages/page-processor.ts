@@ -23,13 +23,19 @@ import { payloadDigest } from '../../dedup/content-digest.js';
 import type { FetchOk, FetchOutcome, FetchRedirect } from '../../fetch/fetcher.js';
 import type { Frontier, FrontierEntry } from '../../frontier/frontier.js';
 import { applyPriorityChanges } from './priority-changes.js';
-import { ipFieldOf, metadataFields, pageRecordOf, requestRecordOf, writeExchange, type WarcPointer, type WarcSink } from './capture-records.js';
+import {
+  ipFieldOf,
+  metadataFields,
+  pageRecordOf,
+  requestRecordOf,
+  writeExchange,
+  type WarcPointer,
+  type WarcSink,
+} from './capture-records.js';
 import { SitemapReader } from './sitemap-reader.js';
 import type { OrderingPolicy } from '../../order/policy.js';
 import type { UrlIds } from '../../url/url-ids.js';
-import {
-  metadataRecord, responseRecord, revisitRecord, type WarcRecord,
-} from '../../store/warc/warc-record.js';
+import { metadataRecord, responseRecord, revisitRecord, type WarcRecord } from '../../store/warc/warc-record.js';
 import type { ForwardedPageMessage } from '../../exchange/messages.js';
 import { fetchOkOf, forwardBoundaryPage, linkOwnersOf, type BoundaryPages } from '../collaboration/page-forwarding.js';
 import type { Placement } from '../../partition/partitioner.js';
@@ -76,25 +82,50 @@ interface Captured {
   readonly forwardedTo?: readonly number[];
 }
 
-const NOTHING: Captured = Object.freeze({ bytes: 0, isDuplicate: false, redirectTo: null, warc: null, digest: null, simhash: null, lang: null, topic: null });
+const NOTHING: Captured = Object.freeze({
+  bytes: 0,
+  isDuplicate: false,
+  redirectTo: null,
+  warc: null,
+  digest: null,
+  simhash: null,
+  lang: null,
+  topic: null,
+});
 
 /** The detail of a failure for the crawl log: a code, a timeout phase, a size limit, the window a body fell short in. */
 function reasonOf(o: FetchOutcome): string | null {
   switch (o.kind) {
-    case 'dns-error': case 'connect-error': case 'reset': case 'protocol-error': return o.code;
-    case 'timeout': return o.phase;
-    case 'too-large': return `${o.limit} > ${o.limitBytes}`;
-    case 'too-slow': return `${o.windowBytes} B in ${o.windowMs} ms < ${o.minBytesPerSecond} B/s over ${o.minRateWindowMs} ms; ${o.bodyBytes} B of body`;
-    case 'address-denied': return o.reason;
-    case 'unsupported-encoding': return o.encoding;
-    default: return null;
+    case 'dns-error':
+    case 'connect-error':
+    case 'reset':
+    case 'protocol-error':
+      return o.code;
+    case 'timeout':
+      return o.phase;
+    case 'too-large':
+      return `${o.limit} > ${o.limitBytes}`;
+    case 'too-slow':
+      return `${o.windowBytes} B in ${o.windowMs} ms < ${o.minBytesPerSecond} B/s over ${o.minRateWindowMs} ms; ${o.bodyBytes} B of body`;
+    case 'address-denied':
+      return o.reason;
+    case 'unsupported-encoding':
+      return o.encoding;
+    default:
+      return null;
   }
 }
 
 /** Outcomes that carry an HTTP response. */
 function hasResponse(o: FetchOutcome): boolean {
-  return o.kind === 'ok' || o.kind === 'redirect' || o.kind === 'http-error' || o.kind === 'not-modified'
-    || o.kind === 'unsupported-encoding' || o.kind === 'too-large';
+  return (
+    o.kind === 'ok' ||
+    o.kind === 'redirect' ||
+    o.kind === 'http-error' ||
+    o.kind === 'not-modified' ||
+    o.kind === 'unsupported-encoding' ||
+    o.kind === 'too-large'
+  );
 }
 
 /** Handles each URL's final outcome; see the file comment. */
@@ -106,18 +137,46 @@ export class PageProcessor {
 
   constructor(private readonly options: PageProcessorOptions) {
     this.sitemaps = new SitemapReader({
-      analyzer: options.analyzer, admission: options.admission, warc: options.warc, stats: options.stats, log: options.log, limits: options.sitemaps,
+      analyzer: options.analyzer,
+      admission: options.admission,
+      warc: options.warc,
+      stats: options.stats,
+      log: options.log,
+      limits: options.sitemaps,
     });
     this.wantsText = options.policy.needs.text || options.boundary !== null;
   }
 
   /** Records the end of a URL's crawl without a request for it (robots.txt, a budget, its host given up). */
-  endWithoutRequest(entry: { readonly url: string; readonly host: string; readonly depth: number }, fromUrl: string | null, kind: CrawlOutcomeKind, attempts: number, reason: string | null = null): void {
+  endWithoutRequest(
+    entry: { readonly url: string; readonly host: string; readonly depth: number },
+    fromUrl: string | null,
+    kind: CrawlOutcomeKind,
+    attempts: number,
+    reason: string | null = null,
+  ): void {
     this.options.stats.outcome(kind, false);
     this.emit({
-      timeMs: this.options.clock.wallMs(), url: entry.url, host: entry.host, depth: entry.depth, fromUrl, kind, status: null,
-      contentType: null, bytes: 0, durationMs: 0, ip: null, attempts, isDuplicate: false, redirectTo: null, node: this.options.nodeId,
-      warc: null, digest: null, simhash: null, lang: null, reason,
+      timeMs: this.options.clock.wallMs(),
+      url: entry.url,
+      host: entry.host,
+      depth: entry.depth,
+      fromUrl,
+      kind,
+      status: null,
+      contentType: null,
+      bytes: 0,
+      durationMs: 0,
+      ip: null,
+      attempts,
+      isDuplicate: false,
+      redirectTo: null,
+      node: this.options.nodeId,
+      warc: null,
+      digest: null,
+      simhash: null,
+      lang: null,
+      reason,
     });
   }
 
@@ -131,32 +190,63 @@ export class PageProcessor {
   }
 
   /** Handles the last fetch of a lease's URL (`outcome` is never `aborted`). */
-  async process(entry: FrontierEntry, outcome: Exclude<FetchOutcome, { kind: 'aborted' }>, attempts: number, startedWallMs: number): Promise<void> {
+  async process(
+    entry: FrontierEntry,
+    outcome: Exclude<FetchOutcome, { kind: 'aborted' }>,
+    attempts: number,
+    startedWallMs: number,
+  ): Promise<void> {
     const o = this.options;
     o.stats.outcome(outcome.kind, hasResponse(outcome));
     let c: Captured = NOTHING;
     if (outcome.kind === 'ok' && entry.isSitemap === true) {
-      c = { ...NOTHING, ...await this.sitemaps.read(entry, outcome, startedWallMs) };
+      c = { ...NOTHING, ...(await this.sitemaps.read(entry, outcome, startedWallMs)) };
     } else if (outcome.kind === 'ok') {
       c = await this.page(entry, outcome, startedWallMs);
     } else if (outcome.kind === 'redirect') {
       c = await this.redirect(entry, outcome, startedWallMs);
     } else if (outcome.kind === 'http-error' || outcome.kind === 'unsupported-encoding') {
-      c = { ...NOTHING, bytes: outcome.rawBody.length, warc: await writeExchange(this.options.warc, entry.url, outcome, outcome.rawBody, startedWallMs) };
+      c = {
+        ...NOTHING,
+        bytes: outcome.rawBody.length,
+        warc: await writeExchange(this.options.warc, entry.url, outcome, outcome.rawBody, startedWallMs),
+      };
     } else if (outcome.kind === 'not-modified') {
       c = { ...NOTHING, warc: await writeExchange(this.options.warc, entry.url, outcome, Buffer.alloc(0), startedWallMs) };
     }
     o.stats.bytes += c.bytes;
     const reason = reasonOf(outcome);
     if (outcome.kind !== 'ok') {
-      o.log.warn('fetch-failed', { url: entry.url, kind: outcome.kind, status: outcome.kind === 'http-error' ? outcome.response.status : null, reason, attempts });
+      o.log.warn('fetch-failed', {
+        url: entry.url,
+        kind: outcome.kind,
+        status: outcome.kind === 'http-error' ? outcome.response.status : null,
+        reason,
+        attempts,
+      });
     }
     const head = 'response' in outcome ? outcome.response : null;
     this.emit({
-      timeMs: startedWallMs, url: entry.url, host: entry.host, depth: entry.depth, fromUrl: fromUrlOf(entry), kind: outcome.kind,
-      status: head?.status ?? null, contentType: outcome.kind === 'ok' ? outcome.contentType : mediaType(head?.headers['content-type']),
-      bytes: c.bytes, durationMs: outcome.timings.totalMs, ip: outcome.ip, attempts, isDuplicate: c.isDuplicate, redirectTo: c.redirectTo,
-      node: o.nodeId, warc: c.warc, digest: c.digest, simhash: c.simhash, lang: c.lang, topic: c.topic,
+      timeMs: startedWallMs,
+      url: entry.url,
+      host: entry.host,
+      depth: entry.depth,
+      fromUrl: fromUrlOf(entry),
+      kind: outcome.kind,
+      status: head?.status ?? null,
+      contentType: outcome.kind === 'ok' ? outcome.contentType : mediaType(head?.headers['content-type']),
+      bytes: c.bytes,
+      durationMs: outcome.timings.totalMs,
+      ip: outcome.ip,
+      attempts,
+      isDuplicate: c.isDuplicate,
+      redirectTo: c.redirectTo,
+      node: o.nodeId,
+      warc: c.warc,
+      digest: c.digest,
+      simhash: c.simhash,
+      lang: c.lang,
+      topic: c.topic,
       reason: c.forwardedTo !== undefined && c.forwardedTo.length > 0 ? `forwarded to partition ${c.forwardedTo.join(', ')}` : reason,
     });
   }
@@ -185,9 +275,27 @@ export class PageProcessor {
     o.stats.receivedPages++;
     const c = await this.page(entry, outcome, m.fetchedAtMs, true);
     this.emit({
-      timeMs: m.fetchedAtMs, url: m.url, host: entry.host, depth: m.depth, fromUrl: m.fromUrl, kind: 'ok', status: m.status, contentType: m.contentType,
-      bytes: c.bytes, durationMs: m.durationMs, ip: m.ip, attempts: 1, isDuplicate: c.isDuplicate, redirectTo: null, node: m.from,
-      warc: c.warc, digest: c.digest, simhash: c.simhash, lang: c.lang, topic: c.topic, reason: null,
+      timeMs: m.fetchedAtMs,
+      url: m.url,
+      host: entry.host,
+      depth: m.depth,
+      fromUrl: m.fromUrl,
+      kind: 'ok',
+      status: m.status,
+      contentType: m.contentType,
+      bytes: c.bytes,
+      durationMs: m.durationMs,
+      ip: m.ip,
+      attempts: 1,
+      isDuplicate: c.isDuplicate,
+      redirectTo: null,
+      node: m.from,
+      warc: c.warc,
+      digest: c.digest,
+      simhash: c.simhash,
+      lang: c.lang,
+      topic: c.topic,
+      reason: null,
     });
   }
 
@@ -209,7 +317,15 @@ export class PageProcessor {
       analysed = isHtml ? await this.analyze(url, outcome) : null;
       const forwardedTo = forwardBoundaryPage(o.boundary, o.nodeId, entry, outcome, startedWallMs, contentDigest, analysed, o.stats);
       if (forwardedTo !== null) {
-        return { ...NOTHING, bytes: outcome.rawBody.length, digest: rawDigest, simhash: analysed?.simhash ?? null, lang: analysed?.language ?? null, topic: analysed?.topic ?? null, forwardedTo };
+        return {
+          ...NOTHING,
+          bytes: outcome.rawBody.length,
+          digest: rawDigest,
+          simhash: analysed?.simhash ?? null,
+          lang: analysed?.language ?? null,
+          topic: analysed?.topic ?? null,
+          forwardedTo,
+        };
       }
     }
     const request = requestRecordOf(url, outcome, startedWallMs);
@@ -220,13 +336,25 @@ export class PageProcessor {
     if (first !== undefined && first.payloadDigest === rawDigest) {
       o.stats.revisits++;
       response = revisitRecord({
-        date: startedWallMs, targetUri: url, payloadDigest: rawDigest, refersTo: first.recordId, refersToTargetUri: first.url,
-        refersToDate: first.warcDate, httpHead: outcome.response.raw, ...ipFieldOf(outcome), concurrentTo: [request.id],
+        date: startedWallMs,
+        targetUri: url,
+        payloadDigest: rawDigest,
+        refersTo: first.recordId,
+        refersToTargetUri: first.url,
+        refersToDate: first.warcDate,
+        httpHead: outcome.response.raw,
+        ...ipFieldOf(outcome),
+        concurrentTo: [request.id],
       });
     } else {
       response = responseRecord({
-        date: startedWallMs, targetUri: url, httpHead: outcome.response.raw, body: outcome.rawBody, payloadDigest: rawDigest,
-        ...ipFieldOf(outcome), concurrentTo: [request.id],
+        date: startedWallMs,
+        targetUri: url,
+        httpHead: outcome.response.raw,
+        body: outcome.rawBody,
+        payloadDigest: rawDigest,
+        ...ipFieldOf(outcome),
+        concurrentTo: [request.id],
       });
     }
     const capture = first === undefined ? { url, payloadDigest: rawDigest, recordId: response.id, warcDate: response.date } : null;
@@ -235,17 +363,28 @@ export class PageProcessor {
     const parsed = !isHtml || isDuplicate ? null : analysed !== undefined ? analysed : await this.analyze(url, outcome);
     const fields = metadataFields(entry, outcome, contentDigest, first?.url ?? null, parsed);
     // Records are placed in the file in call order, now; the slot waits for them below.
-    const written = o.warc === null ? null : Promise.all([
-      o.warc.write(request), o.warc.write(response), o.warc.write(metadataRecord({ date: startedWallMs, targetUri: url, fields, concurrentTo: [response.id] })),
-    ]);
+    const written =
+      o.warc === null
+        ? null
+        : Promise.all([
+            o.warc.write(request),
+            o.warc.write(response),
+            o.warc.write(metadataRecord({ date: startedWallMs, targetUri: url, fields, concurrentTo: [response.id] })),
+          ]);
     o.sinks.pageMetadata?.append(pageRecordOf(url, outcome, startedWallMs, rawDigest, contentDigest, first?.url ?? null, parsed));
     if (parsed !== null) await this.follow(entry, parsed, false, linkOwners);
     const at = written === null ? null : (await written)[1];
     // Its response record is in the WARC file now: the capture may outlive the run (dedup-index.ts).
     if (capture !== null && at !== null) o.dedup.confirm(contentDigest, capture);
     return {
-      bytes: outcome.rawBody.length, isDuplicate, redirectTo: null, warc: at === null ? null : { file: at.filename, offset: at.offset },
-      digest: rawDigest, simhash: parsed?.simhash ?? null, lang: parsed?.language ?? null, topic: parsed?.topic ?? null,
+      bytes: outcome.rawBody.length,
+      isDuplicate,
+      redirectTo: null,
+      warc: at === null ? null : { file: at.filename, offset: at.offset },
+      digest: rawDigest,
+      simhash: parsed?.simhash ?? null,
+      lang: parsed?.language ?? null,
+      topic: parsed?.topic ?? null,
     };
   }
 
@@ -259,11 +398,15 @@ export class PageProcessor {
     if (target !== null && target.kind === 'ok') {
       redirectTo = target.url;
       o.stats.links.found++;
-      o.sinks.linkGraph?.append(entry.url, [{ url: target.url, kind: 'redirect', anchorText: '', before: '', after: '', isNofollow: false }]);
+      o.sinks.linkGraph?.append(entry.url, [
+        { url: target.url, kind: 'redirect', anchorText: '', before: '', after: '', isNofollow: false },
+      ]);
       // A sitemap that moved is still a sitemap, at the same index level.
-      await o.admission.admit([entry.isSitemap === true
-        ? { url: target.url, hostname: target.host, depth: entry.depth, fromUrl: entry.url, isSitemap: true }
-        : { url: target.url, hostname: target.host, depth: entry.depth + 1, fromUrl: entry.url }]);
+      await o.admission.admit([
+        entry.isSitemap === true
+          ? { url: target.url, hostname: target.host, depth: entry.depth, fromUrl: entry.url, isSitemap: true }
+          : { url: target.url, hostname: target.host, depth: entry.depth + 1, fromUrl: entry.url },
+      ]);
     }
     return { ...NOTHING, bytes: outcome.rawBody.length, redirectTo, warc: await written };
   }
@@ -272,7 +415,12 @@ export class PageProcessor {
   private async analyze(url: string, outcome: FetchOk): Promise<PageAnalysis | null> {
     const o = this.options;
     try {
-      const parsed = await o.analyzer.analyze({ url, body: outcome.body, contentType: outcome.response.headers['content-type'], wantsText: this.wantsText });
+      const parsed = await o.analyzer.analyze({
+        url,
+        body: outcome.body,
+        contentType: outcome.response.headers['content-type'],
+        wantsText: this.wantsText,
+      });
       o.stats.links.found += parsed.found;
       o.stats.links.invalid += parsed.invalid;
       return parsed;
@@ -309,11 +457,15 @@ export class PageProcessor {
     if (!isRecovered) graph?.append(entry.url, links, fingerprints);
     const needs = o.policy.needs;
     const changes = o.policy.observe({
-      id: pageId, url: entry.url, depth: entry.depth, outIds,
+      id: pageId,
+      url: entry.url,
+      depth: entry.depth,
+      outIds,
       ...(needs.urls ? { outUrls: links.map((l) => l.url) } : {}),
       ...(needs.anchors ? { anchors: links.map((l) => l.anchorText) } : {}),
       ...(needs.anchorContext === true ? { anchorContexts: links.map((l) => (l.after === '' ? l.before : `${l.before} ${l.after}`)) } : {}),
-      title: parsed.title, text: parsed.visibleText,
+      title: parsed.title,
+      text: parsed.visibleText,
     });
     if (changes.length > 0) applyPriorityChanges(changes, ids, o.frontier);
     const candidates: Candidate[] = [];
@@ -324,8 +476,13 @@ export class PageProcessor {
         continue;
       }
       candidates.push({
-        url: l.url, hostname: parsed.hostnames[i] as string, depth: entry.depth + 1, fromUrl: entry.url, anchorText: l.anchorText,
-        fingerprintHi: fingerprints[2 * i] as number, fingerprintLo: fingerprints[2 * i + 1] as number,
+        url: l.url,
+        hostname: parsed.hostnames[i] as string,
+        depth: entry.depth + 1,
+        fromUrl: entry.url,
+        anchorText: l.anchorText,
+        fingerprintHi: fingerprints[2 * i] as number,
+        fingerprintLo: fingerprints[2 * i + 1] as number,
         ...(pageId < 0 ? {} : { fromId: pageId, id: outIds[i] as number }),
       });
     }

@@ -86,7 +86,8 @@ interface Entry {
 function hopelessKind(outcome: FetchOutcome): CrawlOutcomeKind | null {
   if (outcome.kind === 'address-denied') return 'address-denied';
   if (outcome.kind === 'connect-error' && !isRetryable(outcome)) return 'connect-error'; // a TLS certificate refused
-  if (outcome.kind === 'dns-error' && !['ETIMEOUT', 'ESERVFAIL', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT'].includes(outcome.code)) return 'dns-error';
+  if (outcome.kind === 'dns-error' && !['ETIMEOUT', 'ESERVFAIL', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT'].includes(outcome.code))
+    return 'dns-error';
   return null;
 }
 
@@ -139,7 +140,9 @@ export class RobotsCache {
       e.failures = 0;
     }
     let finish = (): void => {};
-    e.fetching = new Promise((resolve) => { finish = resolve; });
+    e.fetching = new Promise((resolve) => {
+      finish = resolve;
+    });
     try {
       return await this.fetchInto(origin, e, signal);
     } finally {
@@ -156,7 +159,8 @@ export class RobotsCache {
     for (;;) {
       const startedWallMs = o.clock.wallMs();
       outcome = await o.fetcher.fetch({ url }, signal);
-      if (outcome.kind === 'aborted') return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null };
+      if (outcome.kind === 'aborted')
+        return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null };
       await o.onRequest(url, outcome, startedWallMs);
       if (outcome.kind !== 'redirect' || outcome.location === null || hops >= o.config.maxRedirects) break;
       const next = normalizeUrl(outcome.location);
@@ -175,10 +179,14 @@ export class RobotsCache {
     const o = this.options;
     const now = o.clock.nowMs();
     const policy = robotsFromFetch(this.fetchResult(outcome, hops), {
-      maxAgeMs: o.config.maxAgeMs, retryMs: o.config.retryMs, maxBytes: o.config.maxBytes,
+      maxAgeMs: o.config.maxAgeMs,
+      retryMs: o.config.retryMs,
+      maxBytes: o.config.maxBytes,
     });
-    const isUsable = policy.kind === RobotsPolicyKind.parsed || policy.kind === RobotsPolicyKind.clientError
-      || policy.kind === RobotsPolicyKind.tooManyRedirects;
+    const isUsable =
+      policy.kind === RobotsPolicyKind.parsed ||
+      policy.kind === RobotsPolicyKind.clientError ||
+      policy.kind === RobotsPolicyKind.tooManyRedirects;
     if (isUsable) {
       if (policy.sitemaps.length > 0) o.onSitemaps?.(`${origin}/robots.txt`, policy.sitemaps);
       const rules = policy.forAgent(this.token);
@@ -196,7 +204,8 @@ export class RobotsCache {
       // Given up like a file that was read: the next series of attempts comes with the next refresh.
       // A host that never answered ends its URLs with how it failed, not as a robots.txt matter.
       e.givenUp = hopeless ?? unanswered?.kind ?? 'robots-unavailable';
-      e.givenUpDetail = unanswered === null ? null : `robots.txt: ${describeFailure(unanswered)} (${unanswered.code}), ${e.failures} times in a row`;
+      e.givenUpDetail =
+        unanswered === null ? null : `robots.txt: ${describeFailure(unanswered)} (${unanswered.code}), ${e.failures} times in a row`;
       e.expiresAtMs = now + o.config.maxAgeMs;
     } else if (unanswered !== null && o.unreachableRetryMs !== undefined) {
       e.expiresAtMs = now + o.unreachableRetryMs(e.failures);
@@ -208,7 +217,8 @@ export class RobotsCache {
   private fetchResult(outcome: FetchOutcome, hops: number): RobotsFetchResult {
     const o = this.options;
     switch (outcome.kind) {
-      case 'ok': return { kind: 'ok', status: outcome.response.status, body: outcome.body };
+      case 'ok':
+        return { kind: 'ok', status: outcome.response.status, body: outcome.body };
       case 'http-error': {
         const after = outcome.retryAfterMs;
         return after === null
@@ -219,7 +229,8 @@ export class RobotsCache {
         return hops >= o.config.maxRedirects && outcome.location !== null
           ? { kind: 'too-many-redirects' }
           : { kind: 'http-error', status: outcome.response.status };
-      default: return { kind: 'unreachable' };
+      default:
+        return { kind: 'unreachable' };
     }
   }
 

@@ -48,7 +48,10 @@ function lineUrl(line: string): string | null {
 
 /** The lines of a seeds file that name URLs: blank lines and `#` comments skipped, ends trimmed. */
 export function parseSeedsFile(text: string): string[] {
-  return text.split(/\r?\n/).map(lineUrl).filter((l): l is string => l !== null);
+  return text
+    .split(/\r?\n/)
+    .map(lineUrl)
+    .filter((l): l is string => l !== null);
 }
 
 /** Calls `onLine` with each line of the file at `path` (without its line break), reading 1 MiB at a time. */
@@ -88,7 +91,11 @@ export function loadSeeds(config: Pick<CrawlConfig['seeds'], 'urls' | 'file'> & 
   };
   const hosts = new Map<string, string>();
   // Sitemaps first: a URL given both as a page and as a sitemap is read as a sitemap (the URL-seen set takes a URL once).
-  const raw: { text: string; path: string; isSitemap?: boolean }[] = (config.sitemaps ?? []).map((text, i) => ({ text, path: `seeds.sitemaps.${i}`, isSitemap: true }));
+  const raw: { text: string; path: string; isSitemap?: boolean }[] = (config.sitemaps ?? []).map((text, i) => ({
+    text,
+    path: `seeds.sitemaps.${i}`,
+    isSitemap: true,
+  }));
   config.urls.forEach((text, i) => raw.push({ text, path: `seeds.urls.${i}` }));
   const seen = new Set<string>();
   const listed: Seed[] = [];
@@ -121,7 +128,8 @@ export function loadSeeds(config: Pick<CrawlConfig['seeds'], 'urls' | 'file'> & 
       });
     } catch (err) {
       throw new ConfigError([{ path: 'seeds.file', message: `cannot read ${path}: ${(err as Error).message}` }], {
-        cause: err, code: 'CONFIG_FILE_UNREADABLE',
+        cause: err,
+        code: 'CONFIG_FILE_UNREADABLE',
       });
     }
     file = { path, count };

@@ -67,7 +67,8 @@ export class SitemapReader {
       for (const u of parsed.urls) candidates.push({ url: u.url, hostname: hostnameOf(u.url), depth: 0, fromUrl: entry.url });
       o.stats.sitemaps.urls += candidates.length;
     } else if (parsed.kind === 'index' && entry.depth < o.limits.maxDepth) {
-      for (const ref of parsed.sitemaps) candidates.push({ url: ref.url, hostname: hostnameOf(ref.url), depth: entry.depth + 1, fromUrl: entry.url, isSitemap: true });
+      for (const ref of parsed.sitemaps)
+        candidates.push({ url: ref.url, hostname: hostnameOf(ref.url), depth: entry.depth + 1, fromUrl: entry.url, isSitemap: true });
       o.stats.sitemaps.children += candidates.length;
     } else if (parsed.kind === 'problem') {
       o.stats.sitemaps.problems++;
@@ -80,11 +81,23 @@ export class SitemapReader {
   private logParsed(entry: FrontierEntry, parsed: SitemapParse): void {
     const d = parsed.dropped;
     const common = {
-      url: entry.url, level: entry.depth, entries: parsed.entryCount, isGzip: parsed.isGzip,
-      droppedInvalid: d.invalid, droppedDuplicate: d.duplicate, droppedOverCap: d.overCap,
+      url: entry.url,
+      level: entry.depth,
+      entries: parsed.entryCount,
+      isGzip: parsed.isGzip,
+      droppedInvalid: d.invalid,
+      droppedDuplicate: d.duplicate,
+      droppedOverCap: d.overCap,
     };
-    if (parsed.kind === 'problem') this.options.log.warn('sitemap-problem', { ...common, problem: parsed.problem, message: parsed.message });
-    else if (parsed.kind === 'index' && entry.depth >= this.options.limits.maxDepth) this.options.log.warn('sitemap-too-deep', { ...common, children: parsed.sitemaps.length });
-    else this.options.log.info('sitemap', { ...common, kind: parsed.kind, count: parsed.kind === 'index' ? parsed.sitemaps.length : parsed.urls.length });
+    if (parsed.kind === 'problem')
+      this.options.log.warn('sitemap-problem', { ...common, problem: parsed.problem, message: parsed.message });
+    else if (parsed.kind === 'index' && entry.depth >= this.options.limits.maxDepth)
+      this.options.log.warn('sitemap-too-deep', { ...common, children: parsed.sitemaps.length });
+    else
+      this.options.log.info('sitemap', {
+        ...common,
+        kind: parsed.kind,
+        count: parsed.kind === 'index' ? parsed.sitemaps.length : parsed.urls.length,
+      });
   }
 }

@@ -38,7 +38,9 @@ export class Waker {
   /** Resolves at `untilMs` (on the clock; Infinity: never by time) or when a {@link notify} picks it. */
   wait(untilMs: number): Promise<void> {
     if (untilMs < this.timerAtMs) this.arm(untilMs);
-    return new Promise((resolve) => { this.waiters.push(resolve); });
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+    });
   }
 
   /** Cancels the timer (at the end of a run). */

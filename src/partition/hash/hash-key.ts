@@ -80,12 +80,16 @@ export function registrableDomainOf(hostname: string): string {
 /** The string a {@link HashKey} strategy hashes for `url` (never throws; see each key's fallback). */
 export function hashKeyOf(key: HashKey, url: UrlToPlace): string {
   switch (key) {
-    case HashKey.url: return url.url;
-    case HashKey.host: return url.hostname;
-    case HashKey.domain: return registrableDomainOf(url.hostname);
+    case HashKey.url:
+      return url.url;
+    case HashKey.host:
+      return url.hostname;
+    case HashKey.domain:
+      return registrableDomainOf(url.hostname);
     // Unknown address (resolution failed, or the caller did not resolve): the host name stands in,
     // so the URL still has an owner and all URLs of that host still go together.
-    case HashKey.ip: return url.ip ?? url.hostname;
+    case HashKey.ip:
+      return url.ip ?? url.hostname;
   }
 }
 

@@ -37,7 +37,10 @@ export class CategoryAssignment {
     checkAssignment(assignment, categories, partitionCount);
     const defaultCategory = params.defaultCategory ?? null;
     if (defaultCategory !== null && !distinct.has(defaultCategory)) {
-      throw new PartitionParamError('defaultCategory', `must be one of the categories (${categories.join(', ')}) or null, got ${defaultCategory}`);
+      throw new PartitionParamError(
+        'defaultCategory',
+        `must be one of the categories (${categories.join(', ')}) or null, got ${defaultCategory}`,
+      );
     }
     this.#placementOf = new Map(categories.map((c) => [c, Object.freeze([assignment[c] as number])]));
     this.#unknown = defaultCategory === null ? null : (this.#placementOf.get(defaultCategory) as Placement);

@@ -43,7 +43,11 @@ export class TopicPartitioner implements Partitioner, PagePlacer {
     this.partitionCount = partitionCount;
     this.spec = Object.freeze({
       id: 'topic',
-      params: Object.freeze({ assignment: this.#assignment.entries, defaultCategory: this.#assignment.defaultCategory ?? '', model: modelDigest }),
+      params: Object.freeze({
+        assignment: this.#assignment.entries,
+        defaultCategory: this.#assignment.defaultCategory ?? '',
+        model: modelDigest,
+      }),
     });
   }
 

@@ -70,13 +70,23 @@ export function warcDirsOf(nodeDirs: readonly string[]): string[] {
  * @throws ShoalError `GRAPH_FORMAT` when no directory holds an index; `IO` when one is unreadable.
  */
 export async function crawlContent(
-  warcDirs: readonly string[], pageCount: number, pageIdOf: (url: string) => number, options: CrawlContentOptions = {},
+  warcDirs: readonly string[],
+  pageCount: number,
+  pageIdOf: (url: string) => number,
+  options: CrawlContentOptions = {},
 ): Promise<CrawlContent> {
   if (warcDirs.length === 0) {
-    throw new ShoalError('GRAPH_FORMAT', `crawl graph content: no WARC index (warc/${INDEX_FILE}) in the crawl directories; page text is read from the crawl's WARC files`);
+    throw new ShoalError(
+      'GRAPH_FORMAT',
+      `crawl graph content: no WARC index (warc/${INDEX_FILE}) in the crawl directories; page text is read from the crawl's WARC files`,
+    );
   }
   const defaults = crawlConfigSchema.shape.parse.parse({});
-  const parse = options.parse ?? { anchorContextTokens: defaults.anchorContextTokens, maxLinks: defaults.maxLinks, maxTextChars: defaults.maxTextChars };
+  const parse = options.parse ?? {
+    anchorContextTokens: defaults.anchorContextTokens,
+    maxLinks: defaults.maxLinks,
+    maxTextChars: defaults.maxTextChars,
+  };
   const maxDecodedBytes = options.maxDecodedBytes ?? crawlConfigSchema.shape.fetch.parse({}).maxDecodedBytes;
 
   const files: string[] = [];
@@ -130,7 +140,9 @@ export async function crawlContent(
     try {
       stored = readRecordAt(fdOf(f), offsetOf[page] as number, lengthOf[page] as number);
     } catch (err) {
-      throw new ShoalError('IO', `crawl graph content: cannot read ${files[f]} at ${offsetOf[page]}: ${(err as Error).message}`, { cause: err });
+      throw new ShoalError('IO', `crawl graph content: cannot read ${files[f]} at ${offsetOf[page]}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     if (stored === null) return EMPTY;
     const { head, block } = stored;

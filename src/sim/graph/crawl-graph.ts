@@ -51,7 +51,11 @@ export function crawlLinkDirs(paths: readonly string[]): { readonly nodeDir: str
     } else if (existsSync(join(path, LINK_GRAPH_DIR, LINKS_FILE))) {
       out.push({ nodeDir: path, linksDir: join(path, LINK_GRAPH_DIR) });
     } else {
-      throw new ShoalError('GRAPH_FORMAT', `crawl graph: ${path} holds no link graph (${LINK_GRAPH_DIR}/${LINKS_FILE}) and no ${CLUSTER_MANIFEST}: not a crawl directory, or it was crawled with store.hasLinkGraph off`);
+      throw new ShoalError(
+        'GRAPH_FORMAT',
+        `crawl graph: ${path} holds no link graph (${LINK_GRAPH_DIR}/${LINKS_FILE}) and no ` +
+          `${CLUSTER_MANIFEST}: not a crawl directory, or it was crawled with store.hasLinkGraph off`,
+      );
     }
   }
   if (out.length === 0) throw new ShoalError('GRAPH_FORMAT', 'crawl graph: no directory given');
@@ -180,7 +184,9 @@ export async function loadCrawlGraph(paths: readonly string[], options: CrawlGra
   });
   const pageBytes = hasLog ? Float64Array.from(urls, (u) => bytesOf.get(u) ?? 0) : null;
   const isAnyIp = hostIp.size > 0;
-  const pageKinds = Uint8Array.from(urls, (url, p) => (redirects.at(p) === 1 ? SimPageKind.redirect : isNoContent.has(url) ? SimPageKind.noContent : SimPageKind.page));
+  const pageKinds = Uint8Array.from(urls, (url, p) =>
+    redirects.at(p) === 1 ? SimPageKind.redirect : isNoContent.has(url) ? SimPageKind.noContent : SimPageKind.page,
+  );
   let content: CrawlContent | null = null;
   if (options.withContent === true) {
     try {

@@ -33,7 +33,10 @@ export function detectGraphFormat(paths: readonly string[]): SimGraphFileFormat 
   if (paths.length === 1 && statSync(first).isFile()) return 'tsv';
   if (paths.length === 1 && existsSync(join(first, MANIFEST_FILE))) return 'truth';
   if (paths.every((p) => statSync(p).isDirectory())) return 'crawl';
-  throw new ConfigError([{ path: 'graph.paths', message: 'several paths must all be crawl directories (a truth export or an edge list is one path)' }], { code: 'USAGE' });
+  throw new ConfigError(
+    [{ path: 'graph.paths', message: 'several paths must all be crawl directories (a truth export or an edge list is one path)' }],
+    { code: 'USAGE' },
+  );
 }
 
 /**
@@ -42,7 +45,11 @@ export function detectGraphFormat(paths: readonly string[]): SimGraphFileFormat 
  * @throws ConfigError for paths that cannot be this format; ShoalError (`TRUTH_FORMAT`, `IO`) for a
  *   damaged or malformed input, naming the file (and line); RangeError for a loader bug.
  */
-export async function loadSimGraph(paths: readonly string[], format: GraphFormatChoice = 'auto', options: SimGraphLoadOptions = {}): Promise<SimGraph> {
+export async function loadSimGraph(
+  paths: readonly string[],
+  format: GraphFormatChoice = 'auto',
+  options: SimGraphLoadOptions = {},
+): Promise<SimGraph> {
   const chosen = format === 'auto' ? detectGraphFormat(paths) : format;
   if (chosen !== 'crawl' && paths.length !== 1) {
     throw new ConfigError([{ path: 'graph.paths', message: `a ${chosen} graph is one path, got ${paths.length}` }], { code: 'USAGE' });
@@ -59,8 +66,11 @@ export async function loadSimGraph(paths: readonly string[], format: GraphFormat
 
 function loadAs(format: SimGraphFileFormat, paths: readonly string[], options: SimGraphLoadOptions): Promise<SimGraph> {
   switch (format) {
-    case 'truth': return loadTruthGraph(paths[0] as string, { rebuildContent: options.rebuildContent ?? false });
-    case 'tsv': return loadTsvGraph(paths[0] as string);
-    case 'crawl': return loadCrawlGraph(paths, { withContent: options.withContent ?? false });
+    case 'truth':
+      return loadTruthGraph(paths[0] as string, { rebuildContent: options.rebuildContent ?? false });
+    case 'tsv':
+      return loadTsvGraph(paths[0] as string);
+    case 'crawl':
+      return loadCrawlGraph(paths, { withContent: options.withContent ?? false });
   }
 }

@@ -23,7 +23,11 @@ export interface AdjacencyGraphOptions {
 }
 
 /** Builds a graph from `web` with `seeds` (URLs; one that is no key or target is a page without links). */
-export function graphFromAdjacency(web: Readonly<Record<string, readonly string[]>>, seeds: readonly string[], options: AdjacencyGraphOptions = {}): SimGraph {
+export function graphFromAdjacency(
+  web: Readonly<Record<string, readonly string[]>>,
+  seeds: readonly string[],
+  options: AdjacencyGraphOptions = {},
+): SimGraph {
   const pages = new Numbering();
   const id = (url: string): number => pages.idOf(url);
   for (const url of Object.keys(web)) id(url);
@@ -45,7 +49,8 @@ export function graphFromAdjacency(web: Readonly<Record<string, readonly string[
   // Keys come first and their links are listed key by key, so edges are already grouped by source.
   const csr = csrFromEdges(n, Uint32Array.from(src), Uint32Array.from(dst));
   const nofollowSet = new Set((options.nofollow ?? []).map(([f, t]) => `${f}\n${t}`));
-  const edgeNofollow = nofollowSet.size === 0 ? null : Uint8Array.from(edgeFrom, (f, e) => (nofollowSet.has(`${f}\n${edgeTo[e] as string}`) ? 1 : 0));
+  const edgeNofollow =
+    nofollowSet.size === 0 ? null : Uint8Array.from(edgeFrom, (f, e) => (nofollowSet.has(`${f}\n${edgeTo[e] as string}`) ? 1 : 0));
   const { pageHost, hosts } = numberHosts(n, (p) => urlParts(urls[p] as string).hostKey);
   const { anchor, content } = options;
   const graph: SimGraph = {

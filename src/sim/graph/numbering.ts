@@ -37,7 +37,10 @@ export class Numbering {
 }
 
 /** The host of each page, numbered in page order by `hostKeyOf(page)`, with the host names. */
-export function numberHosts(pageCount: number, hostKeyOf: (page: number) => string): { readonly pageHost: Uint32Array; readonly hosts: Numbering } {
+export function numberHosts(
+  pageCount: number,
+  hostKeyOf: (page: number) => string,
+): { readonly pageHost: Uint32Array; readonly hosts: Numbering } {
   const hosts = new Numbering();
   const pageHost = new Uint32Array(pageCount);
   for (let p = 0; p < pageCount; p++) pageHost[p] = hosts.idOf(hostKeyOf(p));

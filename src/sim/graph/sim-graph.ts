@@ -136,7 +136,10 @@ export function abilitiesOf(graph: SimGraph): GraphAbilities {
  * What `needs` (an ordering policy's `needs`) asks and `graph` does not have, in words; empty when
  * the graph serves the policy.
  */
-export function missingForPolicy(needs: { readonly urls: boolean; readonly anchors: boolean; readonly text: boolean }, graph: SimGraph): string[] {
+export function missingForPolicy(
+  needs: { readonly urls: boolean; readonly anchors: boolean; readonly text: boolean },
+  graph: SimGraph,
+): string[] {
   const can = abilitiesOf(graph);
   return [
     needs.urls && !can.urls ? 'URLs (this graph has made-up ones)' : null,
@@ -149,11 +152,18 @@ export function missingForPolicy(needs: { readonly urls: boolean; readonly ancho
  * Why `graph` cannot serve the policy `policy` (what it reads and the graph lacks, and the option
  * that would give it), or null when it can.
  */
-export function policyNeedsProblem(policy: { readonly spec: { readonly id: string }; readonly needs: Parameters<typeof missingForPolicy>[0] }, graph: SimGraph): string | null {
+export function policyNeedsProblem(
+  policy: { readonly spec: { readonly id: string }; readonly needs: Parameters<typeof missingForPolicy>[0] },
+  graph: SimGraph,
+): string | null {
   const missing = missingForPolicy(policy.needs, graph);
   if (missing.length === 0) return null;
-  const hint = graph.format === 'truth' ? '; with a truth export, graph.rebuildContent gives titles, text and anchors'
-    : graph.format === 'crawl' ? '; with a crawl graph, graph.crawlContent reads titles and text from its WARC files' : '';
+  const hint =
+    graph.format === 'truth'
+      ? '; with a truth export, graph.rebuildContent gives titles, text and anchors'
+      : graph.format === 'crawl'
+        ? '; with a crawl graph, graph.crawlContent reads titles and text from its WARC files'
+        : '';
   return `${policy.spec.id} reads ${missing.join(' and ')}, which the ${graph.format} graph ${graph.source} does not have${hint}`;
 }
 
@@ -169,9 +179,11 @@ export function syntheticUrlOf(hosts: SimHosts, pageHost: Uint32Array, nameOf: (
 export function checkSimGraph(graph: SimGraph): void {
   const { csr, pageCount: n } = graph;
   if (csr.nodeCount !== n || csr.offsets.length !== n + 1) throw new RangeError(`sim graph: ${n} pages but a CSR of ${csr.nodeCount}`);
-  if ((csr.offsets[n] as number) !== graph.linkCount) throw new RangeError(`sim graph: ${graph.linkCount} links but the CSR ends at ${csr.offsets[n]}`);
+  if ((csr.offsets[n] as number) !== graph.linkCount)
+    throw new RangeError(`sim graph: ${graph.linkCount} links but the CSR ends at ${csr.offsets[n]}`);
   if (graph.pageHost.length !== n) throw new RangeError(`sim graph: ${graph.pageHost.length} page hosts for ${n} pages`);
-  if (graph.edgeNofollow !== null && graph.edgeNofollow.length !== graph.linkCount) throw new RangeError('sim graph: edgeNofollow is not one byte per link');
+  if (graph.edgeNofollow !== null && graph.edgeNofollow.length !== graph.linkCount)
+    throw new RangeError('sim graph: edgeNofollow is not one byte per link');
   if (graph.pageKinds !== null && graph.pageKinds.length !== n) throw new RangeError('sim graph: pageKinds is not one byte per page');
   for (const s of graph.seeds) if (s >= n) throw new RangeError(`sim graph: seed ${s} is not a page`);
 }

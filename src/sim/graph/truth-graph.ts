@@ -70,7 +70,9 @@ export function truthGraphOf(truth: Truth, source: string, options: TruthProvide
   // What a crawl gets from each page: content (observed, links followed), a redirect, or nothing.
   const redirectKind = m.pageKinds.indexOf('redirect');
   const contentKinds = new Set(['ok', 'unavailable', 'reset', 'oversized', 'nearDuplicate'].map((k) => m.pageKinds.indexOf(k)));
-  const pageKinds = Uint8Array.from(truth.kind, (k) => (contentKinds.has(k) ? SimPageKind.page : k === redirectKind ? SimPageKind.redirect : SimPageKind.noContent));
+  const pageKinds = Uint8Array.from(truth.kind, (k) =>
+    contentKinds.has(k) ? SimPageKind.page : k === redirectKind ? SimPageKind.redirect : SimPageKind.noContent,
+  );
 
   const urlOf = (page: number): string => `http://${hostNames[truth.pageHost[page] as number] as string}${truth.paths.at(page)}`;
   return {
@@ -99,7 +101,12 @@ export function truthGraphOf(truth: Truth, source: string, options: TruthProvide
     linksOf: options.linksOf ?? null,
     pageBytes: null,
     labels: {
-      categories: m.categories, topic: truth.topic, languages: m.languages, lang: truth.lang, sameContentAs, pagerank: truth.pagerank,
+      categories: m.categories,
+      topic: truth.topic,
+      languages: m.languages,
+      lang: truth.lang,
+      sameContentAs,
+      pagerank: truth.pagerank,
     },
     close: () => {},
   };

@@ -64,7 +64,8 @@ export async function loadTsvGraph(path: string): Promise<SimGraph> {
     if (known !== undefined) return known;
     let id: number;
     if (t.kind === 'ids') {
-      if (!ID.test(raw)) fail(line, `${column} ${JSON.stringify(raw)} is not an id: this file names pages by ids (a non-negative integer each)`);
+      if (!ID.test(raw))
+        fail(line, `${column} ${JSON.stringify(raw)} is not an id: this file names pages by ids (a non-negative integer each)`);
       const value = Number(raw);
       if (!Number.isSafeInteger(value)) fail(line, `${column} ${raw} is too large for an id`);
       id = byId.get(value) ?? -1;
@@ -106,7 +107,10 @@ export async function loadTsvGraph(path: string): Promise<SimGraph> {
       if (line.trim() === '' || line.startsWith('#')) continue;
       const fields = line.split('\t');
       if (fields.length < 2 || fields.length > 5) {
-        fail(lineNumber, `expected src<TAB>dst with optional host columns and flags (2 to 5 fields), got ${fields.length} field${fields.length === 1 ? '' : 's'}`);
+        fail(
+          lineNumber,
+          `expected src<TAB>dst with optional host columns and flags (2 to 5 fields), got ${fields.length} field${fields.length === 1 ? '' : 's'}`,
+        );
       }
       const [a, b] = fields as [string, string];
       if (a === '' || b === '') fail(lineNumber, 'src and dst must not be empty');
@@ -137,7 +141,13 @@ export async function loadTsvGraph(path: string): Promise<SimGraph> {
 }
 
 function assemble(
-  path: string, table: PageTable, src: GrowableU32, dst: GrowableU32, flags: GrowableU32, isAnyNofollow: boolean, hostNumbering: Numbering,
+  path: string,
+  table: PageTable,
+  src: GrowableU32,
+  dst: GrowableU32,
+  flags: GrowableU32,
+  isAnyNofollow: boolean,
+  hostNumbering: Numbering,
 ): SimGraph {
   const n = table.names.length;
   // Final ids: by increasing original id for id files, by first sight for URL files.
@@ -195,7 +205,7 @@ function assemble(
     if (isUrls) {
       if (byName.size === 0) names.forEach((u, p) => byName.set(u as string, p));
       const normalized = normalizeUrl(name);
-      return normalized.kind === 'ok' ? byName.get(normalized.url) ?? -1 : -1;
+      return normalized.kind === 'ok' ? (byName.get(normalized.url) ?? -1) : -1;
     }
     if (!ID.test(name)) return -1;
     const want = Number(name);

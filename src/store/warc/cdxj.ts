@@ -16,7 +16,18 @@
  * The key is the SURT form of the URL made by pywb's `surt` package (Internet Archive's
  * canonicalizer); see {@link surtKey}.
  */
-import { closeSync, existsSync, fstatSync, ftruncateSync, fsyncSync, openSync, readFileSync, readSync, renameSync, writevSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writevSync,
+} from 'node:fs';
 import { parseHttpHead, parseWarcHead, WarcType, type WarcRecord } from './warc-record.js';
 
 /** One index line. */
@@ -59,15 +70,24 @@ function digestValue(payloadDigest: string | null | undefined): string | null {
 }
 
 function entry(
-  type: string, url: string, date: string, payloadDigest: string | null | undefined,
-  http: { status: number | null; mime: string | null } | null, at: RecordLocation,
+  type: string,
+  url: string,
+  date: string,
+  payloadDigest: string | null | undefined,
+  http: { status: number | null; mime: string | null } | null,
+  at: RecordLocation,
 ): CdxjEntry | null {
   if (type !== WarcType.response && type !== WarcType.revisit) return null;
   return {
-    urlkey: surtKey(url), timestamp: cdxjTimestamp(date), url,
+    urlkey: surtKey(url),
+    timestamp: cdxjTimestamp(date),
+    url,
     mime: type === WarcType.revisit ? 'warc/revisit' : (http?.mime ?? 'unk'),
     status: http?.status === null || http?.status === undefined ? null : String(http.status),
-    digest: digestValue(payloadDigest), length: at.length, offset: at.offset, filename: at.filename,
+    digest: digestValue(payloadDigest),
+    length: at.length,
+    offset: at.offset,
+    filename: at.filename,
   };
 }
 
@@ -113,9 +133,15 @@ export function parseCdxjLine(line: string): CdxjEntry | null {
   const length = Number(j.length);
   if (typeof j.filename !== 'string' || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) return null;
   return {
-    urlkey: m[1] ?? '', timestamp: m[2] ?? '', url: String(j.url ?? ''), mime: String(j.mime ?? 'unk'),
-    status: j.status === undefined ? null : String(j.status), digest: j.digest === undefined ? null : String(j.digest),
-    length, offset, filename: j.filename,
+    urlkey: m[1] ?? '',
+    timestamp: m[2] ?? '',
+    url: String(j.url ?? ''),
+    mime: String(j.mime ?? 'unk'),
+    status: j.status === undefined ? null : String(j.status),
+    digest: j.digest === undefined ? null : String(j.digest),
+    length,
+    offset,
+    filename: j.filename,
   };
 }
 
@@ -128,10 +154,7 @@ const QUERY_SESSION_IDS = [
   /^(.*)(?:ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24})(?:&(.*))?$/i,
   /^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$/i,
 ];
-const PATH_SESSION_IDS = [
-  /^(.*\/)(\((?:[a-z]\([0-9a-z]{24}\))+\)\/)([^?]+\.aspx.*)$/i,
-  /^(.*\/)(\([0-9a-z]{24}\)\/)([^?]+\.aspx.*)$/i,
-];
+const PATH_SESSION_IDS = [/^(.*\/)(\((?:[a-z]\([0-9a-z]{24}\))+\)\/)([^?]+\.aspx.*)$/i, /^(.*\/)(\([0-9a-z]{24}\)\/)([^?]+\.aspx.*)$/i];
 
 /** Decodes `%XX` until nothing changes, then reads the bytes as UTF-8 (invalid bytes become U+FFFD). */
 function unescapeRepeatedly(s: string): string {
@@ -146,7 +169,8 @@ function unescapeRepeatedly(s: string): string {
 function escapeOnce(s: string): string {
   let out = '';
   for (const b of Buffer.from(s, 'utf8')) {
-    out += b <= 0x20 || b >= 0x7f || b === 0x23 || b === 0x25 ? `%${b.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(b);
+    out +=
+      b <= 0x20 || b >= 0x7f || b === 0x23 || b === 0x25 ? `%${b.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(b);
   }
   return out;
 }
@@ -207,7 +231,10 @@ export function surtKey(url: string): string {
     return url;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return url;
-  const host = u.hostname.replace(/\.{2,}/g, '.').replace(/^\.+|\.+$/g, '').replace(/^www\d*\./, '');
+  const host = u.hostname
+    .replace(/\.{2,}/g, '.')
+    .replace(/^\.+|\.+$/g, '')
+    .replace(/^www\d*\./, '');
   let key = host.startsWith('[') ? host : host.split('.').reverse().join(',');
   if (u.port !== '') key += `:${u.port}`; // the parser has already dropped default ports
   let path = escapeOnce(normalizePath(unescapeRepeatedly(u.pathname))).toLowerCase();
@@ -267,7 +294,12 @@ export function reconcileCdxj(indexPath: string, filename: string, keptBytes: nu
 }
 
 /** Walks lines backwards from the end of `buf` (which starts at file position `from`); null: need more. */
-function scanTail(buf: Buffer, from: number, filename: string, keptBytes: number): { end: number; indexedEnd: number; droppedLines: number } | null {
+function scanTail(
+  buf: Buffer,
+  from: number,
+  filename: string,
+  keptBytes: number,
+): { end: number; indexedEnd: number; droppedLines: number } | null {
   let end = buf.length; // relative end of the kept region
   let droppedLines = 0;
   if (end > 0 && buf[end - 1] !== 0x0a) {
@@ -313,7 +345,11 @@ export function sortCdxj(source: string, target: string = source): number {
   const tmp = `${target}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w');
   try {
-    for (let i = 0; i < lines.length; i += 512) writevSync(fd, lines.slice(i, i + 512).flatMap((l) => [l, NL]));
+    for (let i = 0; i < lines.length; i += 512)
+      writevSync(
+        fd,
+        lines.slice(i, i + 512).flatMap((l) => [l, NL]),
+      );
     fsyncSync(fd);
   } finally {
     closeSync(fd);

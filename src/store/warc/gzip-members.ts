@@ -94,7 +94,10 @@ export function gzipMember(pieces: readonly Buffer[], level = 6, stored: ByteRan
   let length = GZIP_HEADER.length + 8;
   segments.forEach((seg, i) => {
     const isLast = i === segments.length - 1;
-    const z = zlib.deflateRawSync(seg.bytes, { level: seg.level, finishFlush: isLast ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
+    const z = zlib.deflateRawSync(seg.bytes, {
+      level: seg.level,
+      finishFlush: isLast ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH,
+    });
     out.push(z);
     length += z.length;
   });
@@ -123,7 +126,8 @@ export function readGzipMember(buf: Buffer, at = 0): MemberRead {
   if ((flags & 0xe0) !== 0) return { kind: 'invalid', reason: 'reserved gzip flags set' };
   let p = at + 10;
   if ((flags & 4) !== 0) p += 2 + (p + 2 <= buf.length ? buf.readUInt16LE(p) : 0); // FEXTRA
-  for (const flag of [8, 16]) { // FNAME, FCOMMENT: zero-terminated
+  for (const flag of [8, 16]) {
+    // FNAME, FCOMMENT: zero-terminated
     if ((flags & flag) === 0) continue;
     const zero = p < buf.length ? buf.indexOf(0, p) : -1;
     if (zero < 0) return { kind: 'incomplete' };

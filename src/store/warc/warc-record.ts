@@ -267,7 +267,10 @@ export function readHttpHead(message: Buffer): HttpHead {
   return {
     status: status === null ? null : Number(status[1]),
     mime: contentType === null ? null : (contentType.split(';', 1)[0] ?? '').trim().toLowerCase() || null,
-    contentType, contentEncoding, location, bodyOffset: end < 0 ? -1 : end + gap,
+    contentType,
+    contentEncoding,
+    location,
+    bodyOffset: end < 0 ? -1 : end + gap,
   };
 }
 
@@ -279,8 +282,8 @@ function isEncodedBy(contentEncoding: string | null): boolean {
 /** Media types whose bytes are compressed already: deflating them again costs much and gains nothing. */
 const COMPRESSED_MEDIA = new RegExp(
   '^(?:image/(?:jpeg|pjpeg|png|gif|webp|avif|heic|heif|jp2|jxl)|video/.+|audio/(?:mpeg|mp3|mp4|aac|ogg|opus|webm|flac)|' +
-  'font/woff2?|application/(?:zip|gzip|x-gzip|x-bzip2|x-xz|zstd|x-7z-compressed|vnd\\.rar|x-rar-compressed|java-archive|' +
-  'epub\\+zip|ogg|vnd\\.openxmlformats-officedocument\\..+|vnd\\.oasis\\.opendocument\\..+))$',
+    'font/woff2?|application/(?:zip|gzip|x-gzip|x-bzip2|x-xz|zstd|x-7z-compressed|vnd\\.rar|x-rar-compressed|java-archive|' +
+    'epub\\+zip|ogg|vnd\\.openxmlformats-officedocument\\..+|vnd\\.oasis\\.opendocument\\..+))$',
 );
 
 function checkName(name: string): string {
@@ -306,15 +309,32 @@ function concurrent(fields: WarcField[], ids: readonly string[] | undefined): vo
 }
 
 function finish(
-  type: WarcType, head: { fields: WarcField[]; id: string; date: string }, targetUri: string | null,
-  contentType: string | null, block: readonly Buffer[], payloadDigest: string | null, http: HttpSummary | null,
+  type: WarcType,
+  head: { fields: WarcField[]; id: string; date: string },
+  targetUri: string | null,
+  contentType: string | null,
+  block: readonly Buffer[],
+  payloadDigest: string | null,
+  http: HttpSummary | null,
   storedPayloadBytes = 0,
 ): WarcRecord {
   let blockLength = 0;
   for (const b of block) blockLength += b.length;
   if (payloadDigest !== null) head.fields.push(['WARC-Payload-Digest', payloadDigest]);
   head.fields.push(['WARC-Block-Digest', sha1Digest(block)]);
-  return { type, id: head.id, date: head.date, targetUri, fields: head.fields, contentType, block, blockLength, payloadDigest, http, storedPayloadBytes };
+  return {
+    type,
+    id: head.id,
+    date: head.date,
+    targetUri,
+    fields: head.fields,
+    contentType,
+    block,
+    blockLength,
+    payloadDigest,
+    http,
+    storedPayloadBytes,
+  };
 }
 
 /** A `warcinfo` record (WARC/1.1 §6.2). */
@@ -346,7 +366,16 @@ export function responseRecord(input: ResponseInput): WarcRecord {
   const digest = input.payloadDigest ?? sha1Digest([body]);
   const { status, mime, contentEncoding } = readHttpHead(httpHead);
   const isCompressed = isEncodedBy(contentEncoding) || (mime !== null && COMPRESSED_MEDIA.test(mime));
-  return finish(WarcType.response, head, uri, ContentType.httpResponse, [httpHead, body], digest, { status, mime }, isCompressed ? body.length : 0);
+  return finish(
+    WarcType.response,
+    head,
+    uri,
+    ContentType.httpResponse,
+    [httpHead, body],
+    digest,
+    { status, mime },
+    isCompressed ? body.length : 0,
+  );
 }
 
 /** A `metadata` record with an `application/warc-fields` block. */
@@ -382,8 +411,9 @@ export function revisitRecord(input: RevisitInput): WarcRecord {
  * `WARC-Warcinfo-ID` of the file the record goes into (the writer knows it; the builder does not).
  */
 export function encodeHeader(record: WarcRecord, warcinfoId: string | null = null): Buffer {
-  let text = `WARC/1.1${CRLF}WARC-Type: ${record.type}${CRLF}WARC-Record-ID: ${sanitizeFieldValue(record.id)}${CRLF}`
-    + `WARC-Date: ${record.date}${CRLF}`;
+  let text =
+    `WARC/1.1${CRLF}WARC-Type: ${record.type}${CRLF}WARC-Record-ID: ${sanitizeFieldValue(record.id)}${CRLF}` +
+    `WARC-Date: ${record.date}${CRLF}`;
   for (const [name, value] of record.fields) text += `${name}: ${sanitizeFieldValue(value)}${CRLF}`;
   if (warcinfoId !== null) text += `WARC-Warcinfo-ID: ${sanitizeFieldValue(warcinfoId)}${CRLF}`;
   if (record.contentType !== null) text += `Content-Type: ${record.contentType}${CRLF}`;

@@ -208,9 +208,11 @@ export class WarcWriter {
     this.isIndexed = options.isIndexed ?? true;
     this.now = options.now ?? Date.now;
     this.indexPath = join(options.dir, INDEX_FILE);
-    if (!/^[A-Za-z0-9._-]+$/.test(this.prefix)) throw new RangeError(`WARC prefix must be letters, digits, '.', '_' or '-': ${JSON.stringify(this.prefix)}`);
+    if (!/^[A-Za-z0-9._-]+$/.test(this.prefix))
+      throw new RangeError(`WARC prefix must be letters, digits, '.', '_' or '-': ${JSON.stringify(this.prefix)}`);
     if (!(this.maxFileBytes > 0)) throw new RangeError(`maxFileBytes must be positive, got ${this.maxFileBytes}`);
-    if (!Number.isInteger(this.level) || this.level < 0 || this.level > 9) throw new RangeError(`compressionLevel must be 0..9, got ${this.level}`);
+    if (!Number.isInteger(this.level) || this.level < 0 || this.level > 9)
+      throw new RangeError(`compressionLevel must be 0..9, got ${this.level}`);
   }
 
   /** The file records currently go to, or null before the first record. */
@@ -243,7 +245,14 @@ export class WarcWriter {
       const m = pattern.exec(name);
       if (m !== null && (last === null || Number(m[1]) > last.serial)) last = { name, serial: Number(m[1]) };
     }
-    let report: WarcResumeReport = { lastFile: null, keptBytes: 0, droppedBytes: 0, droppedIndexLines: 0, reindexed: 0, isAppending: false };
+    let report: WarcResumeReport = {
+      lastFile: null,
+      keptBytes: 0,
+      droppedBytes: 0,
+      droppedIndexLines: 0,
+      reindexed: 0,
+      isAppending: false,
+    };
     if (last !== null) {
       const path = join(dir, last.name);
       const { keptBytes, droppedBytes } = repairWarcTail(path);
@@ -315,7 +324,8 @@ export class WarcWriter {
    */
   write(record: WarcRecord): Promise<WarcWriteResult> {
     if (this.failure !== null) return Promise.reject(this.failure);
-    if (this.state !== 'started') return Promise.reject(new Error(`WarcWriter.write() on a writer that is ${this.state === 'new' ? 'not started' : 'closed'}`));
+    if (this.state !== 'started')
+      return Promise.reject(new Error(`WarcWriter.write() on a writer that is ${this.state === 'new' ? 'not started' : 'closed'}`));
     if (record.type === WarcType.warcinfo) return Promise.reject(new RangeError('the writer writes warcinfo records itself'));
     let file = this.current;
     if (file === null || (file.hasRecords && file.size + file.pendingBytes >= this.maxFileBytes)) file = this.rotate();
@@ -354,7 +364,10 @@ export class WarcWriter {
   private async compressBatch(batch: readonly { placed: Placed; bytes: RecordBytes }[]): Promise<void> {
     let members: readonly GzipMember[] | null = null;
     try {
-      members = await (this.options.compress as WarcCompressor)(batch.map((b) => b.bytes), this.level);
+      members = await (this.options.compress as WarcCompressor)(
+        batch.map((b) => b.bytes),
+        this.level,
+      );
       if (members.length !== batch.length) members = null;
     } catch {
       members = null; // compressed here instead
@@ -428,17 +441,28 @@ export class WarcWriter {
     const ms = this.now();
     const name = `${this.prefix}-${fileStamp(ms)}-${String(this.nextSerial++).padStart(5, '0')}.warc.gz`;
     const info = warcinfoRecord({
-      date: ms, filename: name,
+      date: ms,
+      filename: name,
       fields: [['software', `shoal/${this.options.version}`], ...FORMAT_FIELDS, ...(this.options.warcinfoFields ?? [])],
     });
     const member = gzipMember(encodeRecord(info), this.level);
     const file: OpenFile = {
-      name, path: join(this.options.dir, name), size: member.length, pendingBytes: 0, warcinfoId: info.id, hasRecords: false, handle: null,
+      name,
+      path: join(this.options.dir, name),
+      size: member.length,
+      pendingBytes: 0,
+      warcinfoId: info.id,
+      hasRecords: false,
+      handle: null,
     };
-    this.barrier(() => [
-      ...(old === null ? [] : [{ kind: 'retire', file: old } as const]),
-      { kind: 'open', file }, { kind: 'append', file, pieces: member.pieces, done: null },
-    ], null);
+    this.barrier(
+      () => [
+        ...(old === null ? [] : [{ kind: 'retire', file: old } as const]),
+        { kind: 'open', file },
+        { kind: 'append', file, pieces: member.pieces, done: null },
+      ],
+      null,
+    );
     this.current = file;
     return file;
   }
@@ -535,7 +559,8 @@ export class WarcWriter {
 
   /** Rejects everything queued with one `IO` error; the files are left as they are (repair on resume). */
   private fail(err: unknown): void {
-    const failure = err instanceof ShoalError ? err : new ShoalError('IO', `writing WARC files in ${this.options.dir} failed`, { cause: err });
+    const failure =
+      err instanceof ShoalError ? err : new ShoalError('IO', `writing WARC files in ${this.options.dir} failed`, { cause: err });
     this.failure = failure;
     for (const reject of this.pendingRejects.splice(0)) reject(failure);
     for (const op of this.queue.splice(0)) {

@@ -9,16 +9,21 @@
  */
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
 import { compilePatterns } from './regex-filter.js';
-import { ACCEPTED, RejectReason, rejected, type CandidateUrl, type FilterVerdict, type UrlFilter, type UrlFilterSpec } from './url-filter.js';
+import {
+  ACCEPTED,
+  RejectReason,
+  rejected,
+  type CandidateUrl,
+  type FilterVerdict,
+  type UrlFilter,
+  type UrlFilterSpec,
+} from './url-filter.js';
 
 /**
  * Default patterns, case-insensitive: a `cgi-bin` directory, and scripts ending in `.cgi` or `.pl`
  * (Perl) as a path segment of their own, with or without path info or a query after them.
  */
-export const DEFAULT_DYNAMIC_PATTERNS: readonly RegExp[] = Object.freeze([
-  /\/cgi-bin\//i,
-  /\.(?:cgi|pl)(?:[/?;]|$)/i,
-]);
+export const DEFAULT_DYNAMIC_PATTERNS: readonly RegExp[] = Object.freeze([/\/cgi-bin\//i, /\.(?:cgi|pl)(?:[/?;]|$)/i]);
 
 /** Options of {@link DynamicPathFilter}. */
 export interface DynamicPathFilterOptions {

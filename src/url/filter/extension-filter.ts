@@ -13,7 +13,15 @@
  * `jsp`, `cgi`): they usually answer HTML.
  */
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
-import { ACCEPTED, RejectReason, rejected, type CandidateUrl, type FilterVerdict, type UrlFilter, type UrlFilterSpec } from './url-filter.js';
+import {
+  ACCEPTED,
+  RejectReason,
+  rejected,
+  type CandidateUrl,
+  type FilterVerdict,
+  type UrlFilter,
+  type UrlFilterSpec,
+} from './url-filter.js';
 
 /**
  * Extensions that never name an HTML page, by family (lower case, no dot). Documents are listed
@@ -21,11 +29,53 @@ import { ACCEPTED, RejectReason, rejected, type CandidateUrl, type FilterVerdict
  * passes a list without {@link EXTENSION_GROUPS.document}.
  */
 export const EXTENSION_GROUPS = {
-  image: ['jpg', 'jpeg', 'jpe', 'jfif', 'png', 'gif', 'bmp', 'tif', 'tiff', 'webp', 'avif', 'heic', 'heif', 'ico', 'svg', 'svgz', 'psd', 'raw', 'cr2', 'nef', 'dng'],
+  image: [
+    'jpg',
+    'jpeg',
+    'jpe',
+    'jfif',
+    'png',
+    'gif',
+    'bmp',
+    'tif',
+    'tiff',
+    'webp',
+    'avif',
+    'heic',
+    'heif',
+    'ico',
+    'svg',
+    'svgz',
+    'psd',
+    'raw',
+    'cr2',
+    'nef',
+    'dng',
+  ],
   audio: ['mp3', 'wav', 'ogg', 'oga', 'opus', 'flac', 'aac', 'm4a', 'wma', 'mid', 'midi', 'aif', 'aiff', 'ra', 'ram'],
   video: ['mp4', 'm4v', 'mov', 'avi', 'wmv', 'flv', 'f4v', 'swf', 'webm', 'mkv', 'mpg', 'mpeg', 'm2ts', '3gp', 'ogv', 'asf', 'rm', 'vob'],
   archive: ['zip', 'gz', 'tgz', 'bz2', 'tbz2', 'xz', 'txz', 'zst', 'lz', 'lzma', '7z', 'rar', 'tar', 'cab', 'arj'],
-  binary: ['exe', 'msi', 'msix', 'dll', 'so', 'bin', 'dat', 'iso', 'img', 'dmg', 'pkg', 'deb', 'rpm', 'apk', 'ipa', 'jar', 'war', 'class', 'appimage'],
+  binary: [
+    'exe',
+    'msi',
+    'msix',
+    'dll',
+    'so',
+    'bin',
+    'dat',
+    'iso',
+    'img',
+    'dmg',
+    'pkg',
+    'deb',
+    'rpm',
+    'apk',
+    'ipa',
+    'jar',
+    'war',
+    'class',
+    'appimage',
+  ],
   font: ['woff', 'woff2', 'ttf', 'otf', 'eot'],
   document: ['pdf', 'ps', 'eps', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'rtf', 'epub', 'mobi'],
   /** Stylesheets and scripts: page requisites, never pages. */
@@ -79,7 +129,8 @@ export class ExtensionFilter implements UrlFilter {
     const list = (options.extensions ?? DEFAULT_BLOCKED_EXTENSIONS).map((e) => e.replace(/^\./, '').toLowerCase());
     const issues: ConfigIssue[] = [];
     list.forEach((e, i) => {
-      if (!/^[a-z0-9_+-]+$/.test(e)) issues.push({ path: `extensions[${i}]`, message: `'${e}' is not a file extension (letters, digits, '_', '+', '-')` });
+      if (!/^[a-z0-9_+-]+$/.test(e))
+        issues.push({ path: `extensions[${i}]`, message: `'${e}' is not a file extension (letters, digits, '_', '+', '-')` });
     });
     if (issues.length > 0) throw new ConfigError(issues);
     this.extensions = new Set(list);

@@ -12,7 +12,15 @@
  */
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
 import { normalizeUrl } from '../normalize.js';
-import { ACCEPTED, RejectReason, rejected, type CandidateUrl, type FilterVerdict, type UrlFilter, type UrlFilterSpec } from './url-filter.js';
+import {
+  ACCEPTED,
+  RejectReason,
+  rejected,
+  type CandidateUrl,
+  type FilterVerdict,
+  type UrlFilter,
+  type UrlFilterSpec,
+} from './url-filter.js';
 
 /** Options of {@link HostFilter}. */
 export interface HostFilterOptions {

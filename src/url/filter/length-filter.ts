@@ -8,7 +8,15 @@
  * percent-encoded, hosts are punycode), so characters are also bytes.
  */
 import { ConfigError } from '../../core/errors.js';
-import { ACCEPTED, RejectReason, rejected, type CandidateUrl, type FilterVerdict, type UrlFilter, type UrlFilterSpec } from './url-filter.js';
+import {
+  ACCEPTED,
+  RejectReason,
+  rejected,
+  type CandidateUrl,
+  type FilterVerdict,
+  type UrlFilter,
+  type UrlFilterSpec,
+} from './url-filter.js';
 
 /** Default {@link LengthFilterOptions.maxLength}: 2,048 characters. */
 export const DEFAULT_MAX_URL_LENGTH = 2048;

@@ -8,7 +8,15 @@
  * host, no default port, no fragment, escapes of unreserved characters decoded.
  */
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
-import { ACCEPTED, RejectReason, rejected, type CandidateUrl, type FilterVerdict, type UrlFilter, type UrlFilterSpec } from './url-filter.js';
+import {
+  ACCEPTED,
+  RejectReason,
+  rejected,
+  type CandidateUrl,
+  type FilterVerdict,
+  type UrlFilter,
+  type UrlFilterSpec,
+} from './url-filter.js';
 
 /** Options of {@link RegexFilter}; strings are compiled as case-sensitive regular expressions. */
 export interface RegexFilterOptions {

@@ -4,7 +4,15 @@
  * the rule in the chain, where its rejections are counted, and lets a crawl narrow it to https.
  */
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
-import { ACCEPTED, RejectReason, rejected, type CandidateUrl, type FilterVerdict, type UrlFilter, type UrlFilterSpec } from './url-filter.js';
+import {
+  ACCEPTED,
+  RejectReason,
+  rejected,
+  type CandidateUrl,
+  type FilterVerdict,
+  type UrlFilter,
+  type UrlFilterSpec,
+} from './url-filter.js';
 
 /** The schemes shoal can fetch, and the default of {@link SchemeFilterOptions.schemes}. */
 export const FETCHABLE_SCHEMES: readonly string[] = Object.freeze(['http', 'https']);
@@ -28,7 +36,8 @@ export class SchemeFilter implements UrlFilter {
     const issues: ConfigIssue[] = [];
     if (schemes.length === 0) issues.push({ path: 'schemes', message: 'at least one scheme is needed' });
     schemes.forEach((s, i) => {
-      if (!FETCHABLE_SCHEMES.includes(s)) issues.push({ path: `schemes[${i}]`, message: `'${s}' cannot be fetched; use ${FETCHABLE_SCHEMES.join(' or ')}` });
+      if (!FETCHABLE_SCHEMES.includes(s))
+        issues.push({ path: `schemes[${i}]`, message: `'${s}' cannot be fetched; use ${FETCHABLE_SCHEMES.join(' or ')}` });
     });
     if (issues.length > 0) throw new ConfigError(issues);
     this.schemes = new Set(schemes);

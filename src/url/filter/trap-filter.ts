@@ -9,8 +9,14 @@
  * | path depth | more than `maxPathDepth` non-empty segments | 16 | deep sites rarely pass 8–10 levels; 16 leaves room |
  * | repeated segment | one segment more than `maxSegmentRepeats` times anywhere in the path | 3 | `/archive/archive/archive/archive/`: a relative link resolved against itself |
  * | repeated sequence | a run of 2 or more segments repeated consecutively more than `maxSequenceRepeats` times | 2 | `/a/b/a/b/a/b/`: the same loop over two directories |
- * | session id | a session token in the path: after a marker segment (`/s/5c6422be/`, `/sid/…`), as `sid=…`, or ASP.NET's cookieless `/(S(…))/` | markers `s`, `sid`, `sess`, `session`, `sessionid`, `session_id`, `session-id` | every visit mints a new id, so one page has endless URLs |
- * | calendar | a date-only path (`…/Y/M/`, `…/Y/M/D/`, `…/YYYY-MM-DD`) or a date in the query (`?date=YYYY-MM-DD`, `?year=Y&month=M`) whose year lies outside `[currentYear − calendarPastYears, currentYear + calendarFutureYears]` | 2 years back, 1 ahead | an endless "next month" link walks out of that window within 48 hops |
+ * | session id | a session token in the path (see below) | markers below | every visit mints a new id, so one page has endless URLs |
+ * | calendar | a date (see below) whose year lies outside the window | 2 years back, 1 ahead | an endless "next month" link walks out of the window within 48 hops |
+ *
+ * - Session id: after a marker segment (`/s/5c6422be/`, `/sid/…`), as `sid=…`, or ASP.NET's cookieless
+ *   `/(S(…))/`; markers `s`, `sid`, `sess`, `session`, `sessionid`, `session_id`, `session-id`.
+ * - Calendar: a date-only path (`…/Y/M/`, `…/Y/M/D/`, `…/YYYY-MM-DD`) or a date in the query
+ *   (`?date=YYYY-MM-DD`, `?year=Y&month=M`); the window is
+ *   `[currentYear − calendarPastYears, currentYear + calendarFutureYears]`.
  *
  * A limit is the most allowed (a URL is rejected only past it); `Infinity` turns a numeric rule off, `sessionMarkers: []`
  * turns the session rule off. Rules run in the order of the table and the first that fires names
@@ -33,7 +39,16 @@
  *   or simulated crawl must judge URLs as the original crawl did.
  */
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
-import { ACCEPTED, RejectReason, rejected, urlParts, type CandidateUrl, type FilterVerdict, type UrlFilter, type UrlFilterSpec } from './url-filter.js';
+import {
+  ACCEPTED,
+  RejectReason,
+  rejected,
+  urlParts,
+  type CandidateUrl,
+  type FilterVerdict,
+  type UrlFilter,
+  type UrlFilterSpec,
+} from './url-filter.js';
 
 /** Defaults of {@link TrapFilterOptions}. */
 export const TRAP_DEFAULTS = Object.freeze({
@@ -87,9 +102,17 @@ export class TrapFilter implements UrlFilter {
     if (!Number.isSafeInteger(o.currentYear) || o.currentYear < 1900 || o.currentYear > 2199) {
       issues.push({ path: 'currentYear', message: `must be a year between 1900 and 2199, got ${String(o.currentYear)}` });
     }
-    for (const key of ['maxQueryParams', 'maxPathDepth', 'maxSegmentRepeats', 'maxSequenceRepeats', 'calendarPastYears', 'calendarFutureYears'] as const) {
+    for (const key of [
+      'maxQueryParams',
+      'maxPathDepth',
+      'maxSegmentRepeats',
+      'maxSequenceRepeats',
+      'calendarPastYears',
+      'calendarFutureYears',
+    ] as const) {
       const v = o[key];
-      if (v !== Infinity && !(Number.isSafeInteger(v) && v >= 0)) issues.push({ path: key, message: `must be a non-negative integer or Infinity, got ${String(v)}` });
+      if (v !== Infinity && !(Number.isSafeInteger(v) && v >= 0))
+        issues.push({ path: key, message: `must be a non-negative integer or Infinity, got ${String(v)}` });
     }
     if (o.maxSegmentRepeats < 1) issues.push({ path: 'maxSegmentRepeats', message: 'must be at least 1 (every segment occurs once)' });
     if (o.maxSequenceRepeats < 1) issues.push({ path: 'maxSequenceRepeats', message: 'must be at least 1 (every run occurs once)' });
@@ -107,9 +130,13 @@ export class TrapFilter implements UrlFilter {
     this.spec = Object.freeze({
       id: 'trap',
       params: Object.freeze({
-        currentYear: o.currentYear, maxQueryParams: o.maxQueryParams, maxPathDepth: o.maxPathDepth,
-        maxSegmentRepeats: o.maxSegmentRepeats, maxSequenceRepeats: o.maxSequenceRepeats,
-        calendarPastYears: o.calendarPastYears, calendarFutureYears: o.calendarFutureYears,
+        currentYear: o.currentYear,
+        maxQueryParams: o.maxQueryParams,
+        maxPathDepth: o.maxPathDepth,
+        maxSegmentRepeats: o.maxSegmentRepeats,
+        maxSequenceRepeats: o.maxSequenceRepeats,
+        calendarPastYears: o.calendarPastYears,
+        calendarFutureYears: o.calendarFutureYears,
         sessionMarkers: Object.freeze([...this.markers]),
       }),
     });
@@ -294,7 +321,7 @@ function pathDateYear(segs: readonly string[], path: string): number {
   if (c < 48 || c > 57) return NO_YEAR;
   const iso = isoDateYear(last);
   if (iso !== NO_YEAR) return iso;
-  const hasSlash = path.charCodeAt(path.length - 1) === 47 /* / */;
+  const hasSlash = path.charCodeAt(path.length - 1) === 47; /* / */
   if (n >= 3 && isDay(last) && isMonth(segs[n - 2] as string)) {
     const y = yearValue(segs[n - 3] as string);
     if (y !== NO_YEAR && (hasSlash || isZeroPadded(last) || isZeroPadded(segs[n - 2] as string))) return y;
@@ -304,7 +331,7 @@ function pathDateYear(segs: readonly string[], path: string): number {
 }
 
 function isZeroPadded(s: string): boolean {
-  return s.length === 2 && s.charCodeAt(0) === 48 /* 0 */;
+  return s.length === 2 && s.charCodeAt(0) === 48; /* 0 */
 }
 
 /**

@@ -96,9 +96,7 @@ export interface CandidateUrl {
 }
 
 /** A filter's answer. */
-export type FilterVerdict =
-  | { readonly isAccepted: true }
-  | { readonly isAccepted: false; readonly reason: RejectReason };
+export type FilterVerdict = { readonly isAccepted: true } | { readonly isAccepted: false; readonly reason: RejectReason };
 
 /** The identity of a filter, logged with every metric (CONVENTIONS §3). */
 export interface UrlFilterSpec {
@@ -135,7 +133,10 @@ export function rejected(reason: RejectReason): FilterVerdict {
  */
 export function composeFilters(filters: readonly UrlFilter[]): UrlFilter {
   const chain = [...filters];
-  const spec: UrlFilterSpec = Object.freeze({ id: 'chain', params: Object.freeze({ filters: Object.freeze(chain.map((f) => f.spec.id)) }) });
+  const spec: UrlFilterSpec = Object.freeze({
+    id: 'chain',
+    params: Object.freeze({ filters: Object.freeze(chain.map((f) => f.spec.id)) }),
+  });
   return {
     spec,
     check(url: CandidateUrl): FilterVerdict {

@@ -29,14 +29,32 @@ import { inDegrees, type Csr } from '../../eval/csr.js';
 import { pageRankDetailed } from '../../eval/pagerank.js';
 import { geoEntities } from '../geo.js';
 import { LinkKind, pageLinks } from '../links.js';
+import { PAGE_KIND_NAMES, PageFlag, PageKind, finalStatus, redirectInfo, servesContent, type WebModel } from '../model.js';
 import {
-  PAGE_KIND_NAMES, PageFlag, PageKind, finalStatus, redirectInfo, servesContent, type WebModel,
-} from '../model.js';
-import {
-  COLUMN_DOCS, DATA_FILES, ENTITIES_FILE, ENTITY_COLUMNS, HOSTS_FILE, HOST_COLUMNS, KINDS_FILE, MANIFEST_FILE,
-  NOFOLLOW_BIT, OFFSETS_FILE, PAGERANK_DIGITS, PAGES_FILE, PAGE_COLUMNS, PARTIAL_SUFFIX, Reach, TARGETS_FILE,
-  TRUTH_DAMPING, TRUTH_FORMAT_ID, TRUTH_MAX_ITERATIONS, TRUTH_TOLERANCE, TRUTH_VERSION, cityLabel,
-  type TruthFileInfo, type TruthManifest,
+  COLUMN_DOCS,
+  DATA_FILES,
+  ENTITIES_FILE,
+  ENTITY_COLUMNS,
+  HOSTS_FILE,
+  HOST_COLUMNS,
+  KINDS_FILE,
+  MANIFEST_FILE,
+  NOFOLLOW_BIT,
+  OFFSETS_FILE,
+  PAGERANK_DIGITS,
+  PAGES_FILE,
+  PAGE_COLUMNS,
+  PARTIAL_SUFFIX,
+  Reach,
+  TARGETS_FILE,
+  TRUTH_DAMPING,
+  TRUTH_FORMAT_ID,
+  TRUTH_MAX_ITERATIONS,
+  TRUTH_TOLERANCE,
+  TRUTH_VERSION,
+  cityLabel,
+  type TruthFileInfo,
+  type TruthManifest,
 } from './format.js';
 
 /** Options of {@link exportTruth}. */
@@ -83,8 +101,9 @@ export async function exportTruth(model: WebModel, dir: string, options: ExportT
     const inDegree = inDegrees(graph);
     const pr = pageRankDetailed(graph, { damping: TRUTH_DAMPING, tolerance: TRUTH_TOLERANCE, maxIterations: TRUTH_MAX_ITERATIONS });
     const reach = reachability(model, graph, linkPass.kinds);
-    files[PAGES_FILE] = await writePages(model, dir, sinks, { graph, inDegree, ranks: pr.ranks, reach },
-      (done) => options.onProgress?.(model.pageCount + done, total));
+    files[PAGES_FILE] = await writePages(model, dir, sinks, { graph, inDegree, ranks: pr.ranks, reach }, (done) =>
+      options.onProgress?.(model.pageCount + done, total),
+    );
     files[HOSTS_FILE] = await writeHosts(model, dir, sinks);
     const ordered: Record<string, TruthFileInfo> = {};
     for (const f of DATA_FILES) ordered[f] = files[f] as TruthFileInfo;
@@ -104,7 +123,11 @@ export async function exportTruth(model: WebModel, dir: string, options: ExportT
       seeds: model.seedPages(),
       files: ordered,
       pagerank: {
-        damping: TRUTH_DAMPING, iterations: pr.iterations, residual: pr.residual, tolerance: TRUTH_TOLERANCE, converged: pr.converged,
+        damping: TRUTH_DAMPING,
+        iterations: pr.iterations,
+        residual: pr.residual,
+        tolerance: TRUTH_TOLERANCE,
+        converged: pr.converged,
       },
       columns: COLUMN_DOCS,
     };
@@ -124,7 +147,10 @@ async function prepareDir(dir: string): Promise<void> {
   const known = new Set([MANIFEST_FILE, ...DATA_FILES].flatMap((f) => [f, `${f}${PARTIAL_SUFFIX}`]));
   const stranger = entries.find((e) => !known.has(e));
   if (stranger !== undefined) {
-    throw new ShoalError('IO', `refusing to export the truth into ${dir}: it holds "${stranger}", so it is neither empty nor a truth export`);
+    throw new ShoalError(
+      'IO',
+      `refusing to export the truth into ${dir}: it holds "${stranger}", so it is neither empty nor a truth export`,
+    );
   }
   if (!entries.includes(MANIFEST_FILE)) return;
   const path = join(dir, MANIFEST_FILE);
@@ -174,7 +200,8 @@ async function writeLinks(model: WebModel, dir: string, sinks: FileSink[], progr
       if (stamp[t] === g) {
         const at = slot[t] as number;
         // Followed after a nofollow occurrence: the edge moves to here, where a crawler queues it.
-        if (!link.isNofollow && ((edges.kinds[at] as number) & NOFOLLOW_BIT) !== 0) moveToEnd(edges, slot, at, (edges.kinds[at] as number) & ~NOFOLLOW_BIT);
+        if (!link.isNofollow && ((edges.kinds[at] as number) & NOFOLLOW_BIT) !== 0)
+          moveToEnd(edges, slot, at, (edges.kinds[at] as number) & ~NOFOLLOW_BIT);
         continue;
       }
       stamp[t] = g;
@@ -205,7 +232,11 @@ async function writeLinks(model: WebModel, dir: string, sinks: FileSink[], progr
   files[KINDS_FILE] = await kindSink.finish();
   files[ENTITIES_FILE] = await entities.finish();
   return {
-    offsets, targets: edges.targets.subarray(0, edges.length), kinds: edges.kinds.subarray(0, edges.length), entityCount, files,
+    offsets,
+    targets: edges.targets.subarray(0, edges.length),
+    kinds: edges.kinds.subarray(0, edges.length),
+    entityCount,
+    files,
   };
 }
 
@@ -265,7 +296,11 @@ interface PageColumns {
 }
 
 async function writePages(
-  model: WebModel, dir: string, sinks: FileSink[], cols: PageColumns, progress: (done: number) => void,
+  model: WebModel,
+  dir: string,
+  sinks: FileSink[],
+  cols: PageColumns,
+  progress: (done: number) => void,
 ): Promise<TruthFileInfo> {
   const out = new TextSink(await FileSink.open(dir, PAGES_FILE, sinks), PAGE_COLUMNS);
   const cityLabels = model.cities.map(cityLabel);
@@ -279,12 +314,24 @@ async function writePages(
     const dupOf = content !== g ? content : kind === PageKind.nearDuplicate ? (model.pageRef[g] as number) : -1;
     const redirectTo = kind === PageKind.redirect ? redirectInfo(model, g).target : -1;
     out.row([
-      String(g), String(h.index), model.path(g), String(finalStatus(model, g)), PAGE_KIND_NAMES[kind] ?? String(kind),
-      model.categories[model.pageTopic[g] as number] ?? '', model.langOf(g), String(h.community),
+      String(g),
+      String(h.index),
+      model.path(g),
+      String(finalStatus(model, g)),
+      PAGE_KIND_NAMES[kind] ?? String(kind),
+      model.categories[model.pageTopic[g] as number] ?? '',
+      model.langOf(g),
+      String(h.community),
       city >= 0 ? (cityLabels[city] as string) : '',
-      FLAG_NAMES.filter(([, bit]) => (flags & bit) !== 0).map(([name]) => name).join(','),
-      String(dupOf), String(redirectTo), String(cols.inDegree[g]), String((offsets[g + 1] as number) - (offsets[g] as number)),
-      (cols.ranks[g] as number).toPrecision(PAGERANK_DIGITS), String(cols.reach[g]),
+      FLAG_NAMES.filter(([, bit]) => (flags & bit) !== 0)
+        .map(([name]) => name)
+        .join(','),
+      String(dupOf),
+      String(redirectTo),
+      String(cols.inDegree[g]),
+      String((offsets[g + 1] as number) - (offsets[g] as number)),
+      (cols.ranks[g] as number).toPrecision(PAGERANK_DIGITS),
+      String(cols.reach[g]),
     ]);
     if ((g + 1) % BLOCK_PAGES === 0) {
       await out.flush();
@@ -301,10 +348,24 @@ async function writeHosts(model: WebModel, dir: string, sinks: FileSink[]): Prom
   for (const h of model.hosts) {
     const city = model.cities[h.city];
     out.row([
-      String(h.index), h.name, h.unicodeName, h.domain, h.ip, model.languages[h.lang] ?? '', model.categories[h.topic] ?? '',
-      h.city >= 0 && city !== undefined ? cityLabel(city) : '', String(h.community), String(h.firstPage), String(h.pageCount),
-      String(h.mirrorOf), h.trap ?? '', h.trap !== null && h.robotsBlocksTrap ? '1' : '0', h.isRefusing ? '1' : '0',
-      h.robots, h.crawlDelaySeconds === null ? '' : String(h.crawlDelaySeconds), h.sitemap,
+      String(h.index),
+      h.name,
+      h.unicodeName,
+      h.domain,
+      h.ip,
+      model.languages[h.lang] ?? '',
+      model.categories[h.topic] ?? '',
+      h.city >= 0 && city !== undefined ? cityLabel(city) : '',
+      String(h.community),
+      String(h.firstPage),
+      String(h.pageCount),
+      String(h.mirrorOf),
+      h.trap ?? '',
+      h.trap !== null && h.robotsBlocksTrap ? '1' : '0',
+      h.isRefusing ? '1' : '0',
+      h.robots,
+      h.crawlDelaySeconds === null ? '' : String(h.crawlDelaySeconds),
+      h.sitemap,
     ]);
   }
   return out.finish();
@@ -364,7 +425,11 @@ class FileSink {
   private bytes = 0;
   private isOpen = true;
 
-  private constructor(private readonly fh: FileHandle, private readonly tmpPath: string, private readonly path: string) {}
+  private constructor(
+    private readonly fh: FileHandle,
+    private readonly tmpPath: string,
+    private readonly path: string,
+  ) {}
 
   /** Opens `<dir>/<name>.partial` and registers the sink in `sinks` (for cleanup on failure). */
   static async open(dir: string, name: string, sinks: FileSink[]): Promise<FileSink> {
@@ -413,7 +478,10 @@ class TextSink {
   private parts: string[] = [];
   private chars = 0;
 
-  constructor(private readonly sink: FileSink, private readonly columns: readonly string[]) {
+  constructor(
+    private readonly sink: FileSink,
+    private readonly columns: readonly string[],
+  ) {
     this.push(columns.join('\t'));
   }
 
@@ -424,7 +492,10 @@ class TextSink {
     // One scan of the joined line; the per-field search runs only to name the culprit.
     if (LINE_BREAK.test(line) || countTabs(line) !== fields.length - 1) {
       const i = fields.findIndex((f) => LINE_BREAK.test(f) || f.includes('\t'));
-      throw new ShoalError('TRUTH_FORMAT', `cannot write column ${this.columns[i]} = ${JSON.stringify(fields[i])}: tabs and line breaks are not allowed in truth fields`);
+      throw new ShoalError(
+        'TRUTH_FORMAT',
+        `cannot write column ${this.columns[i]} = ${JSON.stringify(fields[i])}: tabs and line breaks are not allowed in truth fields`,
+      );
     }
     this.push(line);
   }

@@ -70,13 +70,43 @@ export const PAGERANK_DIGITS = 8;
 
 /** Columns of hosts.tsv, in order. */
 export const HOST_COLUMNS = [
-  'host', 'name', 'unicode_name', 'domain', 'ip', 'lang', 'topic', 'city', 'community', 'first_page',
-  'page_count', 'mirror_of', 'trap', 'trap_blocked', 'refuses', 'robots', 'crawl_delay', 'sitemap',
+  'host',
+  'name',
+  'unicode_name',
+  'domain',
+  'ip',
+  'lang',
+  'topic',
+  'city',
+  'community',
+  'first_page',
+  'page_count',
+  'mirror_of',
+  'trap',
+  'trap_blocked',
+  'refuses',
+  'robots',
+  'crawl_delay',
+  'sitemap',
 ] as const;
 /** Columns of pages.tsv, in order. */
 export const PAGE_COLUMNS = [
-  'page', 'host', 'path', 'status', 'kind', 'topic', 'lang', 'community', 'city', 'flags', 'dup_of',
-  'redirect_to', 'in_degree', 'out_degree', 'pagerank', 'reach',
+  'page',
+  'host',
+  'path',
+  'status',
+  'kind',
+  'topic',
+  'lang',
+  'community',
+  'city',
+  'flags',
+  'dup_of',
+  'redirect_to',
+  'in_degree',
+  'out_degree',
+  'pagerank',
+  'reach',
 ] as const;
 /** Columns of entities.tsv, in order. */
 export const ENTITY_COLUMNS = ['page', 'number', 'street', 'city', 'state', 'zip'] as const;
@@ -98,7 +128,7 @@ export const COLUMN_DOCS: Readonly<Record<string, Readonly<Record<string, string
     mirror_of: 'host index this host mirrors byte for byte, or -1',
     trap: 'crawler trap kind (calendar, session, repeat, query, pagination), or empty',
     trap_blocked: '1 when robots.txt disallows the trap, else 0',
-    refuses: '1 when nothing listens on the host\'s address: every connection is refused (its pages have status 0), else 0',
+    refuses: "1 when nothing listens on the host's address: every connection is refused (its pages have status 0), else 0",
     robots: 'how /robots.txt answers: rules, empty, not-found, server-error, unavailable, redirect, garbage',
     crawl_delay: 'Crawl-delay seconds written in robots.txt, or empty',
     sitemap: 'none, listed (announced in robots.txt) or unlisted',
@@ -107,7 +137,8 @@ export const COLUMN_DOCS: Readonly<Record<string, Readonly<Record<string, string
     page: 'page id (0-based, = row number); ids of one host are contiguous',
     host: 'host index',
     path: 'canonical percent-encoded path (the URL is http://<host name>[:port]<path>)',
-    status: 'HTTP status the URL finally answers (after transient faults recover); 301/302 for redirects; 0 when the host refuses connections',
+    status:
+      'HTTP status the URL finally answers (after transient faults recover); 301/302 for redirects; 0 when the host refuses connections',
     kind: 'page kind (one of manifest.pageKinds)',
     topic: 'true topic label (one of manifest.categories)',
     lang: 'language code (one of manifest.languages)',
@@ -122,13 +153,16 @@ export const COLUMN_DOCS: Readonly<Record<string, Readonly<Record<string, string
     reach: '0 = unreachable from the seeds, 1 = reachable over all links, 2 = fetched by a polite crawler',
   },
   [OFFSETS_FILE]: {
-    offsets: 'pages + 1 little-endian uint32: out-links of page p are targets[offsets[p] .. offsets[p+1]-1]; self-links and repeated targets removed',
+    offsets:
+      'pages + 1 little-endian uint32: out-links of page p are targets[offsets[p] .. offsets[p+1]-1]; self-links and repeated targets removed',
   },
   [TARGETS_FILE]: {
-    targets: 'little-endian uint32 target page id of each edge, in the order the page first links to it (first without rel=nofollow, when an earlier link carries it)',
+    targets:
+      'little-endian uint32 target page id of each edge, in the order the page first links to it (first without rel=nofollow, when an earlier link carries it)',
   },
   [KINDS_FILE]: {
-    kinds: 'one byte per edge: bits 0-1 = link kind of the first occurrence (manifest.linkKinds), bit 7 (0x80) = every occurrence is rel=nofollow',
+    kinds:
+      'one byte per edge: bits 0-1 = link kind of the first occurrence (manifest.linkKinds), bit 7 (0x80) = every occurrence is rel=nofollow',
   },
   [ENTITIES_FILE]: {
     page: 'page id (only pages that serve content)',

@@ -14,9 +14,23 @@ import { ShoalError } from '../../core/errors.js';
 import { StringColumnBuilder, type StringColumn } from '../../core/string-column.js';
 import type { Csr } from '../../eval/csr.js';
 import {
-  DATA_FILES, ENTITIES_FILE, ENTITY_COLUMNS, HOSTS_FILE, HOST_COLUMNS, KINDS_FILE, MANIFEST_FILE, OFFSETS_FILE,
-  PAGES_FILE, PAGE_COLUMNS, TARGETS_FILE, TRUTH_FORMAT_ID, TRUTH_VERSION, cityLabel,
-  type TruthEntity, type TruthHost, type TruthManifest,
+  DATA_FILES,
+  ENTITIES_FILE,
+  ENTITY_COLUMNS,
+  HOSTS_FILE,
+  HOST_COLUMNS,
+  KINDS_FILE,
+  MANIFEST_FILE,
+  OFFSETS_FILE,
+  PAGES_FILE,
+  PAGE_COLUMNS,
+  TARGETS_FILE,
+  TRUTH_FORMAT_ID,
+  TRUTH_VERSION,
+  cityLabel,
+  type TruthEntity,
+  type TruthHost,
+  type TruthManifest,
 } from './format.js';
 
 /** A truth export in memory: one typed array per pages.tsv column, indexed by page id. */
@@ -76,22 +90,28 @@ export async function readTruth(dir: string): Promise<Truth> {
   };
   const manifest = await readManifest(dir, fail);
   const binaries = new Map<string, Buffer>();
-  await Promise.all(DATA_FILES.map(async (file) => {
-    const expected = manifest.files[file];
-    if (expected === undefined) return fail(MANIFEST_FILE, `lists no ${file}`);
-    const path = join(dir, file);
-    const size = await stat(path).then((s) => s.size, (err: unknown) => fail(file, 'missing', err));
-    if (size !== expected.bytes) fail(file, `is ${size} bytes, the manifest says ${expected.bytes}`);
-    let digest: string;
-    if (file.endsWith('.tsv')) {
-      digest = await hashFile(path);
-    } else {
-      const buf = await readFile(path);
-      binaries.set(file, buf);
-      digest = createHash('sha256').update(buf).digest('hex');
-    }
-    if (digest !== expected.sha256) fail(file, `SHA-256 ${digest} does not match the manifest (${expected.sha256}): the file was changed or truncated`);
-  }));
+  await Promise.all(
+    DATA_FILES.map(async (file) => {
+      const expected = manifest.files[file];
+      if (expected === undefined) return fail(MANIFEST_FILE, `lists no ${file}`);
+      const path = join(dir, file);
+      const size = await stat(path).then(
+        (s) => s.size,
+        (err: unknown) => fail(file, 'missing', err),
+      );
+      if (size !== expected.bytes) fail(file, `is ${size} bytes, the manifest says ${expected.bytes}`);
+      let digest: string;
+      if (file.endsWith('.tsv')) {
+        digest = await hashFile(path);
+      } else {
+        const buf = await readFile(path);
+        binaries.set(file, buf);
+        digest = createHash('sha256').update(buf).digest('hex');
+      }
+      if (digest !== expected.sha256)
+        fail(file, `SHA-256 ${digest} does not match the manifest (${expected.sha256}): the file was changed or truncated`);
+    }),
+  );
 
   const n = manifest.counts.pages;
   const hosts = await readHosts(dir, manifest, fail);
@@ -107,11 +127,17 @@ export async function readTruth(dir: string): Promise<Truth> {
   let entities: Promise<readonly TruthEntity[]> | null = null;
   const readAll = async (): Promise<readonly TruthEntity[]> => {
     const rows = await readEntities(dir, n, fail);
-    if (rows.length !== manifest.counts.entities) fail(ENTITIES_FILE, `has ${rows.length} rows, the manifest says ${manifest.counts.entities}`);
+    if (rows.length !== manifest.counts.entities)
+      fail(ENTITIES_FILE, `has ${rows.length} rows, the manifest says ${manifest.counts.entities}`);
     return rows;
   };
   return {
-    manifest, hosts, pageCount: n, ...columns, graph: graph.csr, linkKinds: graph.kinds,
+    manifest,
+    hosts,
+    pageCount: n,
+    ...columns,
+    graph: graph.csr,
+    linkKinds: graph.kinds,
     entities: () => (entities ??= readAll()),
     pageIdOf: urlLookup(hosts, columns.paths),
   };
@@ -133,7 +159,8 @@ async function readManifest(dir: string, fail: Fail): Promise<TruthManifest> {
     return fail(MANIFEST_FILE, 'is not valid JSON', err);
   }
   if (m.format !== TRUTH_FORMAT_ID) fail(MANIFEST_FILE, `format is ${JSON.stringify(m.format)}, expected "${TRUTH_FORMAT_ID}"`);
-  if (m.version !== TRUTH_VERSION) fail(MANIFEST_FILE, `version ${JSON.stringify(m.version)} is not supported (this reader knows ${TRUTH_VERSION})`);
+  if (m.version !== TRUTH_VERSION)
+    fail(MANIFEST_FILE, `version ${JSON.stringify(m.version)} is not supported (this reader knows ${TRUTH_VERSION})`);
   const c = m.counts;
   if (c === undefined || ![c.hosts, c.pages, c.links, c.entities].every((x) => Number.isInteger(x) && x >= 0)) {
     fail(MANIFEST_FILE, 'counts are missing or not non-negative integers');
@@ -150,13 +177,20 @@ async function readManifest(dir: string, fail: Fail): Promise<TruthManifest> {
 function hashFile(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
-    createReadStream(path).on('data', (chunk) => hash.update(chunk)).on('error', reject).on('end', () => resolve(hash.digest('hex')));
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
   });
 }
 
 /** Calls onRow for each data row of a TSV after checking its header and field count. */
 async function forEachRow(
-  dir: string, file: string, columns: readonly string[], fail: Fail, onRow: (fields: string[], row: number) => void,
+  dir: string,
+  file: string,
+  columns: readonly string[],
+  fail: Fail,
+  onRow: (fields: string[], row: number) => void,
 ): Promise<number> {
   const lines = createInterface({ input: createReadStream(join(dir, file), { encoding: 'utf8' }), crlfDelay: Infinity });
   let row = -1;
@@ -204,12 +238,25 @@ async function readHosts(dir: string, m: TruthManifest, fail: Fail): Promise<Tru
     if (num(0) !== row) fail(HOSTS_FILE, `line ${row + 2}: host ${f[0]} out of order`);
     const city = f[7] as string;
     hosts.push({
-      index: row, name: f[1] as string, unicodeName: f[2] as string, domain: f[3] as string, ip: f[4] as string,
-      lang: f[5] as string, topic: f[6] as string, city,
+      index: row,
+      name: f[1] as string,
+      unicodeName: f[2] as string,
+      domain: f[3] as string,
+      ip: f[4] as string,
+      lang: f[5] as string,
+      topic: f[6] as string,
+      city,
       cityIndex: city === '' ? -1 : lookup(fail, HOSTS_FILE, row, 'city', cities, city),
-      community: num(8), firstPage: num(9), pageCount: num(10), mirrorOf: num(11),
-      trap: f[12] === '' ? null : (f[12] as string), isTrapBlocked: bit(13), isRefusing: bit(14), robots: f[15] as string,
-      crawlDelaySeconds: f[16] === '' ? null : Number(f[16]), sitemap: f[17] as string,
+      community: num(8),
+      firstPage: num(9),
+      pageCount: num(10),
+      mirrorOf: num(11),
+      trap: f[12] === '' ? null : (f[12] as string),
+      isTrapBlocked: bit(13),
+      isRefusing: bit(14),
+      robots: f[15] as string,
+      crawlDelaySeconds: f[16] === '' ? null : Number(f[16]),
+      sitemap: f[17] as string,
     });
   });
   if (count !== m.counts.hosts) fail(HOSTS_FILE, `has ${count} rows, the manifest says ${m.counts.hosts}`);
@@ -219,10 +266,19 @@ async function readHosts(dir: string, m: TruthManifest, fail: Fail): Promise<Tru
 async function readPages(dir: string, m: TruthManifest, hostCount: number, fail: Fail) {
   const n = m.counts.pages;
   const cols = {
-    pageHost: new Uint32Array(n), status: new Uint16Array(n), kind: new Uint8Array(n), topic: new Uint8Array(n),
-    lang: new Uint8Array(n), community: new Int32Array(n), city: new Int16Array(n), flags: new Uint8Array(n),
-    dupOf: new Int32Array(n), redirectTo: new Int32Array(n), inDegree: new Uint32Array(n),
-    pagerank: new Float64Array(n), reach: new Uint8Array(n),
+    pageHost: new Uint32Array(n),
+    status: new Uint16Array(n),
+    kind: new Uint8Array(n),
+    topic: new Uint8Array(n),
+    lang: new Uint8Array(n),
+    community: new Int32Array(n),
+    city: new Int16Array(n),
+    flags: new Uint8Array(n),
+    dupOf: new Int32Array(n),
+    redirectTo: new Int32Array(n),
+    inDegree: new Uint32Array(n),
+    pagerank: new Float64Array(n),
+    reach: new Uint8Array(n),
   };
   const paths = new StringColumnBuilder(n);
   const kinds = indexMap(m.pageKinds);
@@ -303,8 +359,12 @@ async function readEntities(dir: string, n: number, fail: Fail): Promise<TruthEn
     const page = intField(fail, ENTITIES_FILE, row, 'page', f[0] as string);
     if (page < 0 || page >= n) fail(ENTITIES_FILE, `line ${row + 2}: page ${page} does not exist`);
     out.push({
-      page, number: intField(fail, ENTITIES_FILE, row, 'number', f[1] as string),
-      street: f[2] as string, city: f[3] as string, state: f[4] as string, zip: f[5] as string,
+      page,
+      number: intField(fail, ENTITIES_FILE, row, 'number', f[1] as string),
+      street: f[2] as string,
+      city: f[3] as string,
+      state: f[4] as string,
+      zip: f[5] as string,
     });
   });
   return out;

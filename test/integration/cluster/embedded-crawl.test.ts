@@ -33,7 +33,14 @@ import { exportTruth } from '../../../src/web/truth/export.js';
 import { readTruth, type Truth } from '../../../src/web/truth/read.js';
 
 const WEB = {
-  seed: 7, hosts: 16, pages: 700, seeds: 3, server: { addressCount: 16 }, traps: { hostRate: 0 }, latency: { slowHostRate: 0 }, robots: { crawlDelayRate: 0 },
+  seed: 7,
+  hosts: 16,
+  pages: 700,
+  seeds: 3,
+  server: { addressCount: 16 },
+  traps: { hostRate: 0 },
+  latency: { slowHostRate: 0 },
+  robots: { crawlDelayRate: 0 },
 };
 
 let web: TestWeb;
@@ -45,11 +52,16 @@ function config(outDir: string, extra: Partial<CrawlConfigInput> = {}): CrawlCon
 
 function config0(outDir: string): CrawlConfigInput {
   return {
-    nodeId: 'n', seeds: { urls: [...web.seeds] }, store: { outDir },
+    nodeId: 'n',
+    seeds: { urls: [...web.seeds] },
+    store: { outDir },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 5, delayFactor: 1, backoffBaseMs: 50, backoffMaxMs: 500 }, robots: { retryMs: 100, maxAttempts: 3 },
+    politeness: { minDelayMs: 5, delayFactor: 1, backoffBaseMs: 50, backoffMaxMs: 500 },
+    robots: { retryMs: 100, maxAttempts: 3 },
     fetch: { bodyTimeoutMs: 5000, firstByteTimeoutMs: 5000, maxAttempts: 3 },
-    limits: { concurrency: 12 }, progressIntervalMs: 0, parse: { workers: 1 },
+    limits: { concurrency: 12 },
+    progressIntervalMs: 0,
+    parse: { workers: 1 },
   };
 }
 
@@ -115,17 +127,29 @@ for (const strategy of ['host-hash', 'url-hash'] as const) {
       assert.equal(p?.stopReason, 'exhausted');
       assert.equal(p?.collab?.downloads, summary.pages);
       assert.equal(p?.collab?.overlap, 0);
-      assert.equal(p?.exchange?.urlsSent, (summary.cluster?.nodes ?? []).reduce((a, s) => a + (s.exchange?.endpoint.sent.urls ?? 0), 0));
+      assert.equal(
+        p?.exchange?.urlsSent,
+        (summary.cluster?.nodes ?? []).reduce((a, s) => a + (s.exchange?.endpoint.sent.urls ?? 0), 0),
+      );
     });
 
     test('ends exhausted, with a summary per node and their sum', () => {
       assert.equal(summary.stopReason, 'exhausted');
       const nodes = summary.cluster?.nodes ?? [];
-      assert.deepEqual(nodes.map((s) => s.node), ['n-0', 'n-1', 'n-2']);
-      assert.equal(summary.pages, nodes.reduce((a, s) => a + s.pages, 0));
+      assert.deepEqual(
+        nodes.map((s) => s.node),
+        ['n-0', 'n-1', 'n-2'],
+      );
+      assert.equal(
+        summary.pages,
+        nodes.reduce((a, s) => a + s.pages, 0),
+      );
       assert.deepEqual(summary.frontierLeft, { queued: 0, inFlight: 0, parked: 0 });
       assert.equal(summary.cluster?.partitioner.id, strategy);
-      const manifest = JSON.parse(readFileSync(join(out(), 'cluster.json'), 'utf8')) as { partitionCount: number; nodes: { nodeId: string }[] };
+      const manifest = JSON.parse(readFileSync(join(out(), 'cluster.json'), 'utf8')) as {
+        partitionCount: number;
+        nodes: { nodeId: string }[];
+      };
       assert.equal(manifest.partitionCount, 3);
     });
 
@@ -147,8 +171,12 @@ for (const strategy of ['host-hash', 'url-hash'] as const) {
       const received = nodes.reduce((a, s) => a + (s.exchange?.endpoint.received.urls ?? 0), 0);
       assert.ok(sent > 0);
       assert.equal(received, sent);
-      assert.equal(nodes.reduce((a, s) => a + (s.exchange?.inbox.urls ?? 0), 0), received);
-      for (const s of nodes) assert.equal(s.exchange?.router.sent, s.exchange?.endpoint.sent.urls, `${s.node}: the router sent what the endpoint counts`);
+      assert.equal(
+        nodes.reduce((a, s) => a + (s.exchange?.inbox.urls ?? 0), 0),
+        received,
+      );
+      for (const s of nodes)
+        assert.equal(s.exchange?.router.sent, s.exchange?.endpoint.sent.urls, `${s.node}: the router sent what the endpoint counts`);
     });
 
     if (strategy === 'host-hash') {
@@ -200,14 +228,19 @@ describe('4 nodes spread over 2 worker threads, host-hash', () => {
     channel(CrawlChannel.progress).subscribe(onProgress);
     let summary: CrawlSummary;
     try {
-      summary = await new Crawl(config(join(dir, 'threads'), { cluster: { nodes: 4, workers: 2, partition: { strategy: 'host-hash' } } })).run();
+      summary = await new Crawl(
+        config(join(dir, 'threads'), { cluster: { nodes: 4, workers: 2, partition: { strategy: 'host-hash' } } }),
+      ).run();
     } finally {
       channel(CrawlChannel.progress).unsubscribe(onProgress);
     }
     assert.equal((last as CrawlProgress | null)?.collab?.downloads, summary.pages, 'fetch records relayed from the threads');
     assert.equal(summary.stopReason, 'exhausted');
     const nodes = summary.cluster?.nodes ?? [];
-    assert.deepEqual(nodes.map((s) => s.node), ['n-0', 'n-1', 'n-2', 'n-3']);
+    assert.deepEqual(
+      nodes.map((s) => s.node),
+      ['n-0', 'n-1', 'n-2', 'n-3'],
+    );
     const logs = await logsOf(summary);
     assert.deepEqual([...ownDownloads(logs)].sort(), [...single].sort());
     let downloads = 0;
@@ -215,13 +248,19 @@ describe('4 nodes spread over 2 worker threads, host-hash', () => {
     assert.equal(downloads, single.size, 'overlap 0');
     const sent = nodes.reduce((a, s) => a + (s.exchange?.endpoint.sent.urls ?? 0), 0);
     assert.ok(sent > 0);
-    assert.equal(nodes.reduce((a, s) => a + (s.exchange?.inbox.urls ?? 0), 0), sent);
+    assert.equal(
+      nodes.reduce((a, s) => a + (s.exchange?.inbox.urls ?? 0), 0),
+      sent,
+    );
   });
 
   test('a shared page limit holds across the threads', async () => {
-    const summary = await new Crawl(config(join(dir, 'threads-limit'), {
-      cluster: { nodes: 4, workers: 2, partition: { strategy: 'host-hash' } }, limits: { concurrency: 12, maxPages: 100 },
-    })).run();
+    const summary = await new Crawl(
+      config(join(dir, 'threads-limit'), {
+        cluster: { nodes: 4, workers: 2, partition: { strategy: 'host-hash' } },
+        limits: { concurrency: 12, maxPages: 100 },
+      }),
+    ).run();
     assert.equal(summary.stopReason, 'max-pages');
     const started = (summary.cluster?.nodes ?? []).reduce((a, s) => a + s.pages + (s.outcomes['robots-denied'] ?? 0), 0);
     assert.ok(summary.pages <= 100 && summary.pages >= 90, `${summary.pages} pages (${started} with robots decisions)`);
@@ -305,9 +344,11 @@ describe('3 nodes, truth-topic: pages go to the node of their true topic', () =>
   let logs: Map<string, CrawlLogEntry[]>;
 
   before(async () => {
-    summary = await new Crawl(config(join(dir, 'topic'), {
-      cluster: { nodes: 3, partition: { strategy: 'truth-topic' }, truthDir: join(dir, 'truth') },
-    })).run();
+    summary = await new Crawl(
+      config(join(dir, 'topic'), {
+        cluster: { nodes: 3, partition: { strategy: 'truth-topic' }, truthDir: join(dir, 'truth') },
+      }),
+    ).run();
     logs = await logsOf(summary);
   });
 
@@ -317,19 +358,27 @@ describe('3 nodes, truth-topic: pages go to the node of their true topic', () =>
   });
 
   test('every HTML page stored by a node has a topic that node owns', () => {
-    const partitioner = createPartitioner({ strategy: 'truth-topic', assignment: null, defaultCategory: null }, 3, { topics: topicModelOf(truth) });
+    const partitioner = createPartitioner({ strategy: 'truth-topic', assignment: null, defaultCategory: null }, 3, {
+      topics: topicModelOf(truth),
+    });
     assert.ok(canPlacePages(partitioner));
     const nodes = summary.cluster?.nodes ?? [];
     let checked = 0;
     for (const [i, s] of nodes.entries()) {
       for (const e of logs.get(s.node) ?? []) {
         if (e.outcome !== 'ok' || e.warc === null || e.contentType !== 'text/html' || truth.pageIdOf(e.url) < 0) continue;
-        const placement = partitioner.placePage({ url: e.url, hostname: new URL(e.url).hostname, ip: null, contentDigest: '', language: null, title: null, text: null }, i);
+        const placement = partitioner.placePage(
+          { url: e.url, hostname: new URL(e.url).hostname, ip: null, contentDigest: '', language: null, title: null, text: null },
+          i,
+        );
         assert.deepEqual(placement, [i], `${e.url} (topic ${topicModelOf(truth).topicOf(e.url)}) stored on node ${i}`);
         checked++;
       }
     }
     assert.ok(checked > 300, `${checked} pages checked`);
-    assert.ok(nodes.every((s) => (s.exchange?.inbox.pages ?? 0) > 0), 'every node received boundary pages');
+    assert.ok(
+      nodes.every((s) => (s.exchange?.inbox.pages ?? 0) > 0),
+      'every node received boundary pages',
+    );
   });
 });

@@ -23,8 +23,12 @@ import { Rng } from '../../../src/core/prng.js';
 import { renderPage } from '../../../src/web/render.js';
 
 const model = new WebModel({
-  seed: 21, hosts: 40, pages: 4000, server: { addressCount: 4 },
-  duplicates: { mirrorHostRate: 0.2, nearDuplicateRate: 0.1 }, content: { shortPageRate: 0 },
+  seed: 21,
+  hosts: 40,
+  pages: 4000,
+  server: { addressCount: 4 },
+  duplicates: { mirrorHostRate: 0.2, nearDuplicateRate: 0.1 },
+  content: { shortPageRate: 0 },
 });
 const PORT = 8080;
 const utf8 = new TextEncoder();
@@ -59,7 +63,7 @@ describe('duplicates of the test web', () => {
     assert.ok(originals.length >= 1000, `${originals.length} original ok pages`);
   });
 
-  test('an exact mirror page has its original\'s payload and text digests', () => {
+  test("an exact mirror page has its original's payload and text digests", () => {
     const seen = new Map<string, number>();
     for (const g of mirrorPages) {
       const src = model.contentId(g);

@@ -28,7 +28,12 @@ const small = await startNatsServer({ args: ['-c', smallPayloadConfig] });
 
 let dirs = 0;
 function endpoint(options: Pick<NatsExchangeOptions, 'servers' | 'crawlId' | 'nodeId'> & Partial<NatsExchangeOptions>): NatsExchange {
-  return new NatsExchange({ outboxDir: join(root, `${options.nodeId}-${++dirs}`), publishTimeoutMs: 1_000, reconnectTimeWaitMs: 100, ...options });
+  return new NatsExchange({
+    outboxDir: join(root, `${options.nodeId}-${++dirs}`),
+    publishTimeoutMs: 1_000,
+    reconnectTimeWaitMs: 100,
+    ...options,
+  });
 }
 
 function batch(tag: string): OutgoingMessage {
@@ -38,8 +43,16 @@ function batch(tag: string): OutgoingMessage {
 /** Resolves with the first delivery that `match` accepts (acking every delivery). */
 function waitFor(match: (d: Delivery) => boolean): { deliver: (d: Delivery) => void; got: Promise<Delivery> } {
   let resolve!: (d: Delivery) => void;
-  const got = new Promise<Delivery>((r) => { resolve = r; });
-  return { deliver: (d) => { d.ack(); if (match(d)) resolve(d); }, got };
+  const got = new Promise<Delivery>((r) => {
+    resolve = r;
+  });
+  return {
+    deliver: (d) => {
+      d.ack();
+      if (match(d)) resolve(d);
+    },
+    got,
+  };
 }
 
 describe('NatsExchange', () => {
@@ -66,15 +79,20 @@ describe('NatsExchange', () => {
 
   it('refuses an existing stream of another shape with a configuration error', async () => {
     const nc = await connect({ servers: server.url });
-    await (await jetstreamManager(nc)).streams.add({ name: 'SHOAL_shaped', subjects: ['shoal.shaped.p.*'], retention: 'limits', storage: 'memory' });
+    await (
+      await jetstreamManager(nc)
+    ).streams.add({ name: 'SHOAL_shaped', subjects: ['shoal.shaped.p.*'], retention: 'limits', storage: 'memory' });
     await nc.close();
     const e = endpoint({ servers: [server.url], crawlId: 'shaped', nodeId: 'a' });
-    await assert.rejects(e.start([0], () => {}), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.match(err.message, /retention "limits" \(need "workqueue"\)/);
-      assert.match(err.message, /storage "memory" \(need "file"\)/);
-      return true;
-    });
+    await assert.rejects(
+      e.start([0], () => {}),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, /retention "limits" \(need "workqueue"\)/);
+        assert.match(err.message, /storage "memory" \(need "file"\)/);
+        return true;
+      },
+    );
     await e.close();
   });
 
@@ -102,9 +120,23 @@ describe('NatsExchange', () => {
     await a.start([0], () => {});
     assert.equal(a.maxMessageBytes, 4096);
     const page: OutgoingMessage = {
-      kind: 'page', from: 'x', url: 'https://big.example/', depth: 0, fromUrl: null, fetchedAtMs: 0, durationMs: 1, ip: null,
-      request: new Uint8Array(0), status: 200, statusText: 'OK', headers: {}, responseHead: new Uint8Array(0),
-      rawBody: randomBytes(16_384), contentEncodings: [], contentType: 'application/octet-stream', charset: null,
+      kind: 'page',
+      from: 'x',
+      url: 'https://big.example/',
+      depth: 0,
+      fromUrl: null,
+      fetchedAtMs: 0,
+      durationMs: 1,
+      ip: null,
+      request: new Uint8Array(0),
+      status: 200,
+      statusText: 'OK',
+      headers: {},
+      responseHead: new Uint8Array(0),
+      rawBody: randomBytes(16_384),
+      contentEncodings: [],
+      contentType: 'application/octet-stream',
+      charset: null,
     };
     a.send(1, page);
     a.send(1, batch('after'));

@@ -14,7 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShoalError } from '../../../src/core/errors.js';
 import { NatsExchange } from '../../../src/exchange/nats/nats-exchange.js';
-import { NatsMembership, PartitionClaimedError, type Member, type NatsMembershipOptions } from '../../../src/exchange/nats/nats-membership.js';
+import {
+  NatsMembership,
+  PartitionClaimedError,
+  type Member,
+  type NatsMembershipOptions,
+} from '../../../src/exchange/nats/nats-membership.js';
 import { startNatsServer } from '../../helpers/nats-server.js';
 import { waitUntil } from '../../helpers/wait.js';
 
@@ -46,7 +51,13 @@ describe('NatsMembership', () => {
     await a.join([0, 2]);
     await b.join([1]);
     const members = await a.members();
-    assert.deepEqual(members.map((m) => [m.nodeId, m.partitions, m.host, m.pid]), [['node-a', [0, 2], 'host-a', 11], ['node-b', [1], 'host-b', 22]]);
+    assert.deepEqual(
+      members.map((m) => [m.nodeId, m.partitions, m.host, m.pid]),
+      [
+        ['node-a', [0, 2], 'host-a', 11],
+        ['node-b', [1], 'host-b', 22],
+      ],
+    );
     assert.ok(members.every((m) => m.startedAtMs > 0 && m.heartbeatAtMs >= m.startedAtMs));
 
     const c = new NatsMembership(nc, id, 'node-c', MANUAL);
@@ -61,7 +72,10 @@ describe('NatsMembership', () => {
     // All or nothing: partition 3, claimed before the refusal, was released again.
     const d = new NatsMembership(nc, id, 'node-d', MANUAL);
     await d.join([3]);
-    assert.deepEqual((await a.members()).map((m) => m.nodeId), ['node-a', 'node-b', 'node-d']);
+    assert.deepEqual(
+      (await a.members()).map((m) => m.nodeId),
+      ['node-a', 'node-b', 'node-d'],
+    );
     await Promise.all([a.leave(), b.leave(), d.leave()]);
   });
 
@@ -70,12 +84,19 @@ describe('NatsMembership', () => {
     const a = new NatsMembership(nc, id, 'node-a', { ttlMs: TTL_MS, heartbeatMs: 300 });
     await a.join([0]);
     // Listed at every look until a heartbeat renewed the entry a whole TTL after it was first written.
-    await waitUntil(async () => {
-      const members = await a.members();
-      assert.deepEqual(members.map((m) => m.nodeId), ['node-a'], 'the member is listed all along');
-      const [member] = members as [Member];
-      return member.heartbeatAtMs > member.startedAtMs + TTL_MS;
-    }, { what: 'a heartbeat one TTL after joining', timeoutMs: EXPIRY_WAIT_MS, intervalMs: 250 });
+    await waitUntil(
+      async () => {
+        const members = await a.members();
+        assert.deepEqual(
+          members.map((m) => m.nodeId),
+          ['node-a'],
+          'the member is listed all along',
+        );
+        const [member] = members as [Member];
+        return member.heartbeatAtMs > member.startedAtMs + TTL_MS;
+      },
+      { what: 'a heartbeat one TTL after joining', timeoutMs: EXPIRY_WAIT_MS, intervalMs: 250 },
+    );
 
     await a.leave();
     assert.deepEqual(await a.members(), []);
@@ -93,11 +114,21 @@ describe('NatsMembership', () => {
     dead.destroy();
     const other = new NatsMembership(nc, id, 'node-other', MANUAL);
     await assert.rejects(other.join([5]), PartitionClaimedError);
-    assert.deepEqual((await other.members()).map((m) => m.nodeId), ['node-dead']);
+    assert.deepEqual(
+      (await other.members()).map((m) => m.nodeId),
+      ['node-dead'],
+    );
 
-    await waitUntil(async () => (await other.members()).length === 0, { what: 'the dead member to expire', timeoutMs: EXPIRY_WAIT_MS, intervalMs: 100 });
+    await waitUntil(async () => (await other.members()).length === 0, {
+      what: 'the dead member to expire',
+      timeoutMs: EXPIRY_WAIT_MS,
+      intervalMs: 100,
+    });
     await other.join([5]);
-    assert.deepEqual((await other.members()).map((m) => [m.nodeId, m.partitions]), [['node-other', [5]]]);
+    assert.deepEqual(
+      (await other.members()).map((m) => [m.nodeId, m.partitions]),
+      [['node-other', [5]]],
+    );
     await other.leave();
   });
 
@@ -119,15 +150,28 @@ describe('NatsMembership', () => {
     await slow.join([0, 1]);
     // No heartbeat: the claims expire, and then another node can take partition 1.
     const taker = new NatsMembership(nc, id, 'node-taker', MANUAL);
-    await waitUntil(() => taker.join([1]).then(() => true, (err: unknown) => {
-      if (err instanceof PartitionClaimedError) return false;
-      throw err;
-    }), { what: 'the claim on partition 1 to expire', timeoutMs: EXPIRY_WAIT_MS, intervalMs: 100 });
+    await waitUntil(
+      () =>
+        taker.join([1]).then(
+          () => true,
+          (err: unknown) => {
+            if (err instanceof PartitionClaimedError) return false;
+            throw err;
+          },
+        ),
+      { what: 'the claim on partition 1 to expire', timeoutMs: EXPIRY_WAIT_MS, intervalMs: 100 },
+    );
     // The late heartbeat takes back the expired, unclaimed partition 0 and learns that 1 is gone.
     await slow.heartbeat();
     assert.deepEqual(lost, [[1, 'node-taker']]);
     assert.deepEqual(slow.partitions, [0]);
-    assert.deepEqual((await slow.members()).map((m) => [m.nodeId, m.partitions]), [['node-slow', [0]], ['node-taker', [1]]]);
+    assert.deepEqual(
+      (await slow.members()).map((m) => [m.nodeId, m.partitions]),
+      [
+        ['node-slow', [0]],
+        ['node-taker', [1]],
+      ],
+    );
     await Promise.all([slow.leave(), taker.leave()]);
   });
 
@@ -139,12 +183,15 @@ describe('NatsMembership', () => {
     const config = { seeds: ['http://a.test/'], partition: { strategy: 'host-hash', count: 4 }, budget: 1000 };
     assert.equal(await a.publishConfig(config), 'created');
     // Key order does not matter; values do.
-    assert.equal(await b.publishConfig({ budget: 1000, partition: { count: 4, strategy: 'host-hash' }, seeds: ['http://a.test/'] }), 'same');
+    assert.equal(
+      await b.publishConfig({ budget: 1000, partition: { count: 4, strategy: 'host-hash' }, seeds: ['http://a.test/'] }),
+      'same',
+    );
     assert.equal(await b.publishConfig({ ...config, budget: 2000 }), 'different');
     assert.deepEqual(await b.readConfig(), config);
   });
 
-  it('shares each node\'s latest statistics', async () => {
+  it("shares each node's latest statistics", async () => {
     const id = crawlId();
     const a = new NatsMembership(nc, id, 'node-a', MANUAL);
     const b = new NatsMembership(nc, id, 'node-b', MANUAL);
@@ -157,27 +204,47 @@ describe('NatsMembership', () => {
 
   it('lets an exchange join in start and leave in close, refusing a partition another endpoint holds', async () => {
     const id = crawlId();
-    const endpoint = (nodeId: string): NatsExchange => new NatsExchange({
-      servers: [server.url], crawlId: id, nodeId, outboxDir: join(root, id, nodeId), membership: MANUAL,
-    });
+    const endpoint = (nodeId: string): NatsExchange =>
+      new NatsExchange({
+        servers: [server.url],
+        crawlId: id,
+        nodeId,
+        outboxDir: join(root, id, nodeId),
+        membership: MANUAL,
+      });
     const a = endpoint('node-a');
     await a.start([0, 1], () => {});
-    assert.deepEqual((await a.membership().members()).map((m) => [m.nodeId, m.partitions]), [['node-a', [0, 1]]]);
+    assert.deepEqual(
+      (await a.membership().members()).map((m) => [m.nodeId, m.partitions]),
+      [['node-a', [0, 1]]],
+    );
     assert.equal(await a.membership().publishConfig({ crawl: id }), 'created');
 
     const b = endpoint('node-b');
-    await assert.rejects(b.start([1, 2], () => {}), PartitionClaimedError);
+    await assert.rejects(
+      b.start([1, 2], () => {}),
+      PartitionClaimedError,
+    );
     await b.close();
     await a.close();
     const c = endpoint('node-c');
     await c.start([1, 2], () => {});
-    assert.deepEqual((await c.membership().members()).map((m) => [m.nodeId, m.partitions]), [['node-c', [1, 2]]]);
+    assert.deepEqual(
+      (await c.membership().members()).map((m) => [m.nodeId, m.partitions]),
+      [['node-c', [1, 2]]],
+    );
     assert.equal(await c.membership().publishConfig({ crawl: id }), 'same');
     await c.close();
   });
 
   it('rejects ids that cannot name subjects and keys', () => {
-    assert.throws(() => new NatsMembership(nc, 'has.dot', 'a'), (err: unknown) => err instanceof ShoalError && err.code === 'CONFIG_INVALID');
-    assert.throws(() => new NatsMembership(nc, 'ok', 'a b'), (err: unknown) => err instanceof ShoalError && err.code === 'CONFIG_INVALID');
+    assert.throws(
+      () => new NatsMembership(nc, 'has.dot', 'a'),
+      (err: unknown) => err instanceof ShoalError && err.code === 'CONFIG_INVALID',
+    );
+    assert.throws(
+      () => new NatsMembership(nc, 'ok', 'a b'),
+      (err: unknown) => err instanceof ShoalError && err.code === 'CONFIG_INVALID',
+    );
   });
 });

@@ -28,8 +28,13 @@ let dirCounter = 0;
 /** An endpoint on the test broker; short timeouts so outages resolve quickly. */
 function endpoint(crawlId: string, nodeId: string, extra: Partial<NatsExchangeOptions> = {}): NatsExchange {
   return new NatsExchange({
-    servers: [server.url], crawlId, nodeId, outboxDir: join(root, `${nodeId}-${++dirCounter}`),
-    publishTimeoutMs: 1_000, reconnectTimeWaitMs: 100, ...extra,
+    servers: [server.url],
+    crawlId,
+    nodeId,
+    outboxDir: join(root, `${nodeId}-${++dirCounter}`),
+    publishTimeoutMs: 1_000,
+    reconnectTimeWaitMs: 100,
+    ...extra,
   });
 }
 
@@ -56,7 +61,10 @@ class Receiver {
     return new Promise((resolve) => this.waits.push({ count, resolve }));
   }
   seqsFrom(from: string): number[] {
-    return [...this.bySeq.values()].filter((d) => d.message.from === from).map((d) => d.message.seq).sort((x, y) => x - y);
+    return [...this.bySeq.values()]
+      .filter((d) => d.message.from === from)
+      .map((d) => d.message.seq)
+      .sort((x, y) => x - y);
   }
 }
 

@@ -36,10 +36,15 @@ function endpoint(connection: Connection, nodeId: string): NatsExchange {
 /** Sends one batch from a node owning partition 0 to one owning partition 1 and waits for it. */
 async function roundTrip(connection: Connection): Promise<void> {
   let delivered!: (d: Delivery) => void;
-  const got = new Promise<Delivery>((resolve) => { delivered = resolve; });
+  const got = new Promise<Delivery>((resolve) => {
+    delivered = resolve;
+  });
   const b = endpoint(connection, 'b');
   const a = endpoint(connection, 'a');
-  await b.start([1], (d) => { d.ack(); delivered(d); });
+  await b.start([1], (d) => {
+    d.ack();
+    delivered(d);
+  });
   await a.start([0], () => {});
   const seq = a.send(1, { kind: 'urls', from: 'a', urls: [{ url: 'https://secure.test/', depth: 0, fromUrl: null }] });
   const d = await got;
@@ -62,18 +67,24 @@ describe('NatsExchange credentials and TLS', () => {
 
   it('fails start with a configuration error when the server refuses the credentials', async () => {
     const e = endpoint({ servers: [tokenServer.url], auth: { token: 'wrong' } }, 'intruder');
-    await assert.rejects(e.start([0], () => {}), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.equal(err.issues[0]?.path, 'auth');
-      assert.match(err.message, /refused the credentials/);
-      return true;
-    });
+    await assert.rejects(
+      e.start([0], () => {}),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.issues[0]?.path, 'auth');
+        assert.match(err.message, /refused the credentials/);
+        return true;
+      },
+    );
     await e.close();
   });
 
   it('fails start with a configuration error when the credentials file cannot be read', async () => {
     const e = endpoint({ servers: [tokenServer.url], auth: { credsFile: join(root, 'missing.creds') } }, 'nocreds');
-    await assert.rejects(e.start([0], () => {}), (err: unknown) => err instanceof ConfigError && err.issues[0]?.path === 'auth.credsFile');
+    await assert.rejects(
+      e.start([0], () => {}),
+      (err: unknown) => err instanceof ConfigError && err.issues[0]?.path === 'auth.credsFile',
+    );
     await e.close();
   });
 });

@@ -39,7 +39,9 @@ it('delivers every flushed message of a sender killed with SIGKILL once a new en
   const seen = new Set<number>();
   let wanted = Infinity;
   let resolveAll!: () => void;
-  const all = new Promise<void>((resolve) => { resolveAll = resolve; });
+  const all = new Promise<void>((resolve) => {
+    resolveAll = resolve;
+  });
   const isComplete = (): boolean => seen.size >= wanted && [...Array(wanted).keys()].every((i) => seen.has(i + 1));
   const deliver = (d: Delivery): void => {
     assert.equal(d.message.from, 'a');
@@ -52,10 +54,14 @@ it('delivers every flushed message of a sender killed with SIGKILL once a new en
 
   const outboxDir = join(root, 'a');
   const moduleUrl = new URL('../../../src/exchange/nats/nats-exchange.js', import.meta.url).href;
-  const flushed = await killWhileRunning(CHILD, [moduleUrl, server.url, outboxDir], [
-    { atFlushed: 1_000, run: () => server.stop() },
-    { atFlushed: 3_000, run: 'kill' },
-  ]);
+  const flushed = await killWhileRunning(
+    CHILD,
+    [moduleUrl, server.url, outboxDir],
+    [
+      { atFlushed: 1_000, run: () => server.stop() },
+      { atFlushed: 3_000, run: 'kill' },
+    ],
+  );
   assert.ok(flushed >= 3_000);
   await server.restart();
 
@@ -81,7 +87,9 @@ interface Step {
  * before the SIGKILL.
  */
 function killWhileRunning(script: string, args: readonly string[], steps: readonly Step[]): Promise<number> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   let flushed = 0;
   let next = 0;

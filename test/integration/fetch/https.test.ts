@@ -50,27 +50,31 @@ function headOf(req: IncomingMessage): string {
 
 async function startTlsServer(certFile: string): Promise<TlsServer> {
   const state = { sniOffered: [] as string[], secureConnections: 0, requests: [] as TlsServer['requests'][number][] };
-  const server: Server = createServer({
-    key: KEY, cert: fixture(certFile),
-    // Called for every ClientHello with SNI, before the client judges the certificate.
-    SNICallback: (servername, cb) => {
-      state.sniOffered.push(servername);
-      cb(null, undefined);
+  const server: Server = createServer(
+    {
+      key: KEY,
+      cert: fixture(certFile),
+      // Called for every ClientHello with SNI, before the client judges the certificate.
+      SNICallback: (servername, cb) => {
+        state.sniOffered.push(servername);
+        cb(null, undefined);
+      },
     },
-  }, (req, res) => {
-    const socket = req.socket as typeof req.socket & { servername?: string | false };
-    state.requests.push({ path: req.url ?? '', servername: socket.servername ?? false, head: headOf(req) });
-    if (req.url === '/page') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': GZIPPED.length });
-      res.end(GZIPPED);
-    } else if (req.url === '/to-http') {
-      res.writeHead(301, { location: 'http://secure.test:8080/landing', 'content-length': 0 });
-      res.end();
-    } else {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end(`you asked for ${req.url ?? ''}\n`);
-    }
-  });
+    (req, res) => {
+      const socket = req.socket as typeof req.socket & { servername?: string | false };
+      state.requests.push({ path: req.url ?? '', servername: socket.servername ?? false, head: headOf(req) });
+      if (req.url === '/page') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': GZIPPED.length });
+        res.end(GZIPPED);
+      } else if (req.url === '/to-http') {
+        res.writeHead(301, { location: 'http://secure.test:8080/landing', 'content-length': 0 });
+        res.end();
+      } else {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`you asked for ${req.url ?? ''}\n`);
+      }
+    },
+  );
   server.on('secureConnection', () => {
     state.secureConnections++;
   });
@@ -90,7 +94,8 @@ let good: TlsServer;
 let expired: TlsServer;
 const fetchers: UndiciFetcher[] = [];
 const resolver = new CachingResolver({
-  hostsMap: HostsMap.fromEntries(['secure.test=127.0.0.1', 'www.secure.test=127.0.0.1', 'other.test=127.0.0.1']), isSystemAllowed: false,
+  hostsMap: HostsMap.fromEntries(['secure.test=127.0.0.1', 'www.secure.test=127.0.0.1', 'other.test=127.0.0.1']),
+  isSystemAllowed: false,
 });
 
 /** A fetcher on the hosts map above, trusting the test CA unless told otherwise; closed after the suite. */
@@ -101,7 +106,11 @@ function fetcher(options: Partial<UndiciFetcherOptions> = {}): UndiciFetcher {
 }
 
 function expectKind<K extends FetchOutcome['kind']>(o: FetchOutcome, kind: K): Extract<FetchOutcome, { kind: K }> {
-  assert.equal(o.kind, kind, `expected ${kind}, got ${JSON.stringify({ ...o, request: undefined, response: undefined, body: undefined, rawBody: undefined })}`);
+  assert.equal(
+    o.kind,
+    kind,
+    `expected ${kind}, got ${JSON.stringify({ ...o, request: undefined, response: undefined, body: undefined, rawBody: undefined })}`,
+  );
   return o as Extract<FetchOutcome, { kind: K }>;
 }
 
@@ -178,7 +187,10 @@ describe('https with the test CA trusted', () => {
 describe('certificate failures are connect-error outcomes, never exceptions', () => {
   test('CA not trusted: UNABLE_TO_VERIFY_LEAF_SIGNATURE, nothing sent', async () => {
     const before = good.requests.length;
-    const e = expectKind(await fetcher({ caCertificates: undefined }).fetch({ url: `https://secure.test:${good.port}/page` }), 'connect-error');
+    const e = expectKind(
+      await fetcher({ caCertificates: undefined }).fetch({ url: `https://secure.test:${good.port}/page` }),
+      'connect-error',
+    );
     assert.equal(e.code, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
     assert.match(e.message, /verify/);
     assert.equal(e.ip, '127.0.0.1');
@@ -203,13 +215,22 @@ describe('certificate failures are connect-error outcomes, never exceptions', ()
   });
 
   test('caCertificates without a readable certificate is a ConfigError naming the entry', () => {
-    assert.throws(() => fetcher({ caCertificates: [CA, 'not a certificate'] }), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.deepEqual(err.issues.map((i) => i.path), ['caCertificates[1]']);
-      return true;
-    });
+    assert.throws(
+      () => fetcher({ caCertificates: [CA, 'not a certificate'] }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(
+          err.issues.map((i) => i.path),
+          ['caCertificates[1]'],
+        );
+        return true;
+      },
+    );
     const corrupt = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
-    assert.throws(() => fetcher({ caCertificates: corrupt }), (err: unknown) => err instanceof ConfigError && err.issues[0]?.path === 'caCertificates');
+    assert.throws(
+      () => fetcher({ caCertificates: corrupt }),
+      (err: unknown) => err instanceof ConfigError && err.issues[0]?.path === 'caCertificates',
+    );
   });
 });
 

@@ -26,15 +26,23 @@ function fetcher(options: Partial<UndiciFetcherOptions>): UndiciFetcher {
   const hosts = new HostsMap();
   hosts.add('drip.test', '127.0.0.1');
   const f = new UndiciFetcher({
-    userAgent: 'shoalbot/1.0 (+https://example.org/bot)', addressPolicy: { allowLoopback: true, allowPrivate: false },
-    resolver: new CachingResolver({ hostsMap: hosts, isSystemAllowed: false }), bodyTimeoutMs: 20_000, totalTimeoutMs: 20_000, ...options,
+    userAgent: 'shoalbot/1.0 (+https://example.org/bot)',
+    addressPolicy: { allowLoopback: true, allowPrivate: false },
+    resolver: new CachingResolver({ hostsMap: hosts, isSystemAllowed: false }),
+    bodyTimeoutMs: 20_000,
+    totalTimeoutMs: 20_000,
+    ...options,
   });
   fetchers.push(f);
   return f;
 }
 
 function expectKind<K extends FetchOutcome['kind']>(o: FetchOutcome, kind: K): Extract<FetchOutcome, { kind: K }> {
-  assert.equal(o.kind, kind, `expected ${kind}, got ${JSON.stringify({ ...o, request: undefined, response: undefined, body: undefined, rawBody: undefined })}`);
+  assert.equal(
+    o.kind,
+    kind,
+    `expected ${kind}, got ${JSON.stringify({ ...o, request: undefined, response: undefined, body: undefined, rawBody: undefined })}`,
+  );
   return o as Extract<FetchOutcome, { kind: K }>;
 }
 
@@ -82,13 +90,19 @@ describe('the lowest transfer rate of a body', () => {
   });
 
   test('0 turns the rule off: the drip then runs into the whole-call limit', async () => {
-    const t = expectKind(await fetcher({ minBytesPerSecond: 0, minRateWindowMs: 500, totalTimeoutMs: 1500 }).fetch({ url: `${origin}/drip` }), 'timeout');
+    const t = expectKind(
+      await fetcher({ minBytesPerSecond: 0, minRateWindowMs: 500, totalTimeoutMs: 1500 }).fetch({ url: `${origin}/drip` }),
+      'timeout',
+    );
     assert.equal(t.phase, 'total');
     assert.equal(t.response?.status, 200);
   });
 
   test('the whole-call limit still ends a drip whose window would end later', async () => {
-    const t = expectKind(await fetcher({ minBytesPerSecond: 100, minRateWindowMs: 10_000, totalTimeoutMs: 800 }).fetch({ url: `${origin}/drip` }), 'timeout');
+    const t = expectKind(
+      await fetcher({ minBytesPerSecond: 100, minRateWindowMs: 10_000, totalTimeoutMs: 800 }).fetch({ url: `${origin}/drip` }),
+      'timeout',
+    );
     assert.equal(t.phase, 'total');
   });
 

@@ -25,11 +25,28 @@ const MiB = 1024 * 1024;
 const USER_AGENT = 'shoalbot/1.0 (+https://example.org/bot)';
 const LOOPBACK: AddressPolicy = { allowLoopback: true, allowPrivate: false };
 const CONFIG = {
-  seed: 1, hosts: 20, pages: 2000, server: { addressCount: 4, proxyPort: 0 }, latency: { slowHostRate: 0 },
+  seed: 1,
+  hosts: 20,
+  pages: 2000,
+  server: { addressCount: 4, proxyPort: 0 },
+  latency: { slowHostRate: 0 },
   faults: {
-    redirectRate: 0.05, maxRedirectChain: 3, notFoundRate: 0.005, goneRate: 0.005, serverErrorRate: 0.005,
-    unavailableRate: 0.005, unavailableAttempts: 2, retryAfterSeconds: 7, resetRate: 0.005, resetAttempts: 1,
-    hangRate: 0.01, hangMs: 20_000, oversizedRate: 0.005, oversizedBytes: 300_000, bombRate: 0.005, bombBytes: 4 * MiB,
+    redirectRate: 0.05,
+    maxRedirectChain: 3,
+    notFoundRate: 0.005,
+    goneRate: 0.005,
+    serverErrorRate: 0.005,
+    unavailableRate: 0.005,
+    unavailableAttempts: 2,
+    retryAfterSeconds: 7,
+    resetRate: 0.005,
+    resetAttempts: 1,
+    hangRate: 0.01,
+    hangMs: 20_000,
+    oversizedRate: 0.005,
+    oversizedBytes: 300_000,
+    bombRate: 0.005,
+    bombBytes: 4 * MiB,
   },
   encoding: { gzipRate: 0.5, brotliRate: 0.4 },
 } satisfies WebConfigInput;
@@ -57,7 +74,11 @@ function pages(kind: number, limit: number, hostPred: (h: { gzip: boolean; brotl
 const page = (kind: number, hostPred?: (h: { gzip: boolean; brotli: boolean }) => boolean): number => pages(kind, 1, hostPred)[0] as number;
 
 function expectKind<K extends FetchOutcome['kind']>(o: FetchOutcome, kind: K): Extract<FetchOutcome, { kind: K }> {
-  assert.equal(o.kind, kind, `expected ${kind}, got ${JSON.stringify({ ...o, request: undefined, response: undefined, body: undefined, rawBody: undefined })}`);
+  assert.equal(
+    o.kind,
+    kind,
+    `expected ${kind}, got ${JSON.stringify({ ...o, request: undefined, response: undefined, body: undefined, rawBody: undefined })}`,
+  );
   return o as Extract<FetchOutcome, { kind: K }>;
 }
 
@@ -116,15 +137,29 @@ describe('pages', () => {
     const request = ok.request.toString('latin1');
     assert.match(request, /^GET \S+ HTTP\/1\.1\r\n(?:[a-z-]+: [^\r\n]*\r\n)+\r\n$/);
     assert.ok(request.startsWith(`GET ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\n`), request);
-    for (const line of [`user-agent: ${USER_AGENT}`, 'accept-encoding: gzip, deflate, br', `referer: ${referer}`, 'connection: keep-alive']) {
+    for (const line of [
+      `user-agent: ${USER_AGENT}`,
+      'accept-encoding: gzip, deflate, br',
+      `referer: ${referer}`,
+      'connection: keep-alive',
+    ]) {
       assert.ok(request.includes(`\r\n${line}\r\n`), `request has ${line}`);
     }
     const head = ok.response.raw.toString('latin1');
     assert.match(head, /^HTTP\/1\.1 200 OK\r\n(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+: [^\r\n]*\r\n)+\r\n$/);
-    const lines = head.split('\r\n').slice(1, -2).map((l) => l.split(': ') as [string, string]);
-    assert.ok(lines.some(([n]) => n === 'Keep-Alive'), 'header case is kept as received');
+    const lines = head
+      .split('\r\n')
+      .slice(1, -2)
+      .map((l) => l.split(': ') as [string, string]);
+    assert.ok(
+      lines.some(([n]) => n === 'Keep-Alive'),
+      'header case is kept as received',
+    );
     assert.deepEqual(Object.fromEntries(lines.map(([n, v]) => [n.toLowerCase(), v])), { ...ok.response.headers });
-    const seen = web.log.entries().filter((r) => r.path === url.pathname).at(-1);
+    const seen = web.log
+      .entries()
+      .filter((r) => r.path === url.pathname)
+      .at(-1);
     assert.equal(seen?.userAgent, USER_AGENT);
     assert.equal(seen?.method, 'GET');
   });
@@ -170,7 +205,11 @@ describe('redirects and HTTP errors', () => {
 
   test('404, 410 and 500 are http-errors with their short body; only 500 is retryable', async () => {
     const f = fetcher();
-    for (const [kind, status] of [[PageKind.notFound, 404], [PageKind.gone, 410], [PageKind.serverError, 500]] as const) {
+    for (const [kind, status] of [
+      [PageKind.notFound, 404],
+      [PageKind.gone, 410],
+      [PageKind.serverError, 500],
+    ] as const) {
       const e = expectKind(await f.fetch({ url: web.url(page(kind)) }), 'http-error');
       assert.equal(e.response.status, status);
       assert.equal(e.body.toString(), 'error\n');
@@ -218,15 +257,26 @@ describe('network faults', () => {
   });
 
   test('the total limit ends a stalled body even when the gap limit is long', async () => {
-    const t = expectKind(await fetcher({ bodyTimeoutMs: 60_000, totalTimeoutMs: 150 }).fetch({ url: web.url(page(PageKind.hang)) }), 'timeout');
+    const t = expectKind(
+      await fetcher({ bodyTimeoutMs: 60_000, totalTimeoutMs: 150 }).fetch({ url: web.url(page(PageKind.hang)) }),
+      'timeout',
+    );
     assert.equal(t.phase, 'total');
   });
 
   test('a server slow to answer times out in the first-byte phase', async () => {
-    const slow = await startTestWeb({ seed: 2, hosts: 2, pages: 20, server: { addressCount: 1 }, latency: { baseMs: 5_000, slowHostRate: 0 } });
+    const slow = await startTestWeb({
+      seed: 2,
+      hosts: 2,
+      pages: 20,
+      server: { addressCount: 1 },
+      latency: { baseMs: 5_000, slowHostRate: 0 },
+    });
     try {
       const f = new UndiciFetcher({
-        userAgent: USER_AGENT, addressPolicy: LOOPBACK, firstByteTimeoutMs: 100,
+        userAgent: USER_AGENT,
+        addressPolicy: LOOPBACK,
+        firstByteTimeoutMs: 100,
         resolver: new CachingResolver({ hostsMap: HostsMap.fromHostsFile(readFileSync(slow.hostsFile, 'utf8')), isSystemAllowed: false }),
       });
       const t = expectKind(await f.fetch({ url: slow.url(0) }), 'timeout');
@@ -292,7 +342,12 @@ describe('address guard', () => {
     let lookups = 0;
     // The first answer is the real address; every later one points at a cloud metadata endpoint.
     const rebinding: Resolver = {
-      resolve: async (): Promise<ResolveResult> => ({ kind: 'ok', ip: lookups++ === 0 ? host.ip : '169.254.169.254', family: 4, source: ResolveSource.dns }),
+      resolve: async (): Promise<ResolveResult> => ({
+        kind: 'ok',
+        ip: lookups++ === 0 ? host.ip : '169.254.169.254',
+        family: 4,
+        source: ResolveSource.dns,
+      }),
       close: () => undefined,
     };
     const f = fetcher({ resolver: rebinding, connectionsPerOrigin: 2 });
@@ -346,7 +401,10 @@ describe('connections, proxy and cancellation', () => {
 
   test('through the forward proxy: absolute-form requests, no name resolution by shoal', async () => {
     assert.ok(web.proxyUrl !== null);
-    const noNames: Resolver = { resolve: async () => ({ kind: 'dns-error', code: 'ENOTFOUND', message: 'no', source: ResolveSource.dns }), close: () => undefined };
+    const noNames: Resolver = {
+      resolve: async () => ({ kind: 'dns-error', code: 'ENOTFOUND', message: 'no', source: ResolveSource.dns }),
+      close: () => undefined,
+    };
     const f = fetcher({ proxyUrl: web.proxyUrl, resolver: noNames });
     const g = page(PageKind.ok, (h) => h.gzip);
     const url = web.url(g);
@@ -398,15 +456,24 @@ describe('connections, proxy and cancellation', () => {
 describe('wire details beyond the test web', () => {
   const text = Buffer.from('<!DOCTYPE html><p>' + 'wire details '.repeat(200) + '</p>');
   const now = Date.UTC(2025, 0, 1, 12, 0, 0);
-  const reply = (head: string, body: Buffer = Buffer.alloc(0)): Buffer => Buffer.concat([Buffer.from(`${head}\r\ncontent-length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+  const reply = (head: string, body: Buffer = Buffer.alloc(0)): Buffer =>
+    Buffer.concat([Buffer.from(`${head}\r\ncontent-length: ${body.length}\r\n\r\n`, 'latin1'), body]);
   const responses: Record<string, Buffer> = {
     '/deflate': reply('HTTP/1.1 200 OK\r\ncontent-type: text/html; charset="UTF-8"\r\ncontent-encoding: deflate', deflateSync(text)),
     '/raw-deflate': reply('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-encoding: deflate', deflateRawSync(text)),
     '/stacked': reply('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-encoding: gzip, br', brotliCompressSync(gzipSync(text))),
     '/zstd': reply('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-encoding: zstd', Buffer.from('not really zstd')),
-    '/corrupt': reply('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-encoding: gzip', Buffer.concat([gzipSync(text).subarray(0, 20), Buffer.alloc(200, 7)])),
-    '/cut': Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: ${text.length}\r\n\r\n${text.subarray(0, 100).toString('latin1')}`, 'latin1'),
-    '/utf8-location': reply(`HTTP/1.1 301 Moved\r\nLocation: ${Buffer.from('/caffè menù', 'utf8').toString('latin1')}\r\nX-Twice: a\r\nx-twice: b`),
+    '/corrupt': reply(
+      'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-encoding: gzip',
+      Buffer.concat([gzipSync(text).subarray(0, 20), Buffer.alloc(200, 7)]),
+    ),
+    '/cut': Buffer.from(
+      `HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: ${text.length}\r\n\r\n${text.subarray(0, 100).toString('latin1')}`,
+      'latin1',
+    ),
+    '/utf8-location': reply(
+      `HTTP/1.1 301 Moved\r\nLocation: ${Buffer.from('/caffè menù', 'utf8').toString('latin1')}\r\nX-Twice: a\r\nx-twice: b`,
+    ),
     '/busy': reply(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${new Date(now + 90_000).toUTCString()}`, Buffer.from('slow down')),
   };
   let server: Server;
@@ -436,7 +503,11 @@ describe('wire details beyond the test web', () => {
   });
 
   test('deflate with and without the zlib wrapper, and stacked codings, decode to the text', async () => {
-    for (const [path, codings] of [['/deflate', ['deflate']], ['/raw-deflate', ['deflate']], ['/stacked', ['gzip', 'br']]] as const) {
+    for (const [path, codings] of [
+      ['/deflate', ['deflate']],
+      ['/raw-deflate', ['deflate']],
+      ['/stacked', ['gzip', 'br']],
+    ] as const) {
       const ok = expectKind(await f.fetch({ url: `${origin}${path}` }), 'ok');
       assert.ok(ok.body.equals(text), path);
       assert.deepEqual(ok.contentEncodings, codings);

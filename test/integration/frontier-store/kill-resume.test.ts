@@ -47,8 +47,15 @@ interface Added {
 }
 
 /** Runs the worker and kills it once it has logged `killAtLine` lines. Returns the complete lines. */
-async function runWorker(dir: string, seed: number, run: number, killAtLine: number): Promise<{ lines: string[]; signal: NodeJS.Signals | null }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, dir, String(seed), String(run), String(STEPS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function runWorker(
+  dir: string,
+  seed: number,
+  run: number,
+  killAtLine: number,
+): Promise<{ lines: string[]; signal: NodeJS.Signals | null }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, dir, String(seed), String(run), String(STEPS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let text = '';
   let lineCount = 0;
   child.stdout.setEncoding('utf8');
@@ -57,7 +64,9 @@ async function runWorker(dir: string, seed: number, run: number, killAtLine: num
     for (const ch of chunk) if (ch === '\n') lineCount++;
     if (lineCount >= killAtLine && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('close', (c, s) => resolve([c, s])),
+  );
   assert.ok(signal === 'SIGKILL' || code === 0, `worker failed: exit ${code}, signal ${signal}`);
   // A line the kill cut short is not a step that happened.
   const lines = text.split('\n');
@@ -66,26 +75,58 @@ async function runWorker(dir: string, seed: number, run: number, killAtLine: num
 }
 
 /** Replays a worker log on top of `start` (the state found at open) and returns the candidate F's. */
-function replay(lines: readonly string[], start: ReadonlySet<string>, added: Map<string, Added>): { candidates: Snapshot[]; adds: string[]; leases: string[] } {
+function replay(
+  lines: readonly string[],
+  start: ReadonlySet<string>,
+  added: Map<string, Added>,
+): { candidates: Snapshot[]; adds: string[]; leases: string[] } {
   const held = new Set(start);
   const inFlight = new Set<string>();
   const adds: string[] = [];
   const leases: string[] = [];
-  const snapshot = (name: string): Snapshot => ({ name, held: new Set(held), inFlight: new Set(inFlight), addsBefore: adds.length, leasesBefore: leases.length });
+  const snapshot = (name: string): Snapshot => ({
+    name,
+    held: new Set(held),
+    inFlight: new Set(inFlight),
+    addsBefore: adds.length,
+    leasesBefore: leases.length,
+  });
   let lastDone = snapshot('open');
   let started: Snapshot | null = null;
   for (const line of lines) {
     const [op, url = '', a, b] = line.split(' ');
     switch (op) {
-      case 'O': assert.equal(Number(url), start.size, 'the worker opened the state the parent found'); break;
-      case 'A': held.add(url); adds.push(url); added.set(url, { priority: Number(a), depth: Number(b) }); break;
-      case 'L': assert.ok(held.has(url) && !inFlight.has(url), `${url} leased while not queued`); inFlight.add(url); leases.push(url); break;
-      case 'R': inFlight.delete(url); break;
-      case 'C': inFlight.delete(url); held.delete(url); break;
-      case 'F': started = snapshot(`flush ${url}`); break;
-      case 'D': lastDone = started as Snapshot; started = null; break;
-      case 'E': break;
-      default: assert.fail(`unknown log line ${JSON.stringify(line)}`);
+      case 'O':
+        assert.equal(Number(url), start.size, 'the worker opened the state the parent found');
+        break;
+      case 'A':
+        held.add(url);
+        adds.push(url);
+        added.set(url, { priority: Number(a), depth: Number(b) });
+        break;
+      case 'L':
+        assert.ok(held.has(url) && !inFlight.has(url), `${url} leased while not queued`);
+        inFlight.add(url);
+        leases.push(url);
+        break;
+      case 'R':
+        inFlight.delete(url);
+        break;
+      case 'C':
+        inFlight.delete(url);
+        held.delete(url);
+        break;
+      case 'F':
+        started = snapshot(`flush ${url}`);
+        break;
+      case 'D':
+        lastDone = started as Snapshot;
+        started = null;
+        break;
+      case 'E':
+        break;
+      default:
+        assert.fail(`unknown log line ${JSON.stringify(line)}`);
     }
   }
   return { candidates: started === null ? [lastDone] : [lastDone, started], adds, leases };
@@ -101,16 +142,29 @@ function violations(found: ReadonlySet<string>, at: Snapshot, adds: readonly str
   let prefix = 0;
   while (prefix < after.length && extra.has(after[prefix] as string)) prefix++;
   const notPrefix = [...extra].filter((url) => !after.slice(0, prefix).includes(url));
-  if (notPrefix.length > 0) problems.push(`${notPrefix.length} URLs came back that are not a prefix of the adds after ${at.name}, e.g. ${notPrefix.slice(0, 3).join(' ')}`);
+  if (notPrefix.length > 0)
+    problems.push(
+      `${notPrefix.length} URLs came back that are not a prefix of the adds after ${at.name}, e.g. ${notPrefix.slice(0, 3).join(' ')}`,
+    );
   // Refetches: URLs back although they were not waiting in a queue at F. They must have been in
   // flight at F or added after it; and a URL leased before F comes back only if it was in flight at
   // F, was queued again by a retry before F, or was leased again after F.
   const addedAfter = new Set(after);
-  const refetchedOutside = [...found].filter((url) => !(at.held.has(url) && !at.inFlight.has(url)) && !at.inFlight.has(url) && !addedAfter.has(url));
-  if (refetchedOutside.length > 0) problems.push(`${refetchedOutside.length} URLs neither queued at ${at.name}, in flight at it, nor added after it came back, e.g. ${refetchedOutside.slice(0, 3).join(' ')}`);
+  const refetchedOutside = [...found].filter(
+    (url) => !(at.held.has(url) && !at.inFlight.has(url)) && !at.inFlight.has(url) && !addedAfter.has(url),
+  );
+  if (refetchedOutside.length > 0)
+    problems.push(
+      `${refetchedOutside.length} URLs neither queued at ${at.name}, in flight at it, nor added after it came back, e.g. ${refetchedOutside.slice(0, 3).join(' ')}`,
+    );
   const leasedAfter = new Set(leases.slice(at.leasesBefore));
-  const fetchedAgain = [...found].filter((url) => leases.includes(url) && !at.held.has(url) && !leasedAfter.has(url) && !addedAfter.has(url));
-  if (fetchedAgain.length > 0) problems.push(`${fetchedAgain.length} URLs fetched before ${at.name} and done at it came back, e.g. ${fetchedAgain.slice(0, 3).join(' ')}`);
+  const fetchedAgain = [...found].filter(
+    (url) => leases.includes(url) && !at.held.has(url) && !leasedAfter.has(url) && !addedAfter.has(url),
+  );
+  if (fetchedAgain.length > 0)
+    problems.push(
+      `${fetchedAgain.length} URLs fetched before ${at.name} and done at it came back, e.g. ${fetchedAgain.slice(0, 3).join(' ')}`,
+    );
   return problems;
 }
 
@@ -125,7 +179,11 @@ async function reopen(dir: string, added: ReadonlyMap<string, Added>): Promise<S
     found.add(entry.url);
     const original = added.get(entry.url);
     assert.ok(original !== undefined, `${entry.url} was never added`);
-    assert.deepEqual([entry.priority, entry.depth, entry.host], [original.priority, original.depth, new URL(entry.url).host], `${entry.url} came back whole`);
+    assert.deepEqual(
+      [entry.priority, entry.depth, entry.host],
+      [original.priority, original.depth, new URL(entry.url).host],
+      `${entry.url} came back whole`,
+    );
   }
   assert.equal(frontier.stats().queued, found.size);
   assert.equal(frontier.stats().inFlight, 0);
@@ -148,7 +206,10 @@ describe('PersistentFrontier: kill -9 at random moments, then resume', () => {
           const { candidates, adds, leases } = replay(lines, state, added);
           const found = await reopen(dir, added);
           const verdicts = candidates.map((at) => ({ at: at.name, problems: violations(found, at, adds, leases) }));
-          assert.ok(verdicts.some((v) => v.problems.length === 0), `run ${run} (${lines.length} log lines): ${JSON.stringify(verdicts, null, 1)}`);
+          assert.ok(
+            verdicts.some((v) => v.problems.length === 0),
+            `run ${run} (${lines.length} log lines): ${JSON.stringify(verdicts, null, 1)}`,
+          );
           state = found;
         }
         assert.ok(kills >= 2, 'the worker must be killed, not finish');

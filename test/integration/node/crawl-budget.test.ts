@@ -19,9 +19,26 @@ import type { WebConfigInput } from '../../../src/web/config.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 
 const WEB = {
-  seed: 23, hosts: 12, pages: 600, seeds: 6, server: { addressCount: 4 }, latency: { slowHostRate: 0 }, traps: { hostRate: 0 },
-  faults: { redirectRate: 0, redirectLoopRate: 0, notFoundRate: 0, goneRate: 0, serverErrorRate: 0, unavailableRate: 0, resetRate: 0, oversizedRate: 0, bombRate: 0 },
-  robots: { serverErrorRate: 0, unavailableRate: 0, crawlDelayRate: 0 }, duplicates: { mirrorHostRate: 0 },
+  seed: 23,
+  hosts: 12,
+  pages: 600,
+  seeds: 6,
+  server: { addressCount: 4 },
+  latency: { slowHostRate: 0 },
+  traps: { hostRate: 0 },
+  faults: {
+    redirectRate: 0,
+    redirectLoopRate: 0,
+    notFoundRate: 0,
+    goneRate: 0,
+    serverErrorRate: 0,
+    unavailableRate: 0,
+    resetRate: 0,
+    oversizedRate: 0,
+    bombRate: 0,
+  },
+  robots: { serverErrorRate: 0, unavailableRate: 0, crawlDelayRate: 0 },
+  duplicates: { mirrorHostRate: 0 },
 } satisfies WebConfigInput;
 
 let web: TestWeb;
@@ -40,9 +57,14 @@ after(async () => {
 async function crawl(out: string, extra: CrawlConfigInput) {
   const from = web.log.count;
   const summary = await new Crawl({
-    nodeId: 'budget', seeds: { urls: [...web.seeds] }, store: { outDir: out },
+    nodeId: 'budget',
+    seeds: { urls: [...web.seeds] },
+    store: { outDir: out },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, delayFactor: 0 }, limits: { concurrency: 8 }, progressIntervalMs: 0, ...extra,
+    politeness: { minDelayMs: 0, delayFactor: 0 },
+    limits: { concurrency: 8 },
+    progressIntervalMs: 0,
+    ...extra,
   }).run();
   const requests = web.log.entries().filter((r) => r.seq > from && r.path !== '/robots.txt');
   const log: CrawlLogEntry[] = [];
@@ -81,7 +103,8 @@ describe('crawl budgets', () => {
     assert.equal(second.summary.stopReason, 'exhausted');
     const before = pagesPerHost(first.requests);
     const total = pagesPerHost([...first.requests, ...second.requests]);
-    for (const [host, n] of total) assert.ok(n <= 4, `${host}: ${before.get(host) ?? 0} + ${n - (before.get(host) ?? 0)} requests over two runs`);
+    for (const [host, n] of total)
+      assert.ok(n <= 4, `${host}: ${before.get(host) ?? 0} + ${n - (before.get(host) ?? 0)} requests over two runs`);
     assert.ok(second.requests.length > 0);
   });
 
@@ -113,6 +136,10 @@ describe('crawl budgets', () => {
     writeFileSync(path, '{"pages": 3');
     const isCorrupt = (err: unknown): boolean => err instanceof ShoalError && err.code === 'IO' && /corrupt/.test(err.message);
     assert.throws(() => CrawlBudget.open(path, { maxPagesPerHost: 2, maxBytes: null }, 0), isCorrupt);
-    assert.throws(() => CrawlBudget.open(path, { maxPagesPerHost: null, maxBytes: null }, 0), isCorrupt, 'the page count is kept without limits too');
+    assert.throws(
+      () => CrawlBudget.open(path, { maxPagesPerHost: null, maxBytes: null }, 0),
+      isCorrupt,
+      'the page count is kept without limits too',
+    );
   });
 });

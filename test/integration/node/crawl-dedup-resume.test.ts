@@ -16,9 +16,26 @@ import type { WebConfigInput } from '../../../src/web/config.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 
 const WEB = {
-  seed: 29, hosts: 12, pages: 600, seeds: 6, server: { addressCount: 4 }, latency: { slowHostRate: 0 }, traps: { hostRate: 0 },
-  faults: { redirectRate: 0, redirectLoopRate: 0, notFoundRate: 0, goneRate: 0, serverErrorRate: 0, unavailableRate: 0, resetRate: 0, oversizedRate: 0, bombRate: 0 },
-  robots: { serverErrorRate: 0, unavailableRate: 0, crawlDelayRate: 0, rulesRate: 0 }, encoding: { gzipRate: 0, brotliRate: 0 },
+  seed: 29,
+  hosts: 12,
+  pages: 600,
+  seeds: 6,
+  server: { addressCount: 4 },
+  latency: { slowHostRate: 0 },
+  traps: { hostRate: 0 },
+  faults: {
+    redirectRate: 0,
+    redirectLoopRate: 0,
+    notFoundRate: 0,
+    goneRate: 0,
+    serverErrorRate: 0,
+    unavailableRate: 0,
+    resetRate: 0,
+    oversizedRate: 0,
+    bombRate: 0,
+  },
+  robots: { serverErrorRate: 0, unavailableRate: 0, crawlDelayRate: 0, rulesRate: 0 },
+  encoding: { gzipRate: 0, brotliRate: 0 },
   duplicates: { mirrorHostRate: 0.4 },
 } satisfies WebConfigInput;
 
@@ -44,20 +61,31 @@ interface Rec {
 
 async function records(dir: string): Promise<Rec[]> {
   const out: Rec[] = [];
-  for (const file of readdirSync(dir).filter((n) => n.endsWith('.warc.gz')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((n) => n.endsWith('.warc.gz'))
+    .sort()) {
     for await (const r of new WARCParser(createReadStream(join(dir, file)))) {
-      out.push({ file, type: r.warcType ?? '', id: r.warcHeader('WARC-Record-ID') ?? '', refersTo: r.warcHeader('WARC-Refers-To') ?? null });
+      out.push({
+        file,
+        type: r.warcType ?? '',
+        id: r.warcHeader('WARC-Record-ID') ?? '',
+        refersTo: r.warcHeader('WARC-Refers-To') ?? null,
+      });
     }
   }
   return out;
 }
 
-test('a resumed crawl writes copies of the first run\'s pages as revisits of its records', async () => {
+test("a resumed crawl writes copies of the first run's pages as revisits of its records", async () => {
   const out = join(root, 'crawl');
   const config = {
-    nodeId: 'dedup', seeds: { urls: [...web.seeds] }, store: { outDir: out },
+    nodeId: 'dedup',
+    seeds: { urls: [...web.seeds] },
+    store: { outDir: out },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, delayFactor: 0 }, limits: { concurrency: 8 }, progressIntervalMs: 0,
+    politeness: { minDelayMs: 0, delayFactor: 0 },
+    limits: { concurrency: 8 },
+    progressIntervalMs: 0,
   };
   const first = await new Crawl({ ...config, limits: { concurrency: 8, maxPages: 120 } }).run();
   assert.equal(first.stopReason, 'max-pages');
@@ -70,7 +98,8 @@ test('a resumed crawl writes copies of the first run\'s pages as revisits of its
   const responses = new Set(all.filter((r) => r.type === 'response').map((r) => r.id));
   const revisits = all.filter((r) => r.type === 'revisit');
   assert.ok(revisits.length > 0);
-  for (const r of revisits) assert.ok(r.refersTo !== null && responses.has(r.refersTo), `${r.id} refers to ${r.refersTo}, a response record that exists`);
+  for (const r of revisits)
+    assert.ok(r.refersTo !== null && responses.has(r.refersTo), `${r.id} refers to ${r.refersTo}, a response record that exists`);
   const secondRunRevisits = revisits.slice(firstRecords.filter((r) => r.type === 'revisit').length);
   const acrossRuns = secondRunRevisits.filter((r) => r.refersTo !== null && firstResponses.has(r.refersTo));
   assert.ok(acrossRuns.length > 0, `${secondRunRevisits.length} revisits in the second run, none of a first-run capture`);

@@ -39,19 +39,32 @@ before(async () => {
     faults: { ...WEB_PRESETS.hostile.faults, dripMs: 120_000, hangRate: 0 },
   });
   dir = mkdtempSync(join(tmpdir(), 'shoal-hostile-'));
-  summary = await new Crawl({
-    nodeId: 'hostile', seeds: { urls: [...web.seeds] }, store: { outDir: dir },
-    network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 20, backoffBaseMs: 300 }, robots: { retryMs: 300 },
-    fetch: { minBytesPerSecond: 100, minRateWindowMs: 1000 }, limits: { concurrency: 8 }, progressIntervalMs: 100,
-  }, {
-    deps: {
-      events: {
-        fetch: (r) => { records.push(r); diagnosticsEvents.fetch(r); },
-        progress: (p) => { progress.push(p); },
+  summary = await new Crawl(
+    {
+      nodeId: 'hostile',
+      seeds: { urls: [...web.seeds] },
+      store: { outDir: dir },
+      network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
+      politeness: { minDelayMs: 20, backoffBaseMs: 300 },
+      robots: { retryMs: 300 },
+      fetch: { minBytesPerSecond: 100, minRateWindowMs: 1000 },
+      limits: { concurrency: 8 },
+      progressIntervalMs: 100,
+    },
+    {
+      deps: {
+        events: {
+          fetch: (r) => {
+            records.push(r);
+            diagnosticsEvents.fetch(r);
+          },
+          progress: (p) => {
+            progress.push(p);
+          },
+        },
       },
     },
-  }).run();
+  ).run();
 });
 
 after(async () => {
@@ -90,18 +103,29 @@ describe('a crawl of a hostile web', () => {
     assert.equal(drips.length, 2);
     for (const url of drips) {
       const ended = records.filter((r) => r.url === url);
-      assert.deepEqual(ended.map((r) => [r.kind, r.attempts]), [['too-slow', 1]], url);
+      assert.deepEqual(
+        ended.map((r) => [r.kind, r.attempts]),
+        [['too-slow', 1]],
+        url,
+      );
     }
   });
 
   test('follows the endless pagination chain only to the bound on numbered spaces, and says so', () => {
     const parts = hostileParts(web.model);
     const trapHost = web.model.hosts[parts.trapHosts.pagination[0] as number];
-    const requests = web.log.trapRequests().get(trapHost?.name ?? '')?.get('pagination') ?? 0;
+    const requests =
+      web.log
+        .trapRequests()
+        .get(trapHost?.name ?? '')
+        ?.get('pagination') ?? 0;
     // /q?p=1 is linked from ordinary pages; each later page is a numbered sibling of the one before.
     assert.ok(requests >= DEFAULT_MAX_NUMBERED_URLS && requests <= DEFAULT_MAX_NUMBERED_URLS + 2, `${requests} requests into the chain`);
     assert.ok((summary.links.filtered['trap-numbered'] ?? 0) > 0);
-    assert.deepEqual(summary.cutSpaces.map((c) => [c.host, c.form, c.admitted]), [[`${trapHost?.name}:${web.port}`, '/q?p=#', DEFAULT_MAX_NUMBERED_URLS]]);
+    assert.deepEqual(
+      summary.cutSpaces.map((c) => [c.host, c.form, c.admitted]),
+      [[`${trapHost?.name}:${web.port}`, '/q?p=#', DEFAULT_MAX_NUMBERED_URLS]],
+    );
   });
 
   test('shows the host that refuses connections while it runs, gives it up, and names it in the summary', () => {
@@ -110,17 +134,32 @@ describe('a crawl of a hostile web', () => {
     const seen = progress.find((p) => p.unreachable !== undefined);
     assert.ok(seen !== undefined, 'a progress event named it');
     assert.ok(seen.unreachable?.hosts.includes(`${key}: connection refused`), JSON.stringify(seen.unreachable));
-    assert.deepEqual(summary.unreachableHosts.map((h) => [h.host, h.kind, h.code, h.isGivenUp]), [[key, 'connect-error', 'ECONNREFUSED', true]]);
+    assert.deepEqual(
+      summary.unreachableHosts.map((h) => [h.host, h.kind, h.code, h.isGivenUp]),
+      [[key, 'connect-error', 'ECONNREFUSED', true]],
+    );
     const ended = records.filter((r) => r.host === key);
-    assert.ok(ended.length > 0 && ended.every((r) => r.kind === 'connect-error' && r.attempts === 0), JSON.stringify(ended.map((r) => [r.url, r.kind])));
+    assert.ok(
+      ended.length > 0 && ended.every((r) => r.kind === 'connect-error' && r.attempts === 0),
+      JSON.stringify(ended.map((r) => [r.url, r.kind])),
+    );
     const log = readFileSync(join(dir, 'logs', 'node.jsonl'), 'utf8');
-    assert.match(log, new RegExp(`"event":"host-unreachable","host":"${key.replace(/\./g, '\\.')}","outcome":"connect-error","code":"ECONNREFUSED","message":"connection refused"`));
+    assert.match(
+      log,
+      new RegExp(
+        `"event":"host-unreachable","host":"${key.replace(/\./g, '\\.')}","outcome":"connect-error","code":"ECONNREFUSED","message":"connection refused"`,
+      ),
+    );
     assert.match(log, /"event":"host-given-up"/);
   });
 
   test('counts every link once: found = invalid + nofollow + filtered + seen before + disallowed + queued', () => {
     const l = summary.links;
     const filtered = Object.values(l.filtered).reduce((a, n) => a + (n ?? 0), 0);
-    assert.equal(l.found + l.received, l.invalid + l.notFollowed + filtered + l.routed + l.seenBefore + l.robotsDenied + l.queued, JSON.stringify(l));
+    assert.equal(
+      l.found + l.received,
+      l.invalid + l.notFollowed + filtered + l.routed + l.seenBefore + l.robotsDenied + l.queued,
+      JSON.stringify(l),
+    );
   });
 });

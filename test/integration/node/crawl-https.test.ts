@@ -77,10 +77,14 @@ before(async () => {
   origin = `https://secure.test:${(server.address() as AddressInfo).port}`;
   dir = mkdtempSync(join(tmpdir(), 'shoal-https-'));
   summary = await new Crawl({
-    nodeId: 'https', seeds: { urls: [`${origin}/`] }, store: { outDir: dir },
+    nodeId: 'https',
+    seeds: { urls: [`${origin}/`] },
+    store: { outDir: dir },
     fetch: { caFile: join(TLS_DIR, 'ca.pem') },
     network: { resolve: ['secure.test=127.0.0.1'], allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, delayFactor: 0 }, progressIntervalMs: 0, parse: { workers: 0 },
+    politeness: { minDelayMs: 0, delayFactor: 0 },
+    progressIntervalMs: 0,
+    parse: { workers: 0 },
   }).run();
   for await (const e of readCrawlLog(join(dir, 'crawl-log.jsonl'))) log.push(e);
 });
@@ -97,7 +101,10 @@ describe('a crawl of an https site', () => {
     const counts = new Map<string, number>();
     for (const r of requests) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
     assert.deepEqual(Object.fromEntries(counts), Object.fromEntries(['/robots.txt', ...PAGES].map((p) => [p, 1])));
-    assert.ok(requests.every((r) => r.servername === 'secure.test'), JSON.stringify(requests));
+    assert.ok(
+      requests.every((r) => r.servername === 'secure.test'),
+      JSON.stringify(requests),
+    );
   });
 
   test('the crawl log: each page ok with its WARC pointer, /private/secret robots-denied', () => {
@@ -114,7 +121,13 @@ describe('a crawl of an https site', () => {
     assert.equal(denied[0]?.outcome, 'robots-denied');
     assert.equal(denied[0]?.status, 0);
     assert.equal(denied[0]?.warc, null);
-    assert.deepEqual(log.filter((e) => !e.url.endsWith('/robots.txt')).map((e) => e.outcome).sort(), [...PAGES.map(() => 'ok'), 'robots-denied'].sort());
+    assert.deepEqual(
+      log
+        .filter((e) => !e.url.endsWith('/robots.txt'))
+        .map((e) => e.outcome)
+        .sort(),
+      [...PAGES.map(() => 'ok'), 'robots-denied'].sort(),
+    );
   });
 
   test('WARC: the pointers lead to response records with the https target URI; every capture is https', async () => {
@@ -132,16 +145,23 @@ describe('a crawl of an https site', () => {
       }
     }
     assert.ok(uris.length >= 2 * PAGES.length, `${uris.length} request and response records`);
-    assert.ok(uris.every((u) => u.startsWith(`${origin}/`)), JSON.stringify(uris));
+    assert.ok(
+      uris.every((u) => u.startsWith(`${origin}/`)),
+      JSON.stringify(uris),
+    );
     assert.ok(!uris.includes(`${origin}/private/secret`));
   });
 
   test('without the CA: robots.txt is refused for its certificate once, not retried, and the host is given up', async () => {
     const out = join(dir, 'untrusted');
     const untrusted = await new Crawl({
-      nodeId: 'https-untrusted', seeds: { urls: [`${origin}/`, `${origin}/a`] }, store: { outDir: out },
+      nodeId: 'https-untrusted',
+      seeds: { urls: [`${origin}/`, `${origin}/a`] },
+      store: { outDir: out },
       network: { resolve: ['secure.test=127.0.0.1'], allowLoopback: true, isSystemDnsAllowed: false },
-      politeness: { minDelayMs: 0, delayFactor: 0 }, progressIntervalMs: 0, parse: { workers: 0 },
+      politeness: { minDelayMs: 0, delayFactor: 0 },
+      progressIntervalMs: 0,
+      parse: { workers: 0 },
     }).run();
     assert.equal(untrusted.stopReason, 'exhausted');
     assert.equal(untrusted.robotsRequests, 1, 'one robots.txt attempt: a certificate verdict does not change on retry');
@@ -153,19 +173,38 @@ describe('a crawl of an https site', () => {
   test('a caFile that holds no readable certificate is a configuration error naming fetch.caFile', async () => {
     const bad = join(dir, 'not-a-ca.pem');
     writeFileSync(bad, 'this is not PEM\n');
-    await assert.rejects(new Crawl({
-      nodeId: 'https-bad-pem', seeds: { urls: [`${origin}/`] }, store: { outDir: join(dir, 'bad-pem') }, fetch: { caFile: bad },
-      network: { resolve: ['secure.test=127.0.0.1'], allowLoopback: true, isSystemDnsAllowed: false },
-    }).run(), (err: unknown) => err instanceof ConfigError && err.issues.length === 1 && err.issues[0]?.path === 'fetch.caFile'
-      && (err.issues[0]?.message.includes(bad) ?? false));
+    await assert.rejects(
+      new Crawl({
+        nodeId: 'https-bad-pem',
+        seeds: { urls: [`${origin}/`] },
+        store: { outDir: join(dir, 'bad-pem') },
+        fetch: { caFile: bad },
+        network: { resolve: ['secure.test=127.0.0.1'], allowLoopback: true, isSystemDnsAllowed: false },
+      }).run(),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        err.issues.length === 1 &&
+        err.issues[0]?.path === 'fetch.caFile' &&
+        (err.issues[0]?.message.includes(bad) ?? false),
+    );
   });
 
   test('an unreadable caFile is a configuration error naming fetch.caFile', async () => {
     const missing = join(dir, 'no-such-ca.pem');
-    await assert.rejects(new Crawl({
-      nodeId: 'https-bad-ca', seeds: { urls: [`${origin}/`] }, store: { outDir: join(dir, 'bad-ca') }, fetch: { caFile: missing },
-      network: { resolve: ['secure.test=127.0.0.1'], allowLoopback: true, isSystemDnsAllowed: false },
-    }).run(), (err: unknown) => err instanceof ConfigError && err.code === 'CONFIG_FILE_UNREADABLE'
-      && err.issues.length === 1 && err.issues[0]?.path === 'fetch.caFile' && err.message.includes(missing));
+    await assert.rejects(
+      new Crawl({
+        nodeId: 'https-bad-ca',
+        seeds: { urls: [`${origin}/`] },
+        store: { outDir: join(dir, 'bad-ca') },
+        fetch: { caFile: missing },
+        network: { resolve: ['secure.test=127.0.0.1'], allowLoopback: true, isSystemDnsAllowed: false },
+      }).run(),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        err.code === 'CONFIG_FILE_UNREADABLE' &&
+        err.issues.length === 1 &&
+        err.issues[0]?.path === 'fetch.caFile' &&
+        err.message.includes(missing),
+    );
   });
 });

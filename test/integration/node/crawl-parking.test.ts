@@ -25,9 +25,13 @@ after(async () => {
   await web?.close();
 });
 
-function crawl(outDir: string, extra: { order?: { policy: 'bfs' | 'backlink' }; memoryUrlsPerHost?: number; maxPages?: number | null } = {}): Promise<CrawlSummary> {
+function crawl(
+  outDir: string,
+  extra: { order?: { policy: 'bfs' | 'backlink' }; memoryUrlsPerHost?: number; maxPages?: number | null } = {},
+): Promise<CrawlSummary> {
   return new Crawl({
-    seeds: { urls: [...web.seeds] }, store: { outDir },
+    seeds: { urls: [...web.seeds] },
+    store: { outDir },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
     politeness: { minDelayMs: 0, delayFactor: 0 },
     limits: { concurrency: 4, maxPages: extra.maxPages === undefined ? 30 : extra.maxPages },
@@ -45,7 +49,7 @@ async function fetched(outDir: string): Promise<string[]> {
 }
 
 describe('frontier parking in a crawl of the test web', () => {
-  test('breadth-first: beyond 16 URLs a host\'s URLs are parked; a resumed crawl fetches every one of them', async () => {
+  test("breadth-first: beyond 16 URLs a host's URLs are parked; a resumed crawl fetches every one of them", async () => {
     const out = join(root, 'bfs');
     const first = await crawl(out);
     const left = first.frontierLeft;
@@ -56,7 +60,10 @@ describe('frontier parking in a crawl of the test web', () => {
     assert.deepEqual(second.frontierLeft, { queued: 0, inFlight: 0, parked: 0 });
     const urls = await fetched(out);
     assert.equal(new Set(urls).size, urls.length, 'no page fetched twice across the stop and the resume');
-    assert.ok(second.urls >= left.queued, `every URL left, parked ones included, has an outcome in the resumed crawl: ${second.urls} of ${left.queued}`);
+    assert.ok(
+      second.urls >= left.queued,
+      `every URL left, parked ones included, has an outcome in the resumed crawl: ${second.urls} of ${left.queued}`,
+    );
   });
 
   test('a priority order parks nothing unless configured: every queued URL is ranked', async () => {

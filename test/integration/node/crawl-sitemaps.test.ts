@@ -24,9 +24,33 @@ import type { TruthHost } from '../../../src/web/truth/format.js';
 import { readTruth, type Truth } from '../../../src/web/truth/read.js';
 
 const WEB = {
-  seed: 17, hosts: 16, pages: 900, seeds: 4, server: { addressCount: 4 }, latency: { slowHostRate: 0 }, traps: { hostRate: 0 },
-  robots: { serverErrorRate: 0, unavailableRate: 0, crawlDelayRate: 0, redirectRate: 0, sitemapRate: 0.8, sitemapListedRate: 0.5, sitemapMaxUrls: 30 },
-  faults: { redirectRate: 0, redirectLoopRate: 0, notFoundRate: 0, goneRate: 0, serverErrorRate: 0, unavailableRate: 0, resetRate: 0, oversizedRate: 0, bombRate: 0 },
+  seed: 17,
+  hosts: 16,
+  pages: 900,
+  seeds: 4,
+  server: { addressCount: 4 },
+  latency: { slowHostRate: 0 },
+  traps: { hostRate: 0 },
+  robots: {
+    serverErrorRate: 0,
+    unavailableRate: 0,
+    crawlDelayRate: 0,
+    redirectRate: 0,
+    sitemapRate: 0.8,
+    sitemapListedRate: 0.5,
+    sitemapMaxUrls: 30,
+  },
+  faults: {
+    redirectRate: 0,
+    redirectLoopRate: 0,
+    notFoundRate: 0,
+    goneRate: 0,
+    serverErrorRate: 0,
+    unavailableRate: 0,
+    resetRate: 0,
+    oversizedRate: 0,
+    bombRate: 0,
+  },
   duplicates: { mirrorHostRate: 0 },
 } satisfies WebConfigInput;
 
@@ -43,11 +67,19 @@ function listed(h: TruthHost): string[] {
   return urls;
 }
 
-async function crawl(name: string, config: Record<string, unknown>): Promise<{ summary: CrawlSummary; log: CrawlLogEntry[]; nodeLog: string }> {
+async function crawl(
+  name: string,
+  config: Record<string, unknown>,
+): Promise<{ summary: CrawlSummary; log: CrawlLogEntry[]; nodeLog: string }> {
   const out = join(root, name);
   const summary = await new Crawl({
-    nodeId: name, store: { outDir: out }, network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 0, delayFactor: 0 }, limits: { concurrency: 16 }, progressIntervalMs: 0, ...config,
+    nodeId: name,
+    store: { outDir: out },
+    network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
+    politeness: { minDelayMs: 0, delayFactor: 0 },
+    limits: { concurrency: 16 },
+    progressIntervalMs: 0,
+    ...config,
   }).run();
   const log: CrawlLogEntry[] = [];
   for await (const e of readCrawlLog(join(out, 'crawl-log.jsonl'))) log.push(e);
@@ -70,21 +102,40 @@ describe('sitemap seeds', () => {
   test('sitemaps given by the user: exactly the pages they list (index parts included), and a sitemap that is an HTML page is logged', async () => {
     const withSitemap = truth.hosts.filter((h) => h.sitemap !== 'none');
     const chosen = withSitemap.slice(0, 4);
-    assert.ok(chosen.some((h) => listed(h).length > WEB.robots.sitemapMaxUrls), 'one host at least serves a sitemap index');
+    assert.ok(
+      chosen.some((h) => listed(h).length > WEB.robots.sitemapMaxUrls),
+      'one host at least serves a sitemap index',
+    );
     const without = truth.hosts.find((h) => h.sitemap === 'none' && listed(h).length > 0);
     assert.ok(without !== undefined);
     const notASitemap = listed(without)[0] as string; // an HTML page given as a sitemap
     const { summary, log, nodeLog } = await crawl('user', {
-      seeds: { sitemaps: [...chosen.map((h) => `${origin(h)}/sitemap.xml`), `${origin(chosen[1] as TruthHost)}/no-such-sitemap.xml`, notASitemap] },
+      seeds: {
+        sitemaps: [...chosen.map((h) => `${origin(h)}/sitemap.xml`), `${origin(chosen[1] as TruthHost)}/no-such-sitemap.xml`, notASitemap],
+      },
       scope: { maxDepth: 0 },
     });
     const expected = new Set(chosen.flatMap(listed));
-    const pages = log.filter((e) => !/\/sitemap[^/]*\.xml$/.test(e.url) && !e.url.endsWith('/no-such-sitemap.xml') && e.url !== notASitemap);
+    const pages = log.filter(
+      (e) => !/\/sitemap[^/]*\.xml$/.test(e.url) && !e.url.endsWith('/no-such-sitemap.xml') && e.url !== notASitemap,
+    );
     const crawled = new Set(pages.map((e) => e.url));
-    assert.deepEqual([...crawled].filter((u) => !expected.has(u)), [], 'no page that a sitemap does not list');
-    assert.deepEqual([...expected].filter((u) => !crawled.has(u)), [], 'every listed page');
+    assert.deepEqual(
+      [...crawled].filter((u) => !expected.has(u)),
+      [],
+      'no page that a sitemap does not list',
+    );
+    assert.deepEqual(
+      [...expected].filter((u) => !crawled.has(u)),
+      [],
+      'every listed page',
+    );
     const odd = pages.filter((e) => !(e.depth === 0 && e.discoveredFrom !== null && /\/sitemap[^/]*\.xml$/.test(e.discoveredFrom)));
-    assert.deepEqual(odd.map((e) => [e.url, e.depth, e.discoveredFrom]), [], "pages found on a sitemap, at depth 0");
+    assert.deepEqual(
+      odd.map((e) => [e.url, e.depth, e.discoveredFrom]),
+      [],
+      'pages found on a sitemap, at depth 0',
+    );
     // Index parts: found on the index, one level down.
     const parts = log.filter((e) => /\/sitemap-\d+\.xml$/.test(e.url));
     assert.ok(parts.length > 0);
@@ -109,12 +160,17 @@ describe('sitemap seeds', () => {
       assert.equal(doc?.outcome, 'ok', h.name);
       assert.equal(doc?.discoveredFrom, `${origin(h)}/robots.txt`);
       // Every listed page was decided: fetched, or denied by the host's robots.txt.
-      for (const u of listed(h)) assert.ok(['ok', 'robots-denied'].includes(byUrl.get(u)?.outcome ?? 'missing'), `${u}: ${byUrl.get(u)?.outcome}`);
+      for (const u of listed(h))
+        assert.ok(['ok', 'robots-denied'].includes(byUrl.get(u)?.outcome ?? 'missing'), `${u}: ${byUrl.get(u)?.outcome}`);
     }
     for (const h of unlisted) {
       assert.equal(byUrl.has(`${origin(h)}/sitemap.xml`), false, `${h.name}: not announced, not read`);
       const fromHost = log.filter((e) => e.url.startsWith(`${origin(h)}/`) && e.url !== `${origin(h)}/`);
-      assert.deepEqual(fromHost.map((e) => e.url), [], `${h.name}: only its seed (maxDepth 0)`);
+      assert.deepEqual(
+        fromHost.map((e) => e.url),
+        [],
+        `${h.name}: only its seed (maxDepth 0)`,
+      );
     }
     assert.ok(summary.sitemaps.urls > 0);
   });
@@ -124,7 +180,9 @@ describe('a seeds file', () => {
   test('larger than one batch, with repeats and comments: every URL it names crawled once, nothing else', async () => {
     const urls = truth.hosts.flatMap(listed);
     const lines: string[] = ['# every ok page of the web, twenty times over'];
-    for (let r = 0; r < 20; r++) for (const u of urls) lines.push(r % 2 === 0 ? u : `  ${u.replace(/^http:\/\/([^/]+)/, (_m, host: string) => `HTTP://${host.toUpperCase()}`)}#frag  `);
+    for (let r = 0; r < 20; r++)
+      for (const u of urls)
+        lines.push(r % 2 === 0 ? u : `  ${u.replace(/^http:\/\/([^/]+)/, (_m, host: string) => `HTTP://${host.toUpperCase()}`)}#frag  `);
     assert.ok(lines.length > 10_000, `${lines.length} lines: more than one batch`);
     const file = join(root, 'seeds.txt');
     writeFileSync(file, `${lines.join('\n')}\n`);

@@ -47,10 +47,15 @@ before(async () => {
   origin = `http://drip.test:${server.port}`;
   dir = mkdtempSync(join(tmpdir(), 'shoal-slow-'));
   summary = await new Crawl({
-    nodeId: 'slow', seeds: { urls: [`${origin}/`] }, store: { outDir: dir },
+    nodeId: 'slow',
+    seeds: { urls: [`${origin}/`] },
+    store: { outDir: dir },
     network: { resolve: ['drip.test=127.0.0.1'], allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 20, maxDelayMs: 1000 }, fetch: { minBytesPerSecond: 100, minRateWindowMs: 1000 },
-    limits: { concurrency: 4 }, progressIntervalMs: 0, parse: { workers: 0 },
+    politeness: { minDelayMs: 20, maxDelayMs: 1000 },
+    fetch: { minBytesPerSecond: 100, minRateWindowMs: 1000 },
+    limits: { concurrency: 4 },
+    progressIntervalMs: 0,
+    parse: { workers: 0 },
   }).run(AbortSignal.timeout(GIVE_UP_MS));
   for await (const entry of readCrawlLog(join(dir, 'crawl-log.jsonl'))) log.push(entry);
 });
@@ -67,7 +72,10 @@ describe('a host with one dripping URL and seven ordinary pages', () => {
   });
 
   test('every ordinary page is fetched', () => {
-    const ok = log.filter((e) => e.outcome === 'ok').map((e) => new URL(e.url).pathname).sort();
+    const ok = log
+      .filter((e) => e.outcome === 'ok')
+      .map((e) => new URL(e.url).pathname)
+      .sort();
     assert.deepEqual(ok, [...ORDINARY].sort());
     assert.deepEqual(summary.outcomes, { ok: 7, 'too-slow': 1 });
   });

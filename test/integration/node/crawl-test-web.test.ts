@@ -51,15 +51,38 @@ const MIN_DELAY_MS = 20;
 const CRAWL_DELAY_S = 0.1;
 const USER_AGENT = 'shoalbot/1.0 (+https://example.org/bot)';
 const WEB = {
-  seed: 3, hosts: 12, pages: 600, seeds: 3, server: { addressCount: 4 }, traps: { hostRate: 0 },
+  seed: 3,
+  hosts: 12,
+  pages: 600,
+  seeds: 3,
+  server: { addressCount: 4 },
+  traps: { hostRate: 0 },
   robots: {
-    rulesRate: 0.4, emptyRate: 0.1, notFoundRate: 0.1, serverErrorRate: 0.1, unavailableRate: 0.1, redirectRate: 0.1,
-    garbageRate: 0.05, crawlDelayRate: 0.5, crawlDelaySeconds: CRAWL_DELAY_S,
+    rulesRate: 0.4,
+    emptyRate: 0.1,
+    notFoundRate: 0.1,
+    serverErrorRate: 0.1,
+    unavailableRate: 0.1,
+    redirectRate: 0.1,
+    garbageRate: 0.05,
+    crawlDelayRate: 0.5,
+    crawlDelaySeconds: CRAWL_DELAY_S,
   },
   duplicates: { mirrorHostRate: 0.2 },
   faults: {
-    redirectRate: 0.03, redirectLoopRate: 0.01, notFoundRate: 0.02, goneRate: 0.01, serverErrorRate: 0.01, unavailableRate: 0.02,
-    retryAfterSeconds: 1, resetRate: 0.02, hangRate: 0.01, hangMs: 300, oversizedRate: 0.01, oversizedBytes: 2 * 1024 * 1024, bombRate: 0.01,
+    redirectRate: 0.03,
+    redirectLoopRate: 0.01,
+    notFoundRate: 0.02,
+    goneRate: 0.01,
+    serverErrorRate: 0.01,
+    unavailableRate: 0.02,
+    retryAfterSeconds: 1,
+    resetRate: 0.02,
+    hangRate: 0.01,
+    hangMs: 300,
+    oversizedRate: 0.01,
+    oversizedBytes: 2 * 1024 * 1024,
+    bombRate: 0.01,
   },
 } satisfies WebConfigInput;
 
@@ -90,12 +113,15 @@ function crawlDelayOf(host: string): number {
 
 function crawlConfig(outDir: string, nodeId: string) {
   return {
-    nodeId, seeds: { urls: [...web.seeds] }, store: { outDir },
+    nodeId,
+    seeds: { urls: [...web.seeds] },
+    store: { outDir },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
     politeness: { minDelayMs: MIN_DELAY_MS, delayFactor: 2, backoffBaseMs: 100, backoffMaxMs: 1000 },
     robots: { retryMs: 200, maxAttempts: 3 },
     fetch: { userAgent: USER_AGENT, bodyTimeoutMs: 5000, firstByteTimeoutMs: 5000, maxAttempts: 3 },
-    limits: { concurrency: 8 }, progressIntervalMs: 0,
+    limits: { concurrency: 8 },
+    progressIntervalMs: 0,
   };
 }
 
@@ -127,7 +153,10 @@ before(async () => {
   } finally {
     channel(CrawlChannel.fetch).unsubscribe(onFetch);
   }
-  requests = web.log.entries().slice().sort((a, b) => a.seq - b.seq);
+  requests = web.log
+    .entries()
+    .slice()
+    .sort((a, b) => a.seq - b.seq);
 });
 
 after(async () => {
@@ -138,9 +167,16 @@ after(async () => {
 describe('one node crawling the test web to exhaustion', () => {
   test('the web holds the cases this test is about', () => {
     const robots = new Set(model.hosts.map((h) => h.robots));
-    for (const kind of ['rules', 'server-error', 'unavailable', 'redirect', 'garbage', 'not-found']) assert.ok(robots.has(kind as never), `a host with robots kind ${kind}`);
-    assert.ok(model.hosts.some((h) => crawlDelayOf(h.name) > 0), 'a host with a Crawl-delay');
-    assert.ok(model.hosts.some((h) => h.mirrorOf >= 0), 'a mirror host');
+    for (const kind of ['rules', 'server-error', 'unavailable', 'redirect', 'garbage', 'not-found'])
+      assert.ok(robots.has(kind as never), `a host with robots kind ${kind}`);
+    assert.ok(
+      model.hosts.some((h) => crawlDelayOf(h.name) > 0),
+      'a host with a Crawl-delay',
+    );
+    assert.ok(
+      model.hosts.some((h) => h.mirrorOf >= 0),
+      'a mirror host',
+    );
     assert.equal(new Set(model.hosts.map((h) => h.ip)).size, 4);
   });
 
@@ -191,7 +227,10 @@ describe('one node crawling the test web to exhaustion', () => {
     for (const h of model.hosts.filter((x) => x.robots === 'server-error')) {
       const sent = requests.filter((r) => r.host === h.name);
       if (sent.length === 0) continue;
-      assert.ok(sent.every((r) => r.path === '/robots.txt'), `${h.name}: only robots.txt`);
+      assert.ok(
+        sent.every((r) => r.path === '/robots.txt'),
+        `${h.name}: only robots.txt`,
+      );
       assert.equal(sent.length, 3, `${h.name}: robots.maxAttempts tries`);
     }
     const denied = records.filter((r) => r.kind === 'robots-denied');
@@ -200,7 +239,10 @@ describe('one node crawling the test web to exhaustion', () => {
       const g = pageOfUrl(r.url);
       if (g >= 0) assert.ok(model.isDisallowed(g), `${r.url} denied but allowed by the model`);
     }
-    assert.ok(records.some((r) => r.kind === 'robots-unavailable'), 'URLs of a host whose robots.txt always fails are given up');
+    assert.ok(
+      records.some((r) => r.kind === 'robots-unavailable'),
+      'URLs of a host whose robots.txt always fails are given up',
+    );
   });
 
   test('every fault kind ends with the outcome it should, and the crawl goes on', () => {
@@ -231,7 +273,8 @@ describe('one node crawling the test web to exhaustion', () => {
       assert.ok(expected[kind]?.(r), `page ${g} (${Object.keys(PageKind)[kind]}): ${JSON.stringify(r)}`);
     }
     // Every kind this web draws (drips are off in it).
-    for (const kind of Object.keys(expected).map(Number)) assert.ok(met.has(kind), `the crawl met a page of kind ${Object.keys(PageKind)[kind]}`);
+    for (const kind of Object.keys(expected).map(Number))
+      assert.ok(met.has(kind), `the crawl met a page of kind ${Object.keys(PageKind)[kind]}`);
   });
 
   test('fetches every page reachable through followable links (closure over the model, and the truth)', () => {
@@ -268,19 +311,25 @@ describe('one node crawling the test web to exhaustion', () => {
     for (let g = 0; g < model.pageCount; g++) {
       if (truth.reach[g] !== Reach.polite) continue;
       reached++;
-      if (!requested.has(g)) assert.ok(mirrorHosts.has(model.pageHost[g] as number), `page ${g} (reach 2) not fetched: ${model.url(g, web.port)}`);
+      if (!requested.has(g))
+        assert.ok(mirrorHosts.has(model.pageHost[g] as number), `page ${g} (reach 2) not fetched: ${model.url(g, web.port)}`);
     }
     assert.ok(reached > 400);
   });
 
   test('writes WARC files warcio reads: one response per page, revisits for identical mirror pages, a CDXJ line each', async () => {
     const warcDir = join(dir, 'out', 'warc');
-    const files = readdirSync(warcDir).filter((n) => n.endsWith('.warc.gz')).sort();
+    const files = readdirSync(warcDir)
+      .filter((n) => n.endsWith('.warc.gz'))
+      .sort();
     assert.deepEqual(files, [...summary.warcFiles]);
     const all = (await Promise.all(files.map((f) => readWarc(join(warcDir, f))))).flat();
-    const captures = all.filter((r) => (r.type === 'response' || r.type === 'revisit') && !isRobotsPath(new URL(r.headers.get('warc-target-uri') ?? '').pathname));
+    const captures = all.filter(
+      (r) => (r.type === 'response' || r.type === 'revisit') && !isRobotsPath(new URL(r.headers.get('warc-target-uri') ?? '').pathname),
+    );
     const byUri = new Map<string, number>();
-    for (const c of captures) byUri.set(c.headers.get('warc-target-uri') ?? '', (byUri.get(c.headers.get('warc-target-uri') ?? '') ?? 0) + 1);
+    for (const c of captures)
+      byUri.set(c.headers.get('warc-target-uri') ?? '', (byUri.get(c.headers.get('warc-target-uri') ?? '') ?? 0) + 1);
     const withResponse = records.filter((r) => r.kind === 'ok' || r.kind === 'redirect' || r.kind === 'http-error');
     assert.equal(captures.length, withResponse.length);
     for (const r of withResponse) assert.equal(byUri.get(r.url), 1, `one capture of ${r.url}`);
@@ -313,12 +362,18 @@ describe('one node crawling the test web to exhaustion', () => {
     const log: CrawlLogEntry[] = [];
     for await (const e of readCrawlLog(join(out, 'crawl-log.jsonl'))) log.push(e);
     assert.deepEqual(log.map((e) => `${e.url} ${e.outcome}`).sort(), records.map((r) => `${r.url} ${r.kind}`).sort());
-    const indexed = new Set(readFileSync(join(out, 'warc', 'index.cdxj'), 'utf8').trim().split('\n').map((l) => {
-      const j = JSON.parse(l.slice(l.indexOf('{'))) as { filename: string; offset: string };
-      return `${j.filename}@${j.offset}`;
-    }));
+    const indexed = new Set(
+      readFileSync(join(out, 'warc', 'index.cdxj'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const j = JSON.parse(l.slice(l.indexOf('{'))) as { filename: string; offset: string };
+          return `${j.filename}@${j.offset}`;
+        }),
+    );
     for (const e of log) {
-      if (e.outcome === 'ok' || e.outcome === 'redirect' || e.outcome === 'http-error') assert.ok(e.warc !== null && indexed.has(`${e.warc.file}@${e.warc.offset}`), `${e.url}: ${JSON.stringify(e.warc)}`);
+      if (e.outcome === 'ok' || e.outcome === 'redirect' || e.outcome === 'http-error')
+        assert.ok(e.warc !== null && indexed.has(`${e.warc.file}@${e.warc.offset}`), `${e.url}: ${JSON.stringify(e.warc)}`);
       if (e.outcome === 'ok') assert.match(e.digest ?? '', /^sha1:[A-Z2-7]{32}$/);
     }
     assert.ok(log.some((e) => e.outcome === 'ok' && e.simhash !== null && e.lang !== null));

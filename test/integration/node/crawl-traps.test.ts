@@ -17,10 +17,25 @@ import { TRAP_PREFIX } from '../../../src/web/robots.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 
 const WEB = {
-  seed: 11, hosts: 20, pages: 400, seeds: 5, server: { addressCount: 4 },
+  seed: 11,
+  hosts: 20,
+  pages: 400,
+  seeds: 5,
+  server: { addressCount: 4 },
   traps: { hostRate: 0.6, robotsDisallowRate: 0.5 },
-  faults: { redirectRate: 0, redirectLoopRate: 0, notFoundRate: 0, goneRate: 0, serverErrorRate: 0, unavailableRate: 0, resetRate: 0, oversizedRate: 0, bombRate: 0 },
-  robots: { serverErrorRate: 0, unavailableRate: 0, crawlDelayRate: 0 }, duplicates: { mirrorHostRate: 0 },
+  faults: {
+    redirectRate: 0,
+    redirectLoopRate: 0,
+    notFoundRate: 0,
+    goneRate: 0,
+    serverErrorRate: 0,
+    unavailableRate: 0,
+    resetRate: 0,
+    oversizedRate: 0,
+    bombRate: 0,
+  },
+  robots: { serverErrorRate: 0, unavailableRate: 0, crawlDelayRate: 0 },
+  duplicates: { mirrorHostRate: 0 },
 } satisfies WebConfigInput;
 /**
  * Requests into one trap space at most: the URL filters cut the calendars, session ids, repeated
@@ -37,9 +52,13 @@ before(async () => {
   web = await startTestWeb(WEB);
   dir = mkdtempSync(join(tmpdir(), 'shoal-traps-'));
   summary = await new Crawl({
-    nodeId: 'traps', seeds: { urls: [...web.seeds] }, store: { outDir: dir },
+    nodeId: 'traps',
+    seeds: { urls: [...web.seeds] },
+    store: { outDir: dir },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-    politeness: { minDelayMs: 2, delayFactor: 1 }, limits: { concurrency: 8 }, progressIntervalMs: 0,
+    politeness: { minDelayMs: 2, delayFactor: 1 },
+    limits: { concurrency: 8 },
+    progressIntervalMs: 0,
     parse: { workers: 0 }, // pages parsed in the crawl's own thread (crawl-test-web.test.ts covers parse workers)
   }).run();
 });
@@ -53,7 +72,10 @@ describe('a crawl among crawler traps', () => {
   test('ends on its own, every trap space cut, blocked traps never entered', () => {
     const trapHosts = web.model.hosts.filter((h) => h.trap !== null);
     assert.ok(new Set(trapHosts.map((h) => h.trap)).size >= 3, 'several trap kinds');
-    assert.ok(trapHosts.some((h) => h.trap === 'pagination' && !h.robotsBlocksTrap), 'an open pagination chain');
+    assert.ok(
+      trapHosts.some((h) => h.trap === 'pagination' && !h.robotsBlocksTrap),
+      'an open pagination chain',
+    );
     assert.equal(summary.stopReason, 'exhausted');
     const trapRequests = new Map<string, number>();
     for (const r of web.log.entries()) if (r.outcome === 'trap') trapRequests.set(r.host, (trapRequests.get(r.host) ?? 0) + 1);

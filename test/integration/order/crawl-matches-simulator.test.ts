@@ -36,12 +36,32 @@ let graph: SimGraph;
 
 before(async () => {
   web = await startTestWeb({
-    seed: 7, hosts: PAGES, pages: PAGES, seeds: 3,
+    seed: 7,
+    hosts: PAGES,
+    pages: PAGES,
+    seeds: 3,
     server: { addressCount: 8 },
-    robots: { rulesRate: 0, notFoundRate: 0, serverErrorRate: 0, unavailableRate: 0, redirectRate: 0, garbageRate: 0, crawlDelayRate: 0, sitemapRate: 0 },
+    robots: {
+      rulesRate: 0,
+      notFoundRate: 0,
+      serverErrorRate: 0,
+      unavailableRate: 0,
+      redirectRate: 0,
+      garbageRate: 0,
+      crawlDelayRate: 0,
+      sitemapRate: 0,
+    },
     faults: {
-      redirectRate: 0, redirectLoopRate: 0, notFoundRate: 0, goneRate: 0, serverErrorRate: 0, unavailableRate: 0, resetRate: 0, hangRate: 0,
-      oversizedRate: 0, bombRate: 0,
+      redirectRate: 0,
+      redirectLoopRate: 0,
+      notFoundRate: 0,
+      goneRate: 0,
+      serverErrorRate: 0,
+      unavailableRate: 0,
+      resetRate: 0,
+      hangRate: 0,
+      oversizedRate: 0,
+      bombRate: 0,
     },
     traps: { hostRate: 0 },
     latency: { slowHostRate: 0 },
@@ -78,7 +98,11 @@ async function simulatedOrder(order: OrderPolicyInput): Promise<string[]> {
   const config = orderPolicySchema.parse(order);
   const seeds = web.seeds.map((u) => graph.pageIdOf(u));
   const run = await simulate({
-    graph, createPolicy: () => orderingPolicyFrom(config, {}), seeds, concurrency: 1, latencyMs: 0,
+    graph,
+    createPolicy: () => orderingPolicyFrom(config, {}),
+    seeds,
+    concurrency: 1,
+    latencyMs: 0,
     politeness: { minDelayMs: 0, delayFactor: 0 },
   });
   return Array.from(run.visits.pages.subarray(0, run.visits.count), (p) => graph.urlOf(p));
@@ -102,12 +126,16 @@ describe('a real crawl and the simulator visit the same pages in the same order'
       const simulated = await simulatedOrder(order);
       assert.ok(real.length > PAGES * 0.8, `the crawl must reach most pages (${real.length} of ${PAGES})`);
       const firstDifference = real.findIndex((u, i) => u !== simulated[i]);
-      assert.deepEqual(real, simulated, `first difference at visit ${firstDifference}: ${real[firstDifference]} vs ${simulated[firstDifference]}`);
+      assert.deepEqual(
+        real,
+        simulated,
+        `first difference at visit ${firstDifference}: ${real[firstDifference]} vs ${simulated[firstDifference]}`,
+      );
       orders.set(name, real);
     });
   }
 
-  it('breadth-first and backlink orders differ from pagerank\'s', () => {
+  it("breadth-first and backlink orders differ from pagerank's", () => {
     const pagerank = orders.get('pagerank');
     assert.ok(pagerank !== undefined, 'the pagerank test ran');
     for (const name of ['bfs', 'backlink', 'similarity', 'hot-queue']) {

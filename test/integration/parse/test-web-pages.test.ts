@@ -24,7 +24,10 @@ import { languageVocab } from '../../../src/web/vocab.js';
 const PORT = 8080;
 const LANGS = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'ru'] as const;
 const CONFIG = {
-  seed: 6, hosts: 40, pages: 4000, server: { addressCount: 4 },
+  seed: 6,
+  hosts: 40,
+  pages: 4000,
+  server: { addressCount: 4 },
   duplicates: { mirrorHostRate: 0.1, nearDuplicateRate: 0.05 },
   // Every language, legacy charsets, BOMs and undeclared pages; more flagged pages than by default.
   languages: { weights: Object.fromEntries(LANGS.map((l) => [l, 0.1])), legacyCharsetRate: 0.5, bomRate: 0.2, undeclaredRate: 0.1 },
@@ -61,12 +64,14 @@ before(() => {
     const kind = model.pageKind[g];
     if (kind === PageKind.ok || kind === PageKind.nearDuplicate) served.push(g);
   }
-  sample = served.filter((_, i) => i % SAMPLE_STEP === 0).map((g) => {
-    const { body, contentType } = encodePage(model, g, PORT);
-    const charset = detectCharset(body, contentType);
-    const html = decodeHtml(body, charset.charset);
-    return { g, charset, html, page: parseHtml(html, model.url(g, PORT)) };
-  });
+  sample = served
+    .filter((_, i) => i % SAMPLE_STEP === 0)
+    .map((g) => {
+      const { body, contentType } = encodePage(model, g, PORT);
+      const charset = detectCharset(body, contentType);
+      const html = decodeHtml(body, charset.charset);
+      return { g, charset, html, page: parseHtml(html, model.url(g, PORT)) };
+    });
 });
 
 describe('the parser on test-web pages', () => {
@@ -90,15 +95,17 @@ describe('the parser on test-web pages', () => {
     for (const { g, charset, html } of sample) {
       const lang = model.langOf(g);
       const truth = pageCharset(model, model.contentId(g), languageVocab(lang));
-      const expected = truth.hasBom ? { charset: 'utf-8', source: 'bom' }
-        : truth.charset === '' ? { charset: 'utf-8', source: 'default' }
+      const expected = truth.hasBom
+        ? { charset: 'utf-8', source: 'bom' }
+        : truth.charset === ''
+          ? { charset: 'utf-8', source: 'default' }
           : { charset: normalizeCharsetLabel(truth.charset), source: truth.isCharsetInHeader ? 'header' : 'meta' };
       assert.deepEqual(charset, expected, `${model.url(g, PORT)} (${lang})`);
       assert.ok(!html.includes('\uFFFD'), `${model.url(g, PORT)}: U+FFFD in ${charset.charset}`);
     }
   });
 
-  test('the title is the model\'s', () => {
+  test("the title is the model's", () => {
     for (const { g, page } of sample) assert.equal(page.title, pageTitle(model, g), model.url(g, PORT));
   });
 
@@ -155,7 +162,9 @@ describe('the parser on test-web pages', () => {
       else misses.push(`${truth}->${found.code}`);
       if (detectLanguage(page.visibleText, page.lang).code === truth) agreeWithHint++;
     }
-    t.diagnostic(`language agreement: ${agree}/${pages} from the text alone, ${agreeWithHint}/${pages} with <html lang>; misses: ${misses.join(' ') || 'none'}`);
+    t.diagnostic(
+      `language agreement: ${agree}/${pages} from the text alone, ${agreeWithHint}/${pages} with <html lang>; misses: ${misses.join(' ') || 'none'}`,
+    );
     assert.ok(pages >= 300, `${pages} pages with more than 100 words`);
     assert.ok(agree / pages >= 0.9, `${agree}/${pages}`);
   });

@@ -17,35 +17,67 @@ import { parseRobotsTxt, type RobotsTxt } from '../../../src/robots/robots-txt.j
 // Rates raised so that seed 3 holds many rule sets, with Allow lines, Crawl-delay (a decimal one),
 // listed sitemaps, and traps that robots.txt blocks.
 const CONFIG = {
-  seed: 3, hosts: 60, pages: 6000, server: { addressCount: 4 },
+  seed: 3,
+  hosts: 60,
+  pages: 6000,
+  server: { addressCount: 4 },
   robots: {
-    rulesRate: 0.6, emptyRate: 0.1, notFoundRate: 0.1, serverErrorRate: 0.05, unavailableRate: 0.05, redirectRate: 0.05,
-    garbageRate: 0.05, crawlDelayRate: 0.5, crawlDelaySeconds: 2.5, sitemapRate: 0.8, sitemapListedRate: 0.7,
+    rulesRate: 0.6,
+    emptyRate: 0.1,
+    notFoundRate: 0.1,
+    serverErrorRate: 0.05,
+    unavailableRate: 0.05,
+    redirectRate: 0.05,
+    garbageRate: 0.05,
+    crawlDelayRate: 0.5,
+    crawlDelaySeconds: 2.5,
+    sitemapRate: 0.8,
+    sitemapListedRate: 0.7,
   },
   traps: { hostRate: 0.3, robotsDisallowRate: 0.6 },
 } satisfies WebConfigInput;
 
 /** A path inside each trap, under the prefix robots.txt blocks when it blocks the trap. */
-const TRAP_ENTRY = { calendar: '/calendar/2020/5/', session: '/s/1a2b/', repeat: '/archive/archive/', query: '/search?q=7', pagination: '/q?p=3' } as const;
+const TRAP_ENTRY = {
+  calendar: '/calendar/2020/5/',
+  session: '/s/1a2b/',
+  repeat: '/archive/archive/',
+  query: '/search?q=7',
+  pagination: '/q?p=3',
+} as const;
 
 const model = new WebModel(CONFIG);
 const originOf = (h: HostInfo): string => `http://${h.name}:8080`;
 /** Hosts whose robots.txt carries rules (`unavailable` and `redirect` serve them after a detour). */
 const ruleHosts = model.hosts.filter((h) => h.robots === 'rules' || h.robots === 'unavailable' || h.robots === 'redirect');
-const parsed = new Map<HostInfo, RobotsTxt>(ruleHosts.map((h) => {
-  // Half the hosts as text, half as the octets a fetcher would hand over.
-  const text = robotsText(model, h, originOf(h));
-  return [h, parseRobotsTxt(h.index % 2 === 0 ? text : Buffer.from(text, 'utf8'))];
-}));
+const parsed = new Map<HostInfo, RobotsTxt>(
+  ruleHosts.map((h) => {
+    // Half the hosts as text, half as the octets a fetcher would hand over.
+    const text = robotsText(model, h, originOf(h));
+    return [h, parseRobotsTxt(h.index % 2 === 0 ? text : Buffer.from(text, 'utf8'))];
+  }),
+);
 
 describe('test-web robots.txt files', () => {
   test('the configuration yields the cases this test is about', () => {
     const rules = ruleHosts.filter((h) => h.robots === 'rules');
     assert.ok(rules.length >= 10, `${rules.length} hosts with robots kind rules`);
-    assert.ok(rules.some((h) => h.allowed.length > 0), 'some rule set re-allows a subtree');
-    assert.ok(rules.some((h) => h.crawlDelaySeconds !== null), 'some rule set has a Crawl-delay');
-    assert.ok(ruleHosts.some((h) => h.sitemap === 'listed'), 'some robots.txt lists a sitemap');
-    assert.ok(ruleHosts.some((h) => h.trap !== null && h.robotsBlocksTrap), 'some robots.txt blocks a trap');
+    assert.ok(
+      rules.some((h) => h.allowed.length > 0),
+      'some rule set re-allows a subtree',
+    );
+    assert.ok(
+      rules.some((h) => h.crawlDelaySeconds !== null),
+      'some rule set has a Crawl-delay',
+    );
+    assert.ok(
+      ruleHosts.some((h) => h.sitemap === 'listed'),
+      'some robots.txt lists a sitemap',
+    );
+    assert.ok(
+      ruleHosts.some((h) => h.trap !== null && h.robotsBlocksTrap),
+      'some robots.txt blocks a trap',
+    );
     let escaped = 0;
     for (const h of rules) for (let g = h.firstPage; g < h.firstPage + h.pageCount; g++) if (model.path(g).includes('%')) escaped++;
     assert.ok(escaped > 0, 'some page paths are percent-encoded (non-ASCII slugs)');

@@ -53,8 +53,11 @@ after(async () => {
 
 describe('crawl graph content from the WARC files', () => {
   it('gives each page the title and text the crawl parsed', { timeout: 120_000 }, async () => {
-    const archive = Buffer.concat(readdirSync(join(crawlDir, 'warc')).filter((f) => f.endsWith('.warc.gz'))
-      .map((f) => gunzipSync(readFileSync(join(crawlDir, 'warc', f))))).toString('latin1');
+    const archive = Buffer.concat(
+      readdirSync(join(crawlDir, 'warc'))
+        .filter((f) => f.endsWith('.warc.gz'))
+        .map((f) => gunzipSync(readFileSync(join(crawlDir, 'warc', f)))),
+    ).toString('latin1');
     assert.ok(/\r\ncontent-encoding: gzip\r\n/i.test(archive), 'some archived responses are gzipped');
     assert.ok(/\r\ncontent-encoding: br\r\n/i.test(archive), 'some archived responses are brotli-compressed');
 
@@ -65,7 +68,10 @@ describe('crawl graph content from the WARC files', () => {
       const parsed = pages.filter((p) => p.textDigest !== null);
       assert.ok(parsed.length > 200, `the crawl parsed most pages (${parsed.length})`);
       // Every page not in English is in a legacy charset on this web (legacyCharsetRate 1).
-      assert.ok(parsed.some((p) => p.lang !== null && p.lang !== 'en'), 'some pages were in a legacy charset');
+      assert.ok(
+        parsed.some((p) => p.lang !== null && p.lang !== 'en'),
+        'some pages were in a legacy charset',
+      );
       for (const p of parsed) {
         const id = g.pageIdOf(p.url);
         assert.ok(id >= 0, `${p.url} is a page of the graph`);
@@ -84,7 +90,9 @@ describe('crawl graph content from the WARC files', () => {
         assert.equal(c.title, titleOfText.get(digest), `${p.url} has the title of that page`);
       }
       const fetched = new Set(pages.map((p) => p.url));
-      const unfetched = Array.from({ length: g.pageCount }, (_, i) => i).filter((i) => !fetched.has(g.urlOf(i)) && !g.urlOf(i).endsWith('/robots.txt'));
+      const unfetched = Array.from({ length: g.pageCount }, (_, i) => i).filter(
+        (i) => !fetched.has(g.urlOf(i)) && !g.urlOf(i).endsWith('/robots.txt'),
+      );
       assert.ok(unfetched.length > 0, 'some link targets were not fetched as pages');
       for (const i of unfetched.slice(0, 50)) assert.deepEqual(contentOf(i), { title: '', text: '' }, `${g.urlOf(i)} has no content`);
     } finally {
@@ -97,19 +105,37 @@ describe('crawl graph content from the WARC files', () => {
     const a = 'http://a.test/a.html';
     const links = new LinkGraphWriter({ dir: join(dir, 'links') });
     await links.start();
-    for (const url of [a, 'http://a.test/b.html', 'http://a.test/c.txt', 'http://a.test/d.html']) links.addLinks(url, [{ target: a, anchorText: '', flags: 0 }]);
+    for (const url of [a, 'http://a.test/b.html', 'http://a.test/c.txt', 'http://a.test/d.html'])
+      links.addLinks(url, [{ target: a, anchorText: '', flags: 0 }]);
     await links.close();
     const warc = new WarcWriter({ dir: join(dir, 'warc'), version: 'test' });
     await warc.start();
     const html = Buffer.from('<html><head><title>Alpha page</title></head><body><p>Some <b>alpha</b> text.</p></body></html>');
-    const head = (type: string, coding: string): string => `HTTP/1.1 200 OK\r\ncontent-type: ${type}\r\n${coding === '' ? '' : `content-encoding: ${coding}\r\n`}\r\n`;
+    const head = (type: string, coding: string): string =>
+      `HTTP/1.1 200 OK\r\ncontent-type: ${type}\r\n${coding === '' ? '' : `content-encoding: ${coding}\r\n`}\r\n`;
     const original = responseRecord({ date: 0, targetUri: a, httpHead: head('text/html', ''), body: html });
     await warc.write(original);
-    await warc.write(revisitRecord({
-      date: 1, targetUri: 'http://a.test/b.html', payloadDigest: original.payloadDigest ?? '', refersToTargetUri: a, refersToDate: 0, httpHead: head('text/html', ''),
-    }));
-    await warc.write(responseRecord({ date: 2, targetUri: 'http://a.test/c.txt', httpHead: head('text/plain', ''), body: Buffer.from('plain words') }));
-    await warc.write(responseRecord({ date: 3, targetUri: 'http://a.test/d.html', httpHead: head('text/html; charset=utf-8', 'gzip, br'), body: brotliCompressSync(gzipSync(html)) }));
+    await warc.write(
+      revisitRecord({
+        date: 1,
+        targetUri: 'http://a.test/b.html',
+        payloadDigest: original.payloadDigest ?? '',
+        refersToTargetUri: a,
+        refersToDate: 0,
+        httpHead: head('text/html', ''),
+      }),
+    );
+    await warc.write(
+      responseRecord({ date: 2, targetUri: 'http://a.test/c.txt', httpHead: head('text/plain', ''), body: Buffer.from('plain words') }),
+    );
+    await warc.write(
+      responseRecord({
+        date: 3,
+        targetUri: 'http://a.test/d.html',
+        httpHead: head('text/html; charset=utf-8', 'gzip, br'),
+        body: brotliCompressSync(gzipSync(html)),
+      }),
+    );
     await warc.close();
     const g = await loadCrawlGraph([dir], { withContent: true });
     try {
@@ -132,21 +158,37 @@ describe('crawl graph content from the WARC files', () => {
     const linksOnly = join(root, 'links-only');
     mkdirSync(linksOnly, { recursive: true });
     cpSync(join(crawlDir, 'links'), join(linksOnly, 'links'), { recursive: true });
-    await assert.rejects(loadCrawlGraph([linksOnly], { withContent: true }), (err: unknown) => err instanceof ShoalError && err.code === 'GRAPH_FORMAT' && /WARC index/.test(err.message));
+    await assert.rejects(
+      loadCrawlGraph([linksOnly], { withContent: true }),
+      (err: unknown) => err instanceof ShoalError && err.code === 'GRAPH_FORMAT' && /WARC index/.test(err.message),
+    );
   });
 
-  it('lets shoal simulate run a content-reading policy and a topic importance on a crawl (graph.crawlContent)', { timeout: 120_000 }, async () => {
-    const word = (pages.find((p) => (p.title ?? '').length > 3)?.title ?? '').toLowerCase().match(/[\p{L}\p{N}]+/u)?.[0] ?? '';
-    assert.notEqual(word, '');
-    const base = { graph: { paths: [crawlDir] }, order: [{ policy: 'hot-queue', terms: [word] }], eval: { importance: 'topic', topic: word } } as const;
-    await assert.rejects(runSimulation(simConfigSchema.parse(base)), (err: unknown) => err instanceof ConfigError && /graph\.crawlContent/.test(err.message));
-    const outcome = await runSimulation(simConfigSchema.parse({ ...base, graph: { ...base.graph, crawlContent: true }, politeness: { minDelayMs: 0 } }));
-    try {
-      assert.equal(outcome.result.graph.hasText, true);
-      assert.ok(outcome.result.evaluation.hotPages > 0, `pages on ${word}`);
-      assert.ok((outcome.result.runs[0]?.visits ?? 0) > 200);
-    } finally {
-      outcome.graph.close();
-    }
-  });
+  it(
+    'lets shoal simulate run a content-reading policy and a topic importance on a crawl (graph.crawlContent)',
+    { timeout: 120_000 },
+    async () => {
+      const word = (pages.find((p) => (p.title ?? '').length > 3)?.title ?? '').toLowerCase().match(/[\p{L}\p{N}]+/u)?.[0] ?? '';
+      assert.notEqual(word, '');
+      const base = {
+        graph: { paths: [crawlDir] },
+        order: [{ policy: 'hot-queue', terms: [word] }],
+        eval: { importance: 'topic', topic: word },
+      } as const;
+      await assert.rejects(
+        runSimulation(simConfigSchema.parse(base)),
+        (err: unknown) => err instanceof ConfigError && /graph\.crawlContent/.test(err.message),
+      );
+      const outcome = await runSimulation(
+        simConfigSchema.parse({ ...base, graph: { ...base.graph, crawlContent: true }, politeness: { minDelayMs: 0 } }),
+      );
+      try {
+        assert.equal(outcome.result.graph.hasText, true);
+        assert.ok(outcome.result.evaluation.hotPages > 0, `pages on ${word}`);
+        assert.ok((outcome.result.runs[0]?.visits ?? 0) > 200);
+      } finally {
+        outcome.graph.close();
+      }
+    },
+  );
 });

@@ -24,7 +24,14 @@ const { root: dir } = scratchDirs('shoal-sim-truth-');
 let web: TestWeb;
 
 before(async () => {
-  web = await startTestWeb({ hosts: 12, pages: 600, seeds: 3, links: { nofollowRate: 0.1 }, meta: { nofollowRate: 0.05 }, robots: { rulesRate: 1, crawlDelayRate: 0.5 } });
+  web = await startTestWeb({
+    hosts: 12,
+    pages: 600,
+    seeds: 3,
+    links: { nofollowRate: 0.1 },
+    meta: { nofollowRate: 0.05 },
+    robots: { rulesRate: 1, crawlDelayRate: 0.5 },
+  });
   await exportTruth(web.model, join(dir, 'truth'), { port: web.port });
 });
 after(async () => {
@@ -36,15 +43,24 @@ describe('truth graph', () => {
     const g = await loadTruthGraph(join(dir, 'truth'));
     assert.equal(detectGraphFormat([join(dir, 'truth')]), 'truth');
     assert.equal(g.pageCount, web.model.pageCount);
-    assert.deepEqual(Array.from(g.seeds, (s) => g.urlOf(s)), web.seeds);
+    assert.deepEqual(
+      Array.from(g.seeds, (s) => g.urlOf(s)),
+      web.seeds,
+    );
     for (const p of [0, 17, 333, g.pageCount - 1]) {
       assert.equal(g.urlOf(p), web.url(p));
       assert.equal(g.pageIdOf(web.url(p)), p);
     }
     assert.equal(g.pageIdOf('17'), 17);
     assert.equal(g.hosts.nameOf(g.pageHost[0] as number), `${web.model.hosts[0]?.name}:${web.port}`);
-    assert.deepEqual(g.hosts.ips, web.model.hosts.map((h) => h.ip));
-    assert.ok(g.hosts.crawlDelayMs?.some((d) => d > 0), 'some host has a Crawl-delay');
+    assert.deepEqual(
+      g.hosts.ips,
+      web.model.hosts.map((h) => h.ip),
+    );
+    assert.ok(
+      g.hosts.crawlDelayMs?.some((d) => d > 0),
+      'some host has a Crawl-delay',
+    );
   });
 
   it('marks a link not followed when every occurrence is rel=nofollow or its page says meta nofollow', async () => {
@@ -96,8 +112,16 @@ describe('truth graph', () => {
         return id < 0 ? [] : [{ id, anchor: l.anchorText, isNofollow: l.isNofollow }];
       });
       const links = g.linksOf?.(p);
-      assert.deepEqual(Array.from(links?.ids ?? []), occurrences.map((o) => o.id), `page ${p}: link targets`);
-      assert.deepEqual(links?.anchors, occurrences.map((o) => o.anchor), `page ${p}: anchors`);
+      assert.deepEqual(
+        Array.from(links?.ids ?? []),
+        occurrences.map((o) => o.id),
+        `page ${p}: link targets`,
+      );
+      assert.deepEqual(
+        links?.anchors,
+        occurrences.map((o) => o.anchor),
+        `page ${p}: anchors`,
+      );
       for (let e = g.csr.offsets[p] as number; e < (g.csr.offsets[p + 1] as number); e++) {
         const of = occurrences.filter((o) => o.id === g.csr.targets[e]);
         const queued = of.find((o) => !o.isNofollow) ?? of[0];

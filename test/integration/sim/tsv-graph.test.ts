@@ -34,9 +34,15 @@ describe('TSV edge lists', () => {
   it('renumbers sparse ids in increasing order and keeps each page’s links in file order', async () => {
     const g = await loadTsvGraph(file('# a sparse graph\n900\t7\n7\t42\n\n900\t42\tnofollow\n42\t900\r\n7\t7\n'));
     assert.equal(g.format, 'tsv');
-    assert.deepEqual(Array.from({ length: g.pageCount }, (_, p) => g.nameOf(p)), ['7', '42', '900']);
+    assert.deepEqual(
+      Array.from({ length: g.pageCount }, (_, p) => g.nameOf(p)),
+      ['7', '42', '900'],
+    );
     assert.deepEqual(edges(g), ['7>42', '7>7', '42>900', '900>7', '900>42!']);
-    assert.deepEqual(Array.from(g.seeds, (s) => g.nameOf(s)), ['900']);
+    assert.deepEqual(
+      Array.from(g.seeds, (s) => g.nameOf(s)),
+      ['900'],
+    );
     assert.equal(g.pageIdOf('42'), 1);
     assert.equal(g.pageIdOf('43'), -1);
     // Without host columns every page is its own host, and URLs are made up.
@@ -52,7 +58,9 @@ describe('TSV edge lists', () => {
   });
 
   it('normalizes URLs and derives their hosts', async () => {
-    const g = await loadTsvGraph(file('HTTP://Example.COM:80/a#top\thttp://example.com/b\nhttp://example.com/b\thttps://other.example:8443/\n'));
+    const g = await loadTsvGraph(
+      file('HTTP://Example.COM:80/a#top\thttp://example.com/b\nhttp://example.com/b\thttps://other.example:8443/\n'),
+    );
     assert.equal(g.hasUrls, true);
     assert.deepEqual(edges(g), ['http://example.com/a>http://example.com/b', 'http://example.com/b>https://other.example:8443/']);
     assert.equal(g.hosts.nameOf(g.pageHost[g.pageIdOf('https://other.example:8443/')] as number), 'other.example:8443');
@@ -74,7 +82,11 @@ describe('TSV edge lists', () => {
   for (const [what, text, message] of malformed) {
     it(`refuses ${what}, naming the file and line`, async () => {
       const path = file(text);
-      await assert.rejects(loadTsvGraph(path), (err: unknown) => err instanceof ShoalError && err.code === 'GRAPH_FORMAT' && err.message.includes(path) && message.test(err.message));
+      await assert.rejects(
+        loadTsvGraph(path),
+        (err: unknown) =>
+          err instanceof ShoalError && err.code === 'GRAPH_FORMAT' && err.message.includes(path) && message.test(err.message),
+      );
     });
   }
 });

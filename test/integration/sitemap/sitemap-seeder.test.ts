@@ -31,7 +31,12 @@ import { UndiciFetcher } from '../../../src/fetch/undici-fetcher.js';
 import { robotsFromFetch, type RobotsFetchResult, type RobotsPolicy } from '../../../src/robots/fetch-policy.js';
 import type { SitemapUrl } from '../../../src/sitemap/sitemap-parser.js';
 import {
-  FetchPermission, SitemapSeeder, type BeforeFetch, type SitemapBatch, type SitemapDocumentResult, type SitemapSeed,
+  FetchPermission,
+  SitemapSeeder,
+  type BeforeFetch,
+  type SitemapBatch,
+  type SitemapDocumentResult,
+  type SitemapSeed,
   type SitemapSeederOptions,
 } from '../../../src/sitemap/sitemap-seeder.js';
 import type { WebConfigInput } from '../../../src/web/config.js';
@@ -46,10 +51,23 @@ const USER_AGENT = 'shoalbot/1.0 (+https://example.org/bot)';
 const LOOPBACK: AddressPolicy = { allowLoopback: true, allowPrivate: false };
 const MAX_URLS_PER_FILE = 40;
 const WEB = {
-  seed: 5, hosts: 40, pages: 4000, server: { addressCount: 4 }, latency: { slowHostRate: 0 }, traps: { hostRate: 0 },
+  seed: 5,
+  hosts: 40,
+  pages: 4000,
+  server: { addressCount: 4 },
+  latency: { slowHostRate: 0 },
+  traps: { hostRate: 0 },
   robots: {
-    rulesRate: 0.5, emptyRate: 0.1, notFoundRate: 0.1, serverErrorRate: 0.1, unavailableRate: 0, redirectRate: 0.1, garbageRate: 0.05,
-    sitemapRate: 0.7, sitemapListedRate: 0.6, sitemapMaxUrls: MAX_URLS_PER_FILE,
+    rulesRate: 0.5,
+    emptyRate: 0.1,
+    notFoundRate: 0.1,
+    serverErrorRate: 0.1,
+    unavailableRate: 0,
+    redirectRate: 0.1,
+    garbageRate: 0.05,
+    sitemapRate: 0.7,
+    sitemapListedRate: 0.6,
+    sitemapMaxUrls: MAX_URLS_PER_FILE,
   },
   faults: { redirectRate: 0.02, redirectLoopRate: 0.01, bombRate: 0.01, bombBytes: 4 * 1024 * 1024 },
 } satisfies WebConfigInput;
@@ -128,7 +146,8 @@ before(async () => {
   for (const h of truth.hosts) {
     if (h.sitemap === 'none') continue;
     const urls: string[] = [];
-    for (let g = h.firstPage; g < h.firstPage + h.pageCount; g++) if (truth.kind[g] === ok) urls.push(`${origin(h.name)}${truth.paths.at(g)}`);
+    for (let g = h.firstPage; g < h.firstPage + h.pageCount; g++)
+      if (truth.kind[g] === ok) urls.push(`${origin(h.name)}${truth.paths.at(g)}`);
     expected.set(h.name, urls);
   }
   hostsWithSitemap = truth.hosts.filter((h) => h.sitemap !== 'none');
@@ -145,28 +164,51 @@ describe('sitemap seeds from the test web', () => {
   test('the web holds the cases this test is about', () => {
     const listed = hostsWithSitemap.filter((h) => h.sitemap === 'listed');
     assert.ok(listed.length >= 5, `${listed.length} listed sitemaps`);
-    assert.ok(hostsWithSitemap.some((h) => h.sitemap === 'unlisted'), 'an unlisted sitemap');
+    assert.ok(
+      hostsWithSitemap.some((h) => h.sitemap === 'unlisted'),
+      'an unlisted sitemap',
+    );
     assert.ok(hostsWithout.length >= 3, 'hosts without a sitemap');
-    assert.ok(listed.some((h) => (expected.get(h.name) as string[]).length > MAX_URLS_PER_FILE), 'a listed sitemap that is an index');
-    assert.ok(listed.some((h) => (expected.get(h.name) as string[]).length <= MAX_URLS_PER_FILE), 'a listed sitemap that is a urlset');
-    assert.ok(listed.some((h) => h.robots === 'redirect'), 'a Sitemap line behind a robots.txt redirect');
-    assert.ok(truth.hosts.some((h) => h.robots === 'server-error' && h.sitemap !== 'none'), 'a sitemap on a host whose robots.txt fails');
+    assert.ok(
+      listed.some((h) => (expected.get(h.name) as string[]).length > MAX_URLS_PER_FILE),
+      'a listed sitemap that is an index',
+    );
+    assert.ok(
+      listed.some((h) => (expected.get(h.name) as string[]).length <= MAX_URLS_PER_FILE),
+      'a listed sitemap that is a urlset',
+    );
+    assert.ok(
+      listed.some((h) => h.robots === 'redirect'),
+      'a Sitemap line behind a robots.txt redirect',
+    );
+    assert.ok(
+      truth.hosts.some((h) => h.robots === 'server-error' && h.sitemap !== 'none'),
+      'a sitemap on a host whose robots.txt fails',
+    );
   });
 
-  test('robots.txt Sitemap lines lead to exactly the listed hosts\' ok pages, indexes followed', async () => {
+  test("robots.txt Sitemap lines lead to exactly the listed hosts' ok pages, indexes followed", async () => {
     const seeds: SitemapSeed[] = [];
     for (const h of truth.hosts) {
       const robots = await robotsOf(h.name);
       for (const url of robots.sitemaps) seeds.push({ url, source: { kind: 'robots', robotsUrl: `${origin(h.name)}/robots.txt` } });
     }
     const listed = hostsWithSitemap.filter((h) => h.sitemap === 'listed');
-    assert.deepEqual(seeds.map((s) => new URL(s.url).hostname).sort(), listed.map((h) => h.name).sort(), 'the announcing hosts are the listed ones');
+    assert.deepEqual(
+      seeds.map((s) => new URL(s.url).hostname).sort(),
+      listed.map((h) => h.name).sort(),
+      'the announcing hosts are the listed ones',
+    );
 
     const { batches, requests, documents } = await run(seeds);
     const got = urlsByHost(batches);
     assert.deepEqual([...got.keys()].sort(), listed.map((h) => h.name).sort());
     for (const h of listed) {
-      assert.deepEqual((got.get(h.name) ?? []).map((u) => u.url), expected.get(h.name), `${h.name}: the sitemap lists its ok pages, in id order`);
+      assert.deepEqual(
+        (got.get(h.name) ?? []).map((u) => u.url),
+        expected.get(h.name),
+        `${h.name}: the sitemap lists its ok pages, in id order`,
+      );
     }
     for (const d of documents) assert.equal(d.kind, 'ok', JSON.stringify(d));
 
@@ -186,7 +228,10 @@ describe('sitemap seeds from the test web', () => {
       assert.equal(root.format, 'index', h.name);
       assert.equal(root.childCount, parts);
       const children = mine.filter((d) => d.depth === 1);
-      assert.deepEqual(children.map((d) => d.url), Array.from({ length: parts }, (_, k) => `${origin(h.name)}/sitemap-${k + 1}.xml`));
+      assert.deepEqual(
+        children.map((d) => d.url),
+        Array.from({ length: parts }, (_, k) => `${origin(h.name)}/sitemap-${k + 1}.xml`),
+      );
       assert.ok(children.every((d) => d.parent === root.url && d.source.kind === 'robots' && d.kind === 'ok' && d.format === 'urlset'));
     }
     assert.ok(indexes > 0);
@@ -197,8 +242,10 @@ describe('sitemap seeds from the test web', () => {
     assert.ok(requests.every((r) => r.outcome === 'sitemap' && r.status === 200 && r.userAgent === USER_AGENT));
   });
 
-  test('lastmod is each page\'s Last-Modified date', async () => {
-    const { batches } = await run(hostsWithSitemap.slice(0, 4).map((h) => ({ url: `${origin(h.name)}/sitemap.xml`, source: { kind: 'user' } })));
+  test("lastmod is each page's Last-Modified date", async () => {
+    const { batches } = await run(
+      hostsWithSitemap.slice(0, 4).map((h) => ({ url: `${origin(h.name)}/sitemap.xml`, source: { kind: 'user' } })),
+    );
     const sample = batches.flatMap((b) => b.urls.slice(0, 3));
     assert.ok(sample.length >= 8);
     for (const u of sample) {
@@ -213,7 +260,12 @@ describe('sitemap seeds from the test web', () => {
     const seeds: SitemapSeed[] = truth.hosts.map((h) => ({ url: `${origin(h.name)}/sitemap.xml`, source: { kind: 'user' } }));
     const { batches, requests, documents } = await run(seeds);
     const got = urlsByHost(batches);
-    for (const h of hostsWithSitemap) assert.deepEqual((got.get(h.name) ?? []).map((u) => u.url), expected.get(h.name), h.name);
+    for (const h of hostsWithSitemap)
+      assert.deepEqual(
+        (got.get(h.name) ?? []).map((u) => u.url),
+        expected.get(h.name),
+        h.name,
+      );
     for (const h of hostsWithout) {
       assert.equal(got.has(h.name), false);
       const d = documents.find((x) => x.url === `${origin(h.name)}/sitemap.xml`);
@@ -224,7 +276,9 @@ describe('sitemap seeds from the test web', () => {
 
   test('beforeFetch denials: a denied sitemap is never requested, the others are unaffected', async () => {
     const denied = new Set(hostsWithSitemap.filter((_, i) => i % 3 === 0).map((h) => h.name));
-    const big = hostsWithSitemap.find((h) => !denied.has(h.name) && (expected.get(h.name) as string[]).length > 2 * MAX_URLS_PER_FILE) as TruthHost;
+    const big = hostsWithSitemap.find(
+      (h) => !denied.has(h.name) && (expected.get(h.name) as string[]).length > 2 * MAX_URLS_PER_FILE,
+    ) as TruthHost;
     assert.ok(big !== undefined, 'a host with three or more index parts');
     const deniedPart = `${origin(big.name)}/sitemap-2.xml`;
     const asked: string[] = [];
@@ -236,8 +290,12 @@ describe('sitemap seeds from the test web', () => {
     const { batches, requests, documents } = await run(seeds, hook);
 
     assert.deepEqual(asked.sort(), documents.map((d) => d.url).sort(), 'the hook is asked once for every document');
-    for (const r of requests) assert.ok(!denied.has(r.host) && `${origin(r.host)}${r.path}` !== deniedPart, `${r.host}${r.path} was requested`);
-    const deniedDocs = documents.filter((d) => d.kind === 'denied').map((d) => d.url).sort();
+    for (const r of requests)
+      assert.ok(!denied.has(r.host) && `${origin(r.host)}${r.path}` !== deniedPart, `${r.host}${r.path} was requested`);
+    const deniedDocs = documents
+      .filter((d) => d.kind === 'denied')
+      .map((d) => d.url)
+      .sort();
     assert.deepEqual(deniedDocs, [...[...denied].map((n) => `${origin(n)}/sitemap.xml`), deniedPart].sort());
 
     const got = urlsByHost(batches);
@@ -247,8 +305,16 @@ describe('sitemap seeds from the test web', () => {
       else if (h.name === big.name) {
         // Everything but the second part's pages.
         const gone = new Set(want.slice(MAX_URLS_PER_FILE, 2 * MAX_URLS_PER_FILE));
-        assert.deepEqual((got.get(h.name) ?? []).map((u) => u.url), want.filter((u) => !gone.has(u)));
-      } else assert.deepEqual((got.get(h.name) ?? []).map((u) => u.url), want, h.name);
+        assert.deepEqual(
+          (got.get(h.name) ?? []).map((u) => u.url),
+          want.filter((u) => !gone.has(u)),
+        );
+      } else
+        assert.deepEqual(
+          (got.get(h.name) ?? []).map((u) => u.url),
+          want,
+          h.name,
+        );
     }
   });
 
@@ -270,9 +336,16 @@ describe('sitemap seeds from the test web', () => {
     for (const h of hostsWithSitemap) {
       if (h.robots === 'server-error') {
         assert.equal(documents.find((d) => d.url === `${origin(h.name)}/sitemap.xml`)?.kind, 'denied', h.name);
-        assert.ok(requests.every((r) => r.host !== h.name || r.outcome === 'robots'), `${h.name}: only robots.txt was requested`);
+        assert.ok(
+          requests.every((r) => r.host !== h.name || r.outcome === 'robots'),
+          `${h.name}: only robots.txt was requested`,
+        );
       } else {
-        assert.deepEqual((got.get(h.name) ?? []).map((u) => u.url), expected.get(h.name), h.name);
+        assert.deepEqual(
+          (got.get(h.name) ?? []).map((u) => u.url),
+          expected.get(h.name),
+          h.name,
+        );
       }
     }
     assert.ok(failing.length > 0);
@@ -323,7 +396,10 @@ describe('sitemap seeds from the test web', () => {
     const goodDocs = byUrl(`${origin(good.name)}/sitemap.xml`);
     assert.equal(goodDocs.length, 1);
     assert.equal(goodDocs[0]?.source.kind, 'robots');
-    assert.deepEqual((urlsByHost(batches).get(good.name) ?? []).map((u) => u.url), expected.get(good.name));
+    assert.deepEqual(
+      (urlsByHost(batches).get(good.name) ?? []).map((u) => u.url),
+      expected.get(good.name),
+    );
     assertNoRepeats(requests);
   });
 
@@ -339,7 +415,10 @@ describe('sitemap seeds from the test web', () => {
     const first = expected.get((big[0] as TruthHost).name) as string[];
     const cap = MAX_URLS_PER_FILE - 5;
     const capped = await run(seeds, allowAll, { maxTotalUrls: cap });
-    assert.deepEqual(capped.batches.flatMap((b) => b.urls.map((u) => u.url)), first.slice(0, cap));
+    assert.deepEqual(
+      capped.batches.flatMap((b) => b.urls.map((u) => u.url)),
+      first.slice(0, cap),
+    );
     const part1 = capped.documents.find((d) => d.url === `${origin((big[0] as TruthHost).name)}/sitemap-1.xml`);
     assert.ok(part1?.kind === 'ok' && part1.urlCount === cap && part1.dropped.overTotal === 5, JSON.stringify(part1));
     // The indexes, then the first part; every other part is skipped without a request.

@@ -17,8 +17,12 @@ import { renderPage } from '../../../src/web/render.js';
 // Noise, relative links, <base href> and IDN hosts far above their defaults, so that a few hundred
 // pages hold every form many times over.
 const CONFIG = {
-  seed: 6, hosts: 40, pages: 4000, server: { addressCount: 4 },
-  links: { urlNoiseRate: 0.5, relativeRate: 0.3 }, meta: { baseHrefRate: 0.1 },
+  seed: 6,
+  hosts: 40,
+  pages: 4000,
+  server: { addressCount: 4 },
+  links: { urlNoiseRate: 0.5, relativeRate: 0.3 },
+  meta: { baseHrefRate: 0.1 },
   languages: { idnRate: 0.6, weights: { en: 0.5, de: 0.25, ru: 0.25 } },
 } satisfies WebConfigInput;
 
@@ -48,8 +52,14 @@ function pagesToCheck(): number[] {
 
 /** Counts of each way the test web wrote a link, to show every one was met. */
 interface Forms {
-  upperCase: number; unicodeHost: number; port80: number; fragment: number; escape: number;
-  dotSegment: number; parentRelative: number; baseHref: number;
+  upperCase: number;
+  unicodeHost: number;
+  port80: number;
+  fragment: number;
+  escape: number;
+  dotSegment: number;
+  parentRelative: number;
+  baseHref: number;
 }
 
 function countForms(forms: Forms, href: string, hasBase: boolean): void {
@@ -68,7 +78,16 @@ describe('hrefs of the test web normalize to the canonical URLs of their targets
   for (const port of [8080, 80]) {
     test(`port ${port}`, () => {
       assert.ok(pages.length >= 250, `${pages.length} pages`);
-      const forms: Forms = { upperCase: 0, unicodeHost: 0, port80: 0, fragment: 0, escape: 0, dotSegment: 0, parentRelative: 0, baseHref: 0 };
+      const forms: Forms = {
+        upperCase: 0,
+        unicodeHost: 0,
+        port80: 0,
+        fragment: 0,
+        escape: 0,
+        dotSegment: 0,
+        parentRelative: 0,
+        baseHref: 0,
+      };
       let links = 0;
       for (const g of pages) {
         const pageUrl = model.url(g, port);

@@ -41,9 +41,14 @@ const TRAP_CONFIG = { seed: 11, hosts: 120, pages: 12_000, traps: { hostRate: 0.
 /** Every built-in filter with its defaults; the dynamic-path filter (off by default) too, to show it is safe here. */
 function defaultChain(): UrlFilter {
   return composeFilters([
-    new SchemeFilter(), new LengthFilter(), new HostFilter(), new ExtensionFilter(),
-    scopeFilter({ suffixes: ['.test'] }), new TrapFilter({ currentYear: CURRENT_YEAR }),
-    new DynamicPathFilter(), new RegexFilter(),
+    new SchemeFilter(),
+    new LengthFilter(),
+    new HostFilter(),
+    new ExtensionFilter(),
+    scopeFilter({ suffixes: ['.test'] }),
+    new TrapFilter({ currentYear: CURRENT_YEAR }),
+    new DynamicPathFilter(),
+    new RegexFilter(),
   ]);
 }
 
@@ -55,7 +60,10 @@ function checkUrl(chain: UrlFilter, raw: string, depth = 1): { url: string; host
 }
 
 describe('no ordinary test-web URL is rejected', () => {
-  for (const [name, config] of [['default web', {}], ['trap-heavy web', TRAP_CONFIG]] as const) {
+  for (const [name, config] of [
+    ['default web', {}],
+    ['trap-heavy web', TRAP_CONFIG],
+  ] as const) {
     test(name, () => {
       const model = new WebModel(config);
       const chain = defaultChain();
@@ -93,7 +101,9 @@ interface TrapWalk {
 
 const model = new WebModel(TRAP_CONFIG);
 const ctx: RespondContext = {
-  model, port: PORT, faults: new FaultState(),
+  model,
+  port: PORT,
+  faults: new FaultState(),
   pageBody: () => {
     throw new Error('a trap walk asked for a content page');
   },
@@ -125,7 +135,9 @@ function trapLinks(h: HostInfo, url: string): string[] {
   const reply = respond(ctx, h, u.pathname + u.search);
   assert.ok(reply.kind === 'body' && reply.status === 200 && reply.outcome === 'trap', `${url} is not a trap page`);
   const prefix = TRAP_PREFIX[h.trap as keyof typeof TRAP_PREFIX];
-  return anchorHrefs(reply.body.toString('utf8')).map((href) => new URL(href, url).href).filter((l) => new URL(l).pathname.startsWith(prefix));
+  return anchorHrefs(reply.body.toString('utf8'))
+    .map((href) => new URL(href, url).href)
+    .filter((l) => new URL(l).pathname.startsWith(prefix));
 }
 
 /** Breadth-first crawl of a trap space from `entries`, through `chain` and a seen set. */
@@ -170,7 +182,10 @@ const KINDS = ['calendar', 'session', 'repeat', 'query'] as const;
 
 /** Reasons each kind must be cut for. */
 const EXPECTED_REASON = {
-  calendar: 'trap-calendar', session: 'trap-session', repeat: 'trap-repeated-segments', query: 'trap-query-params',
+  calendar: 'trap-calendar',
+  session: 'trap-session',
+  repeat: 'trap-repeated-segments',
+  query: 'trap-query-params',
 } as const;
 
 describe('every test-web trap is cut within a bounded number of hops', () => {
@@ -192,7 +207,9 @@ describe('every test-web trap is cut within a bounded number of hops', () => {
         worstHop = Math.max(worstHop, walk.lastAcceptedHop);
         worstAccepted = Math.max(worstAccepted, walk.accepted);
       }
-      t.diagnostic(`${kind}: ${hosts.length} hosts, ${entries} entry links, last accepted hop ${worstHop}, at most ${worstAccepted} trap pages per host`);
+      t.diagnostic(
+        `${kind}: ${hosts.length} hosts, ${entries} entry links, last accepted hop ${worstHop}, at most ${worstAccepted} trap pages per host`,
+      );
       // Session entries are rejected themselves; `/archive/` ×4 and an 11th parameter are the cuts;
       // a calendar runs to the edge of its 4-year window, at most 47 months and one day page away.
       const bound = { calendar: 48, session: -1, repeat: 2, query: 9 }[kind];
@@ -244,7 +261,10 @@ describe('every test-web trap is cut within a bounded number of hops', () => {
       for (let hop = 0; hop <= MAX_HOPS; hop++) {
         const { verdict } = checkUrl(chain, url, hop + 1);
         if (!verdict.isAccepted && firstRejected < 0) firstRejected = hop;
-        assert.ok(firstRejected < 0 || !verdict.isAccepted, `${h.trap} on ${h.name}: ${url} accepted again after the cut at hop ${firstRejected}`);
+        assert.ok(
+          firstRejected < 0 || !verdict.isAccepted,
+          `${h.trap} on ${h.name}: ${url} accepted again after the cut at hop ${firstRejected}`,
+        );
         url = deeper(h, url, choose);
       }
       assert.ok(firstRejected >= 0 && firstRejected < MAX_HOPS, `${h.trap} never cut`);

@@ -17,10 +17,15 @@ import { get } from '../../helpers/http.js';
 const LANGS = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'ru'] as const;
 // Seed 6 holds hosts of every language, mirrors, near-duplicates with and without canonical, BOM pages.
 const CONFIG = {
-  seed: 6, hosts: 40, pages: 3000, server: { addressCount: 4 }, latency: { slowHostRate: 0 },
+  seed: 6,
+  hosts: 40,
+  pages: 3000,
+  server: { addressCount: 4 },
+  latency: { slowHostRate: 0 },
   languages: {
     weights: { en: 0.1, de: 0.1, fr: 0.1, es: 0.1, it: 0.1, pt: 0.1, nl: 0.1, sv: 0.1, pl: 0.1, ru: 0.1 },
-    legacyCharsetRate: 0.5, bomRate: 0.3,
+    legacyCharsetRate: 0.5,
+    bomRate: 0.3,
   },
   meta: { noindexRate: 0.1, nofollowRate: 0.1 },
   duplicates: { mirrorHostRate: 0.1, nearDuplicateRate: 0.05, nearDuplicateEdits: 10 },
@@ -47,7 +52,7 @@ after(async () => {
   await web.close();
 });
 
-test('legacy charsets: the declared charset decodes the language\'s letters, UTF-8 does not', async () => {
+test("legacy charsets: the declared charset decodes the language's letters, UTF-8 does not", async () => {
   const langs = new Set<string>();
   const charsets = new Set<string>();
   for (const lang of LANGS.filter((l) => l !== 'en')) {
@@ -95,7 +100,7 @@ test('BOM pages start with EF BB BF and are UTF-8', async () => {
   assert.ok(boms > 0, 'BOM pages were sampled');
 });
 
-test('exact mirrors serve the original host\'s bytes for the same path', async () => {
+test("exact mirrors serve the original host's bytes for the same path", async () => {
   const mirrors = web.model.hosts.filter((h) => h.mirrorOf >= 0);
   assert.ok(mirrors.length > 0);
   for (const h of mirrors) {
@@ -141,7 +146,9 @@ test('meta robots says noindex and nofollow exactly for flagged pages', async ()
   const seen = new Set<string>();
   for (const g of pagesWhere(web.model, (x) => ok(x) && x % 37 === 0, 80)) {
     const html = decodeHtml(await fetchPage(web, g));
-    const expected = [flagged(g, PageFlag.noindex) ? 'noindex' : '', flagged(g, PageFlag.nofollow) ? 'nofollow' : ''].filter(Boolean).join(', ');
+    const expected = [flagged(g, PageFlag.noindex) ? 'noindex' : '', flagged(g, PageFlag.nofollow) ? 'nofollow' : '']
+      .filter(Boolean)
+      .join(', ');
     const meta = /<meta name="robots" content="([^"]*)">/.exec(html);
     assert.equal(meta?.[1] ?? '', expected, web.url(g));
     seen.add(expected);
@@ -178,16 +185,31 @@ test('eld detects the page language for >= 90% of pages of each language', async
   }
 });
 
-test('near-duplicates show their original\'s addresses, as the truth lists them', async () => {
-  const dupWeb = await startTestWeb({ seed: 21, hosts: 20, pages: 3000, server: { addressCount: 4 }, duplicates: { nearDuplicateRate: 0.2 }, geo: { hostRate: 1 } });
+test("near-duplicates show their original's addresses, as the truth lists them", async () => {
+  const dupWeb = await startTestWeb({
+    seed: 21,
+    hosts: 20,
+    pages: 3000,
+    server: { addressCount: 4 },
+    duplicates: { nearDuplicateRate: 0.2 },
+    geo: { hostRate: 1 },
+  });
   try {
     const m = dupWeb.model;
-    const dups = [...Array(m.pageCount).keys()].filter((g) => m.pageKind[g] === PageKind.nearDuplicate && m.pageCity[m.pageRef[g]!]! >= 0).slice(0, 10);
+    const dups = [...Array(m.pageCount).keys()]
+      .filter((g) => m.pageKind[g] === PageKind.nearDuplicate && m.pageCity[m.pageRef[g]!]! >= 0)
+      .slice(0, 10);
     assert.ok(dups.length > 0);
     for (const g of dups) {
       const html = (await get(dupWeb.url(g), dupWeb.hostsMap)).body.toString('latin1');
       const shown = [...html.matchAll(/<address>([^<]*)<\/address>/g)].map((x) => x[1]);
-      assert.deepEqual(shown, geoEntities(m, g).map(formatAddress).map((a) => Buffer.from(a, 'utf8').toString('latin1')), `page ${g}`);
+      assert.deepEqual(
+        shown,
+        geoEntities(m, g)
+          .map(formatAddress)
+          .map((a) => Buffer.from(a, 'utf8').toString('latin1')),
+        `page ${g}`,
+      );
       assert.ok(shown.length > 0);
     }
   } finally {

@@ -10,7 +10,10 @@ import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 import { get } from '../../helpers/http.js';
 
 const CONFIG = {
-  seed: 11, hosts: 20, pages: 2000, server: { addressCount: 4 },
+  seed: 11,
+  hosts: 20,
+  pages: 2000,
+  server: { addressCount: 4 },
   robots: { sitemapRate: 0.6, sitemapMaxUrls: 100 },
   faults: { redirectRate: 0.05, unavailableRate: 0.02, resetRate: 0.02 },
   latency: { slowHostRate: 0 },
@@ -20,7 +23,8 @@ const CONFIG = {
 function sampleUrls(web: TestWeb): string[] {
   const origin = (name: string): string => `http://${name}:${web.port}`;
   const urls: string[] = [];
-  for (const h of web.model.hosts) urls.push(`${origin(h.name)}/robots.txt`, `${origin(h.name)}/sitemap.xml`, `${origin(h.name)}/sitemap-1.xml`);
+  for (const h of web.model.hosts)
+    urls.push(`${origin(h.name)}/robots.txt`, `${origin(h.name)}/sitemap.xml`, `${origin(h.name)}/sitemap-1.xml`);
   const step = Math.floor(web.model.pageCount / 140);
   for (let g = 0; g < web.model.pageCount; g += step) urls.push(web.url(g));
   return urls;
@@ -60,9 +64,15 @@ test('the same config served twice on the same port gives byte-identical respons
     const b = await snapshot(second, urls);
     for (const [i, line] of a.entries()) assert.equal(b[i], line, `response ${i} differs`);
     // The sample really covers what it claims: sitemaps, transient faults and robots variety.
-    assert.ok(a.some((l) => l.includes('/sitemap.xml 200')), 'a sitemap was served');
+    assert.ok(
+      a.some((l) => l.includes('/sitemap.xml 200')),
+      'a sitemap was served',
+    );
     assert.ok(a.some((l) => / 503 /.test(l)) && a.some((l) => l.includes(' error ')), 'transient faults were sampled');
-    assert.ok(a.some((l) => /"content-encoding","(gzip|br)"/.test(l)), 'compressed bodies were compared');
+    assert.ok(
+      a.some((l) => /"content-encoding","(gzip|br)"/.test(l)),
+      'compressed bodies were compared',
+    );
   } finally {
     await second.close();
   }
@@ -107,5 +117,8 @@ test('two models from the same config are identical, field by field', () => {
 
   const c = new WebModel({ ...CONFIG, seed: 12 });
   assert.notDeepEqual(c.pageKind, a.pageKind);
-  assert.notDeepEqual(c.hosts.map((h) => h.name), a.hosts.map((h) => h.name));
+  assert.notDeepEqual(
+    c.hosts.map((h) => h.name),
+    a.hosts.map((h) => h.name),
+  );
 });

@@ -15,11 +15,28 @@ import { fetchPage, fetchPath, firstPage, openResponse, pagesWhere } from './sup
 
 const MiB = 1024 * 1024;
 const CONFIG = {
-  seed: 1, hosts: 20, pages: 2000, server: { addressCount: 4 }, latency: { slowHostRate: 0 },
+  seed: 1,
+  hosts: 20,
+  pages: 2000,
+  server: { addressCount: 4 },
+  latency: { slowHostRate: 0 },
   faults: {
-    redirectRate: 0.05, maxRedirectChain: 4, redirectLoopRate: 0.005, notFoundRate: 0.005, goneRate: 0.005,
-    serverErrorRate: 0.005, unavailableRate: 0.005, unavailableAttempts: 2, retryAfterSeconds: 9, resetRate: 0.005,
-    resetAttempts: 2, hangRate: 0.005, hangMs: 300, oversizedRate: 0.005, oversizedBytes: 300_000, bombRate: 0.005,
+    redirectRate: 0.05,
+    maxRedirectChain: 4,
+    redirectLoopRate: 0.005,
+    notFoundRate: 0.005,
+    goneRate: 0.005,
+    serverErrorRate: 0.005,
+    unavailableRate: 0.005,
+    unavailableAttempts: 2,
+    retryAfterSeconds: 9,
+    resetRate: 0.005,
+    resetAttempts: 2,
+    hangRate: 0.005,
+    hangMs: 300,
+    oversizedRate: 0.005,
+    oversizedBytes: 300_000,
+    bombRate: 0.005,
     bombBytes: 4 * MiB,
   },
   encoding: { gzipRate: 0.5, brotliRate: 0.5 },
@@ -75,7 +92,11 @@ test('redirect loops never end', async () => {
 });
 
 test('404, 410 and 500 pages', async () => {
-  for (const [kind, status] of [[PageKind.notFound, 404], [PageKind.gone, 410], [PageKind.serverError, 500]] as const) {
+  for (const [kind, status] of [
+    [PageKind.notFound, 404],
+    [PageKind.gone, 410],
+    [PageKind.serverError, 500],
+  ] as const) {
     const g = kindPage(kind, `status ${status}`);
     assert.equal((await fetchPage(web, g)).status, status);
     assert.equal((await fetchPage(web, g)).status, status, 'always');
@@ -109,8 +130,12 @@ test('hang: headers arrive, the body never completes before the server closes', 
   assert.equal(res.statusCode, 200);
   assert.match(String(res.headers['content-type']), /^text\/html/);
   let bytes = 0;
-  res.on('data', (c: Buffer) => { bytes += c.length; });
-  res.on('error', () => { /* the abort is the point */ });
+  res.on('data', (c: Buffer) => {
+    bytes += c.length;
+  });
+  res.on('error', () => {
+    /* the abort is the point */
+  });
   await new Promise((resolve) => res.once('close', resolve));
   assert.equal(res.complete, false, 'the body never completed');
   assert.ok(bytes > 0 && bytes <= 512, `${bytes} bytes of prefix`);
@@ -223,7 +248,7 @@ test('HEAD sends the headers of GET without a body; POST is 405', async () => {
   assert.equal((await get(web.url(g), web.hostsMap, { method: 'POST' })).status, 405);
 });
 
-test('421 when a host is asked on another host\'s address; 404 for unknown hosts', async () => {
+test("421 when a host is asked on another host's address; 404 for unknown hosts", async () => {
   const a = web.model.hosts[0] as HostInfo;
   const b = web.model.hosts.find((h) => h.ip !== a.ip) as HostInfo;
   const wrong = new Map([[a.name, b.ip]]);

@@ -64,7 +64,9 @@ for (const knobs of WEBS) {
 
     before(async () => {
       ({ truth } = await truthOf({
-        seed: 1, hosts: 200, pages: 40_000,
+        seed: 1,
+        hosts: 200,
+        pages: 40_000,
         links: { inDegreeExponent: knobs.exponent, topicLocality: knobs.topicLocality },
       }));
     });
@@ -82,7 +84,10 @@ for (const knobs of WEBS) {
     it(`has an inter-host content-link in-degree tail exponent of ${knobs.exponent} ± 0.2`, () => {
       const fit = fitPowerLaw(inDegreesWhere(truth, (e, u, v) => isContent(truth, e) && truth.pageHost[u] !== truth.pageHost[v]));
       assert.ok(fit.tailCount >= 500, `tail of ${fit.tailCount} pages`);
-      assert.ok(Math.abs(fit.exponent - knobs.exponent) <= 0.2, `fitted ${fit.exponent.toFixed(3)} (xmin ${fit.xmin}, ${fit.tailCount} pages)`);
+      assert.ok(
+        Math.abs(fit.exponent - knobs.exponent) <= 0.2,
+        `fitted ${fit.exponent.toFixed(3)} (xmin ${fit.xmin}, ${fit.tailCount} pages)`,
+      );
     });
 
     // Measured (seed 1): 0.3 -> 0.298, 0.8 -> 0.799 (before the model drew the locality coin once

@@ -86,7 +86,12 @@ function nextRecord(web: TestWeb, pred: (r: RequestRecord) => boolean): Promise<
 }
 
 const BASE = {
-  seed: 3, hosts: 6, pages: 120, server: { addressCount: 2 }, latency: { slowHostRate: 0 }, duplicates: { mirrorHostRate: 0 },
+  seed: 3,
+  hosts: 6,
+  pages: 120,
+  server: { addressCount: 2 },
+  latency: { slowHostRate: 0 },
+  duplicates: { mirrorHostRate: 0 },
 } satisfies WebConfigInput;
 
 describe('slow drip pages', () => {
@@ -96,7 +101,17 @@ describe('slow drip pages', () => {
   let drips: readonly number[];
 
   before(async () => {
-    web = await startTestWeb({ ...BASE, faults: { dripPages: [{ host: 0, page: 1 }, { host: 0, page: 9 }], dripBytesPerSecond: RATE, dripMs: 60_000 } });
+    web = await startTestWeb({
+      ...BASE,
+      faults: {
+        dripPages: [
+          { host: 0, page: 1 },
+          { host: 0, page: 9 },
+        ],
+        dripBytesPerSecond: RATE,
+        dripMs: 60_000,
+      },
+    });
     drips = hostileParts(web.model).dripPages;
   });
   after(async () => {
@@ -187,8 +202,14 @@ describe('many drips in flight', () => {
     await Promise.all(raws.map((r) => r.closed));
     const records = web.log.entries().filter((r) => r.outcome === 'drip');
     assert.equal(records.length, drips.length);
-    assert.ok(records.every((r) => r.isAborted && r.status === 200), 'every drip ended by close()');
-    assert.deepEqual(records.map((r) => r.page).sort((a, b) => a - b), drips);
+    assert.ok(
+      records.every((r) => r.isAborted && r.status === 200),
+      'every drip ended by close()',
+    );
+    assert.deepEqual(
+      records.map((r) => r.page).sort((a, b) => a - b),
+      drips,
+    );
   });
 });
 
@@ -240,7 +261,11 @@ describe('hosts that refuse connections', () => {
   let web: TestWeb;
   let refusing: readonly number[];
   const CONFIG = {
-    ...BASE, hosts: 12, pages: 600, server: { addressCount: 3, proxyPort: 0 }, faults: { refusingHosts: [2], refusingHostRate: 0.2 },
+    ...BASE,
+    hosts: 12,
+    pages: 600,
+    server: { addressCount: 3, proxyPort: 0 },
+    faults: { refusingHosts: [2], refusingHostRate: 0.2 },
   } satisfies WebConfigInput;
 
   before(async () => {
@@ -291,7 +316,10 @@ describe('hosts that refuse connections', () => {
     const name = web.model.hosts[r]?.name ?? '';
     for (const g of linking) {
       const hrefs = anchorHrefs((await fetchPage(web, g)).body.toString());
-      assert.ok(hrefs.some((x) => x.toLowerCase().includes(name)), `${web.url(g)} names ${name}`);
+      assert.ok(
+        hrefs.some((x) => x.toLowerCase().includes(name)),
+        `${web.url(g)} names ${name}`,
+      );
     }
     const seedHosts = web.model.seedPages().map((g) => web.model.pageHost[g]);
     assert.ok(seedHosts.length > 0 && seedHosts.every((i) => !refusing.includes(i as number)));
@@ -317,9 +345,18 @@ describe('the hostile preset', () => {
       await exportTruth(m, join(dir, 'truth'), { port: web.port });
       const t = await readTruth(join(dir, 'truth'));
       const drip = t.manifest.pageKinds.indexOf('drip');
-      assert.deepEqual([...t.kind.keys()].filter((g) => t.kind[g] === drip), parts.dripPages);
-      assert.deepEqual(t.hosts.filter((h) => h.trap === 'pagination').map((h) => [h.index, h.isTrapBlocked]), [[2, false]]);
-      assert.deepEqual(t.hosts.filter((h) => h.isRefusing).map((h) => h.index), parts.refusingHosts);
+      assert.deepEqual(
+        [...t.kind.keys()].filter((g) => t.kind[g] === drip),
+        parts.dripPages,
+      );
+      assert.deepEqual(
+        t.hosts.filter((h) => h.trap === 'pagination').map((h) => [h.index, h.isTrapBlocked]),
+        [[2, false]],
+      );
+      assert.deepEqual(
+        t.hosts.filter((h) => h.isRefusing).map((h) => h.index),
+        parts.refusingHosts,
+      );
       for (const g of parts.dripPages) assert.equal(t.reach[g], Reach.polite, `drip page ${g} is fetched`);
       const trapHost = t.hosts[2];
       const refusing = t.hosts[3];

@@ -17,15 +17,22 @@ import { anchorHrefs, decodeHtml, fetchPage, fetchPath, pageOfUrl, pagesWhere } 
 const WEIGHTS = { en: 0.6, de: 0.2, fr: 0, es: 0, it: 0, pt: 0, nl: 0, sv: 0, pl: 0, ru: 0.2 };
 // Seed 5 holds every trap kind, blocked and unblocked, IDN hosts (some with ß) and <base href> pages in folders.
 const CONFIG = {
-  seed: 5, hosts: 30, pages: 2000, server: { addressCount: 4 }, latency: { slowHostRate: 0 },
-  links: { urlNoiseRate: 0.5, relativeRate: 0.3, nofollowRate: 0.1 }, meta: { baseHrefRate: 0.1 },
-  traps: { hostRate: 0.5 }, languages: { idnRate: 0.5, weights: WEIGHTS },
+  seed: 5,
+  hosts: 30,
+  pages: 2000,
+  server: { addressCount: 4 },
+  latency: { slowHostRate: 0 },
+  links: { urlNoiseRate: 0.5, relativeRate: 0.3, nofollowRate: 0.1 },
+  meta: { baseHrefRate: 0.1 },
+  traps: { hostRate: 0.5 },
+  languages: { idnRate: 0.5, weights: WEIGHTS },
 } satisfies WebConfigInput;
 
 let web: TestWeb;
 const hasFlag = (g: number, flag: number): boolean => ((web.model.pageFlags[g] as number) & flag) !== 0;
 /** Whether a URL is in h's trap space (TRAP_RULE, not the bare prefix: `/q` also starts `/quilts-2/`). */
-const isTrapHref = (h: HostInfo, url: URL): boolean => h.trap !== null && url.hostname === h.name && `${url.pathname}${url.search}`.startsWith(TRAP_RULE[h.trap]);
+const isTrapHref = (h: HostInfo, url: URL): boolean =>
+  h.trap !== null && url.hostname === h.name && `${url.pathname}${url.search}`.startsWith(TRAP_RULE[h.trap]);
 
 /** The page's HTML and the URL its relative links resolve against (its <base href>, if any). */
 async function load(g: number): Promise<{ html: string; base: string }> {
@@ -58,7 +65,11 @@ async function assertLinksMatch(g: number): Promise<string[]> {
     found.add(target);
   }
   const expected = new Set([...pageLinks(m, g).map((l) => l.target), h.firstPage]);
-  assert.deepEqual([...found].sort((a, b) => a - b), [...expected].sort((a, b) => a - b), web.url(g));
+  assert.deepEqual(
+    [...found].sort((a, b) => a - b),
+    [...expected].sort((a, b) => a - b),
+    web.url(g),
+  );
   return hrefs;
 }
 
@@ -85,8 +96,9 @@ test('links to internationalized hosts resolve from UTF-8 and legacy-charset pag
   const m = web.model;
   const isIdn = (t: number): boolean => m.hostOf(t).unicodeName !== m.hostOf(t).name;
   // Pages linking to IDN hosts of another language: a legacy charset cannot spell those names.
-  const linksToForeignIdn = (g: number): boolean => m.pageKind[g] === PageKind.ok
-    && pageLinks(m, g).some((l) => isIdn(l.target) && m.pageHost[l.target] !== m.pageHost[g] && m.langOf(l.target) !== m.langOf(g));
+  const linksToForeignIdn = (g: number): boolean =>
+    m.pageKind[g] === PageKind.ok &&
+    pageLinks(m, g).some((l) => isIdn(l.target) && m.pageHost[l.target] !== m.pageHost[g] && m.langOf(l.target) !== m.langOf(g));
   const utf8 = pagesWhere(m, (g) => linksToForeignIdn(g) && !hasFlag(g, PageFlag.legacyCharset), 80);
   const legacy = pagesWhere(m, (g) => linksToForeignIdn(g) && hasFlag(g, PageFlag.legacyCharset), 40);
   assert.ok(utf8.length >= 40 && legacy.length >= 10, `${utf8.length} UTF-8 and ${legacy.length} legacy pages`);
@@ -105,7 +117,9 @@ test('rel=nofollow marks exactly the nofollow links', async () => {
   for (const g of pages) {
     const { html, base } = await load(g);
     const marked = [...html.matchAll(/<a href="([^"]*)" rel="nofollow">/g)].map((x) => pageOfUrl(m, new URL(x[1] as string, base)));
-    const expected = pageLinks(m, g).filter((l) => l.isNofollow).map((l) => l.target);
+    const expected = pageLinks(m, g)
+      .filter((l) => l.isNofollow)
+      .map((l) => l.target);
     assert.deepEqual(marked.sort(), expected.sort(), web.url(g));
     nofollow += marked.length;
   }
@@ -132,7 +146,9 @@ test('<base href> pages: relative links name real pages only when resolved again
 /** Walks a trap from the link on its host's home page, taking each time a link not seen yet. */
 async function walkTrap(h: HostInfo, steps: number): Promise<string[]> {
   const { html, base } = await load(h.firstPage);
-  const entry = anchorHrefs(html).map((x) => new URL(x, base)).find((u) => isTrapHref(h, u));
+  const entry = anchorHrefs(html)
+    .map((x) => new URL(x, base))
+    .find((u) => isTrapHref(h, u));
   assert.ok(entry !== undefined, `${h.name}: the home page links into the ${h.trap} trap`);
   const seen = [entry.href];
   let url = entry;
@@ -140,7 +156,9 @@ async function walkTrap(h: HostInfo, steps: number): Promise<string[]> {
     const r = await fetchPath(web, h.name, `${url.pathname}${url.search}`);
     assert.equal(r.status, 200, url.href);
     assert.match(String(r.headers['content-type']), /^text\/html/);
-    const next = anchorHrefs(r.body.toString()).map((x) => new URL(x, url)).find((u) => isTrapHref(h, u) && !seen.includes(u.href));
+    const next = anchorHrefs(r.body.toString())
+      .map((x) => new URL(x, url))
+      .find((u) => isTrapHref(h, u) && !seen.includes(u.href));
     assert.ok(next !== undefined, `${url.href} leads somewhere new`);
     seen.push(next.href);
     url = next;

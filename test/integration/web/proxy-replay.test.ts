@@ -24,8 +24,14 @@ before(() => {
   root = join(dir, 'site');
   mkdirSync(join(root, 'guide', 'deep'), { recursive: true });
   writeFileSync(join(dir, 'secret.txt'), SECRET);
-  writeFileSync(join(root, 'index.html'), '<html><body><a href="guide/">Guide</a> <a href="/style.css">css</a> <a href="data.json">data</a></body></html>\n');
-  writeFileSync(join(root, 'guide', 'index.html'), '<html><body><a href="intro.html">Intro</a> <a href="deep/notes.txt">notes</a> <a href="../">home</a></body></html>\n');
+  writeFileSync(
+    join(root, 'index.html'),
+    '<html><body><a href="guide/">Guide</a> <a href="/style.css">css</a> <a href="data.json">data</a></body></html>\n',
+  );
+  writeFileSync(
+    join(root, 'guide', 'index.html'),
+    '<html><body><a href="intro.html">Intro</a> <a href="deep/notes.txt">notes</a> <a href="../">home</a></body></html>\n',
+  );
   writeFileSync(join(root, 'guide', 'intro.html'), '<html><body><a href="/guide/">up</a> <a href="../index.html">home</a></body></html>\n');
   writeFileSync(join(root, 'guide', 'deep', 'notes.txt'), 'plain notes\n');
   mkdirSync(join(root, 'справка'));
@@ -41,11 +47,21 @@ after(() => {
 });
 
 test('forward proxy: absolute-form GET as direct, 502 for unknown hosts, 501 for CONNECT', async () => {
-  const web = await startTestWeb({ seed: 4, hosts: 20, pages: 2000, server: { addressCount: 4, proxyPort: 0 }, latency: { slowHostRate: 0 } });
+  const web = await startTestWeb({
+    seed: 4,
+    hosts: 20,
+    pages: 2000,
+    server: { addressCount: 4, proxyPort: 0 },
+    latency: { slowHostRate: 0 },
+  });
   try {
     assert.ok(web.proxyUrl !== null);
     const proxy = web.proxyUrl;
-    for (const url of [web.seeds[0] as string, web.url(web.model.pageCount - 1), `http://${web.model.hosts[3]?.name}:${web.port}/robots.txt`]) {
+    for (const url of [
+      web.seeds[0] as string,
+      web.url(web.model.pageCount - 1),
+      `http://${web.model.hosts[3]?.name}:${web.port}/robots.txt`,
+    ]) {
       const direct = await get(url, web.hostsMap);
       const viaProxy = await get(url, web.hostsMap, { proxy });
       assert.equal(viaProxy.status, direct.status, url);
@@ -61,7 +77,9 @@ test('forward proxy: absolute-form GET as direct, 502 for unknown hosts, 501 for
     const answer = await new Promise<string>((resolve, reject) => {
       const sock = connect(Number(port), hostname);
       let text = '';
-      sock.on('data', (d: Buffer) => { text += d.toString(); });
+      sock.on('data', (d: Buffer) => {
+        text += d.toString();
+      });
       sock.on('close', () => resolve(text));
       sock.on('error', reject);
       sock.write(`CONNECT ${web.model.hosts[0]?.name}:443 HTTP/1.1\r\nHost: ${web.model.hosts[0]?.name}:443\r\n\r\n`);
@@ -81,8 +99,11 @@ test('replay: a folder served as a host, alone (hosts: 0)', async (t) => {
 
   await t.test('files with their content types; a folder serves its index.html', async () => {
     const types: Record<string, string> = {
-      '/': 'text/html; charset=utf-8', '/guide/intro.html': 'text/html; charset=utf-8', '/style.css': 'text/css',
-      '/data.json': 'application/json', '/guide/deep/notes.txt': 'text/plain; charset=utf-8',
+      '/': 'text/html; charset=utf-8',
+      '/guide/intro.html': 'text/html; charset=utf-8',
+      '/style.css': 'text/css',
+      '/data.json': 'application/json',
+      '/guide/deep/notes.txt': 'text/plain; charset=utf-8',
     };
     for (const [path, type] of Object.entries(types)) {
       const r = await fetchPath(web, HOST, path);
@@ -126,7 +147,15 @@ test('replay: a folder served as a host, alone (hosts: 0)', async (t) => {
   });
 
   await t.test('.. traversal and symlinks out of the root are refused', async () => {
-    for (const path of ['/../secret.txt', '/..%2fsecret.txt', '/guide/..%2f..%2fsecret.txt', '/%2e%2e/secret.txt', '/escape.txt', '/outside/secret.txt', '/outside/']) {
+    for (const path of [
+      '/../secret.txt',
+      '/..%2fsecret.txt',
+      '/guide/..%2f..%2fsecret.txt',
+      '/%2e%2e/secret.txt',
+      '/escape.txt',
+      '/outside/secret.txt',
+      '/outside/',
+    ]) {
       const r = await fetchPath(web, HOST, path);
       assert.equal(r.status, 404, path);
       assert.ok(!r.body.toString().includes(SECRET), path);
@@ -158,7 +187,10 @@ test('a missing replay root fails at start with REPLAY_ROOT naming the field', a
     (err: unknown) => {
       assert.ok(err instanceof ConfigError);
       assert.equal(err.code, 'REPLAY_ROOT');
-      assert.deepEqual(err.issues.map((i) => i.path), ['replay.0.root']);
+      assert.deepEqual(
+        err.issues.map((i) => i.path),
+        ['replay.0.root'],
+      );
       return true;
     },
   );

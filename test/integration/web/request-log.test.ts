@@ -18,7 +18,13 @@ let fast: HostInfo;
 
 before(async () => {
   // Slow hosts wait 150 ms on every request (sigma 0), so parallel requests to one overlap.
-  web = await startTestWeb({ seed: 8, hosts: 20, pages: 2000, server: { addressCount: 4 }, latency: { slowHostRate: 0.5, slowMedianMs: 150, slowSigma: 0 } });
+  web = await startTestWeb({
+    seed: 8,
+    hosts: 20,
+    pages: 2000,
+    server: { addressCount: 4 },
+    latency: { slowHostRate: 0.5, slowMedianMs: 150, slowSigma: 0 },
+  });
   slow = web.model.hosts.find((h) => h.slow) as HostInfo;
   fast = web.model.hosts.find((h) => !h.slow && h.ip !== slow.ip) as HostInfo;
   assert.ok(slow !== undefined && fast !== undefined);
@@ -40,12 +46,24 @@ test('each request is recorded with host, address, method, path, status, user ag
   const [pageRec, missingRec, headRec] = web.log.entries().slice(-3);
   assert.ok(pageRec !== undefined && missingRec !== undefined && headRec !== undefined);
   assert.deepEqual(
-    { host: pageRec.host, ip: pageRec.ip, method: pageRec.method, path: pageRec.path, status: pageRec.status, userAgent: pageRec.userAgent, outcome: pageRec.outcome, isViaProxy: pageRec.isViaProxy },
+    {
+      host: pageRec.host,
+      ip: pageRec.ip,
+      method: pageRec.method,
+      path: pageRec.path,
+      status: pageRec.status,
+      userAgent: pageRec.userAgent,
+      outcome: pageRec.outcome,
+      isViaProxy: pageRec.isViaProxy,
+    },
     { host: fast.name, ip: fast.ip, method: 'GET', path: m.path(g), status: 200, userAgent: UA, outcome: 'page', isViaProxy: false },
   );
   assert.equal(pageRec.bytes, r.body.length);
   assert.ok(pageRec.endMs >= pageRec.startMs && pageRec.seq === before + 1);
-  assert.deepEqual([missingRec.path, missingRec.status, missingRec.outcome, missingRec.userAgent], ['/nothing-here.html?q=1', 404, 'not-found', UA]);
+  assert.deepEqual(
+    [missingRec.path, missingRec.status, missingRec.outcome, missingRec.userAgent],
+    ['/nothing-here.html?q=1', 404, 'not-found', UA],
+  );
   assert.deepEqual([headRec.method, headRec.path, headRec.status, headRec.outcome], ['HEAD', '/robots.txt', head.status, 'robots']);
   // The page a request named: the page id, or -1 for robots.txt and paths that name none.
   assert.deepEqual([pageRec.page, missingRec.page, headRec.page], [g, -1, -1]);
@@ -76,7 +94,11 @@ test('maxConcurrency: 3 parallel requests to a slow host overlap; sequential one
   assert.equal(perHost.get(slow.name), 3);
   assert.ok((perIp.get(slow.ip) ?? 0) >= 3);
   assert.equal(perHost.get(fast.name), 1);
-  const inFlight = web.log.entries().filter((r) => r.host === slow.name).slice(-3).map((r) => r.hostInFlight);
+  const inFlight = web.log
+    .entries()
+    .filter((r) => r.host === slow.name)
+    .slice(-3)
+    .map((r) => r.hostInFlight);
   assert.deepEqual(inFlight.sort(), [1, 2, 3]);
   assert.equal(web.log.requestsPerHost().get(slow.name), slowBefore + 3);
 });
@@ -86,7 +108,10 @@ test('the request log keeps the newest records once full, oldest first', async (
   try {
     for (let g = 0; g < 8; g++) await get(small.url(small.model.hostOf(0).firstPage), small.hostsMap);
     const kept = small.log.entries();
-    assert.deepEqual(kept.map((r) => r.seq), [4, 5, 6, 7, 8]);
+    assert.deepEqual(
+      kept.map((r) => r.seq),
+      [4, 5, 6, 7, 8],
+    );
     assert.equal(small.log.count, 8);
   } finally {
     await small.close();

@@ -14,15 +14,32 @@ import { fetchPath } from './support.js';
 
 // Seed 6 holds every robots kind, rules with Allow lines, Crawl-delay and large sitemaps.
 const CONFIG = {
-  seed: 6, hosts: 30, pages: 2000, server: { addressCount: 4 }, latency: { slowHostRate: 0 },
+  seed: 6,
+  hosts: 30,
+  pages: 2000,
+  server: { addressCount: 4 },
+  latency: { slowHostRate: 0 },
   robots: {
-    rulesRate: 0.3, emptyRate: 0.1, notFoundRate: 0.1, serverErrorRate: 0.1, unavailableRate: 0.1, redirectRate: 0.1,
-    garbageRate: 0.1, unavailableAttempts: 3, crawlDelayRate: 0.5, crawlDelaySeconds: 7, sitemapRate: 0.7,
-    sitemapListedRate: 0.5, sitemapMaxUrls: 40,
+    rulesRate: 0.3,
+    emptyRate: 0.1,
+    notFoundRate: 0.1,
+    serverErrorRate: 0.1,
+    unavailableRate: 0.1,
+    redirectRate: 0.1,
+    garbageRate: 0.1,
+    unavailableAttempts: 3,
+    crawlDelayRate: 0.5,
+    crawlDelaySeconds: 7,
+    sitemapRate: 0.7,
+    sitemapListedRate: 0.5,
+    sitemapMaxUrls: 40,
   },
 } satisfies WebConfigInput;
 
-interface Rule { readonly allow: boolean; readonly pattern: string }
+interface Rule {
+  readonly allow: boolean;
+  readonly pattern: string;
+}
 
 /** The `*` group of a robots.txt (RFC 9309: consecutive user-agent lines share a group). */
 function starGroup(text: string): { rules: Rule[]; lines: string[] } {
@@ -53,7 +70,10 @@ function starGroup(text: string): { rules: Rule[]; lines: string[] } {
 /** A rule's path pattern as a regular expression (RFC 9309 §2.2.3: `*` any run, `$` the end). */
 function patternRegex(pattern: string): RegExp {
   const isAnchored = pattern.endsWith('$');
-  const body = (isAnchored ? pattern.slice(0, -1) : pattern).split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const body = (isAnchored ? pattern.slice(0, -1) : pattern)
+    .split('*')
+    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${body}${isAnchored ? '$' : ''}`);
 }
 
@@ -175,7 +195,10 @@ test('a Sitemap line announces listed sitemaps only', async () => {
   for (const h of web.model.hosts.filter((x) => x.robots === 'rules' || x.robots === 'redirect')) {
     let r = await robots(h);
     if (r.status === 301) r = await fetchPath(web, h.name, MOVED_ROBOTS_PATH);
-    const lines = r.body.toString().split('\n').filter((l) => /^sitemap:/i.test(l));
+    const lines = r.body
+      .toString()
+      .split('\n')
+      .filter((l) => /^sitemap:/i.test(l));
     if (h.sitemap === 'listed') {
       listed++;
       assert.deepEqual(lines, [`Sitemap: http://${h.name}:${web.port}/sitemap.xml`], h.name);
@@ -241,13 +264,21 @@ test('sitemap.xml lists exactly the ok pages of its host; a large host gets an i
   assert.ok(small > 0 && large > 0, `${small} urlsets, ${large} indexes`);
 });
 
-for (const [kind, entry, prefix] of [['query', '/search?q=7', '/search'], ['pagination', '/q?p=3', '/q']] as const) {
+for (const [kind, entry, prefix] of [
+  ['query', '/search?q=7', '/search'],
+  ['pagination', '/q?p=3', '/q'],
+] as const) {
   test(`a ${kind} trap blocked by robots.txt is disallowed without blocking ordinary pages`, async () => {
     // With seed 6 some hosts have sections such as /searchable-4/ or /quilts-2/, which a bare
     // "Disallow: /search" or "Disallow: /q" would block.
     const trapWeb = await startTestWeb({
-      seed: 6, hosts: 20, pages: 2000, server: { addressCount: 4 }, latency: { slowHostRate: 0 },
-      traps: { hostRate: 1, robotsDisallowRate: 1, kinds: [kind] }, topics: { hostPurity: 1 },
+      seed: 6,
+      hosts: 20,
+      pages: 2000,
+      server: { addressCount: 4 },
+      latency: { slowHostRate: 0 },
+      traps: { hostRate: 1, robotsDisallowRate: 1, kinds: [kind] },
+      topics: { hostPurity: 1 },
       robots: { rulesRate: 1, emptyRate: 0, notFoundRate: 0, serverErrorRate: 0, unavailableRate: 0, redirectRate: 0, garbageRate: 0 },
     });
     try {

@@ -48,7 +48,11 @@ export function decodeHtml(res: RawResponse): string {
 /** The visible text of the body: tags and the head removed, entities `&amp;` undone, spaces collapsed. */
 export function visibleText(html: string): string {
   const body = html.replace(/^[\s\S]*?<body>/, '');
-  return body.replace(/<[^>]*>/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+  return body
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The href values of every `<a>` element, with `&amp;` undone. */
@@ -74,9 +78,11 @@ export function pageOfUrl(model: WebModel, url: URL): number {
 export function openResponse(url: string, hostsMap: ReadonlyMap<string, string>): Promise<IncomingMessage> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostsMap.get(u.hostname), port: Number(u.port), path: u.pathname, headers: { host: u.host }, agent: false }, resolve);
+    const req = request(
+      { host: hostsMap.get(u.hostname), port: Number(u.port), path: u.pathname, headers: { host: u.host }, agent: false },
+      resolve,
+    );
     req.on('error', reject);
     req.end();
   });
 }
-

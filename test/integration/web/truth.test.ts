@@ -12,9 +12,7 @@ import { join } from 'node:path';
 import { ShoalError } from '../../../src/core/errors.js';
 import { geoEntities } from '../../../src/web/geo.js';
 import { LinkKind, pageLinks } from '../../../src/web/links.js';
-import {
-  PAGE_KIND_NAMES, PageFlag, PageKind, WebModel, finalStatus, redirectInfo, servesContent,
-} from '../../../src/web/model.js';
+import { PAGE_KIND_NAMES, PageFlag, PageKind, WebModel, finalStatus, redirectInfo, servesContent } from '../../../src/web/model.js';
 import { ensureTruth } from '../../../src/web/truth/ensure.js';
 import { exportTruth, type TruthSummary } from '../../../src/web/truth/export.js';
 import { MANIFEST_FILE, NOFOLLOW_BIT, PAGES_FILE, Reach, TRUTH_VERSION } from '../../../src/web/truth/format.js';
@@ -22,8 +20,12 @@ import { readTruth, type Truth } from '../../../src/web/truth/read.js';
 
 /** With drip pages, refusing hosts and traps of every kind, some blocked, so that their columns and reach are exercised. */
 const CONFIG = {
-  seed: 7, hosts: 30, pages: 3000, server: { addressCount: 4 },
-  faults: { dripRate: 0.01, refusingHostRate: 0.1 }, traps: { hostRate: 0.3 },
+  seed: 7,
+  hosts: 30,
+  pages: 3000,
+  server: { addressCount: 4 },
+  faults: { dripRate: 0.01, refusingHostRate: 0.1 },
+  traps: { hostRate: 0.3 },
 };
 
 /** Deduplicated non-self out-links of g, straight from pageLinks: [target, kind byte][]. */
@@ -49,7 +51,10 @@ function expectedEdges(model: WebModel, g: number): [number, number][] {
 
 async function digests(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const f of (await readdir(dir)).sort()) out[f] = createHash('sha256').update(await readFile(join(dir, f))).digest('hex');
+  for (const f of (await readdir(dir)).sort())
+    out[f] = createHash('sha256')
+      .update(await readFile(join(dir, f)))
+      .digest('hex');
   return out;
 }
 
@@ -115,7 +120,10 @@ describe('truth export', () => {
     const count = new Uint32Array(model.pageCount);
     for (const edges of adjacency) for (const [t] of edges) count[t] = (count[t] as number) + 1;
     assert.deepEqual([...truth.inDegree], [...count]);
-    assert.equal(truth.inDegree.reduce((a, b) => a + b, 0), truth.manifest.counts.links);
+    assert.equal(
+      truth.inDegree.reduce((a, b) => a + b, 0),
+      truth.manifest.counts.links,
+    );
   });
 
   it('has PageRank summing to the page count and matching a naive iteration', () => {
@@ -165,7 +173,11 @@ describe('truth export', () => {
       const kind = model.pageKind[u] as number;
       const isMetaNofollow = ((model.pageFlags[u] as number) & PageFlag.nofollow) !== 0;
       if (kind !== PageKind.redirect && (!servesContent(kind) || isMetaNofollow)) continue;
-      const followable = new Set(pageLinks(model, u).filter((l) => !l.isNofollow).map((l) => l.target));
+      const followable = new Set(
+        pageLinks(model, u)
+          .filter((l) => !l.isNofollow)
+          .map((l) => l.target),
+      );
       for (const v of followable) {
         if (discovered.has(v)) continue;
         discovered.add(v);
@@ -180,11 +192,20 @@ describe('truth export', () => {
     }
     for (const s of seeds) assert.equal(truth.reach[s], Reach.polite, `seed ${s}`);
     // Each class is populated, so the comparison above could have failed in every direction.
-    assert.ok(counts.every((c) => c > 0), `reach counts ${counts.join('/')}`);
+    assert.ok(
+      counts.every((c) => c > 0),
+      `reach counts ${counts.join('/')}`,
+    );
     // Drip pages are fetched but lead nowhere; a refusing host's linked pages stay at reach 1.
     const isDrip = (g: number): boolean => model.pageKind[g] === PageKind.drip;
-    assert.ok([...Array(n).keys()].some((g) => isDrip(g) && truth.reach[g] === Reach.polite), 'a drip page at reach 2');
-    assert.ok([...Array(n).keys()].some((g) => model.hostOf(g).isRefusing && truth.reach[g] === Reach.linked), 'a refusing host\'s page at reach 1');
+    assert.ok(
+      [...Array(n).keys()].some((g) => isDrip(g) && truth.reach[g] === Reach.polite),
+      'a drip page at reach 2',
+    );
+    assert.ok(
+      [...Array(n).keys()].some((g) => model.hostOf(g).isRefusing && truth.reach[g] === Reach.linked),
+      "a refusing host's page at reach 1",
+    );
   });
 
   it('never gives reach 2 to a robots-disallowed page, nor to a page only disallowed pages link to', () => {
@@ -312,7 +333,14 @@ describe('truth export', () => {
   it('leaves an interrupted export incomplete, and can export over it', async () => {
     const broken = join(tmp, 'interrupted');
     const stop = new Error('interrupted');
-    await assert.rejects(exportTruth(new WebModel(CONFIG), broken, { onProgress: () => { throw stop; } }), (err) => err === stop);
+    await assert.rejects(
+      exportTruth(new WebModel(CONFIG), broken, {
+        onProgress: () => {
+          throw stop;
+        },
+      }),
+      (err) => err === stop,
+    );
     await assert.rejects(readTruth(broken), isTruthFormatError(MANIFEST_FILE));
     await exportTruth(new WebModel(CONFIG), broken, { port: 1234 });
     assert.deepEqual(await digests(broken), await digests(dir));
@@ -322,7 +350,10 @@ describe('truth export', () => {
     const busy = join(tmp, 'busy');
     await mkdir(busy);
     await writeFile(join(busy, 'notes.txt'), 'keep me');
-    await assert.rejects(exportTruth(model, busy), (err) => err instanceof ShoalError && err.code === 'IO' && err.message.includes('notes.txt'));
+    await assert.rejects(
+      exportTruth(model, busy),
+      (err) => err instanceof ShoalError && err.code === 'IO' && err.message.includes('notes.txt'),
+    );
     assert.deepEqual(await readdir(busy), ['notes.txt']);
     const fake = join(tmp, 'fake');
     await mkdir(fake);

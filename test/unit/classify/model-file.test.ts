@@ -37,8 +37,15 @@ describe('model file', () => {
   });
 
   test('refuses another format version, naming the version it reads', () => {
-    assert.throws(() => decodeModelFile(edit((d) => { d.version = 2; })), (err: Error) =>
-      err instanceof ModelFileError && /version 2; this shoal reads version 1/.test(err.message));
+    assert.throws(
+      () =>
+        decodeModelFile(
+          edit((d) => {
+            d.version = 2;
+          }),
+        ),
+      (err: Error) => err instanceof ModelFileError && /version 2; this shoal reads version 1/.test(err.message),
+    );
   });
 
   test('refuses files that are not models, and damaged ones', () => {
@@ -47,16 +54,55 @@ describe('model file', () => {
       [Buffer.from('[]'), /not a shoal topic model/],
       [Buffer.from('{"format":"other"}'), /not a shoal topic model/],
       [gzipSync(Buffer.from('{}')).subarray(0, 10), /gzip/],
-      [edit((d) => { d.kind = 'svm'; }), /unknown model kind/],
-      [edit((d) => { (d.preprocessing as Record<string, unknown>).hashBits = 40; }), /hashBits/],
-      [edit((d) => { d.counts = 'AAA'; }), /4-byte/],
-      [edit((d) => { d.temperature = 'hot'; }), /temperature/],
-      [edit((d) => { d.categories = ['A', 'B', 'C', 'D', 'E']; }), /counts hold/],
-      [edit((d) => { d.documents = [1]; }), /documents has/],
-      [edit((d) => { d.smoothing = 2; }), /does not match its digest/],
+      [
+        edit((d) => {
+          d.kind = 'svm';
+        }),
+        /unknown model kind/,
+      ],
+      [
+        edit((d) => {
+          (d.preprocessing as Record<string, unknown>).hashBits = 40;
+        }),
+        /hashBits/,
+      ],
+      [
+        edit((d) => {
+          d.counts = 'AAA';
+        }),
+        /4-byte/,
+      ],
+      [
+        edit((d) => {
+          d.temperature = 'hot';
+        }),
+        /temperature/,
+      ],
+      [
+        edit((d) => {
+          d.categories = ['A', 'B', 'C', 'D', 'E'];
+        }),
+        /counts hold/,
+      ],
+      [
+        edit((d) => {
+          d.documents = [1];
+        }),
+        /documents has/,
+      ],
+      [
+        edit((d) => {
+          d.smoothing = 2;
+        }),
+        /does not match its digest/,
+      ],
     ];
     for (const [bytes, message] of cases) {
-      assert.throws(() => decodeModelFile(bytes), (err: Error) => err instanceof ModelFileError && message.test(err.message), String(message));
+      assert.throws(
+        () => decodeModelFile(bytes),
+        (err: Error) => err instanceof ModelFileError && message.test(err.message),
+        String(message),
+      );
     }
   });
 });

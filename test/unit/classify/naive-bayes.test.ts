@@ -11,9 +11,17 @@ function handModel(overrides: Partial<NaiveBayesModel> = {}): NaiveBayesModel {
   const order = [...words.keys()].sort((a, b) => (words[a] as number) - (words[b] as number));
   const rows: Record<number, [number, number]> = { 0: [0, 9], 1: [9, 0], 2: [5, 5] }; // [COMPUTERS, SPORTS]
   return {
-    categories: ['COMPUTERS', 'SPORTS'], termOptions: DEFAULT_TERM_OPTIONS, titleWeight: 3, smoothing: 1, priors: Priors.uniform,
-    temperature: 1, features: Uint32Array.from(order.map((i) => words[i] as number)), weights: new Float32Array(3).fill(1),
-    counts: Float32Array.from(order.flatMap((i) => rows[i] as [number, number])), documents: [3, 3], ...overrides,
+    categories: ['COMPUTERS', 'SPORTS'],
+    termOptions: DEFAULT_TERM_OPTIONS,
+    titleWeight: 3,
+    smoothing: 1,
+    priors: Priors.uniform,
+    temperature: 1,
+    features: Uint32Array.from(order.map((i) => words[i] as number)),
+    weights: new Float32Array(3).fill(1),
+    counts: Float32Array.from(order.flatMap((i) => rows[i] as [number, number])),
+    documents: [3, 3],
+    ...overrides,
   };
 }
 
@@ -38,7 +46,10 @@ describe('NaiveBayesClassifier', () => {
     const nb = new NaiveBayesClassifier(handModel());
     // Body: code, code (COMPUTERS); title: goal ×3 outweighs it.
     assert.equal(nb.classify({ title: 'goal', text: 'code code' }).category, 'SPORTS');
-    assert.equal(new NaiveBayesClassifier(handModel({ titleWeight: 1 })).classify({ title: 'goal', text: 'code code' }).category, 'COMPUTERS');
+    assert.equal(
+      new NaiveBayesClassifier(handModel({ titleWeight: 1 })).classify({ title: 'goal', text: 'code code' }).category,
+      'COMPUTERS',
+    );
     assert.equal(nb.classify({ title: 'goal', text: 'code code' }).terms, 2, 'terms counts the body only');
   });
 

@@ -49,11 +49,18 @@ describe('scanTerms', () => {
 
   test('spreads 5,000 distinct words over 2^18 ids with few collisions', () => {
     const seen = new Set<number>();
-    for (let i = 0; i < 5000; i++) seen.add(termId(`w${String.fromCharCode(97 + (i % 26))}${i.toString(36).replace(/\d/g, (d) => 'abcdefghij'[Number(d)] as string)}`, DEFAULT_TERM_OPTIONS) as number);
+    for (let i = 0; i < 5000; i++)
+      seen.add(
+        termId(
+          `w${String.fromCharCode(97 + (i % 26))}${i.toString(36).replace(/\d/g, (d) => 'abcdefghij'[Number(d)] as string)}`,
+          DEFAULT_TERM_OPTIONS,
+        ) as number,
+      );
     assert.ok(seen.size > 4900, `${seen.size} distinct ids`);
   });
 
   test('never throws on odd strings', () => {
-    for (const s of ['', ' ', '\u0000\uffff', '-'.repeat(10_000), 'x'.repeat(100_000)]) assert.doesNotThrow(() => countTerms(s, DEFAULT_TERM_OPTIONS));
+    for (const s of ['', ' ', '\u0000\uffff', '-'.repeat(10_000), 'x'.repeat(100_000)])
+      assert.doesNotThrow(() => countTerms(s, DEFAULT_TERM_OPTIONS));
   });
 });

@@ -11,8 +11,11 @@ const words = (n: number): string => sports.text.split(' ').slice(0, n).join(' '
 
 describe('TopicLabeler (the X4 pipeline)', () => {
   test('a page of fewer than 50 terms is unclassifiable and gets the configured default', () => {
-    assert.deepEqual(new TopicLabeler(classifier).label({ title: 'x', text: words(49), language: 'en' }),
-      { category: null, probability: null, reason: TopicReason.unclassifiable });
+    assert.deepEqual(new TopicLabeler(classifier).label({ title: 'x', text: words(49), language: 'en' }), {
+      category: null,
+      probability: null,
+      reason: TopicReason.unclassifiable,
+    });
     const withDefault = new TopicLabeler(classifier, { unclassifiableCategory: 'REFERENCE' });
     assert.equal(withDefault.label({ title: '', text: words(49), language: 'de' }).category, 'REFERENCE');
     assert.equal(withDefault.label({ title: '', text: words(50), language: 'en' }).reason, TopicReason.classifier);
@@ -20,7 +23,11 @@ describe('TopicLabeler (the X4 pipeline)', () => {
 
   test('a page in another language goes to WORLD, or to its language category', () => {
     const labeler = new TopicLabeler(classifier, { languageCategories: { fr: 'FRENCH' } });
-    assert.deepEqual(labeler.label({ title: '', text: words(80), language: 'de' }), { category: 'WORLD', probability: null, reason: TopicReason.language });
+    assert.deepEqual(labeler.label({ title: '', text: words(80), language: 'de' }), {
+      category: 'WORLD',
+      probability: null,
+      reason: TopicReason.language,
+    });
     assert.equal(labeler.label({ title: '', text: words(80), language: 'fr' }).category, 'FRENCH');
     assert.deepEqual(labeler.labels, ['ARTS', 'COMPUTERS', 'HEALTH', 'SPORTS', 'WORLD', 'FRENCH']);
   });

@@ -11,8 +11,18 @@ import type { CrawlProgress } from '../../../src/obs/events.js';
 
 function progress(elapsedMs: number, pages: number, recentPagesPerSecond: number, parked = 0): CrawlProgress {
   return {
-    node: 'n', elapsedMs, urls: pages, pages, pagesPerSecond: pages / (elapsedMs / 1000), recentPagesPerSecond, bytes: 0, bytesPerSecond: 0,
-    frontier: { queued: 10_000, inFlight: 1, activeHosts: 1, parked }, hosts: 1, errors: {}, stopReason: null,
+    node: 'n',
+    elapsedMs,
+    urls: pages,
+    pages,
+    pagesPerSecond: pages / (elapsedMs / 1000),
+    recentPagesPerSecond,
+    bytes: 0,
+    bytesPerSecond: 0,
+    frontier: { queued: 10_000, inFlight: 1, activeHosts: 1, parked },
+    hosts: 1,
+    errors: {},
+    stopReason: null,
   };
 }
 

@@ -6,8 +6,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { LiveCollab } from '../../../src/cluster/live-collab.js';
 
-const record = (node: string, url: string, status: number | null = 200): { node: string; url: string; host: string; status: number | null } => ({
-  node, url, host: `${new URL(url).hostname}:8080`, status,
+const record = (
+  node: string,
+  url: string,
+  status: number | null = 200,
+): { node: string; url: string; host: string; status: number | null } => ({
+  node,
+  url,
+  host: `${new URL(url).hostname}:8080`,
+  status,
 });
 
 describe('LiveCollab', () => {
@@ -15,15 +22,35 @@ describe('LiveCollab', () => {
     const live = new LiveCollab(['a', 'b', 'c']);
     // a: x, y, z; b: z, w; c: z (again), no response for v; a record of a node not in the crawl.
     for (const r of [
-      record('a', 'http://h1.test/x'), record('a', 'http://h1.test/y'), record('a', 'http://h2.test/z'),
-      record('b', 'http://h2.test/z'), record('b', 'http://h3.test/w'), record('c', 'http://h2.test/z'),
-      record('c', 'http://h3.test/v', null), record('stranger', 'http://h9.test/q'),
-    ]) live.add(r);
+      record('a', 'http://h1.test/x'),
+      record('a', 'http://h1.test/y'),
+      record('a', 'http://h2.test/z'),
+      record('b', 'http://h2.test/z'),
+      record('b', 'http://h3.test/w'),
+      record('c', 'http://h2.test/z'),
+      record('c', 'http://h3.test/v', null),
+      record('stranger', 'http://h9.test/q'),
+    ])
+      live.add(r);
     // N = 6 downloads, I = 4 distinct (x, y, z, w): overlap 2/6; hosts h1, h2, h3: 3/6; pages 3, 2, 1: max/mean 3/2.
-    assert.deepEqual(live.figures(12), { downloads: 6, uniquePages: 4, overlap: 2 / 6, diversity: 3 / 6, loadMaxOverMean: 1.5, urlsPerPage: 2 });
+    assert.deepEqual(live.figures(12), {
+      downloads: 6,
+      uniquePages: 4,
+      overlap: 2 / 6,
+      diversity: 3 / 6,
+      loadMaxOverMean: 1.5,
+      urlsPerPage: 2,
+    });
   });
 
   test('before any download: overlap 0, the ratios null', () => {
-    assert.deepEqual(new LiveCollab(['a']).figures(0), { downloads: 0, uniquePages: 0, overlap: 0, diversity: null, loadMaxOverMean: null, urlsPerPage: null });
+    assert.deepEqual(new LiveCollab(['a']).figures(0), {
+      downloads: 0,
+      uniquePages: 0,
+      overlap: 0,
+      diversity: null,
+      loadMaxOverMean: null,
+      urlsPerPage: null,
+    });
   });
 });

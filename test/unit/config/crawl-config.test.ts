@@ -20,8 +20,15 @@ describe('crawlConfigSchema', () => {
   test('fills every default; the politeness defaults are Mercator’s', () => {
     const c = crawlConfigSchema.parse({});
     assert.deepEqual(c.politeness, {
-      minDelayMs: 1000, delayFactor: 5, maxDelayMs: 30_000, maxConnectionsPerHost: 1, maxConnectionsPerIp: 1, backoffBaseMs: 10_000, backoffMaxMs: 600_000,
-      maxCrawlDelayMs: 60_000, maxRetryAfterMs: 600_000,
+      minDelayMs: 1000,
+      delayFactor: 5,
+      maxDelayMs: 30_000,
+      maxConnectionsPerHost: 1,
+      maxConnectionsPerIp: 1,
+      backoffBaseMs: 10_000,
+      backoffMaxMs: 600_000,
+      maxCrawlDelayMs: 60_000,
+      maxRetryAfterMs: 600_000,
     });
     assert.deepEqual([c.fetch.minBytesPerSecond, c.fetch.minRateWindowMs], [1000, 10_000]);
     assert.equal(c.fetch.userAgent, DEFAULT_USER_AGENT);
@@ -46,13 +53,23 @@ describe('crawlConfigSchema', () => {
   });
 
   test('lists every problem with its path: unknown keys, bad values, bad --resolve entries', () => {
-    assert.deepEqual(issues({
-      politeness: { minDelay: 5, maxConnectionsPerHost: 0 }, network: { resolve: ['*.test=127.0.0.1', 'a.test', 'b.test=nope'] },
-      fetch: { proxyUrl: 'ftp://x', userAgent: 'two\nlines' }, limits: { concurrency: 0 },
-    }).sort(), [
-      'fetch.proxyUrl', 'fetch.userAgent', 'limits.concurrency', 'network.resolve.1', 'network.resolve.2', 'politeness.maxConnectionsPerHost',
-      'politeness.minDelay',
-    ]);
+    assert.deepEqual(
+      issues({
+        politeness: { minDelay: 5, maxConnectionsPerHost: 0 },
+        network: { resolve: ['*.test=127.0.0.1', 'a.test', 'b.test=nope'] },
+        fetch: { proxyUrl: 'ftp://x', userAgent: 'two\nlines' },
+        limits: { concurrency: 0 },
+      }).sort(),
+      [
+        'fetch.proxyUrl',
+        'fetch.userAgent',
+        'limits.concurrency',
+        'network.resolve.1',
+        'network.resolve.2',
+        'politeness.maxConnectionsPerHost',
+        'politeness.minDelay',
+      ],
+    );
     assert.deepEqual(issues({ politeness: { backoffBaseMs: 5000, backoffMaxMs: 1000 } }), ['politeness.backoffMaxMs']);
     assert.deepEqual(issues({ fetch: { minRateWindowMs: 0 } }), ['fetch.minRateWindowMs']);
     assert.deepEqual(issues({ fetch: { minBytesPerSecond: 0, minRateWindowMs: 0 } }), [], 'no window needed with the rule off');
@@ -63,8 +80,13 @@ describe('crawlConfigSchema', () => {
 
   test('takes environment variables SHOAL_CRAWL_*', () => {
     const c = loadConfig(crawlConfigSchema, {
-      env: { SHOAL_CRAWL_POLITENESS_MIN_DELAY_MS: '250ms', SHOAL_CRAWL_NETWORK_ALLOW_LOOPBACK: 'true', SHOAL_CRAWL_SEEDS_URLS: '[http://a.test/]' },
-      envPrefix: CRAWL_ENV_PREFIX, flags: { limits: { concurrency: 3 } },
+      env: {
+        SHOAL_CRAWL_POLITENESS_MIN_DELAY_MS: '250ms',
+        SHOAL_CRAWL_NETWORK_ALLOW_LOOPBACK: 'true',
+        SHOAL_CRAWL_SEEDS_URLS: '[http://a.test/]',
+      },
+      envPrefix: CRAWL_ENV_PREFIX,
+      flags: { limits: { concurrency: 3 } },
     });
     assert.equal(c.politeness.minDelayMs, 250);
     assert.equal(c.network.allowLoopback, true);

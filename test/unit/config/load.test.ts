@@ -11,11 +11,13 @@ import { bytes, durationMs } from '../../../src/config/units.js';
 
 const schema = z.object({
   name: z.string().default('x').describe('a name'),
-  net: z.object({
-    timeoutMs: durationMs().default(1000).describe('how long to wait'),
-    maxBodyBytes: bytes().default(1024).describe('largest body'),
-    retries: z.number().int().min(0).default(2).describe('attempts after the first'),
-  }).prefault({}),
+  net: z
+    .object({
+      timeoutMs: durationMs().default(1000).describe('how long to wait'),
+      maxBodyBytes: bytes().default(1024).describe('largest body'),
+      retries: z.number().int().min(0).default(2).describe('attempts after the first'),
+    })
+    .prefault({}),
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'shoal-config-'));
@@ -37,8 +39,10 @@ describe('config loading', () => {
     const file = join(dir, 'layers.json');
     writeFileSync(file, JSON.stringify({ name: 'file', net: { retries: 1 } }));
     const c = loadConfig(schema, {
-      preset: { name: 'preset', net: { retries: 9, timeoutMs: 7 } }, file,
-      env: { SHOAL_T_NAME: 'env', SHOAL_T_NET_MAX_BODY_BYTES: '10KiB', OTHER: 'ignored' }, envPrefix: 'SHOAL_T_',
+      preset: { name: 'preset', net: { retries: 9, timeoutMs: 7 } },
+      file,
+      env: { SHOAL_T_NAME: 'env', SHOAL_T_NET_MAX_BODY_BYTES: '10KiB', OTHER: 'ignored' },
+      envPrefix: 'SHOAL_T_',
       flags: { name: 'flag' },
     });
     assert.deepEqual(c, { name: 'flag', net: { timeoutMs: 7, maxBodyBytes: 10 * 1024, retries: 1 } });
@@ -63,19 +67,28 @@ describe('config loading', () => {
     const strict = z.strictObject({ net: z.strictObject({ retries: z.number().default(2) }).prefault({}) });
     const file = join(dir, 'typo.yaml');
     writeFileSync(file, 'net:\n  retires: 5\nnett: {}\n');
-    assert.throws(() => loadConfig(strict, { file }), (e: unknown) => {
-      assert.ok(e instanceof ConfigError);
-      assert.deepEqual(e.issues.map((i) => i.path).sort(), ['net.retires', 'nett']);
-      assert.match(e.message, /net\.retires: unknown option/);
-      return true;
-    });
+    assert.throws(
+      () => loadConfig(strict, { file }),
+      (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.deepEqual(e.issues.map((i) => i.path).sort(), ['net.retires', 'nett']);
+        assert.match(e.message, /net\.retires: unknown option/);
+        return true;
+      },
+    );
   });
 
   it('reports unreadable and malformed files', () => {
-    assert.throws(() => loadConfig(schema, { file: join(dir, 'missing.yaml') }), (e: unknown) => e instanceof ConfigError && e.code === 'CONFIG_FILE_UNREADABLE');
+    assert.throws(
+      () => loadConfig(schema, { file: join(dir, 'missing.yaml') }),
+      (e: unknown) => e instanceof ConfigError && e.code === 'CONFIG_FILE_UNREADABLE',
+    );
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'net: [1, 2\n');
-    assert.throws(() => loadConfig(schema, { file: bad }), (e: unknown) => e instanceof ConfigError && /cannot parse/.test(e.message));
+    assert.throws(
+      () => loadConfig(schema, { file: bad }),
+      (e: unknown) => e instanceof ConfigError && /cannot parse/.test(e.message),
+    );
     const list = join(dir, 'list.yaml');
     writeFileSync(list, '- 1\n- 2\n');
     assert.throws(() => loadConfig(schema, { file: list }), /must hold a mapping/);
@@ -96,7 +109,10 @@ describe('config loading', () => {
 describe('config description', () => {
   it('lists leaves with doc, unit, default and type', () => {
     const fields = listFields(schema);
-    assert.deepEqual(fields.map((f) => f.path), ['name', 'net.timeoutMs', 'net.maxBodyBytes', 'net.retries']);
+    assert.deepEqual(
+      fields.map((f) => f.path),
+      ['name', 'net.timeoutMs', 'net.maxBodyBytes', 'net.retries'],
+    );
     const timeout = fields.find((f) => f.path === 'net.timeoutMs');
     assert.equal(timeout?.unit, 'ms');
     assert.equal(timeout?.doc, 'how long to wait');

@@ -12,7 +12,13 @@ import { hash32 } from '../../../src/core/prng.js';
 test('set and get agree with a Map through several doublings; (0, 0) and words past 2^31 included', () => {
   const map = new FingerprintMap(1);
   const oracle = new Map<string, number>();
-  const keys: [number, number][] = [[0, 0], [0, 1], [1, 0], [0xffffffff, 0xffffffff], [0x80000000, 7]];
+  const keys: [number, number][] = [
+    [0, 0],
+    [0, 1],
+    [1, 0],
+    [0xffffffff, 0xffffffff],
+    [0x80000000, 7],
+  ];
   for (let i = 0; i < 3000; i++) keys.push(i % 3 === 0 ? [5, i] : i % 3 === 1 ? [i, 5] : [hash32(1, i, 1), hash32(1, i, 2)]);
   keys.forEach(([hi, lo], i) => {
     assert.equal(map.get(hi, lo), NOT_FOUND, `(${hi}, ${lo}) before it is set`);

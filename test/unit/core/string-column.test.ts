@@ -10,7 +10,10 @@ describe('StringColumn', () => {
     for (const w of words) b.push(w);
     const c = b.build();
     assert.equal(c.length, words.length);
-    assert.deepEqual(Array.from({ length: c.length }, (_, i) => c.at(i)), words);
+    assert.deepEqual(
+      Array.from({ length: c.length }, (_, i) => c.at(i)),
+      words,
+    );
     assert.throws(() => c.at(5), RangeError);
     assert.throws(() => c.at(-1), RangeError);
   });

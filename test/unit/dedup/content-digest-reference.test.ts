@@ -26,7 +26,29 @@ describe('normalizeText against its definition', () => {
 
   test('seeded random texts of words, spaces, line feeds and other white space', () => {
     const rng = new Rng(7, 3, 2025);
-    const pieces = ['word', 'Wört', 'e\u0301', 'Å', ' ', ' ', ' ', '\n', '\n', '  ', ' \n', '\t', '\r\n', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u200b', '.', '😀', '\ud800'];
+    const pieces = [
+      'word',
+      'Wört',
+      'e\u0301',
+      'Å',
+      ' ',
+      ' ',
+      ' ',
+      '\n',
+      '\n',
+      '  ',
+      ' \n',
+      '\t',
+      '\r\n',
+      '\u00a0',
+      '\u2003',
+      '\u3000',
+      '\ufeff',
+      '\u200b',
+      '.',
+      '😀',
+      '\ud800',
+    ];
     for (let i = 0; i < 2000; i++) {
       let text = '';
       const n = rng.int(40);
@@ -39,11 +61,17 @@ describe('normalizeText against its definition', () => {
 
 describe('digests of fixed inputs', () => {
   test('keep the values the first implementation gave them', () => {
-    assert.equal(textDigest('Heading\nFirst paragraph, with words. Second one\nLast line'),
-      'sha256:5bebb377ac79beb72a23de2381664c9f03fe9edaaa06474552af6f405a1f8f77');
-    assert.equal(textDigest(' \u00a0Crème  brûlée\t\u2028à Zürich\ufeff '),
-      'sha256:435ad578120789754c7720ec0b15aaa3e451cdbb5d84883ffeffd6f2d211769a');
-    assert.equal(payloadDigest(new TextEncoder().encode('<!DOCTYPE html>\n<p>Crème brûlée</p>\n')),
-      'sha1:CR7Q5F5Q33ZY2J5UAJWXXZFESL3MV3GE');
+    assert.equal(
+      textDigest('Heading\nFirst paragraph, with words. Second one\nLast line'),
+      'sha256:5bebb377ac79beb72a23de2381664c9f03fe9edaaa06474552af6f405a1f8f77',
+    );
+    assert.equal(
+      textDigest(' \u00a0Crème  brûlée\t\u2028à Zürich\ufeff '),
+      'sha256:435ad578120789754c7720ec0b15aaa3e451cdbb5d84883ffeffd6f2d211769a',
+    );
+    assert.equal(
+      payloadDigest(new TextEncoder().encode('<!DOCTYPE html>\n<p>Crème brûlée</p>\n')),
+      'sha1:CR7Q5F5Q33ZY2J5UAJWXXZFESL3MV3GE',
+    );
   });
 });

@@ -25,8 +25,13 @@ const sha1Base32 = (bytes: Uint8Array): string => referenceBase32(createHash('sh
 describe('reference base32 of this test', () => {
   test('matches the RFC 4648 §10 test vectors', () => {
     const vectors: [string, string][] = [
-      ['', ''], ['f', 'MY======'], ['fo', 'MZXQ===='], ['foo', 'MZXW6==='], ['foob', 'MZXW6YQ='],
-      ['fooba', 'MZXW6YTB'], ['foobar', 'MZXW6YTBOI======'],
+      ['', ''],
+      ['f', 'MY======'],
+      ['fo', 'MZXQ===='],
+      ['foo', 'MZXW6==='],
+      ['foob', 'MZXW6YQ='],
+      ['fooba', 'MZXW6YTB'],
+      ['foobar', 'MZXW6YTBOI======'],
     ];
     for (const [input, expected] of vectors) assert.equal(referenceBase32(utf8(input)), expected, input);
   });
@@ -88,8 +93,7 @@ describe('textDigest', () => {
     // Letters of the Latin-1 range only: Node 20's decoder reads windows-1252 as ISO-8859-1.
     const text = 'Crème brûlée à Zürich';
     const windows1252 = Uint8Array.from([
-      0x43, 0x72, 0xe8, 0x6d, 0x65, 0x20, 0x62, 0x72, 0xfb, 0x6c, 0xe9, 0x65, 0x20, 0xe0, 0x20,
-      0x5a, 0xfc, 0x72, 0x69, 0x63, 0x68,
+      0x43, 0x72, 0xe8, 0x6d, 0x65, 0x20, 0x62, 0x72, 0xfb, 0x6c, 0xe9, 0x65, 0x20, 0xe0, 0x20, 0x5a, 0xfc, 0x72, 0x69, 0x63, 0x68,
     ]);
     const latin = new TextDecoder('windows-1252').decode(windows1252);
     const fromUtf8 = new TextDecoder('utf-8').decode(utf8(text));

@@ -44,7 +44,7 @@ function referenceSimhash(text: string): bigint {
     for (const { a, b } of lanes) features.push([fmix32(a ^ SEED.unigramLo), fmix32(b ^ SEED.unigramHi)]);
   } else {
     for (let t = 2; t < lanes.length; t++) {
-      const [x, y, z] = [lanes[t - 2], lanes[t - 1], lanes[t]] as [typeof lanes[0], typeof lanes[0], typeof lanes[0]];
+      const [x, y, z] = [lanes[t - 2], lanes[t - 1], lanes[t]] as [(typeof lanes)[0], (typeof lanes)[0], (typeof lanes)[0]];
       features.push([
         fmix32((Math.imul(x.a, K.loFirst) + Math.imul(y.a, K.loSecond) + z.a) ^ SEED.lo),
         fmix32((Math.imul(x.b, K.hiFirst) + Math.imul(y.b, K.hiSecond) + z.b) ^ SEED.hi),
@@ -85,8 +85,46 @@ describe('simhash against its reference', () => {
   test('seeded random texts in many scripts, from 0 to over 255 shingles, equal the reference', () => {
     const rng = new Rng(2025, 11, 21);
     const letters = [
-      'a', 'B', 'z', 'Q', '0', '7', 'é', 'É', 'ß', 'ẞ', 'İ', 'ı', 'Σ', 'σ', 'ς', 'Ω', 'Ω', 'Å', 'ǅ', 'Ǆ', 'ΐ', 'Д', 'ж', 'Ѐ', 'Ա',
-      'ա', 'Ⴀ', 'Ꭰ', 'ꭰ', 'Ⅷ', '①', '٣', '字', '한', 'ｱ', 'Ａ', '𝐀', '𐐀', '𐐨', '𞤀',
+      'a',
+      'B',
+      'z',
+      'Q',
+      '0',
+      '7',
+      'é',
+      'É',
+      'ß',
+      'ẞ',
+      'İ',
+      'ı',
+      'Σ',
+      'σ',
+      'ς',
+      'Ω',
+      'Ω',
+      'Å',
+      'ǅ',
+      'Ǆ',
+      'ΐ',
+      'Д',
+      'ж',
+      'Ѐ',
+      'Ա',
+      'ա',
+      'Ⴀ',
+      'Ꭰ',
+      'ꭰ',
+      'Ⅷ',
+      '①',
+      '٣',
+      '字',
+      '한',
+      'ｱ',
+      'Ａ',
+      '𝐀',
+      '𐐀',
+      '𐐨',
+      '𞤀',
     ];
     const separators = [' ', ' ', ' ', '\n', ', ', '. ', '—', '\u00a0', '\t', '😀', '\ud800', '\udc00', '-', "'", '\u0301'];
     for (let i = 0; i < 300; i++) {

@@ -11,7 +11,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance, hammingDistanceWords, isNearDuplicate, simhash, simhashWords,
+  NEAR_DUPLICATE_MAX_DISTANCE,
+  hammingDistance,
+  hammingDistanceWords,
+  isNearDuplicate,
+  simhash,
+  simhashWords,
 } from '../../../src/dedup/simhash.js';
 import { Rng } from '../../../src/core/prng.js';
 

@@ -28,7 +28,12 @@ describe('CachingResolver', () => {
   it('peek gives only the answers at hand: literals, the hosts map, fresh cache entries (failures too)', async () => {
     let now = 0;
     const sys = scripted({ 'a.example': { kind: 'ok', ip: '10.0.0.1', family: 4, ttlMs: 1000 } });
-    const r = new CachingResolver({ hostsMap: HostsMap.fromEntries(['*.test=127.0.0.5']), lookup: sys.lookup, now: () => now, negativeTtlMs: 1000 });
+    const r = new CachingResolver({
+      hostsMap: HostsMap.fromEntries(['*.test=127.0.0.5']),
+      lookup: sys.lookup,
+      now: () => now,
+      negativeTtlMs: 1000,
+    });
     assert.deepEqual(r.peek('127.0.0.9'), { kind: 'ok', ip: '127.0.0.9', family: 4, source: 'literal' });
     assert.deepEqual(r.peek('x.test'), { kind: 'ok', ip: '127.0.0.5', family: 4, source: 'hosts-map' });
     assert.equal(r.peek('a.example'), null, 'not looked up yet');
@@ -80,7 +85,11 @@ describe('CachingResolver', () => {
   });
 
   it('a lookup that throws is a dns-error, not a crash', async () => {
-    const r = new CachingResolver({ lookup: async () => { throw Object.assign(new Error('boom'), { code: 'ESERVFAIL' }); } });
+    const r = new CachingResolver({
+      lookup: async () => {
+        throw Object.assign(new Error('boom'), { code: 'ESERVFAIL' });
+      },
+    });
     const res = await r.resolve('x.example');
     assert.equal(res.kind, 'dns-error');
     assert.equal(res.kind === 'dns-error' ? res.code : '', 'ESERVFAIL');
@@ -88,7 +97,9 @@ describe('CachingResolver', () => {
 
   it('shares one query among concurrent lookups of a name', async () => {
     let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let calls = 0;
     const r = new CachingResolver({
       lookup: async () => {

@@ -39,11 +39,17 @@ describe('HostsMap', () => {
   });
 
   it('reports every bad entry with its position', () => {
-    assert.throws(() => HostsMap.fromEntries(['ok.test=127.0.0.1', 'nope', 'x.test=999.1.1.1', '=127.0.0.1']), (e: unknown) => {
-      assert.ok(e instanceof ConfigError);
-      assert.deepEqual(e.issues.map((i) => i.path), ['resolve[1]', 'resolve[2]', 'resolve[3]']);
-      return true;
-    });
+    assert.throws(
+      () => HostsMap.fromEntries(['ok.test=127.0.0.1', 'nope', 'x.test=999.1.1.1', '=127.0.0.1']),
+      (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.deepEqual(
+          e.issues.map((i) => i.path),
+          ['resolve[1]', 'resolve[2]', 'resolve[3]'],
+        );
+        return true;
+      },
+    );
   });
 
   it('reads the /etc/hosts format, comments and several names per line', () => {
@@ -51,7 +57,9 @@ describe('HostsMap', () => {
     assert.equal(m.lookup('a.test')?.ip, '127.0.1.1');
     assert.equal(m.lookup('b.test')?.ip, '127.0.1.1');
     assert.deepEqual(m.lookup('c.test'), { ip: '::1', family: 6 });
-    assert.throws(() => HostsMap.fromHostsFile('127.0.0.1\nbad line\n'), (e: unknown) =>
-      e instanceof ConfigError && e.issues.map((i) => i.path).join(',') === 'hosts-file:1,hosts-file:2');
+    assert.throws(
+      () => HostsMap.fromHostsFile('127.0.0.1\nbad line\n'),
+      (e: unknown) => e instanceof ConfigError && e.issues.map((i) => i.path).join(',') === 'hosts-file:1,hosts-file:2',
+    );
   });
 });

@@ -10,7 +10,11 @@ describe('classifierAccuracy', () => {
     assert.equal(r.right, 3);
     assert.equal(r.accuracy, 0.5);
     assert.deepEqual(r.labels, ['A', 'B', 'C']);
-    assert.deepEqual(r.confusion, [[2, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 1]]);
+    assert.deepEqual(r.confusion, [
+      [2, 1, 0, 0],
+      [1, 1, 0, 0],
+      [0, 0, 0, 1],
+    ]);
     const [a, b, c] = r.perCategory;
     assert.deepEqual([a?.precision, a?.recall], [2 / 3, 2 / 3]);
     assert.deepEqual([b?.precision, b?.recall, b?.f1], [0.5, 0.5, 0.5]);

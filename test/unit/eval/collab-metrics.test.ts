@@ -23,17 +23,44 @@ const nodes: NodeCrawl[] = [
   {
     node: 'a',
     downloads: [page('http://h1/1', 1000), page('http://h1/2', 2000), page('http://h2/1', 3000)],
-    exchange: { urlsSent: 12, urlsReceived: 5, pagesSent: 1, pagesReceived: 0, pageBytesSent: 800, pageBytesReceived: 0, bytesSent: 1500, bytesReceived: 300 },
+    exchange: {
+      urlsSent: 12,
+      urlsReceived: 5,
+      pagesSent: 1,
+      pagesReceived: 0,
+      pageBytesSent: 800,
+      pageBytesReceived: 0,
+      bytesSent: 1500,
+      bytesReceived: 300,
+    },
   },
   {
     node: 'b',
     downloads: [page('http://h2/1', 3000), page('http://h3/1', 1000)],
-    exchange: { urlsSent: 4, urlsReceived: 9, pagesSent: 0, pagesReceived: 1, pageBytesSent: 0, pageBytesReceived: 800, bytesSent: 400, bytesReceived: 1500 },
+    exchange: {
+      urlsSent: 4,
+      urlsReceived: 9,
+      pagesSent: 0,
+      pagesReceived: 1,
+      pageBytesSent: 0,
+      pageBytesReceived: 800,
+      bytesSent: 400,
+      bytesReceived: 1500,
+    },
   },
   {
     node: 'c',
     downloads: [page('http://h3/2', 500), page('http://h3/2', 500), page('http://off/1', 3000), page('http://h1/1', 1000)],
-    exchange: { urlsSent: 2, urlsReceived: 3, pagesSent: 0, pagesReceived: 0, pageBytesSent: 0, pageBytesReceived: 0, bytesSent: 100, bytesReceived: 200 },
+    exchange: {
+      urlsSent: 2,
+      urlsReceived: 3,
+      pagesSent: 0,
+      pagesReceived: 0,
+      pageBytesSent: 0,
+      pageBytesReceived: 0,
+      bytesSent: 100,
+      bytesReceived: 200,
+    },
   },
 ];
 
@@ -83,16 +110,49 @@ describe('collaborationMetrics', () => {
       nodeCount: 3,
       nodes: [
         {
-          node: 'a', pages: 3, bytes: 6000, exportedRatio: 0.25, importedRatio: 0.05,
-          urlsSent: 12, urlsReceived: 5, pagesSent: 1, pagesReceived: 0, pageBytesSent: 800, pageBytesReceived: 0, bytesSent: 1500, bytesReceived: 300,
+          node: 'a',
+          pages: 3,
+          bytes: 6000,
+          exportedRatio: 0.25,
+          importedRatio: 0.05,
+          urlsSent: 12,
+          urlsReceived: 5,
+          pagesSent: 1,
+          pagesReceived: 0,
+          pageBytesSent: 800,
+          pageBytesReceived: 0,
+          bytesSent: 1500,
+          bytesReceived: 300,
         },
         {
-          node: 'b', pages: 2, bytes: 4000, exportedRatio: 0.1, importedRatio: 0.375,
-          urlsSent: 4, urlsReceived: 9, pagesSent: 0, pagesReceived: 1, pageBytesSent: 0, pageBytesReceived: 800, bytesSent: 400, bytesReceived: 1500,
+          node: 'b',
+          pages: 2,
+          bytes: 4000,
+          exportedRatio: 0.1,
+          importedRatio: 0.375,
+          urlsSent: 4,
+          urlsReceived: 9,
+          pagesSent: 0,
+          pagesReceived: 1,
+          pageBytesSent: 0,
+          pageBytesReceived: 800,
+          bytesSent: 400,
+          bytesReceived: 1500,
         },
         {
-          node: 'c', pages: 4, bytes: 5000, exportedRatio: 0.02, importedRatio: 0.04,
-          urlsSent: 2, urlsReceived: 3, pagesSent: 0, pagesReceived: 0, pageBytesSent: 0, pageBytesReceived: 0, bytesSent: 100, bytesReceived: 200,
+          node: 'c',
+          pages: 4,
+          bytes: 5000,
+          exportedRatio: 0.02,
+          importedRatio: 0.04,
+          urlsSent: 2,
+          urlsReceived: 3,
+          pagesSent: 0,
+          pagesReceived: 0,
+          pageBytesSent: 0,
+          pageBytesReceived: 0,
+          bytesSent: 100,
+          bytesReceived: 200,
         },
       ],
       overlap: { downloads: 9, uniquePages: 6, overlap: 1 / 3 },
@@ -100,9 +160,20 @@ describe('collaborationMetrics', () => {
       coverage: { targetPages: 8, coveredPages: 5, missedPages: 3, offTargetPages: 1, coverage: 0.625 },
       diversity: { downloads: 9, hosts: 4, diversity: 4 / 9 },
       communication: {
-        downloads: 9, downloadedBytes: 15000, urlsSent: 18, urlsReceived: 17, urlsPerPage: 2,
-        pagesSent: 1, pagesReceived: 1, pageBytesSent: 800, pageBytesReceived: 800, pagesForwardedPerPage: 1 / 9,
-        bytesSent: 2000, bytesReceived: 2000, exportedRatio: 2 / 15, importedRatio: 2 / 15,
+        downloads: 9,
+        downloadedBytes: 15000,
+        urlsSent: 18,
+        urlsReceived: 17,
+        urlsPerPage: 2,
+        pagesSent: 1,
+        pagesReceived: 1,
+        pageBytesSent: 800,
+        pageBytesReceived: 800,
+        pagesForwardedPerPage: 1 / 9,
+        bytesSent: 2000,
+        bytesReceived: 2000,
+        exportedRatio: 2 / 15,
+        importedRatio: 2 / 15,
       },
       loadBalance: {
         pages: { total: 9, mean: 3, max: 4, min: 2, maxOverMean: 4 / 3 },
@@ -132,9 +203,20 @@ describe('collaborationMetrics', () => {
       coverage: { targetPages: 1, coveredPages: 0, missedPages: 1, offTargetPages: 0, coverage: 0 },
       diversity: { downloads: 0, hosts: 0, diversity: null },
       communication: {
-        downloads: 0, downloadedBytes: 0, urlsSent: 0, urlsReceived: 0, urlsPerPage: null,
-        pagesSent: 0, pagesReceived: 0, pageBytesSent: 0, pageBytesReceived: 0, pagesForwardedPerPage: null,
-        bytesSent: 0, bytesReceived: 0, exportedRatio: null, importedRatio: null,
+        downloads: 0,
+        downloadedBytes: 0,
+        urlsSent: 0,
+        urlsReceived: 0,
+        urlsPerPage: null,
+        pagesSent: 0,
+        pagesReceived: 0,
+        pageBytesSent: 0,
+        pageBytesReceived: 0,
+        pagesForwardedPerPage: null,
+        bytesSent: 0,
+        bytesReceived: 0,
+        exportedRatio: null,
+        importedRatio: null,
       },
       loadBalance: {
         pages: { total: 0, mean: 0, max: 0, min: 0, maxOverMean: null },
@@ -172,13 +254,16 @@ describe('formatCollabTable', () => {
     assert.match(text, /^communication overhead\s+2\.0000 URLs per page {2}\(18 sent, 17 received\)$/m);
     assert.match(text, /^pages forwarded\s+0\.1111 per page {2}\(1 sent, 1 received; 800 bytes sent, 800 received\)$/m);
     assert.match(text, /^exported \/ imported\s+0\.1333 \/ 0\.1333 {2}\(2,000 bytes sent, 2,000 received, 15,000 downloaded\)$/m);
-    assert.match(text, /^load balance\s+pages max\/mean 1\.3333 \(max 4, mean 3\.00\); bytes max\/mean 1\.2000 \(max 6,000, mean 5,000\.00\)$/m);
+    assert.match(
+      text,
+      /^load balance\s+pages max\/mean 1\.3333 \(max 4, mean 3\.00\); bytes max\/mean 1\.2000 \(max 6,000, mean 5,000\.00\)$/m,
+    );
     assert.match(text, /^p_l\s+0\.7778 {2}\(7 local of 9 pairs; skipped 1 self-links, 1 unowned, 1 duplicates\)$/m);
     assert.match(text, /^overlap histogram\s+1 node: 4, 2 nodes: 2, 3 nodes: 0$/m);
   });
 
   it('says n/a for what could not be computed', () => {
-    const text = formatCollabTable(collaborationMetrics({ nodes: [{ ...nodes[2] as NodeCrawl, downloads: [] }] }));
+    const text = formatCollabTable(collaborationMetrics({ nodes: [{ ...(nodes[2] as NodeCrawl), downloads: [] }] }));
     assert.match(text, /^collaboration metrics, 1 node$/m);
     assert.match(text, /^c\s+0\s+0\s+n\/a\s+n\/a\s+2\s+3\s+0\s+0$/m);
     assert.match(text, /^coverage\s+n\/a {2}\(no target given\)$/m);

@@ -8,16 +8,34 @@ import type { NodeCrawl, NodeExchangeCounts } from '../../../src/eval/collab-inp
 import { communicationOverhead, exchangeRatio } from '../../../src/eval/communication.js';
 
 const NONE: NodeExchangeCounts = {
-  urlsSent: 0, urlsReceived: 0, pagesSent: 0, pagesReceived: 0, pageBytesSent: 0, pageBytesReceived: 0, bytesSent: 0, bytesReceived: 0,
+  urlsSent: 0,
+  urlsReceived: 0,
+  pagesSent: 0,
+  pagesReceived: 0,
+  pageBytesSent: 0,
+  pageBytesReceived: 0,
+  bytesSent: 0,
+  bytesReceived: 0,
 };
 
 function crawl(node: string, sizes: number[], exchange: Partial<NodeExchangeCounts>): NodeCrawl {
-  return { node, downloads: sizes.map((bytes, i) => ({ url: `http://${node}.test/${i}`, host: `${node}.test`, bytes })), exchange: { ...NONE, ...exchange } };
+  return {
+    node,
+    downloads: sizes.map((bytes, i) => ({ url: `http://${node}.test/${i}`, host: `${node}.test`, bytes })),
+    exchange: { ...NONE, ...exchange },
+  };
 }
 
 // A downloaded 3 pages (100 + 200 + 300 = 600 bytes), sent 10 URLs and forwarded 1 page of 250 bytes;
 // B downloaded 1 page (400 bytes) and received that page; C downloaded nothing.
-const a = crawl('a', [100, 200, 300], { urlsSent: 10, urlsReceived: 4, pagesSent: 1, pageBytesSent: 250, bytesSent: 300, bytesReceived: 150 });
+const a = crawl('a', [100, 200, 300], {
+  urlsSent: 10,
+  urlsReceived: 4,
+  pagesSent: 1,
+  pageBytesSent: 250,
+  bytesSent: 300,
+  bytesReceived: 150,
+});
 const b = crawl('b', [400], { urlsSent: 2, urlsReceived: 7, pagesReceived: 1, pageBytesReceived: 250, bytesSent: 90, bytesReceived: 330 });
 const c = crawl('c', [], { urlsReceived: 1, bytesSent: 20, bytesReceived: 10 });
 
@@ -48,17 +66,39 @@ describe('communicationOverhead', () => {
   it('gives null ratios when nothing was downloaded', () => {
     // Only C: N = 0 and 0 bytes downloaded, yet it sent 20 and received 10 bytes.
     assert.deepEqual(communicationOverhead([c]), {
-      downloads: 0, downloadedBytes: 0, urlsSent: 0, urlsReceived: 1, urlsPerPage: null,
-      pagesSent: 0, pagesReceived: 0, pageBytesSent: 0, pageBytesReceived: 0, pagesForwardedPerPage: null,
-      bytesSent: 20, bytesReceived: 10, exportedRatio: null, importedRatio: null,
+      downloads: 0,
+      downloadedBytes: 0,
+      urlsSent: 0,
+      urlsReceived: 1,
+      urlsPerPage: null,
+      pagesSent: 0,
+      pagesReceived: 0,
+      pageBytesSent: 0,
+      pageBytesReceived: 0,
+      pagesForwardedPerPage: null,
+      bytesSent: 20,
+      bytesReceived: 10,
+      exportedRatio: null,
+      importedRatio: null,
     });
   });
 
   it('is all zeros and nulls with no nodes', () => {
     assert.deepEqual(communicationOverhead([]), {
-      downloads: 0, downloadedBytes: 0, urlsSent: 0, urlsReceived: 0, urlsPerPage: null,
-      pagesSent: 0, pagesReceived: 0, pageBytesSent: 0, pageBytesReceived: 0, pagesForwardedPerPage: null,
-      bytesSent: 0, bytesReceived: 0, exportedRatio: null, importedRatio: null,
+      downloads: 0,
+      downloadedBytes: 0,
+      urlsSent: 0,
+      urlsReceived: 0,
+      urlsPerPage: null,
+      pagesSent: 0,
+      pagesReceived: 0,
+      pageBytesSent: 0,
+      pageBytesReceived: 0,
+      pagesForwardedPerPage: null,
+      bytesSent: 0,
+      bytesReceived: 0,
+      exportedRatio: null,
+      importedRatio: null,
     });
   });
 });

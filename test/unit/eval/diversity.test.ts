@@ -24,7 +24,11 @@ describe('diversity', () => {
 
   it('is 1 when every page is on its own host', () => {
     // A: a.test/ b.test/   B: c.test/ → N = S = 3.
-    assert.deepEqual(diversity([node('http://a.test/', 'http://b.test/'), node('http://c.test/')]), { downloads: 3, hosts: 3, diversity: 1 });
+    assert.deepEqual(diversity([node('http://a.test/', 'http://b.test/'), node('http://c.test/')]), {
+      downloads: 3,
+      hosts: 3,
+      diversity: 1,
+    });
   });
 
   it('is null with no downloads', () => {

@@ -8,12 +8,27 @@ import { specLabel } from '../../../src/core/strings.js';
 import { csrFromEdges, type Csr } from '../../../src/eval/csr.js';
 import { pageRank } from '../../../src/eval/pagerank.js';
 import {
-  backlinkImportance, cosineSimilarity, distinctLinks, hotMask, inverseDocumentFrequency, pageRankImportance,
-  similarityImportance, sparseVector, tfIdf, topicImportance, topicWithBacklinks, weightedSum, type Importance,
+  backlinkImportance,
+  cosineSimilarity,
+  distinctLinks,
+  hotMask,
+  inverseDocumentFrequency,
+  pageRankImportance,
+  similarityImportance,
+  sparseVector,
+  tfIdf,
+  topicImportance,
+  topicWithBacklinks,
+  weightedSum,
+  type Importance,
 } from '../../../src/eval/importance.js';
 
 function csrOf(n: number, edges: readonly (readonly [number, number])[]): Csr {
-  return csrFromEdges(n, Uint32Array.from(edges, (e) => e[0]), Uint32Array.from(edges, (e) => e[1]));
+  return csrFromEdges(
+    n,
+    Uint32Array.from(edges, (e) => e[0]),
+    Uint32Array.from(edges, (e) => e[1]),
+  );
 }
 
 function close(actual: ArrayLike<number>, expected: readonly number[], epsilon = 1e-9): void {
@@ -26,7 +41,14 @@ function close(actual: ArrayLike<number>, expected: readonly number[], epsilon =
 //   0 ══▶ 1 ◀── 2        0 links to 1 twice; 1 links to itself and to 2; 3 links to 0; 4 is alone
 //   ▲     ↺ ╲
 //   3        ▶ 2
-const EDGES: readonly (readonly [number, number])[] = [[0, 1], [0, 1], [2, 1], [1, 1], [1, 2], [3, 0]];
+const EDGES: readonly (readonly [number, number])[] = [
+  [0, 1],
+  [0, 1],
+  [2, 1],
+  [1, 1],
+  [1, 2],
+  [3, 0],
+];
 
 describe('backlinkImportance (IB)', () => {
   it('counts distinct source pages, not links, and ignores self-links by default', () => {
@@ -49,7 +71,16 @@ describe('backlinkImportance (IB)', () => {
 
 describe('distinctLinks', () => {
   it('keeps each (u → v) once at its first position, self-links included', () => {
-    const g = distinctLinks(csrOf(5, [[0, 2], [0, 1], [0, 2], [1, 1], [1, 1], [3, 0]]));
+    const g = distinctLinks(
+      csrOf(5, [
+        [0, 2],
+        [0, 1],
+        [0, 2],
+        [1, 1],
+        [1, 1],
+        [3, 0],
+      ]),
+    );
     assert.deepEqual(Array.from(g.offsets), [0, 2, 3, 3, 4, 4]);
     assert.deepEqual(Array.from(g.targets), [2, 1, 1, 0]);
   });
@@ -59,7 +90,13 @@ describe('pageRankImportance (IR)', () => {
   it('ranks the graph without repeated links by default, with d = 0.9', () => {
     const g = csrOf(5, EDGES);
     const ir = pageRankImportance(g);
-    const withoutRepeats = csrOf(5, [[0, 1], [2, 1], [1, 1], [1, 2], [3, 0]]);
+    const withoutRepeats = csrOf(5, [
+      [0, 1],
+      [2, 1],
+      [1, 1],
+      [1, 2],
+      [3, 0],
+    ]);
     close(ir.values, Array.from(pageRank(withoutRepeats, { damping: 0.9 })));
     assert.equal(ir.spec.id, 'pagerank');
     assert.equal(ir.spec.params['damping'], 0.9);
@@ -73,7 +110,13 @@ describe('pageRankImportance (IR)', () => {
     assert.equal(ir.spec.params['damping'], 0.85);
     assert.equal(ir.spec.params['distinctLinks'], false);
     // 0 → 1 twice and 0 → 2 once: counted as given, 1 gets 2/3 of 0's rank instead of 1/2.
-    const skewed = csrOf(3, [[0, 1], [0, 1], [0, 2], [1, 0], [2, 0]]);
+    const skewed = csrOf(3, [
+      [0, 1],
+      [0, 1],
+      [0, 2],
+      [1, 0],
+      [2, 0],
+    ]);
     const asGiven = pageRankImportance(skewed, { distinctLinks: false }).values;
     const distinct = pageRankImportance(skewed).values;
     assert.ok((asGiven[1] as number) > (asGiven[2] as number));
@@ -82,7 +125,15 @@ describe('pageRankImportance (IR)', () => {
 
   it('has mean 1 over the pages, as the paper scales it', () => {
     // 0 ↔ 1: symmetric, so IR = 1 for both.
-    close(pageRankImportance(csrOf(2, [[0, 1], [1, 0]])).values, [1, 1]);
+    close(
+      pageRankImportance(
+        csrOf(2, [
+          [0, 1],
+          [1, 0],
+        ]),
+      ).values,
+      [1, 1],
+    );
   });
 });
 
@@ -97,7 +148,10 @@ describe('topicImportance (IS for a topic word)', () => {
     assert.deepEqual(Array.from(is.values), [0, 1, 1, 1, 1]);
     assert.deepEqual(is.spec, { id: 'topic', params: { topic: 'computer', minTitleCount: 1, minBodyCount: 10 } });
     // Thresholds 2 and 11: only page 3 (body 11) and page 4 (title 2).
-    assert.deepEqual(Array.from(topicImportance(titles, bodies, { topic: 'computer', minTitleCount: 2, minBodyCount: 11 }).values), [0, 0, 0, 1, 1]);
+    assert.deepEqual(
+      Array.from(topicImportance(titles, bodies, { topic: 'computer', minTitleCount: 2, minBodyCount: 11 }).values),
+      [0, 0, 0, 1, 1],
+    );
   });
 
   it('refuses count arrays of different lengths', () => {
@@ -108,15 +162,27 @@ describe('topicImportance (IS for a topic word)', () => {
 describe('TF-IDF cosine (IS(P, Q))', () => {
   it('computes the cosine of sparse vectors by hand', () => {
     // a = (t1: 1, t3: 2), b = (t1: 2, t2: 2, t3: 1): a·b = 2 + 2 = 4, |a| = √5, |b| = 3 → 4 / (3√5).
-    const a = sparseVector([[3, 2], [1, 1]]);
-    const b = sparseVector([[1, 2], [2, 2], [3, 1]]);
+    const a = sparseVector([
+      [3, 2],
+      [1, 1],
+    ]);
+    const b = sparseVector([
+      [1, 2],
+      [2, 2],
+      [3, 1],
+    ]);
     assert.ok(Math.abs(cosineSimilarity(a, b) - 4 / (3 * Math.sqrt(5))) < 1e-12);
     assert.ok(Math.abs(cosineSimilarity(a, a) - 1) < 1e-12);
     assert.equal(cosineSimilarity(a, sparseVector([])), 0);
   });
 
   it('builds sorted vectors, adding repeated terms and dropping zeros', () => {
-    const v = sparseVector([[5, 1], [2, 3], [5, 2], [7, 0]]);
+    const v = sparseVector([
+      [5, 1],
+      [2, 3],
+      [5, 2],
+      [7, 0],
+    ]);
     assert.deepEqual(Array.from(v.terms), [2, 5]);
     assert.deepEqual(Array.from(v.weights), [3, 3]);
   });
@@ -129,7 +195,13 @@ describe('TF-IDF cosine (IS(P, Q))', () => {
   it('weights by idf = ln(N / df), 0 for terms no page has', () => {
     // N = 4: df 2 → ln 2; df 4 → 0; df 0 → 0.
     close(inverseDocumentFrequency([2, 4, 0], 4), [Math.LN2, 0, 0]);
-    const weighted = tfIdf(sparseVector([[0, 3], [1, 5]]), [2, 0.5]);
+    const weighted = tfIdf(
+      sparseVector([
+        [0, 3],
+        [1, 5],
+      ]),
+      [2, 0.5],
+    );
     assert.deepEqual(Array.from(weighted.weights), [6, 2.5]);
     assert.throws(() => tfIdf(sparseVector([[4, 1]]), [1, 1]), RangeError);
   });
@@ -137,7 +209,13 @@ describe('TF-IDF cosine (IS(P, Q))', () => {
   it('gives every page its similarity to the query, with or without idf', () => {
     // query = (t0: 1). Page A = (t0: 1, t1: 1), page B = (t1: 3).
     // Plain tf: cos(A, Q) = 1/√2, cos(B, Q) = 0. With idf (ln 2, 0): A = (t0: ln 2), so cos = 1.
-    const pages = [sparseVector([[0, 1], [1, 1]]), sparseVector([[1, 3]])];
+    const pages = [
+      sparseVector([
+        [0, 1],
+        [1, 1],
+      ]),
+      sparseVector([[1, 3]]),
+    ];
     const query = sparseVector([[0, 1]]);
     close(similarityImportance(pages, query, { query: 'computer' }).values, [Math.SQRT1_2, 0], 1e-12);
     const withIdf = similarityImportance(pages, query, { query: 'computer', idf: [Math.LN2, 0] });
@@ -155,14 +233,18 @@ describe('combined importance', () => {
     const hot = topicWithBacklinks(topic, ib);
     assert.deepEqual(Array.from(hot.values), [1, 0, 0, 1]);
     assert.deepEqual(hot.spec, {
-      id: 'topic-and-backlinks', params: { topic: 'topic(topic=computer)', minTopic: 1, backlinks: 'backlinks', minBacklinks: 5 },
+      id: 'topic-and-backlinks',
+      params: { topic: 'topic(topic=computer)', minTopic: 1, backlinks: 'backlinks', minBacklinks: 5 },
     });
     assert.deepEqual(Array.from(topicWithBacklinks(topic, ib, { minBacklinks: 7 }).values), [0, 0, 0, 1]);
   });
 
   it('IC = k1·IS + k2·IB', () => {
     // k1 = 2, k2 = 0.5: [2 + 2.5, 2 + 2, 0 + 4.5, 2 + 3.5]
-    const ic = weightedSum([{ importance: topic, weight: 2 }, { importance: ib, weight: 0.5 }]);
+    const ic = weightedSum([
+      { importance: topic, weight: 2 },
+      { importance: ib, weight: 0.5 },
+    ]);
     assert.deepEqual(Array.from(ic.values), [4.5, 4, 4.5, 5.5]);
     assert.deepEqual(ic.spec.params, { of: ['topic(topic=computer)', 'backlinks'], weights: [2, 0.5] });
   });
@@ -170,7 +252,14 @@ describe('combined importance', () => {
   it('refuses no terms and arrays of different lengths', () => {
     assert.throws(() => weightedSum([]), RangeError);
     const short: Importance = { spec: { id: 'x', params: {} }, values: Float64Array.of(1) };
-    assert.throws(() => weightedSum([{ importance: topic, weight: 1 }, { importance: short, weight: 1 }]), /x has 1 pages, expected 4/);
+    assert.throws(
+      () =>
+        weightedSum([
+          { importance: topic, weight: 1 },
+          { importance: short, weight: 1 },
+        ]),
+      /x has 1 pages, expected 4/,
+    );
     assert.throws(() => topicWithBacklinks(topic, short), RangeError);
   });
 });

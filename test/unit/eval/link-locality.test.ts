@@ -16,19 +16,40 @@ describe('linkLocalityOfAssignment', () => {
   const partition = Int32Array.from([0, 0, 1, 1, -1, 0]);
   //  0→1 local   0→2 remote   2→3 local   3→0 remote   1→4 unassigned (skipped)
   //  5→5 self-link (skipped)  5→1 local   0→1 again
-  const links = pairs([[0, 1], [0, 2], [2, 3], [3, 0], [1, 4], [5, 5], [5, 1], [0, 1]]);
+  const links = pairs([
+    [0, 1],
+    [0, 2],
+    [2, 3],
+    [3, 0],
+    [1, 4],
+    [5, 5],
+    [5, 1],
+    [0, 1],
+  ]);
 
   it('counts every pair as given by default', () => {
     // 8 links − 1 self − 1 unowned = 6 pairs; local: 0→1, 2→3, 5→1, 0→1 = 4 → p_l = 4/6.
     assert.deepEqual(linkLocalityOfAssignment(links, partition), {
-      links: 8, selfLinks: 1, unowned: 1, duplicates: 0, pairs: 6, localPairs: 4, pl: 2 / 3,
+      links: 8,
+      selfLinks: 1,
+      unowned: 1,
+      duplicates: 0,
+      pairs: 6,
+      localPairs: 4,
+      pl: 2 / 3,
     });
   });
 
   it('counts each distinct pair once with distinctPairs', () => {
     // The second 0→1 is a duplicate: 5 pairs, 3 local → 3/5.
     assert.deepEqual(linkLocalityOfAssignment(links, partition, { distinctPairs: true }), {
-      links: 8, selfLinks: 1, unowned: 1, duplicates: 1, pairs: 5, localPairs: 3, pl: 0.6,
+      links: 8,
+      selfLinks: 1,
+      unowned: 1,
+      duplicates: 1,
+      pairs: 5,
+      localPairs: 3,
+      pl: 0.6,
     });
   });
 
@@ -40,7 +61,13 @@ describe('linkLocalityOfAssignment', () => {
     for (let u = 0; u < 12; u++) for (let v = 0; v < 12; v++) edges.push([u, v]);
     const mod3 = Int32Array.from({ length: 12 }, (_, p) => p % 3);
     assert.deepEqual(linkLocalityOfAssignment(pairs(edges), mod3), {
-      links: 144, selfLinks: 12, unowned: 0, duplicates: 0, pairs: 132, localPairs: 36, pl: 3 / 11,
+      links: 144,
+      selfLinks: 12,
+      unowned: 0,
+      duplicates: 0,
+      pairs: 132,
+      localPairs: 36,
+      pl: 3 / 11,
     });
   });
 
@@ -53,11 +80,32 @@ describe('linkLocalityOfAssignment', () => {
 
   it('is null when no pair counts', () => {
     // Only a self-link and a link to an unassigned page.
-    assert.deepEqual(linkLocalityOfAssignment(pairs([[0, 0], [0, 1]]), Int32Array.from([0, -1])), {
-      links: 2, selfLinks: 1, unowned: 1, duplicates: 0, pairs: 0, localPairs: 0, pl: null,
-    });
+    assert.deepEqual(
+      linkLocalityOfAssignment(
+        pairs([
+          [0, 0],
+          [0, 1],
+        ]),
+        Int32Array.from([0, -1]),
+      ),
+      {
+        links: 2,
+        selfLinks: 1,
+        unowned: 1,
+        duplicates: 0,
+        pairs: 0,
+        localPairs: 0,
+        pl: null,
+      },
+    );
     assert.deepEqual(linkLocalityOfAssignment(pairs([]), Int32Array.from([0]), { distinctPairs: true }), {
-      links: 0, selfLinks: 0, unowned: 0, duplicates: 0, pairs: 0, localPairs: 0, pl: null,
+      links: 0,
+      selfLinks: 0,
+      unowned: 0,
+      duplicates: 0,
+      pairs: 0,
+      localPairs: 0,
+      pl: null,
     });
   });
 
@@ -79,18 +127,42 @@ describe('linkLocality (owner sets of a crawl)', () => {
     //  0→1 {0}∩{0,1} local   1→2 {0,1}∩{1} local   0→2 {0}∩{1} remote
     //  2→3 unowned           4→0 {2,0}∩{0} local   2→4 {1}∩{2,0} remote
     // 5 pairs, 3 local → 0.6.
-    const links = pairs([[0, 1], [1, 2], [0, 2], [2, 3], [4, 0], [2, 4]]);
+    const links = pairs([
+      [0, 1],
+      [1, 2],
+      [0, 2],
+      [2, 3],
+      [4, 0],
+      [2, 4],
+    ]);
     assert.deepEqual(linkLocality(links, ownersOf), {
-      links: 6, selfLinks: 0, unowned: 1, duplicates: 0, pairs: 5, localPairs: 3, pl: 0.6,
+      links: 6,
+      selfLinks: 0,
+      unowned: 1,
+      duplicates: 0,
+      pairs: 5,
+      localPairs: 3,
+      pl: 0.6,
     });
   });
 
   it('skips self-links before asking for owners, and duplicates with distinctPairs', () => {
     // 3→3 is a self-link even though 3 has no owner; 1→2 twice and 2→1 once:
     // distinct pairs 1→2 (local) and 2→1 (local), one duplicate → 2/2 = 1.
-    const links = pairs([[3, 3], [1, 2], [2, 1], [1, 2]]);
+    const links = pairs([
+      [3, 3],
+      [1, 2],
+      [2, 1],
+      [1, 2],
+    ]);
     assert.deepEqual(linkLocality(links, ownersOf, { distinctPairs: true }), {
-      links: 4, selfLinks: 1, unowned: 0, duplicates: 1, pairs: 2, localPairs: 2, pl: 1,
+      links: 4,
+      selfLinks: 1,
+      unowned: 0,
+      duplicates: 1,
+      pairs: 2,
+      localPairs: 2,
+      pl: 1,
     });
   });
 });

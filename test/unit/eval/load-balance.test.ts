@@ -41,7 +41,13 @@ describe('loadBalance', () => {
 
   it('counts a page downloaded twice twice, with one node', () => {
     // One node, the same page twice (8 bytes each): 2 pages, 16 bytes, balance 1.
-    const twice = { node: 'a', downloads: [{ url: 'http://a.test/', host: 'a.test', bytes: 8 }, { url: 'http://a.test/', host: 'a.test', bytes: 8 }] };
+    const twice = {
+      node: 'a',
+      downloads: [
+        { url: 'http://a.test/', host: 'a.test', bytes: 8 },
+        { url: 'http://a.test/', host: 'a.test', bytes: 8 },
+      ],
+    };
     assert.deepEqual(loadBalance([twice]), {
       nodes: [{ node: 'a', pages: 2, bytes: 16 }],
       pages: { total: 2, mean: 2, max: 2, min: 2, maxOverMean: 1 },

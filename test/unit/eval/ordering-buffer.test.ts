@@ -13,7 +13,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Importance } from '../../../src/eval/importance.js';
 import {
-  BufferEventKind, BufferLogRecorder, LimitedBuffer, bufferLogFromVisits, pbcBaseline, pbcCurve,
+  BufferEventKind,
+  BufferLogRecorder,
+  LimitedBuffer,
+  bufferLogFromVisits,
+  pbcBaseline,
+  pbcCurve,
 } from '../../../src/eval/ordering-models.js';
 
 const IMPORTANCE: Importance = { spec: { id: 'backlinks', params: {} }, values: Float64Array.of(50, 3, 20, 7, 7, 1, 12, 0, 7, 30) };
@@ -101,7 +106,9 @@ describe('LimitedBuffer', () => {
         const entry = { estimate, arrival: arrival++ };
         let expected = -1;
         if (kept.size === capacity) {
-          const [lowest, low] = [...kept].reduce((a, b) => (b[1].estimate < a[1].estimate || (b[1].estimate === a[1].estimate && b[1].arrival > a[1].arrival) ? b : a));
+          const [lowest, low] = [...kept].reduce((a, b) =>
+            b[1].estimate < a[1].estimate || (b[1].estimate === a[1].estimate && b[1].arrival > a[1].arrival) ? b : a,
+          );
           if (estimate <= low.estimate) expected = id;
           else {
             kept.delete(lowest);
@@ -116,7 +123,10 @@ describe('LimitedBuffer', () => {
           (kept.get(target) as { estimate: number }).estimate = changed;
           assert.equal(buffer.rekey(target, changed), true);
         }
-        assert.deepEqual(sorted(buffer.keptIds()), [...kept.keys()].sort((a, b) => a - b));
+        assert.deepEqual(
+          sorted(buffer.keptIds()),
+          [...kept.keys()].sort((a, b) => a - b),
+        );
       }
     }
   });
@@ -136,7 +146,10 @@ describe('pbcCurve', () => {
     // 9  6 (0)       dropped                           2
     // 10 4 (2)       dropped                           2          66.7
     const curve = pbcCurve(bufferLogFromVisits(ORDER, ESTIMATES), G7, { capacity: 3, points: 10, policy: { id: 'backlink', params: {} } });
-    close(curve.y, [0, 1, 2, 2, 3, 2, 2, 2, 2, 2, 2].map((h) => (100 * h) / 3));
+    close(
+      curve.y,
+      [0, 1, 2, 2, 3, 2, 2, 2, 2, 2, 2].map((h) => (100 * h) / 3),
+    );
     assert.deepEqual(curve.spec.params, { pages: 10, visited: 10, capacity: 3, hotPages: 7, threshold: 7 });
     assert.equal(curve.spec.id, 'pbc');
   });

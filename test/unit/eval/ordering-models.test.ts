@@ -13,8 +13,20 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Importance } from '../../../src/eval/importance.js';
 import {
-  checkVisitOrder, firstVisits, orderingCurves, pcsBaseline, pcsCurve, pstBaseline, pstCurve, resolveHot, sampleCounts, summarizeCurve,
-  weightedCoverageBaseline, weightedCoverageCurve, weightedCoverageOverTime, type Curve,
+  checkVisitOrder,
+  firstVisits,
+  orderingCurves,
+  pcsBaseline,
+  pcsCurve,
+  pstBaseline,
+  pstCurve,
+  resolveHot,
+  sampleCounts,
+  summarizeCurve,
+  weightedCoverageBaseline,
+  weightedCoverageCurve,
+  weightedCoverageOverTime,
+  type Curve,
 } from '../../../src/eval/ordering-models.js';
 
 const IMPORTANCE: Importance = { spec: { id: 'backlinks', params: {} }, values: Float64Array.of(50, 3, 20, 7, 7, 1, 12, 0, 7, 30) };
@@ -79,7 +91,10 @@ describe('pcsCurve (Crawl & Stop)', () => {
       const visited = order.slice(0, Math.floor(next() * (n + 1)));
       const curve = pcsCurve(visited, values, { points: n });
       const ks = Array.from(curve.x, (x) => Math.round(x * n));
-      close(curve.y, ks.map((k) => naivePcs(visited, values, k)));
+      close(
+        curve.y,
+        ks.map((k) => naivePcs(visited, values, k)),
+      );
     }
   });
 
@@ -92,7 +107,10 @@ describe('pcsCurve (Crawl & Stop)', () => {
   it('is 100 for the ideal order and accepts a bare importance array', () => {
     const ideal = Uint32Array.of(0, 9, 2, 6, 3, 4, 8, 1, 5, 7);
     const curve = pcsCurve(ideal, IMPORTANCE.values, TEN);
-    close(curve.y.subarray(1), Array.from({ length: 10 }, () => 100));
+    close(
+      curve.y.subarray(1),
+      Array.from({ length: 10 }, () => 100),
+    );
     assert.equal(curve.spec.importance.id, 'unspecified');
   });
 
@@ -187,7 +205,10 @@ describe('weighted coverage', () => {
 
   it('has the baselines: heaviest first (ideal), K/T of the total (random)', () => {
     // Sorted weights 50 30 20 12 7 7 7 3 1 0 → 50 80 100 112 119 126 133 136 137 137.
-    close(weightedCoverageBaseline('ideal', IMPORTANCE, { ...TEN, normalized: false }).y, [0, 50, 80, 100, 112, 119, 126, 133, 136, 137, 137]);
+    close(
+      weightedCoverageBaseline('ideal', IMPORTANCE, { ...TEN, normalized: false }).y,
+      [0, 50, 80, 100, 112, 119, 126, 133, 136, 137, 137],
+    );
     close(weightedCoverageBaseline('random', IMPORTANCE, TEN).y, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
   });
 
@@ -200,8 +221,13 @@ describe('weighted coverage', () => {
     close(curve.y, [7, 88, 111, 118, 137]);
     assert.equal(curve.spec.xUnit, 'ms');
     // A start before the first fetch shifts the axis: at 10 ms after start = 1000, nothing yet.
-    const shifted = weightedCoverageOverTime(ORDER, times.map((t) => t + 1010), IMPORTANCE, { atMs: [10, 15], startMs: 1000 });
-    close(shifted.y, [100 * 7 / 137, 100 * 58 / 137]);
+    const shifted = weightedCoverageOverTime(
+      ORDER,
+      times.map((t) => t + 1010),
+      IMPORTANCE,
+      { atMs: [10, 15], startMs: 1000 },
+    );
+    close(shifted.y, [(100 * 7) / 137, (100 * 58) / 137]);
   });
 
   it('refuses bad weights and bad times, and is NaN when all weights are 0', () => {
@@ -219,7 +245,7 @@ describe('summarizeCurve', () => {
     close(summarizeCurve(curve, [0.1, 0.25, 0.35, 0.4]), percentOf([1, 2, 2.5, 3], 7));
     close(summarizeCurve(curve), percentOf([1, 2, 3], 7));
     const short = pstCurve(ORDER.subarray(0, 3), G7, TEN);
-    close(summarizeCurve(short, [0.2, 0.4, -0.1]), [100 * 2 / 7, NaN, NaN]);
+    close(summarizeCurve(short, [0.2, 0.4, -0.1]), [(100 * 2) / 7, NaN, NaN]);
   });
 });
 

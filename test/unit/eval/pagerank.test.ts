@@ -29,7 +29,11 @@ function naivePageRank(n: number, edges: readonly (readonly [number, number])[],
 }
 
 function csrOf(n: number, edges: readonly (readonly [number, number])[]) {
-  return csrFromEdges(n, Uint32Array.from(edges, (e) => e[0]), Uint32Array.from(edges, (e) => e[1]));
+  return csrFromEdges(
+    n,
+    Uint32Array.from(edges, (e) => e[0]),
+    Uint32Array.from(edges, (e) => e[1]),
+  );
 }
 
 describe('pageRank', () => {
@@ -38,14 +42,22 @@ describe('pageRank', () => {
   //   │  ╲        ▼
   //   │   ╰─────▶ 3 ──▶ 4      (4 has no out-links: dangling)
   //   └───────────┘            (3 links back to 0)
-  const edges: [number, number][] = [[0, 1], [0, 3], [1, 2], [2, 3], [3, 0], [3, 4]];
+  const edges: [number, number][] = [
+    [0, 1],
+    [0, 3],
+    [1, 2],
+    [2, 3],
+    [3, 0],
+    [3, 4],
+  ];
   const graph = csrOf(5, edges);
 
   it('matches a naive dense iteration, dangling node included', () => {
     const expected = naivePageRank(5, edges, 0.9, 2000);
     const got = pageRank(graph, { tolerance: 1e-14, maxIterations: 5000 });
     assert.equal(got.length, 5);
-    for (let i = 0; i < 5; i++) assert.ok(Math.abs((got[i] as number) - (expected[i] as number)) < 1e-9, `node ${i}: ${got[i]} vs ${expected[i]}`);
+    for (let i = 0; i < 5; i++)
+      assert.ok(Math.abs((got[i] as number) - (expected[i] as number)) < 1e-9, `node ${i}: ${got[i]} vs ${expected[i]}`);
   });
 
   it('keeps the sum at n and favours the page everybody reaches', () => {
@@ -60,7 +72,13 @@ describe('pageRank', () => {
   it('gives the value worked out by hand on a 2-cycle plus a dangling page', () => {
     // 0 ⇄ 1, 2 dangling. By symmetry x = IR(0) = IR(1), y = IR(2), 2x + y = 3 and
     // y = 0.1 + 0.9·y/3 ⇒ y = 0.1 / 0.7 = 1/7, x = (3 − 1/7)/2 = 10/7.
-    const ir = pageRank(csrOf(3, [[0, 1], [1, 0]]), { tolerance: 1e-15, maxIterations: 10_000 });
+    const ir = pageRank(
+      csrOf(3, [
+        [0, 1],
+        [1, 0],
+      ]),
+      { tolerance: 1e-15, maxIterations: 10_000 },
+    );
     assert.ok(Math.abs((ir[2] as number) - 1 / 7) < 1e-10, `IR(2) = ${ir[2]}`);
     assert.ok(Math.abs((ir[0] as number) - 10 / 7) < 1e-10, `IR(0) = ${ir[0]}`);
   });
@@ -71,8 +89,25 @@ describe('pageRank', () => {
   });
 
   it('counts duplicate edges as given (the caller deduplicates)', () => {
-    const once = pageRank(csrOf(3, [[0, 1], [0, 2], [1, 0], [2, 0]]), { tolerance: 1e-14, maxIterations: 5000 });
-    const twice = pageRank(csrOf(3, [[0, 1], [0, 1], [0, 2], [1, 0], [2, 0]]), { tolerance: 1e-14, maxIterations: 5000 });
+    const once = pageRank(
+      csrOf(3, [
+        [0, 1],
+        [0, 2],
+        [1, 0],
+        [2, 0],
+      ]),
+      { tolerance: 1e-14, maxIterations: 5000 },
+    );
+    const twice = pageRank(
+      csrOf(3, [
+        [0, 1],
+        [0, 1],
+        [0, 2],
+        [1, 0],
+        [2, 0],
+      ]),
+      { tolerance: 1e-14, maxIterations: 5000 },
+    );
     assert.ok(Math.abs((once[1] as number) - (once[2] as number)) < 1e-9);
     assert.ok((twice[1] as number) > (twice[2] as number) + 0.1);
   });
@@ -99,7 +134,13 @@ describe('pageRank', () => {
 
 describe('csr helpers', () => {
   it('groups edges by source stably and counts in-degrees', () => {
-    const g = csrOf(4, [[2, 1], [0, 3], [2, 0], [0, 1], [3, 3]]);
+    const g = csrOf(4, [
+      [2, 1],
+      [0, 3],
+      [2, 0],
+      [0, 1],
+      [3, 3],
+    ]);
     assert.deepEqual([...g.offsets], [0, 2, 2, 4, 5]);
     assert.deepEqual([...g.targets], [3, 1, 1, 0, 3]);
     assert.deepEqual([...inDegrees(g)], [1, 2, 0, 2]);

@@ -9,7 +9,11 @@ describe('topicLocality', () => {
   const truth = ['A', 'B', 'B', 'B', 'B'];
   test('counts distinct linked pairs, both ends categorised, self-links out', () => {
     // 0→1 same, 1→2 differ, 2→4 same, 2→4 again (repeat), 0→3 (3 has no category), 4→4 self.
-    const r = topicLocality({ from: [0, 1, 2, 2, 0, 4], to: [1, 2, 4, 4, 3, 4] }, (p) => cat[p] ?? null, (p) => truth[p] ?? null);
+    const r = topicLocality(
+      { from: [0, 1, 2, 2, 0, 4], to: [1, 2, 4, 4, 3, 4] },
+      (p) => cat[p] ?? null,
+      (p) => truth[p] ?? null,
+    );
     assert.equal(r.pairs, 3);
     assert.equal(r.samePairs, 2);
     assert.equal(r.locality, 2 / 3);
@@ -37,7 +41,14 @@ describe('subcollectionTaus', () => {
   });
 
   test('uses only the links inside the group; a group of one page has no tau', () => {
-    const r = subcollectionTaus(new Map([['a', [0, 1]], ['b', [2]]]), links, (p) => p);
+    const r = subcollectionTaus(
+      new Map([
+        ['a', [0, 1]],
+        ['b', [2]],
+      ]),
+      links,
+      (p) => p,
+    );
     assert.equal(r[0]?.links, 1);
     assert.equal(r[1]?.tau, null);
     assert.equal(meanTau(r), r[0]?.tau);
@@ -48,8 +59,14 @@ describe('hashGroups', () => {
   test('deals every page to exactly one of n groups, deterministically', () => {
     const pages = Array.from({ length: 1000 }, (_, i) => i);
     const g = hashGroups(pages, 4, (p) => `http://h/${p}`);
-    assert.equal([...g.values()].reduce((a, b) => a + b.length, 0), 1000);
+    assert.equal(
+      [...g.values()].reduce((a, b) => a + b.length, 0),
+      1000,
+    );
     for (const members of g.values()) assert.ok(members.length > 150, `${members.length}`);
-    assert.deepEqual(hashGroups(pages, 4, (p) => `http://h/${p}`), g);
+    assert.deepEqual(
+      hashGroups(pages, 4, (p) => `http://h/${p}`),
+      g,
+    );
   });
 });

@@ -9,28 +9,62 @@ import type { ExchangeMessage, ForwardedPageMessage } from '../../../src/exchang
 const bytes = (...b: number[]): Uint8Array => new Uint8Array(b);
 
 const PAGE: ForwardedPageMessage = {
-  kind: 'page', from: 'node-1', seq: 7, url: 'https://example.com/a?b=1', depth: 2, fromUrl: 'https://example.com/',
-  fetchedAtMs: 1_700_000_000_123, durationMs: 12.5, ip: '93.184.216.34',
+  kind: 'page',
+  from: 'node-1',
+  seq: 7,
+  url: 'https://example.com/a?b=1',
+  depth: 2,
+  fromUrl: 'https://example.com/',
+  fetchedAtMs: 1_700_000_000_123,
+  durationMs: 12.5,
+  ip: '93.184.216.34',
   request: new TextEncoder().encode('GET /a?b=1 HTTP/1.1\r\nHost: example.com\r\n\r\n'),
-  status: 200, statusText: 'OK', headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' },
+  status: 200,
+  statusText: 'OK',
+  headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' },
   responseHead: new TextEncoder().encode('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\n\r\n'),
-  rawBody: bytes(0x1f, 0x8b, 0, 255, 254, 0, 1), body: new TextEncoder().encode('<html>héllo</html>'),
-  contentEncodings: ['gzip'], contentType: 'text/html', charset: 'utf-8',
+  rawBody: bytes(0x1f, 0x8b, 0, 255, 254, 0, 1),
+  body: new TextEncoder().encode('<html>héllo</html>'),
+  contentEncodings: ['gzip'],
+  contentType: 'text/html',
+  charset: 'utf-8',
 };
 
 /** One message of every kind and shape, with and without optional fields. */
 const SAMPLES: readonly ExchangeMessage[] = [
   { kind: 'urls', from: 'node-1', seq: 1, urls: [] },
   {
-    kind: 'urls', from: 'n', seq: 2, urls: [
+    kind: 'urls',
+    from: 'n',
+    seq: 2,
+    urls: [
       { url: 'http://a.example/', depth: 0, fromUrl: null },
       { url: 'https://b.example/x%20y', depth: 3, fromUrl: 'http://a.example/', anchorText: 'B — link', priorityHint: 0.25 },
       { url: 'https://c.example/', depth: 1, fromUrl: 'http://a.example/', priorityHint: -3 },
     ],
   },
   PAGE,
-  { ...PAGE, seq: 8, body: undefined, ip: null, fromUrl: null, contentType: null, charset: null, headers: {}, rawBody: bytes(), contentEncodings: [] },
-  { kind: 'links', from: 'node-2', seq: 2 ** 40, counts: [['https://a.example/', 3], ['http://b.example/p', 0]] },
+  {
+    ...PAGE,
+    seq: 8,
+    body: undefined,
+    ip: null,
+    fromUrl: null,
+    contentType: null,
+    charset: null,
+    headers: {},
+    rawBody: bytes(),
+    contentEncodings: [],
+  },
+  {
+    kind: 'links',
+    from: 'node-2',
+    seq: 2 ** 40,
+    counts: [
+      ['https://a.example/', 3],
+      ['http://b.example/p', 0],
+    ],
+  },
   { kind: 'control', from: 'node-3', seq: 9, control: { kind: 'stats', pages: 10, bytes: 123_456, frontier: 7, atMs: 1_700_000_000_000 } },
   { kind: 'control', from: 'node-3', seq: 10, control: { kind: 'stop', reason: 'limit reached' } },
 ];
@@ -48,12 +82,15 @@ function frame(value: unknown, flags = 0): Uint8Array {
 }
 
 function assertInvalid(input: Uint8Array, why?: RegExp): void {
-  assert.throws(() => decodeMessage(input), (err: unknown) => {
-    assert.ok(err instanceof ShoalError, `not a ShoalError: ${String(err)}`);
-    assert.equal(err.code, 'EXCHANGE_MESSAGE_INVALID');
-    if (why !== undefined) assert.match(err.message, why);
-    return true;
-  });
+  assert.throws(
+    () => decodeMessage(input),
+    (err: unknown) => {
+      assert.ok(err instanceof ShoalError, `not a ShoalError: ${String(err)}`);
+      assert.equal(err.code, 'EXCHANGE_MESSAGE_INVALID');
+      if (why !== undefined) assert.match(err.message, why);
+      return true;
+    },
+  );
 }
 
 /** Deterministic PRNG (mulberry32): the fuzz cases are the same on every run. */
@@ -94,7 +131,9 @@ describe('codec', () => {
     assert.equal(encodeMessage(tiny)[1], 1);
     assert.equal(encodeMessage(SAMPLES[1] as ExchangeMessage)[1], 0);
     const many: ExchangeMessage = {
-      kind: 'urls', from: 'n', seq: 1,
+      kind: 'urls',
+      from: 'n',
+      seq: 1,
       urls: Array.from({ length: 200 }, (_, i) => ({ url: `https://example.com/page/${i}`, depth: 1, fromUrl: 'https://example.com/' })),
     };
     const encoded = encodeMessage(many);
@@ -141,20 +180,36 @@ describe('codec', () => {
     const url0 = urls.urls[0];
     const page = { ...PAGE, body: undefined };
     const cases: [unknown, RegExp][] = [
-      [null, /not a map/], [[1, 2], /not a map/], ['text', /not a map/], [new Date(0), /not a map/],
-      [{ ...urls, kind: 'nope' }, /unknown message kind "nope"/], [{ ...urls, kind: 3 }, /unknown message kind/],
-      [{ ...urls, from: undefined }, /from is not a string/], [{ ...urls, from: '' }, /from is empty/],
-      [{ ...urls, seq: 0 }, /seq/], [{ ...urls, seq: 1.5 }, /seq/], [{ ...urls, seq: '1' }, /seq/], [{ ...urls, seq: 2 ** 53 }, /seq/],
-      [{ ...urls, urls: 'x' }, /urls is not an array/], [{ ...urls, urls: [5] }, /urls\[0\] is not a map/],
+      [null, /not a map/],
+      [[1, 2], /not a map/],
+      ['text', /not a map/],
+      [new Date(0), /not a map/],
+      [{ ...urls, kind: 'nope' }, /unknown message kind "nope"/],
+      [{ ...urls, kind: 3 }, /unknown message kind/],
+      [{ ...urls, from: undefined }, /from is not a string/],
+      [{ ...urls, from: '' }, /from is empty/],
+      [{ ...urls, seq: 0 }, /seq/],
+      [{ ...urls, seq: 1.5 }, /seq/],
+      [{ ...urls, seq: '1' }, /seq/],
+      [{ ...urls, seq: 2 ** 53 }, /seq/],
+      [{ ...urls, urls: 'x' }, /urls is not an array/],
+      [{ ...urls, urls: [5] }, /urls\[0\] is not a map/],
       [{ ...urls, urls: [{ ...url0, url: 'ftp://a.example/' }] }, /urls\[0\]\.url/],
       [{ ...urls, urls: [{ ...url0, url: 'https://a.example/x y' }] }, /urls\[0\]\.url/],
       [{ ...urls, urls: [{ ...url0, url: `https://a.example/${'x'.repeat(70_000)}` }] }, /urls\[0\]\.url/],
-      [{ ...urls, urls: [{ ...url0, depth: -1 }] }, /depth/], [{ ...urls, urls: [{ ...url0, fromUrl: 5 }] }, /fromUrl/],
-      [{ ...urls, urls: [{ ...url0, anchorText: 3 }] }, /anchorText/], [{ ...urls, urls: [{ ...url0, priorityHint: NaN }] }, /priorityHint/],
-      [{ ...page, request: 'GET /' }, /request is not binary/], [{ ...page, headers: { a: 1 } }, /headers\.a/],
-      [{ ...page, headers: ['a'] }, /headers is not a map/], [{ ...page, contentEncodings: [1] }, /contentEncodings\[0\]/],
-      [{ ...page, status: 200.5 }, /status/], [{ ...page, ip: 4 }, /ip/], [{ ...page, body: 'x' }, /body is not binary/],
-      [{ ...page, fetchedAtMs: -1 }, /fetchedAtMs/], [{ ...page, durationMs: Infinity }, /durationMs/],
+      [{ ...urls, urls: [{ ...url0, depth: -1 }] }, /depth/],
+      [{ ...urls, urls: [{ ...url0, fromUrl: 5 }] }, /fromUrl/],
+      [{ ...urls, urls: [{ ...url0, anchorText: 3 }] }, /anchorText/],
+      [{ ...urls, urls: [{ ...url0, priorityHint: NaN }] }, /priorityHint/],
+      [{ ...page, request: 'GET /' }, /request is not binary/],
+      [{ ...page, headers: { a: 1 } }, /headers\.a/],
+      [{ ...page, headers: ['a'] }, /headers is not a map/],
+      [{ ...page, contentEncodings: [1] }, /contentEncodings\[0\]/],
+      [{ ...page, status: 200.5 }, /status/],
+      [{ ...page, ip: 4 }, /ip/],
+      [{ ...page, body: 'x' }, /body is not binary/],
+      [{ ...page, fetchedAtMs: -1 }, /fetchedAtMs/],
+      [{ ...page, durationMs: Infinity }, /durationMs/],
       [{ kind: 'links', from: 'n', seq: 1, counts: [['https://a.example/']] }, /counts\[0\] is not a \[url, count\] pair/],
       [{ kind: 'links', from: 'n', seq: 1, counts: [['https://a.example/', -1]] }, /counts\[0\]\[1\]/],
       [{ kind: 'links', from: 'n', seq: 1, counts: [[1, 1]] }, /counts\[0\]\[0\]/],

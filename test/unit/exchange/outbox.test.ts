@@ -15,7 +15,7 @@ function fresh(base = root): string {
 
 /** The bytes of entry `seq`: uneven lengths, every byte value. */
 function payload(seq: number): Uint8Array {
-  const b = Buffer.alloc(1 + (seq * 37) % 90);
+  const b = Buffer.alloc(1 + ((seq * 37) % 90));
   for (let i = 0; i < b.length; i++) b[i] = (seq + i * 31) & 0xff;
   return new Uint8Array(b);
 }
@@ -40,11 +40,16 @@ function appendSome(outbox: Outbox, n: number): number[] {
 }
 
 function segments(dir: string): string[] {
-  return readdirSync(dir).filter((n) => n.endsWith('.outbox')).sort();
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.outbox'))
+    .sort();
 }
 
 function assertEntries(got: readonly OutboxEntry[], seqs: readonly number[]): void {
-  assert.deepStrictEqual(got.map((e) => e.seq), seqs);
+  assert.deepStrictEqual(
+    got.map((e) => e.seq),
+    seqs,
+  );
   for (const e of got) assert.deepStrictEqual(e, entry(e.seq), `entry ${e.seq} is intact`);
 }
 
@@ -244,7 +249,10 @@ describe('Outbox', () => {
     const dir = fresh();
     mkdirSync(dir);
     writeFileSync(join(dir, 'next-seq'), 'garbage\n');
-    await assert.rejects(new Outbox({ dir }).open(), (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /next-seq/.test(err.message));
+    await assert.rejects(
+      new Outbox({ dir }).open(),
+      (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /next-seq/.test(err.message),
+    );
   });
 
   it('after SIGKILL while appending, returns every synced entry, in order and intact', async () => {

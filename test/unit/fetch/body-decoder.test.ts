@@ -16,10 +16,21 @@ interface Run {
 }
 
 /** Feeds `data` in chunks of `chunkBytes` and finishes. */
-async function decode(codings: string[], data: Buffer, maxBytes: number, options: { chunkBytes?: number; mode?: DecodeMode } = {}): Promise<Run> {
+async function decode(
+  codings: string[],
+  data: Buffer,
+  maxBytes: number,
+  options: { chunkBytes?: number; mode?: DecodeMode } = {},
+): Promise<Run> {
   let overs = 0;
   const errors: Error[] = [];
-  const d = new BodyDecoder(codings, maxBytes, options.mode ?? 'whole', () => overs++, (e) => errors.push(e));
+  const d = new BodyDecoder(
+    codings,
+    maxBytes,
+    options.mode ?? 'whole',
+    () => overs++,
+    (e) => errors.push(e),
+  );
   const step = options.chunkBytes ?? 16 * 1024;
   for (let i = 0; i < data.length; i += step) d.write(data.subarray(i, i + step));
   return { body: await d.finish(), overs, errors };
@@ -41,8 +52,12 @@ function pageText(bytes: number): Buffer {
 test('small bodies: every coding and stacked codings decode to the original', async () => {
   const text = pageText(20_000);
   const cases: [string[], Buffer][] = [
-    [['gzip'], gzipSync(text)], [['deflate'], deflateSync(text)], [['deflate'], deflateRawSync(text)], [['br'], brotliCompressSync(text)],
-    [['gzip', 'br'], brotliCompressSync(gzipSync(text))], [['deflate', 'gzip'], gzipSync(deflateSync(text))],
+    [['gzip'], gzipSync(text)],
+    [['deflate'], deflateSync(text)],
+    [['deflate'], deflateRawSync(text)],
+    [['br'], brotliCompressSync(text)],
+    [['gzip', 'br'], brotliCompressSync(gzipSync(text))],
+    [['deflate', 'gzip'], gzipSync(deflateSync(text))],
   ];
   for (const [codings, data] of cases) {
     const r = await decode(codings, data, 1e6);
@@ -83,7 +98,13 @@ test('over the limit, prefix mode: the first maxBytes and one onOver, for a smal
 test('over the limit, whole mode: one onOver and nothing kept, for a small body (one call) and a large one (stream)', async () => {
   const small = gzipSync(Buffer.alloc(5_000_000, 0x41));
   let overs = 0;
-  const d = new BodyDecoder(['gzip'], 100_000, 'whole', () => overs++, (e) => assert.fail(e));
+  const d = new BodyDecoder(
+    ['gzip'],
+    100_000,
+    'whole',
+    () => overs++,
+    (e) => assert.fail(e),
+  );
   d.write(small);
   const pending = d.finish();
   assert.equal(overs, 1, 'a small bomb is refused by the one call, without a second decoding as a stream');
@@ -156,7 +177,13 @@ test('stacked codings: an intermediate stage past the limit is over the limit to
 });
 
 test('destroy() before finish resolves with nothing further', async () => {
-  const d = new BodyDecoder(['gzip'], 1e6, 'whole', () => assert.fail('no onOver'), () => assert.fail('no onError'));
+  const d = new BodyDecoder(
+    ['gzip'],
+    1e6,
+    'whole',
+    () => assert.fail('no onOver'),
+    () => assert.fail('no onError'),
+  );
   d.write(gzipSync(pageText(5000)));
   d.destroy();
   const body = await d.finish();

@@ -16,7 +16,15 @@ function httpError(status: number, retryAfterMs: number | null = null): FetchOut
 }
 
 const samples: Record<string, FetchOutcome> = {
-  ok: { kind: 'ok', ...wire(200), body: Buffer.alloc(0), rawBody: Buffer.alloc(0), contentType: 'text/html', charset: null, contentEncodings: [] },
+  ok: {
+    kind: 'ok',
+    ...wire(200),
+    body: Buffer.alloc(0),
+    rawBody: Buffer.alloc(0),
+    contentType: 'text/html',
+    charset: null,
+    contentEncodings: [],
+  },
   notModified: { kind: 'not-modified', ...wire(304) },
   redirect: { kind: 'redirect', ...wire(301), location: 'http://a.test/b', rawBody: Buffer.alloc(0) },
   timeoutConnect: { kind: 'timeout', ...base, phase: 'connect', request: null, response: null },
@@ -27,7 +35,16 @@ const samples: Record<string, FetchOutcome> = {
   dnsServerFailure: { kind: 'dns-error', ...base, ip: null, host: 'a.test', code: 'ESERVFAIL', message: 'server failure' },
   denied: { kind: 'address-denied', ...base, host: 'a.test', reason: 'loopback' },
   tooLarge: { kind: 'too-large', ...wire(200), limit: 'decoded', limitBytes: 10 },
-  tooSlow: { kind: 'too-slow', ...wire(200), bodyBytes: 12, bodyMs: 10_000, windowBytes: 10, windowMs: 10_000, minBytesPerSecond: 1000, minRateWindowMs: 10_000 },
+  tooSlow: {
+    kind: 'too-slow',
+    ...wire(200),
+    bodyBytes: 12,
+    bodyMs: 10_000,
+    windowBytes: 10,
+    windowMs: 10_000,
+    minBytesPerSecond: 1000,
+    minRateWindowMs: 10_000,
+  },
   encoding: { kind: 'unsupported-encoding', ...wire(200), encoding: 'zstd', rawBody: Buffer.alloc(0) },
   protocol: { kind: 'protocol-error', ...base, code: 'HPE_INVALID_CONSTANT', message: 'bad', request: null, response: null },
   aborted: { kind: 'aborted', ...base, reason: 'closed' },
@@ -47,7 +64,12 @@ describe('isRetryable', () => {
 
   it('does not retry a connection refused for its TLS certificate (the same certificate fails again)', () => {
     const connect = samples['connectError'] as Extract<FetchOutcome, { kind: 'connect-error' }>;
-    for (const code of ['CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT']) {
+    for (const code of [
+      'CERT_HAS_EXPIRED',
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+    ]) {
       assert.equal(isRetryable({ ...connect, code }), false, code);
     }
     assert.equal(isRetryable({ ...connect, code: 'ECONNREFUSED' }), true);
@@ -111,6 +133,7 @@ describe('parseRetryAfter', () => {
   });
 
   it('ignores what is neither', () => {
-    for (const v of [undefined, '', '-5', '1.5', 'soon', '2025-01-01', 'later, maybe']) assert.equal(parseRetryAfter(v, now), null, String(v));
+    for (const v of [undefined, '', '-5', '1.5', 'soon', '2025-01-01', 'later, maybe'])
+      assert.equal(parseRetryAfter(v, now), null, String(v));
   });
 });

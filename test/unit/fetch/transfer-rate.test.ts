@@ -45,7 +45,13 @@ describe('RateWindow', () => {
   });
 
   test('a rate or window that is not a positive number throws', () => {
-    for (const [bps, ms] of [[0, 1000], [-1, 1000], [Number.NaN, 1000], [100, 0], [100, Number.POSITIVE_INFINITY]] as const) {
+    for (const [bps, ms] of [
+      [0, 1000],
+      [-1, 1000],
+      [Number.NaN, 1000],
+      [100, 0],
+      [100, Number.POSITIVE_INFINITY],
+    ] as const) {
       assert.throws(() => new RateWindow(bps, ms, 0), RangeError, `${bps} B/s over ${ms} ms`);
     }
   });

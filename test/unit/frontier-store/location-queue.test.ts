@@ -34,7 +34,11 @@ test('LocationQueue: push, shift, at and set agree with an array over seeded ran
       assert.equal(q.size, model.length);
       assert.equal(q.headIndex, shifted);
     }
-    assert.deepEqual(Array.from({ length: q.size }, (_, i) => q.at(i)), model, `seed ${seed}`);
+    assert.deepEqual(
+      Array.from({ length: q.size }, (_, i) => q.at(i)),
+      model,
+      `seed ${seed}`,
+    );
     assert.throws(() => q.at(q.size), RangeError);
     assert.throws(() => q.set(-1, 0), RangeError);
   }

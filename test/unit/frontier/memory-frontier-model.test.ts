@@ -72,7 +72,10 @@ class PolitenessAuditor {
     // backoffMaxMs past the next-contact time may follow a forgotten count, so only 0 is certain.
     if (!this.isExact && nowMs - (this.earliest.get(host) ?? -Infinity) >= this.rules.backoffMaxMs) this.failures.set(host, 0);
     if (lease.ip !== undefined) {
-      assert.ok((this.ipFlight.get(lease.ip) ?? 0) < this.rules.maxConnectionsPerIp, `${where}: IP ${lease.ip} already at its connection limit`);
+      assert.ok(
+        (this.ipFlight.get(lease.ip) ?? 0) < this.rules.maxConnectionsPerIp,
+        `${where}: IP ${lease.ip} already at its connection limit`,
+      );
       this.ipFlight.set(lease.ip, (this.ipFlight.get(lease.ip) ?? 0) + 1);
     }
     this.hostFlight.set(host, (this.hostFlight.get(host) ?? 0) + 1);
@@ -119,7 +122,8 @@ function runWorkload(w: Workload): { log: string[]; fetched: number; leases: num
   const hosts: HostSpec[] = Array.from({ length: w.hosts }, (_, i) => {
     const isIpKnownAtAdd = w.isEveryIpKnown || rng.chance(0.5);
     return {
-      name: `h${i}.test`, isIpKnownAtAdd,
+      name: `h${i}.test`,
+      isIpKnownAtAdd,
       ip: isIpKnownAtAdd ? `10.0.0.${rng.int(ipPool)}` : `10.1.0.${i}`,
       crawlDelayMs: rng.chance(0.25) ? rng.range(500, 4000) : undefined,
     };
@@ -142,7 +146,8 @@ function runWorkload(w: Workload): { log: string[]; fetched: number; leases: num
     const priority = rng.int(w.priorities);
     const e: FrontierEntry = { url, host: host.name, depth: 0, priority, ip: host.isIpKnownAtAdd ? host.ip : undefined };
     // Idle: the host gives up its back queue (a URL ended but not completed keeps it).
-    const isIdle = queuedByHost.get(host.name)?.size === 0 && (auditor.hostFlight.get(host.name) ?? 0) === 0 && (processing.get(host.name) ?? 0) === 0;
+    const isIdle =
+      queuedByHost.get(host.name)?.size === 0 && (auditor.hostFlight.get(host.name) ?? 0) === 0 && (processing.get(host.name) ?? 0) === 0;
     auditor.onAdd(host.name, nowMs, isIdle);
     assert.equal(frontier.add(e, nowMs), true);
     const m: ModelUrl = { url, host: host.name, priority, seq: made++, state: 'queued' };
@@ -176,7 +181,10 @@ function runWorkload(w: Workload): { log: string[]; fetched: number; leases: num
 
   for (let i = 0; i < Math.min(w.urls, 60); i++) addUrl(0);
   // A slot in its processing time (after endFetch) carries the report it will complete with.
-  const slots: ({ lease: Lease; endMs: number; report?: CompletionReport } | undefined)[] = Array.from({ length: w.slots }, () => undefined);
+  const slots: ({ lease: Lease; endMs: number; report?: CompletionReport } | undefined)[] = Array.from(
+    { length: w.slots },
+    () => undefined,
+  );
   let now = 0;
   for (let step = 0; ; step++) {
     assert.ok(step < 200_000, 'the crawl must finish');
@@ -226,7 +234,11 @@ function runWorkload(w: Workload): { log: string[]; fetched: number; leases: num
         // The host's politeness now; the URL stays held, in flight, until it is completed.
         frontier.endFetch(lease, report, now);
         auditor.onComplete(lease, report, now);
-        assert.equal(frontier.add({ url: lease.entry.url, host: lease.entry.host, depth: 0, priority: 0 }, now), false, 'an ended URL is still held');
+        assert.equal(
+          frontier.add({ url: lease.entry.url, host: lease.entry.host, depth: 0, priority: 0 }, now),
+          false,
+          'an ended URL is still held',
+        );
         processing.set(lease.entry.host, (processing.get(lease.entry.host) ?? 0) + 1);
         slots[s] = { lease, endMs: now + rng.range(1, 3000), report };
         log.push(`${now} ended ${lease.entry.url}#${lease.attempt}`);
@@ -276,8 +288,18 @@ describe('MemoryFrontier: seeded random crawls never break politeness', () => {
 
   test('2 per host, 3 per IP, shorter gaps (k × duration capped at 2 s), 4 priorities, 10 slots (exact model)', () => {
     runWorkload({
-      ...base, seed: 2, slots: 10, priorities: 4,
-      options: { backQueueCount: 1000, maxConnectionsPerHost: 2, maxConnectionsPerIp: 3, minDelayMs: 200, delayFactor: 2, maxDelayMs: 2000 },
+      ...base,
+      seed: 2,
+      slots: 10,
+      priorities: 4,
+      options: {
+        backQueueCount: 1000,
+        maxConnectionsPerHost: 2,
+        maxConnectionsPerIp: 3,
+        minDelayMs: 200,
+        delayFactor: 2,
+        maxDelayMs: 2000,
+      },
     });
   });
 
@@ -292,7 +314,10 @@ describe('MemoryFrontier: seeded random crawls never break politeness', () => {
   test('fetches ended before they are completed: the connection is free at the end of the fetch (exact model)', () => {
     const run = runWorkload({ ...base, seed: 6, isEveryIpKnown: true, endsFetches: true, options: { backQueueCount: 1000 } });
     assert.equal(run.fetched, 1500);
-    assert.ok(run.log.some((l) => l.includes(' ended ')), 'some fetches were ended first');
+    assert.ok(
+      run.log.some((l) => l.includes(' ended ')),
+      'some fetches were ended first',
+    );
   });
 
   test('ended fetches with 4 back queues for 40 hosts', () => {

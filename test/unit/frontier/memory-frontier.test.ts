@@ -10,7 +10,13 @@ import assert from 'node:assert/strict';
 import { MemoryFrontier, backQueueCountFor } from '../../../src/frontier/memory-frontier.js';
 import { Rng } from '../../../src/core/prng.js';
 import {
-  canReprioritize, DEFAULT_POLITENESS, fetchGapMs, nextContactMs, politenessRules, type CompletionReport, type Lease,
+  canReprioritize,
+  DEFAULT_POLITENESS,
+  fetchGapMs,
+  nextContactMs,
+  politenessRules,
+  type CompletionReport,
+  type Lease,
 } from '../../../src/frontier/frontier.js';
 import { entry, take, waitUntil } from '../../helpers/frontier.js';
 import { urlFingerprintInto } from '../../../src/url/fingerprint.js';
@@ -60,12 +66,18 @@ describe('MemoryFrontier: order', () => {
     const frontier = new MemoryFrontier();
     for (const h of ['a', 'b', 'c']) for (const i of [1, 2]) frontier.add(entry(`http://${h}.test/${i}`), 0);
     const first = [take(frontier, 0), take(frontier, 0), take(frontier, 0)];
-    assert.deepEqual(first.map((l) => l.entry.url), ['http://a.test/1', 'http://b.test/1', 'http://c.test/1']);
+    assert.deepEqual(
+      first.map((l) => l.entry.url),
+      ['http://a.test/1', 'http://b.test/1', 'http://c.test/1'],
+    );
     assert.equal(waitUntil(frontier.next(0)), Infinity);
     for (const lease of first) frontier.complete(lease, ok(100), 100);
     assert.equal(waitUntil(frontier.next(100)), 1100);
     const second = [take(frontier, 1100), take(frontier, 1100), take(frontier, 1100)];
-    assert.deepEqual(second.map((l) => l.entry.url), ['http://a.test/2', 'http://b.test/2', 'http://c.test/2']);
+    assert.deepEqual(
+      second.map((l) => l.entry.url),
+      ['http://a.test/2', 'http://b.test/2', 'http://c.test/2'],
+    );
   });
 
   test('higher priority first, across ready hosts and within a host; ties first-come first-served', () => {
@@ -79,7 +91,10 @@ describe('MemoryFrontier: order', () => {
     frontier.add(entry('http://b.test/2', { priority: 9 }), 0);
     frontier.add(entry('http://c.test/1', { priority: 5 }), 0);
     const leases = [take(frontier, 0), take(frontier, 0), take(frontier, 0)];
-    assert.deepEqual(leases.map((l) => l.entry.url), ['http://b.test/2', 'http://a.test/2', 'http://c.test/1']);
+    assert.deepEqual(
+      leases.map((l) => l.entry.url),
+      ['http://b.test/2', 'http://a.test/2', 'http://c.test/1'],
+    );
     assert.equal(waitUntil(frontier.next(0)), Infinity);
     for (const lease of leases) frontier.complete(lease, ok(0), 10);
     assert.deepEqual(crawlAt(frontier, 10), ['http://b.test/1#1', 'http://a.test/1#1']);
@@ -114,7 +129,11 @@ describe('MemoryFrontier: order', () => {
     const again = take(frontier, 130);
     assert.deepEqual([again.entry.url, again.attempt], ['http://a.test/1', 1]);
     assert.equal(frontier.stats().retries, 0);
-    assert.throws(() => frontier.complete(again, ok(1, { isRequeue: true, shouldRetry: true }), 131), RangeError, 'requeued or retried, not both');
+    assert.throws(
+      () => frontier.complete(again, ok(1, { isRequeue: true, shouldRetry: true }), 131),
+      RangeError,
+      'requeued or retried, not both',
+    );
     assert.throws(() => frontier.endFetch(again, ok(1, { isRequeue: true }), 131), RangeError, 'a requeue is completed, not ended');
   });
 
@@ -214,15 +233,36 @@ describe('MemoryFrontier: the cap on k × duration (maxDelayMs)', () => {
     { name: 'a 120 s fetch earns 30 s, not 5 × 120 s = 600 s', at: 120_000, report: ok(120_000), gap: 30_000 },
     { name: 'the cap starts at 6 s of fetch (5 × 6000 = 30,000)', at: 6000, report: ok(6000), gap: 30_000 },
     { name: 'below the cap k × duration counts as before (5 × 5000 = 25,000)', at: 5000, report: ok(5000), gap: 25_000 },
-    { name: 'the cap is configurable (5 × 10,000 capped at 12,000)', at: 10_000, report: ok(10_000), rules: { maxDelayMs: 12_000 }, gap: 12_000 },
+    {
+      name: 'the cap is configurable (5 × 10,000 capped at 12,000)',
+      at: 10_000,
+      report: ok(10_000),
+      rules: { maxDelayMs: 12_000 },
+      gap: 12_000,
+    },
     { name: 'Crawl-delay is not capped by it (60 s > 30 s)', at: 120_000, report: ok(120_000, { crawlDelayMs: 60_000 }), gap: 60_000 },
     { name: 'Retry-After is not capped by it (120 s > 30 s)', at: 120_000, report: ok(120_000, { retryAfterMs: 120_000 }), gap: 120_000 },
     {
-      name: 'the back-off is not capped by it (first back-off 40 s > 30 s)', at: 120_000,
-      report: ok(120_000, { shouldBackOff: true }), rules: { backoffBaseMs: 40_000 }, gap: 40_000,
+      name: 'the back-off is not capped by it (first back-off 40 s > 30 s)',
+      at: 120_000,
+      report: ok(120_000, { shouldBackOff: true }),
+      rules: { backoffBaseMs: 40_000 },
+      gap: 40_000,
     },
-    { name: 'a cap below minDelay leaves the gap at minDelay (the floor wins)', at: 100, report: ok(100), rules: { minDelayMs: 2000, maxDelayMs: 300 }, gap: 2000 },
-    { name: 'a cap below minDelay: long fetches too wait minDelay exactly', at: 9000, report: ok(9000), rules: { minDelayMs: 2000, maxDelayMs: 300 }, gap: 2000 },
+    {
+      name: 'a cap below minDelay leaves the gap at minDelay (the floor wins)',
+      at: 100,
+      report: ok(100),
+      rules: { minDelayMs: 2000, maxDelayMs: 300 },
+      gap: 2000,
+    },
+    {
+      name: 'a cap below minDelay: long fetches too wait minDelay exactly',
+      at: 9000,
+      report: ok(9000),
+      rules: { minDelayMs: 2000, maxDelayMs: 300 },
+      gap: 2000,
+    },
   ];
   for (const { name, at, report, rules, gap } of cases) {
     test(name, () => {
@@ -299,7 +339,10 @@ describe('MemoryFrontier: connection limits', () => {
     const frontier = new MemoryFrontier({ maxConnectionsPerHost: 3, maxConnectionsPerIp: 10 });
     for (let i = 1; i <= 5; i++) frontier.add(entry(`http://a.test/${i}`, { ip: '10.0.0.1' }), 0);
     const leases = [take(frontier, 0), take(frontier, 0), take(frontier, 0)];
-    assert.deepEqual(leases.map((l) => l.entry.url), ['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
+    assert.deepEqual(
+      leases.map((l) => l.entry.url),
+      ['http://a.test/1', 'http://a.test/2', 'http://a.test/3'],
+    );
     assert.equal(waitUntil(frontier.next(0)), Infinity);
     assert.equal(frontier.stats().inFlight, 3);
     // One completes at 100 (gap 1000): the host as a whole waits until 1100, then has room for one.
@@ -314,7 +357,10 @@ describe('MemoryFrontier: connection limits', () => {
     const frontier = new MemoryFrontier({ maxConnectionsPerIp: 2 });
     for (const h of ['a', 'b', 'c']) for (const i of [1, 2]) frontier.add(entry(`http://${h}.test/${i}`, { ip: '10.0.0.1' }), 0);
     const leases = [take(frontier, 0), take(frontier, 0)];
-    assert.deepEqual(leases.map((l) => l.entry.url), ['http://a.test/1', 'http://b.test/1']);
+    assert.deepEqual(
+      leases.map((l) => l.entry.url),
+      ['http://a.test/1', 'http://b.test/1'],
+    );
     assert.equal(waitUntil(frontier.next(0)), Infinity);
     frontier.complete(leases[1] as Lease, ok(10), 10);
     assert.equal(take(frontier, 10).entry.url, 'http://c.test/1');
@@ -503,7 +549,10 @@ describe('MemoryFrontier: lifecycle', () => {
     const leases = [take(frontier, 0), take(frontier, 0), take(frontier, 0)];
     assert.deepEqual(frontier.inFlight(), leases);
     frontier.complete(leases[1] as Lease, ok(1), 1);
-    assert.deepEqual(frontier.inFlight().map((l) => l.entry.url), ['http://a.test/', 'http://c.test/']);
+    assert.deepEqual(
+      frontier.inFlight().map((l) => l.entry.url),
+      ['http://a.test/', 'http://c.test/'],
+    );
     assert.equal(new Set(leases.map((l) => l.id)).size, 3, 'lease ids are unique');
   });
 });
@@ -541,7 +590,10 @@ describe('MemoryFrontier: re-prioritizing many URLs at once', () => {
           los[i] = fp[1] as number;
         });
         const held = bulk.reprioritizeFingerprints(n, his, los, priorities);
-        assert.equal(held, picks.reduce((k, u, i) => k + (single.reprioritize(u, priorities[i] as number) ? 1 : 0), 0));
+        assert.equal(
+          held,
+          picks.reduce((k, u, i) => k + (single.reprioritize(u, priorities[i] as number) ? 1 : 0), 0),
+        );
       }
       [bulk, single].forEach((f, k) => {
         const r = f.next(now);

@@ -22,7 +22,9 @@ export interface Received {
 
 function head(status: number, headers: Readonly<Record<string, string>>): ResponseHead {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  const text = `HTTP/1.1 ${status} X\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  const text = `HTTP/1.1 ${status} X\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
   return { status, statusText: 'X', headers: lower, raw: Buffer.from(text, 'latin1') };
 }
 
@@ -65,7 +67,10 @@ export class FakeFetcher implements Fetcher {
     this.perHost.set(host, n);
     this.maxPerHost.set(host, Math.max(n, this.maxPerHost.get(host) ?? 0));
     try {
-      await this.clock.sleepUntil(startedMs + durationMs, signal === undefined ? this.closed.signal : AbortSignal.any([signal, this.closed.signal]));
+      await this.clock.sleepUntil(
+        startedMs + durationMs,
+        signal === undefined ? this.closed.signal : AbortSignal.any([signal, this.closed.signal]),
+      );
     } finally {
       this.inFlight--;
       this.perHost.set(host, (this.perHost.get(host) ?? 1) - 1);
@@ -76,13 +81,24 @@ export class FakeFetcher implements Fetcher {
     if (signal?.aborted === true) return { kind: 'aborted', url, ip, timings, reason: 'signal' };
     const request = Buffer.from(`GET ${new URL(url).pathname} HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 'latin1');
     if ('reset' in reply) return { kind: 'reset', url, ip, timings, request, response: null, code: 'ECONNRESET', message: 'reset' };
-    if ('refused' in reply) return { kind: 'connect-error', url, ip, timings, code: 'ECONNREFUSED', message: `connect ECONNREFUSED ${ip}:80` };
+    if ('refused' in reply)
+      return { kind: 'connect-error', url, ip, timings, code: 'ECONNREFUSED', message: `connect ECONNREFUSED ${ip}:80` };
     if ('tooSlow' in reply) {
       // One byte a second, cut at the end of its only window.
       const bytes = Math.floor(durationMs / 1000);
       return {
-        kind: 'too-slow', url, ip, timings, request, response: head(200, { 'Content-Type': 'text/html' }), bodyBytes: bytes, bodyMs: durationMs,
-        windowBytes: bytes, windowMs: durationMs, minBytesPerSecond: 1000, minRateWindowMs: durationMs,
+        kind: 'too-slow',
+        url,
+        ip,
+        timings,
+        request,
+        response: head(200, { 'Content-Type': 'text/html' }),
+        bodyBytes: bytes,
+        bodyMs: durationMs,
+        windowBytes: bytes,
+        windowMs: durationMs,
+        minBytesPerSecond: 1000,
+        minRateWindowMs: durationMs,
       };
     }
     const headers = reply.headers ?? {};
@@ -90,12 +106,29 @@ export class FakeFetcher implements Fetcher {
     const body = Buffer.from(reply.body ?? '', 'utf8');
     if (reply.status >= 300 && reply.status < 400) {
       const location = headers['Location'] ?? headers['location'];
-      return { kind: 'redirect', url, ip, timings, request, response, rawBody: body, location: location === undefined ? null : new URL(location, url).href };
+      return {
+        kind: 'redirect',
+        url,
+        ip,
+        timings,
+        request,
+        response,
+        rawBody: body,
+        location: location === undefined ? null : new URL(location, url).href,
+      };
     }
     if (reply.status >= 400) {
       const retryAfter = response.headers['retry-after'];
       return {
-        kind: 'http-error', url, ip, timings, request, response, body, rawBody: body, isBodyTruncated: false,
+        kind: 'http-error',
+        url,
+        ip,
+        timings,
+        request,
+        response,
+        body,
+        rawBody: body,
+        isBodyTruncated: false,
         retryAfterMs: retryAfter === undefined ? null : Number(retryAfter) * 1000,
       };
     }
@@ -124,7 +157,11 @@ export class FakeResolver implements Resolver {
 
 /** A page linking to `hrefs`. */
 export function page(...hrefs: string[]): Reply {
-  return { status: 200, headers: { 'Content-Type': 'text/html' }, body: `<html><body>${hrefs.map((h) => `<a href="${h}">${h}</a>`).join(' ')}</body></html>` };
+  return {
+    status: 200,
+    headers: { 'Content-Type': 'text/html' },
+    body: `<html><body>${hrefs.map((h) => `<a href="${h}">${h}</a>`).join(' ')}</body></html>`,
+  };
 }
 
 /**
@@ -133,7 +170,9 @@ export function page(...hrefs: string[]): Reply {
  */
 export async function drive<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
   let isDone = false;
-  const result = work.finally(() => { isDone = true; });
+  const result = work.finally(() => {
+    isDone = true;
+  });
   result.catch(() => {});
   for (;;) {
     await new Promise((resolve) => setImmediate(resolve));

@@ -19,15 +19,31 @@ describe('reference idf tables', () => {
   it('reads term<TAB>idf lines, lowercases terms, skips comments and blank lines', () => {
     const path = join(root, 'idf.tsv');
     writeFileSync(path, '# term\tidf\nComputer\t2.5\n\nsoftware\t1\r\n');
-    assert.deepEqual([...readIdfTable(path)], [['computer', 2.5], ['software', 1]]);
+    assert.deepEqual(
+      [...readIdfTable(path)],
+      [
+        ['computer', 2.5],
+        ['software', 1],
+      ],
+    );
   });
 
   it('names every bad line with its number, and an unreadable file, at orderTables.idfFile', () => {
     const path = join(root, 'bad.tsv');
     writeFileSync(path, 'ok\t1\nno-tab\nneg\t-1\nthree\t1\t2\n');
-    assert.throws(() => readIdfTable(path), (err: unknown) => err instanceof ConfigError && err.issues.length === 3
-      && err.issues.every((i) => i.path === 'orderTables.idfFile') && /bad\.tsv:2:/.test(err.message) && /bad\.tsv:4:/.test(err.message));
-    assert.throws(() => readIdfTable(join(root, 'missing.tsv')), (err: unknown) => err instanceof ConfigError && err.code === 'CONFIG_FILE_UNREADABLE');
+    assert.throws(
+      () => readIdfTable(path),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        err.issues.length === 3 &&
+        err.issues.every((i) => i.path === 'orderTables.idfFile') &&
+        /bad\.tsv:2:/.test(err.message) &&
+        /bad\.tsv:4:/.test(err.message),
+    );
+    assert.throws(
+      () => readIdfTable(join(root, 'missing.tsv')),
+      (err: unknown) => err instanceof ConfigError && err.code === 'CONFIG_FILE_UNREADABLE',
+    );
   });
 
   it('a crawl ordered by similarity to a query with reference idf needs the table, and its policy uses it', () => {
@@ -47,7 +63,8 @@ describe('reference idf tables', () => {
 
 describe('topic ordering models', () => {
   const placement = (partitions: number[], assignment: unknown = ['ARTS=0', 'COMPUTERS=1', 'SPORTS=0', 'WORLD=1']) => ({
-    partitioner: { spec: { id: 'topic', params: { assignment: assignment as readonly string[], model: 'x' } } }, partitions,
+    partitioner: { spec: { id: 'topic', params: { assignment: assignment as readonly string[], model: 'x' } } },
+    partitions,
   });
 
   it("a node's own categories are those the partitioner's assignment gives its partitions", () => {
@@ -63,7 +80,7 @@ describe('topic ordering models', () => {
     const models = orderModelsOf(config, placement([1]));
     assert.ok(models.topic !== undefined);
     assert.ok(models.topic.classifier.categories.includes('COMPUTERS'));
-    assert.deepEqual(models.topic.categories, ['COMPUTERS'], 'WORLD is a rule category, not the model\'s');
+    assert.deepEqual(models.topic.categories, ['COMPUTERS'], "WORLD is a rule category, not the model's");
     assert.deepEqual(orderingPolicyFrom(config.order, models).spec.params, { categories: ['COMPUTERS'] });
     assert.equal(orderModelsOf(crawlConfigSchema.parse({})).topic, undefined);
   });

@@ -21,7 +21,10 @@ describe('processSettings', () => {
   it('is in effect with every flag and variable, whatever their values', () => {
     assert.deepEqual(processSettings(['--import', 'tsx', ...SHOAL_NODE_FLAGS], ENV), { isInEffect: true, missing: [] });
     // A user's own value is a choice, not a missing setting; V8 takes underscores as dashes.
-    assert.equal(processSettings(['--max_semi_space_size=16', '--heap-growing-percent=100'], { MALLOC_MMAP_THRESHOLD_: '0' }).isInEffect, true);
+    assert.equal(
+      processSettings(['--max_semi_space_size=16', '--heap-growing-percent=100'], { MALLOC_MMAP_THRESHOLD_: '0' }).isInEffect,
+      true,
+    );
   });
 
   it('names what is missing, flags first', () => {
@@ -34,14 +37,27 @@ describe('processSettings', () => {
 });
 
 /** Runs bin/shoal.js (through `link`, a symlink to it, when given) as a program, with a stand-in `node` first in PATH. */
-async function launch(dir: string, args: readonly string[], env: Record<string, string>, link?: string): Promise<{ argv: string[]; malloc: string; env: string[] }> {
+async function launch(
+  dir: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  link?: string,
+): Promise<{ argv: string[]; malloc: string; env: string[] }> {
   const fake = join(dir, 'node');
-  await writeFile(fake, '#!/bin/sh\nfor a in "$@"; do printf \'arg:%s\\n\' "$a"; done\n'
-    + 'printf \'malloc:%s\\n\' "${MALLOC_MMAP_THRESHOLD_-unset}"\nenv | sed \'s/=.*//; s/^/env:/\'\n');
+  await writeFile(
+    fake,
+    '#!/bin/sh\nfor a in "$@"; do printf \'arg:%s\\n\' "$a"; done\n' +
+      "printf 'malloc:%s\\n' \"${MALLOC_MMAP_THRESHOLD_-unset}\"\nenv | sed 's/=.*//; s/^/env:/'\n",
+  );
   await chmod(fake, 0o755);
-  const child = spawn(link ?? bin, [...args], { env: { ...env, PATH: `${dir}${delimiter}${process.env.PATH ?? ''}` }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(link ?? bin, [...args], {
+    env: { ...env, PATH: `${dir}${delimiter}${process.env.PATH ?? ''}` },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   const [code] = (await once(child, 'exit')) as [number | null];
   assert.equal(code, 0, out);
   const lines = out.trimEnd().split('\n');

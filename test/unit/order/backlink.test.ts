@@ -65,6 +65,9 @@ describe('BacklinkPolicy', () => {
       [`${s}/b`]: [`${s}/c`, `${s}/d`, `${s}/e`],
     };
     const order = crawlFixture(web, [`${s}/`], new BacklinkPolicy());
-    assert.deepEqual(order.map((u) => u.slice(s.length)), ['/', '/a', '/c', '/b', '/d', '/e']);
+    assert.deepEqual(
+      order.map((u) => u.slice(s.length)),
+      ['/', '/a', '/c', '/b', '/d', '/e'],
+    );
   });
 });

@@ -24,7 +24,15 @@ describe('BreadthFirstPolicy', () => {
 
   test('never re-prioritizes', () => {
     const policy = new BreadthFirstPolicy();
-    const changes = policy.observe({ id: 0, url: 'http://a.test/', depth: 0, outIds: [1, 1], outUrls: ['http://a.test/x', 'http://a.test/x'], title: 'x', text: 'x' });
+    const changes = policy.observe({
+      id: 0,
+      url: 'http://a.test/',
+      depth: 0,
+      outIds: [1, 1],
+      outUrls: ['http://a.test/x', 'http://a.test/x'],
+      title: 'x',
+      text: 'x',
+    });
     assert.equal(changes.length, 0);
     assert.ok(Object.isFrozen(changes));
   });
@@ -49,7 +57,10 @@ describe('BreadthFirstPolicy', () => {
       [`${s}/b1`]: [`${s}/x`],
     };
     const order = crawlFixture(web, [`${s}/`], new BreadthFirstPolicy(), { frontier: { minDelayMs: 0, delayFactor: 0 }, fetchMs: 10 });
-    assert.deepEqual(order.map((u) => u.slice(s.length)), ['/', '/a', '/b', '/a1', '/a2', '/b1', '/x']);
+    assert.deepEqual(
+      order.map((u) => u.slice(s.length)),
+      ['/', '/a', '/b', '/a1', '/a2', '/b1', '/x'],
+    );
   });
 
   test('several hosts, no delay: depth order holds across hosts too', () => {
@@ -63,8 +74,18 @@ describe('BreadthFirstPolicy', () => {
       'http://b.test/': ['http://b.test/2', 'http://a.test/2'],
       'http://b.test/2': ['http://a.test/3'],
     };
-    const order = crawlFixture(web, ['http://a.test/'], new BreadthFirstPolicy(), { frontier: { minDelayMs: 0, delayFactor: 0 }, fetchMs: 10 });
-    assert.deepEqual(order, ['http://a.test/', 'http://b.test/', 'http://c.test/', 'http://b.test/2', 'http://a.test/2', 'http://a.test/3']);
+    const order = crawlFixture(web, ['http://a.test/'], new BreadthFirstPolicy(), {
+      frontier: { minDelayMs: 0, delayFactor: 0 },
+      fetchMs: 10,
+    });
+    assert.deepEqual(order, [
+      'http://a.test/',
+      'http://b.test/',
+      'http://c.test/',
+      'http://b.test/2',
+      'http://a.test/2',
+      'http://a.test/3',
+    ]);
   });
 
   test('with politeness, a ready host may go before an older URL of a host in its delay', () => {
@@ -100,6 +121,14 @@ describe('BreadthFirstPolicy', () => {
     };
     const run = (): string[] => crawlFixture(web, ['http://a.test/'], new BreadthFirstPolicy(), { frontier: {}, fetchMs: 250 });
     assert.deepEqual(run(), run());
-    assert.deepEqual(run(), ['http://a.test/', 'http://c.test/', 'http://b.test/', 'http://a.test/z', 'http://c.test/3', 'http://b.test/1', 'http://a.test/m']);
+    assert.deepEqual(run(), [
+      'http://a.test/',
+      'http://c.test/',
+      'http://b.test/',
+      'http://a.test/z',
+      'http://c.test/3',
+      'http://b.test/1',
+      'http://a.test/m',
+    ]);
   });
 });

@@ -12,7 +12,13 @@ describe('ChangeBuffer', () => {
     c.set(-1, 1);
     c.set(7, Number.POSITIVE_INFINITY);
     assert.equal(c.length, 2);
-    assert.deepEqual([[...c.ids.subarray(0, 2)], [...c.priorities.subarray(0, 2)]], [[5, 2], [4, 3]]);
+    assert.deepEqual(
+      [[...c.ids.subarray(0, 2)], [...c.priorities.subarray(0, 2)]],
+      [
+        [5, 2],
+        [4, 3],
+      ],
+    );
     c.reset();
     assert.equal(c.length, 0);
     c.set(2, 9);

@@ -44,6 +44,9 @@ describe('ForwardLinksPolicy', () => {
       [`${s}/hub`]: [`${s}/y1`, `${s}/y2`, `${s}/y3`, `${s}/x`],
     };
     const order = crawlFixture(web, [`${s}/`], new ForwardLinksPolicy());
-    assert.deepEqual(order.map((u) => u.slice(s.length)), ['/', '/small', '/hub', '/x', '/y1', '/y2', '/y3', '/x1']);
+    assert.deepEqual(
+      order.map((u) => u.slice(s.length)),
+      ['/', '/small', '/hub', '/x', '/y1', '/y2', '/y3', '/x1'],
+    );
   });
 });

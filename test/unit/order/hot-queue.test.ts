@@ -12,7 +12,11 @@ import { OrderParamError } from '../../../src/order/order-params.js';
 import { changesOf, crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
 
 const url = (id: number, anchorText?: string, fromId?: number) => ({
-  id, url: `http://s.test/p${id}`, depth: 1, ...(anchorText === undefined ? {} : { anchorText }), ...(fromId === undefined ? {} : { fromId }),
+  id,
+  url: `http://s.test/p${id}`,
+  depth: 1,
+  ...(anchorText === undefined ? {} : { anchorText }),
+  ...(fromId === undefined ? {} : { fromId }),
 });
 
 describe('HotQueuePolicy', () => {
@@ -51,7 +55,14 @@ describe('HotQueuePolicy', () => {
 
   test('hot pages: a term once in the title, or bodyMin times in the text', () => {
     const p = new HotQueuePolicy({ terms: ['computer'] });
-    const page = (id: number, title: string, text: string) => ({ id, url: `http://s.test/p${id}`, depth: 0, outIds: [100 + id], title, text });
+    const page = (id: number, title: string, text: string) => ({
+      id,
+      url: `http://s.test/p${id}`,
+      depth: 0,
+      outIds: [100 + id],
+      title,
+      text,
+    });
     for (let id = 1; id <= 3; id++) p.prioritize(url(100 + id));
     assert.deepEqual(changesOf(p.observe(page(1, 'misc', 'computer '.repeat(9)))), {});
     assert.deepEqual(changesOf(p.observe(page(2, 'misc', 'Computer, '.repeat(10)))), { 102: HOT_PRIORITY });
@@ -79,7 +90,9 @@ describe('HotQueuePolicy', () => {
     const p = new HotQueuePolicy({ terms: ['computer'] });
     p.prioritize(url(9));
     p.observe({ id: 1, url: 'http://s.test/p1', depth: 0, outIds: [2], title: 'computer' });
-    assert.deepEqual(changesOf(p.observe({ id: 2, url: 'http://s.test/p2', depth: 1, outIds: [9, 10], title: 'misc' })), { 9: HOT_PRIORITY });
+    assert.deepEqual(changesOf(p.observe({ id: 2, url: 'http://s.test/p2', depth: 1, outIds: [9, 10], title: 'misc' })), {
+      9: HOT_PRIORITY,
+    });
     assert.equal(p.prioritize(url(10, 'misc', 2)), HOT_PRIORITY);
     p.observe({ id: 10, url: 'http://s.test/p10', depth: 2, outIds: [11], title: 'misc' });
     assert.equal(p.prioritize(url(11, 'misc', 10)), COLD_PRIORITY, 'distance 3 is not < 3');

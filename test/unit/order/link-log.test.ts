@@ -19,11 +19,20 @@ describe('LinkLog', () => {
 
   test('grows past its first buffers, earlier pages unchanged', () => {
     const log = new LinkLog();
-    for (let key = 0; key < 300; key++) log.append(key, Array.from({ length: 10 }, (_, i) => key * 10 + i), 10);
+    for (let key = 0; key < 300; key++)
+      log.append(
+        key,
+        Array.from({ length: 10 }, (_, i) => key * 10 + i),
+        10,
+      );
     assert.equal(log.linkCount, 3000);
     for (const key of [0, 63, 64, 299]) {
       const k = log.pageOf(key);
-      assert.deepEqual([...log.targets.subarray(log.start(k), log.end(k))], Array.from({ length: 10 }, (_, i) => key * 10 + i), `page ${key}`);
+      assert.deepEqual(
+        [...log.targets.subarray(log.start(k), log.end(k))],
+        Array.from({ length: 10 }, (_, i) => key * 10 + i),
+        `page ${key}`,
+      );
     }
   });
 });

@@ -11,7 +11,10 @@ import { crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
 describe('LocationPolicy', () => {
   test('spec lists the rules; needs URLs only', () => {
     const policy = new LocationPolicy();
-    assert.deepEqual(policy.spec, { id: 'location', params: { slashWeight: -1, suffixWeights: ['com=1'], keywordWeights: ['home=1', 'index=1'] } });
+    assert.deepEqual(policy.spec, {
+      id: 'location',
+      params: { slashWeight: -1, suffixWeights: ['com=1'], keywordWeights: ['home=1', 'index=1'] },
+    });
     assert.deepEqual(policy.needs, { ids: false, urls: true, anchors: false, text: false });
   });
 
@@ -54,6 +57,12 @@ describe('LocationPolicy', () => {
       'http://a.org/': ['http://a.org/x/y/z.html', 'http://b.com/p/q', 'http://a.org/home/', 'http://a.org/deep/page'],
     };
     const order = crawlFixture(web, ['http://a.org/'], new LocationPolicy());
-    assert.deepEqual(order, ['http://a.org/', 'http://b.com/p/q', 'http://a.org/home/', 'http://a.org/deep/page', 'http://a.org/x/y/z.html']);
+    assert.deepEqual(order, [
+      'http://a.org/',
+      'http://b.com/p/q',
+      'http://a.org/home/',
+      'http://a.org/deep/page',
+      'http://a.org/x/y/z.html',
+    ]);
   });
 });

@@ -23,8 +23,21 @@ const EXACT: PageRankPolicyOptions = { tolerance: 1e-13, maxIterations: 10_000, 
 //     1 → 2
 //     2 → 3
 //     3 → 1, 4, 3         (a self-link: no link, as in the truth export and the importance metrics)
-const PAGES: readonly (readonly [number, readonly number[]])[] = [[0, [1, 3, 5, 1]], [1, [2]], [2, [3]], [3, [1, 4, 3]]];
-const DISTINCT_EDGES: readonly (readonly [number, number])[] = [[0, 1], [0, 3], [0, 5], [1, 2], [2, 3], [3, 1], [3, 4]];
+const PAGES: readonly (readonly [number, readonly number[]])[] = [
+  [0, [1, 3, 5, 1]],
+  [1, [2]],
+  [2, [3]],
+  [3, [1, 4, 3]],
+];
+const DISTINCT_EDGES: readonly (readonly [number, number])[] = [
+  [0, 1],
+  [0, 3],
+  [0, 5],
+  [1, 2],
+  [2, 3],
+  [3, 1],
+  [3, 4],
+];
 
 /** Crawls PAGES with the Contract's call order; returns the changes of the last observe. */
 function feed(policy: PageRankPolicy): PriorityChanges {
@@ -57,7 +70,15 @@ describe('PageRankPolicy', () => {
   test('spec names every parameter', () => {
     assert.deepEqual(new PageRankPolicy().spec, {
       id: 'pagerank',
-      params: { damping: 0.9, recomputeEvery: 1000, recomputeGrowth: 0.1, tolerance: 1e-4, maxIterations: 3, sliceWork: 2_000_000, minChange: 0.01 },
+      params: {
+        damping: 0.9,
+        recomputeEvery: 1000,
+        recomputeGrowth: 0.1,
+        tolerance: 1e-4,
+        maxIterations: 3,
+        sliceWork: 2_000_000,
+        minChange: 0.01,
+      },
     });
     assert.deepEqual(new PageRankPolicy().needs, { ids: true, urls: false, anchors: false, text: false });
   });
@@ -70,7 +91,10 @@ describe('PageRankPolicy', () => {
     const dst = Uint32Array.from(DISTINCT_EDGES, (e) => e[1]);
     const expected = pageRank(csrFromEdges(6, src, dst), { tolerance: 1e-14, maxIterations: 10_000 });
     for (let id = 0; id < 6; id++) {
-      assert.ok(Math.abs(policy.estimate(id) - (expected[id] as number)) < 1e-9, `IR′(${id}) = ${policy.estimate(id)}, eval says ${expected[id]}`);
+      assert.ok(
+        Math.abs(policy.estimate(id) - (expected[id] as number)) < 1e-9,
+        `IR′(${id}) = ${policy.estimate(id)}, eval says ${expected[id]}`,
+      );
     }
     assert.equal(policy.estimate(99), 0);
   });
@@ -101,7 +125,10 @@ describe('PageRankPolicy', () => {
       assert.equal(policy.observe({ id, url: '', depth: 0, outIds: [] }).length, 0, `fetch of ${id}`);
       after.push(policy.base);
     }
-    assert.ok(after.every((b) => Math.abs(b - before) > 1e-3), `b moved: ${before} → ${after.join(', ')}`);
+    assert.ok(
+      after.every((b) => Math.abs(b - before) > 1e-3),
+      `b moved: ${before} → ${after.join(', ')}`,
+    );
   });
 
   test('recomputes every recomputeEvery fetched pages; a re-fetched page does not count', () => {
@@ -122,7 +149,10 @@ describe('PageRankPolicy', () => {
     // F = pages fetched when the last recomputation started (0 before the first). With 2 and 0.5:
     //   F = 0 → due after max(2, 0) = 2: at 2;  F = 2 → +max(2, 1) = 2: at 4;  F = 4 → +2: at 6;
     //   F = 6 → +3: at 9;  F = 9 → +⌈4.5⌉ = 5: at 14;  F = 14 → +7: at 21;  F = 21 → +⌈10.5⌉ = 11: at 32.
-    assert.deepEqual(recomputedAt(new PageRankPolicy({ recomputeEvery: 2, recomputeGrowth: 0.5, sliceWork: 0 }), 40), [2, 4, 6, 9, 14, 21, 32]);
+    assert.deepEqual(
+      recomputedAt(new PageRankPolicy({ recomputeEvery: 2, recomputeGrowth: 0.5, sliceWork: 0 }), 40),
+      [2, 4, 6, 9, 14, 21, 32],
+    );
     // Growth 0: a fixed interval.
     assert.deepEqual(recomputedAt(new PageRankPolicy({ recomputeEvery: 3, recomputeGrowth: 0, sliceWork: 0 }), 14), [3, 6, 9, 12]);
   });

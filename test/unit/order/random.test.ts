@@ -8,7 +8,8 @@ import { OrderParamError } from '../../../src/order/order-params.js';
 import { RandomPolicy } from '../../../src/order/random.js';
 import { crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
 
-const draws = (policy: RandomPolicy, n: number): number[] => Array.from({ length: n }, (_, i) => policy.prioritize({ id: -1, url: `http://a.test/${i}`, depth: 1 }));
+const draws = (policy: RandomPolicy, n: number): number[] =>
+  Array.from({ length: n }, (_, i) => policy.prioritize({ id: -1, url: `http://a.test/${i}`, depth: 1 }));
 
 describe('RandomPolicy', () => {
   test('spec names the seed; reads nothing', () => {

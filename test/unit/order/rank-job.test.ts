@@ -20,7 +20,11 @@ function logOf(pages: readonly (readonly number[])[]): LinkLog {
 
 function job(budgetPerStep: number, maxIterations: number): { job: RankJob; steps: number } {
   const warm = new Float64Array(5).fill(1);
-  const j = new RankJob(logOf(LINKS), LINKS.length, 5, warm, new Float64Array(5), new Float64Array(5), { damping: 0.9, tolerance: 0, maxIterations });
+  const j = new RankJob(logOf(LINKS), LINKS.length, 5, warm, new Float64Array(5), new Float64Array(5), {
+    damping: 0.9,
+    tolerance: 0,
+    maxIterations,
+  });
   let steps = 1;
   while (!j.step(budgetPerStep)) steps++;
   return { job: j, steps };
@@ -29,12 +33,17 @@ function job(budgetPerStep: number, maxIterations: number): { job: RankJob; step
 describe('RankJob', () => {
   test('from IR = 1 it follows src/eval/pagerank.ts iteration by iteration', () => {
     const edges = LINKS.flatMap((out, u) => out.map((v) => [u, v] as const));
-    const csr = csrFromEdges(5, Uint32Array.from(edges, (e) => e[0]), Uint32Array.from(edges, (e) => e[1]));
+    const csr = csrFromEdges(
+      5,
+      Uint32Array.from(edges, (e) => e[0]),
+      Uint32Array.from(edges, (e) => e[1]),
+    );
     for (const iterations of [1, 2, 7, 60]) {
       const expected = pageRankDetailed(csr, { tolerance: 0, maxIterations: iterations });
       const { job: j } = job(0, iterations);
       assert.equal(j.iterations, iterations);
-      for (let v = 0; v < 5; v++) assert.ok(Math.abs((j.ranks[v] as number) - (expected.ranks[v] as number)) < 1e-12, `${iterations} iterations, node ${v}`);
+      for (let v = 0; v < 5; v++)
+        assert.ok(Math.abs((j.ranks[v] as number) - (expected.ranks[v] as number)) < 1e-12, `${iterations} iterations, node ${v}`);
       assert.ok(Math.abs(j.residual - expected.residual) < 1e-12);
     }
   });
@@ -51,7 +60,11 @@ describe('RankJob', () => {
 
   test('stops at the tolerance; base is what a node without in-links gets', () => {
     const warm = new Float64Array(5).fill(1);
-    const j = new RankJob(logOf(LINKS), LINKS.length, 5, warm, new Float64Array(5), new Float64Array(5), { damping: 0.9, tolerance: 1e-10, maxIterations: 10_000 });
+    const j = new RankJob(logOf(LINKS), LINKS.length, 5, warm, new Float64Array(5), new Float64Array(5), {
+      damping: 0.9,
+      tolerance: 1e-10,
+      maxIterations: 10_000,
+    });
     j.step(0);
     assert.ok(j.isDone && j.residual < 1e-10 && j.iterations < 10_000);
     // 3 and 4 have no in-links: IR = (1 − d) + d · dangling / n = base.
@@ -62,7 +75,11 @@ describe('RankJob', () => {
   test('reads only its snapshot of the log', () => {
     const log = logOf(LINKS);
     const warm = new Float64Array(5).fill(1);
-    const j = new RankJob(log, LINKS.length, 5, warm, new Float64Array(5), new Float64Array(5), { damping: 0.9, tolerance: 0, maxIterations: 5 });
+    const j = new RankJob(log, LINKS.length, 5, warm, new Float64Array(5), new Float64Array(5), {
+      damping: 0.9,
+      tolerance: 0,
+      maxIterations: 5,
+    });
     j.step(3);
     log.append(4, [3, 3, 3], 3);
     j.step(0);
@@ -70,7 +87,11 @@ describe('RankJob', () => {
   });
 
   test('an empty graph is done at once', () => {
-    const j = new RankJob(new LinkLog(), 0, 0, new Float64Array(0), new Float64Array(0), new Float64Array(0), { damping: 0.9, tolerance: 0, maxIterations: 5 });
+    const j = new RankJob(new LinkLog(), 0, 0, new Float64Array(0), new Float64Array(0), new Float64Array(0), {
+      damping: 0.9,
+      tolerance: 0,
+      maxIterations: 5,
+    });
     assert.ok(j.isDone);
     assert.equal(j.step(1), true);
   });

@@ -27,10 +27,26 @@ describe('order registry', () => {
   test('defaults are filled in and reach the policy spec', () => {
     const config = orderPolicySchema.parse({ policy: 'pagerank', recomputeEvery: 250 });
     assert.deepEqual(config, {
-      policy: 'pagerank', damping: 0.9, recomputeEvery: 250, recomputeGrowth: 0.1, tolerance: 1e-4, maxIterations: 3, sliceWork: 2_000_000, minChange: 0.01,
+      policy: 'pagerank',
+      damping: 0.9,
+      recomputeEvery: 250,
+      recomputeGrowth: 0.1,
+      tolerance: 1e-4,
+      maxIterations: 3,
+      sliceWork: 2_000_000,
+      minChange: 0.01,
     });
     assert.deepEqual(orderingPolicyFrom(config).spec, {
-      id: 'pagerank', params: { damping: 0.9, recomputeEvery: 250, recomputeGrowth: 0.1, tolerance: 1e-4, maxIterations: 3, sliceWork: 2_000_000, minChange: 0.01 },
+      id: 'pagerank',
+      params: {
+        damping: 0.9,
+        recomputeEvery: 250,
+        recomputeGrowth: 0.1,
+        tolerance: 1e-4,
+        maxIterations: 3,
+        sliceWork: 2_000_000,
+        minChange: 0.01,
+      },
     });
     const hot = orderingPolicyFrom(orderPolicySchema.parse({ policy: 'hot-queue', terms: ['computer'] }));
     assert.deepEqual(hot.spec.params, { terms: ['computer'], hotDistance: 3, titleMin: 1, bodyMin: 10 });
@@ -46,12 +62,22 @@ describe('order registry', () => {
   });
 
   test('a combination builds its components from their sections', () => {
-    const policy = orderingPolicyFrom(orderPolicySchema.parse({
-      policy: 'weighted', components: [{ policy: { policy: 'backlink' }, weight: 2 }, { policy: { policy: 'random', seed: 5 }, weight: 0.5 }],
-    }));
-    assert.deepEqual((policy.spec.params.components as readonly string[]).map((c) => JSON.parse(c) as unknown), [
-      { weight: 2, id: 'backlink', params: {} }, { weight: 0.5, id: 'random', params: { seed: 5 } },
-    ]);
+    const policy = orderingPolicyFrom(
+      orderPolicySchema.parse({
+        policy: 'weighted',
+        components: [
+          { policy: { policy: 'backlink' }, weight: 2 },
+          { policy: { policy: 'random', seed: 5 }, weight: 0.5 },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      (policy.spec.params.components as readonly string[]).map((c) => JSON.parse(c) as unknown),
+      [
+        { weight: 2, id: 'backlink', params: {} },
+        { weight: 0.5, id: 'random', params: { seed: 5 } },
+      ],
+    );
     const p = policy.prioritize({ id: 0, url: '', depth: 0 });
     assert.ok(p >= 0 && p < 0.5, `2 · 0 backlinks + 0.5 · a draw in [0, 1): ${p}`);
   });

@@ -14,7 +14,10 @@ const close = (a: number, b: number, what: string): void => assert.ok(Math.abs(a
 describe('SimilarityPolicy', () => {
   test('spec and needs follow the parameters', () => {
     const policy = new SimilarityPolicy({ query: 'Computer science' });
-    assert.deepEqual(policy.spec, { id: 'similarity', params: { query: 'Computer science', anchorWeight: 1, urlWeight: 0.5, titleWeight: 2, idfSource: 'crawled' } });
+    assert.deepEqual(policy.spec, {
+      id: 'similarity',
+      params: { query: 'Computer science', anchorWeight: 1, urlWeight: 0.5, titleWeight: 2, idfSource: 'crawled' },
+    });
     assert.deepEqual(policy.needs, { ids: true, urls: true, anchors: true, text: true });
     const anchorsOnly = new SimilarityPolicy({ query: 'x', urlWeight: 0, idfSource: 'reference', idf: new Map([['x', 1]]) });
     assert.deepEqual(anchorsOnly.needs, { ids: true, urls: false, anchors: true, text: false });
@@ -46,7 +49,11 @@ describe('SimilarityPolicy', () => {
   });
 
   test('or read from a reference table (a missing term gets its largest idf)', () => {
-    const idf = new Map([['computer', 5], ['science', 1], ['the', 0.1]]);
+    const idf = new Map([
+      ['computer', 5],
+      ['science', 1],
+      ['the', 0.1],
+    ]);
     const p = new SimilarityPolicy({ query: 'computer science', urlWeight: 0, idfSource: 'reference', idf });
     assert.equal(p.idf('computer'), 5);
     assert.equal(p.idf('zebra'), 5);
@@ -74,7 +81,11 @@ describe('SimilarityPolicy', () => {
     const now = p.linkScore('computer', '');
     assert.ok(now > then, `${now} > ${then}`);
     assert.equal(p.prioritize({ id: 5, url: 'http://a.test/5', depth: 1, fromId: 0, anchorText: 'computer' }), then);
-    assert.equal(p.prioritize({ id: 9, url: 'http://a.test/9', depth: 0, anchorText: 'computer' }), now, 'a seed is scored when prioritized');
+    assert.equal(
+      p.prioritize({ id: 9, url: 'http://a.test/9', depth: 0, anchorText: 'computer' }),
+      now,
+      'a seed is scored when prioritized',
+    );
   });
 
   test('a fetched page is estimated by its own text, title terms weighted up', () => {
@@ -107,7 +118,14 @@ describe('SimilarityPolicy', () => {
     // (URL terms s, test, <letter> weigh 0.5 each; no page text, so every idf is 1.)
     // Expected: / /c /b /d /a /e   (breadth-first: / /a /b /c /d /e)
     const s = 'http://s.test';
-    const anchors: Record<string, string> = { a: 'sports', b: 'computer games', c: 'computer', 'c>d': 'misc', 'c>e': 'news', 'b>d': 'computer' };
+    const anchors: Record<string, string> = {
+      a: 'sports',
+      b: 'computer games',
+      c: 'computer',
+      'c>d': 'misc',
+      'c>e': 'news',
+      'b>d': 'computer',
+    };
     const web: Web = {
       [`${s}/`]: [`${s}/a`, `${s}/b`, `${s}/c`],
       [`${s}/c`]: [`${s}/d`, `${s}/e`],
@@ -119,6 +137,9 @@ describe('SimilarityPolicy', () => {
       return anchors[f === '' ? t : `${f}>${t}`] ?? '';
     };
     const order = crawlFixture(web, [`${s}/`], new SimilarityPolicy({ query: 'computer' }), { anchor });
-    assert.deepEqual(order.map((u) => u.slice(s.length)), ['/', '/c', '/b', '/d', '/a', '/e']);
+    assert.deepEqual(
+      order.map((u) => u.slice(s.length)),
+      ['/', '/c', '/b', '/d', '/a', '/e'],
+    );
   });
 });

@@ -43,7 +43,13 @@ describe('terms', () => {
 
   test('addTokenCounts adds one per token occurrence, in first-met order', () => {
     const into = addTokenCounts('Garden home, garden: GARDEN', new Map([['home', 5]]));
-    assert.deepEqual([...into], [['home', 6], ['garden', 3]]);
+    assert.deepEqual(
+      [...into],
+      [
+        ['home', 6],
+        ['garden', 3],
+      ],
+    );
     assert.deepEqual([...addTokenCounts('', new Map())], []);
   });
 });

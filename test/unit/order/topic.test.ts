@@ -52,8 +52,13 @@ describe('TopicPolicy', () => {
     assert.ok(Math.abs(plain - 0.25) < 1e-9, `no known word: the uniform prior of 4 categories, got ${plain}`);
     const q = new TopicPolicy({ classifier, categories: ['SPORTS'] });
     q.observe({
-      id: 0, url: 'http://s.test/', depth: 0, outIds: [5, 6], outUrls: ['http://s.test/p5', 'http://s.test/p6'],
-      anchors: ['more', 'more'], anchorContexts: ['the tennis tournament and the rugby league', ''],
+      id: 0,
+      url: 'http://s.test/',
+      depth: 0,
+      outIds: [5, 6],
+      outUrls: ['http://s.test/p5', 'http://s.test/p6'],
+      anchors: ['more', 'more'],
+      anchorContexts: ['the tennis tournament and the rugby league', ''],
     });
     const withContext = q.prioritize({ id: 5, url: 'http://s.test/p5', depth: 1, fromId: 0, anchorText: 'more' });
     const without = q.prioritize({ id: 6, url: 'http://s.test/p6', depth: 1, fromId: 0, anchorText: 'more' });
@@ -63,9 +68,16 @@ describe('TopicPolicy', () => {
   test('a queued URL found again through a better link rises (a change); a worse link changes nothing', () => {
     const p = new TopicPolicy({ classifier, categories: ['SPORTS'] });
     const before = p.prioritize(link(7, COMPUTERS_LINK));
-    const changes = changesOf(p.observe({
-      id: 1, url: 'http://s.test/p1', depth: 1, outIds: [7, 8], anchors: [SPORTS_LINK, SPORTS_LINK], outUrls: ['http://s.test/p7', 'http://s.test/p8'],
-    }));
+    const changes = changesOf(
+      p.observe({
+        id: 1,
+        url: 'http://s.test/p1',
+        depth: 1,
+        outIds: [7, 8],
+        anchors: [SPORTS_LINK, SPORTS_LINK],
+        outUrls: ['http://s.test/p7', 'http://s.test/p8'],
+      }),
+    );
     assert.deepEqual(Object.keys(changes), ['7'], '8 is not queued: no change for it');
     assert.ok((changes[7] as number) > before);
     assert.equal(p.prioritize({ id: 8, url: 'http://s.test/p8', depth: 2, fromId: 1, anchorText: SPORTS_LINK }), changes[7]);
@@ -76,7 +88,9 @@ describe('TopicPolicy', () => {
     //   /  ──▶ /server, /database, /football      /football ──▶ /soccer      /server ──▶ /compiler
     const s = 'http://s.test';
     const web: FixtureWeb = {
-      [`${s}/`]: [`${s}/server`, `${s}/database`, `${s}/football`], [`${s}/football`]: [`${s}/soccer`], [`${s}/server`]: [`${s}/compiler`],
+      [`${s}/`]: [`${s}/server`, `${s}/database`, `${s}/football`],
+      [`${s}/football`]: [`${s}/soccer`],
+      [`${s}/server`]: [`${s}/compiler`],
     };
     const crawl = () => crawlFixture(web, [`${s}/`], new TopicPolicy({ classifier, categories: ['SPORTS'] }));
     const order = crawl();
@@ -84,18 +98,29 @@ describe('TopicPolicy', () => {
     assert.deepEqual(crawl(), order);
   });
 
-  test('parameters: a classifier is required; categories must be the model\'s; an empty list (a node without model categories) is allowed', () => {
+  test("parameters: a classifier is required; categories must be the model's; an empty list (a node without model categories) is allowed", () => {
     assert.throws(() => new TopicPolicy({ classifier: undefined, categories: ['SPORTS'] }), OrderParamError);
-    assert.throws(() => new TopicPolicy({ classifier, categories: null }), (e: unknown) => e instanceof OrderParamError && e.param === 'categories');
+    assert.throws(
+      () => new TopicPolicy({ classifier, categories: null }),
+      (e: unknown) => e instanceof OrderParamError && e.param === 'categories',
+    );
     assert.throws(() => new TopicPolicy({ classifier, categories: ['CHESS'] }), /CHESS/);
     assert.equal(new TopicPolicy({ classifier, categories: [] }).prioritize(link(1, SPORTS_LINK)), 0);
   });
 
-  test('registry: the section\'s categories, else the node\'s from the models; neither given is a configuration error', () => {
+  test("registry: the section's categories, else the node's from the models; neither given is a configuration error", () => {
     const section = orderPolicySchema.parse({ policy: 'topic' });
-    assert.throws(() => orderingPolicyFrom(section, { topic: { classifier, categories: null } }), (e: unknown) => e instanceof ConfigError && e.issues[0]?.path === 'order.categories');
-    assert.throws(() => orderingPolicyFrom(section), (e: unknown) => e instanceof ConfigError && e.issues[0]?.path === 'order.policy');
-    assert.deepEqual(orderingPolicyFrom(section, { topic: { classifier, categories: ['HEALTH'] } }).spec.params, { categories: ['HEALTH'] });
+    assert.throws(
+      () => orderingPolicyFrom(section, { topic: { classifier, categories: null } }),
+      (e: unknown) => e instanceof ConfigError && e.issues[0]?.path === 'order.categories',
+    );
+    assert.throws(
+      () => orderingPolicyFrom(section),
+      (e: unknown) => e instanceof ConfigError && e.issues[0]?.path === 'order.policy',
+    );
+    assert.deepEqual(orderingPolicyFrom(section, { topic: { classifier, categories: ['HEALTH'] } }).spec.params, {
+      categories: ['HEALTH'],
+    });
     const named = orderPolicySchema.parse({ policy: 'topic', categories: ['ARTS'] });
     assert.deepEqual(orderingPolicyFrom(named, { topic: { classifier, categories: ['HEALTH'] } }).spec.params, { categories: ['ARTS'] });
   });

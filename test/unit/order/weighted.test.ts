@@ -15,21 +15,30 @@ import { WeightedPolicy } from '../../../src/order/weighted.js';
 import { changesOf, crawlFixture, type FixtureWeb as Web } from '../../helpers/order.js';
 
 /** IB′ + 10 · IL(u) with only the .com rule. */
-const backlinkPlusLocation = (): WeightedPolicy => new WeightedPolicy([
-  { policy: new BacklinkPolicy(), weight: 1 },
-  { policy: new LocationPolicy({ slashWeight: 0, suffixWeights: { com: 1 }, keywordWeights: {} }), weight: 10 },
-]);
+const backlinkPlusLocation = (): WeightedPolicy =>
+  new WeightedPolicy([
+    { policy: new BacklinkPolicy(), weight: 1 },
+    { policy: new LocationPolicy({ slashWeight: 0, suffixWeights: { com: 1 }, keywordWeights: {} }), weight: 10 },
+  ]);
 
 describe('WeightedPolicy', () => {
   test('spec lists each component with its weight; needs are the union', () => {
     const p = backlinkPlusLocation();
     assert.equal(p.spec.id, 'weighted');
-    assert.deepEqual((p.spec.params.components as readonly string[]).map((c) => JSON.parse(c) as unknown), [
-      { weight: 1, id: 'backlink', params: {} },
-      { weight: 10, id: 'location', params: { slashWeight: 0, suffixWeights: ['com=1'], keywordWeights: [] } },
-    ]);
+    assert.deepEqual(
+      (p.spec.params.components as readonly string[]).map((c) => JSON.parse(c) as unknown),
+      [
+        { weight: 1, id: 'backlink', params: {} },
+        { weight: 10, id: 'location', params: { slashWeight: 0, suffixWeights: ['com=1'], keywordWeights: [] } },
+      ],
+    );
     assert.deepEqual(p.needs, { ids: true, urls: true, anchors: false, text: false });
-    assert.deepEqual(new WeightedPolicy([{ policy: new RandomPolicy(), weight: 1 }]).needs, { ids: false, urls: false, anchors: false, text: false });
+    assert.deepEqual(new WeightedPolicy([{ policy: new RandomPolicy(), weight: 1 }]).needs, {
+      ids: false,
+      urls: false,
+      anchors: false,
+      text: false,
+    });
   });
 
   test('a URL gets Σ weight · priority', () => {
@@ -84,7 +93,10 @@ describe('WeightedPolicy', () => {
     const anchor = (_from: string, to: string): string => (to.endsWith('/b') || to.endsWith('/d') ? 'computer' : 'misc');
     const path = (order: string[]): string[] => order.map((u) => u.slice(s.length));
     const similarity = (): SimilarityPolicy => new SimilarityPolicy({ query: 'computer', urlWeight: 0 });
-    const ic = new WeightedPolicy([{ policy: new BacklinkPolicy(), weight: 1 }, { policy: similarity(), weight: 0.5 }]);
+    const ic = new WeightedPolicy([
+      { policy: new BacklinkPolicy(), weight: 1 },
+      { policy: similarity(), weight: 0.5 },
+    ]);
     assert.deepEqual(path(crawlFixture(web, [`${s}/`], ic, { anchor })), ['/', '/b', '/a', '/d', '/c']);
     assert.deepEqual(path(crawlFixture(web, [`${s}/`], new BacklinkPolicy(), { anchor })), ['/', '/a', '/b', '/c', '/d']);
     assert.deepEqual(path(crawlFixture(web, [`${s}/`], similarity(), { anchor })), ['/', '/b', '/d', '/a', '/c']);

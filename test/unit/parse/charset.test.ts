@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import iconv from 'iconv-lite';
 import {
-  bomCharset, charsetFromMetaContent, contentTypeCharset, decodeHtml, detectCharset, normalizeCharsetLabel,
+  bomCharset,
+  charsetFromMetaContent,
+  contentTypeCharset,
+  decodeHtml,
+  detectCharset,
+  normalizeCharsetLabel,
   prescanMetaCharset,
 } from '../../../src/parse/charset.js';
 
@@ -12,9 +17,17 @@ const BOM8 = [0xef, 0xbb, 0xbf];
 describe('normalizeCharsetLabel', () => {
   it('maps WHATWG labels to encoding names, case- and space-insensitively', () => {
     const cases: [string, string][] = [
-      ['latin1', 'windows-1252'], ['ISO-8859-1', 'windows-1252'], ['us-ascii', 'windows-1252'],
-      [' UTF8 ', 'utf-8'], ['gb2312', 'gbk'], ['x-sjis', 'shift_jis'], ['cp1251', 'windows-1251'],
-      ['KOI8-R', 'koi8-r'], ['ks_c_5601-1987', 'euc-kr'], ['utf-16', 'utf-16le'], ['iso-2022-kr', 'replacement'],
+      ['latin1', 'windows-1252'],
+      ['ISO-8859-1', 'windows-1252'],
+      ['us-ascii', 'windows-1252'],
+      [' UTF8 ', 'utf-8'],
+      ['gb2312', 'gbk'],
+      ['x-sjis', 'shift_jis'],
+      ['cp1251', 'windows-1251'],
+      ['KOI8-R', 'koi8-r'],
+      ['ks_c_5601-1987', 'euc-kr'],
+      ['utf-16', 'utf-16le'],
+      ['iso-2022-kr', 'replacement'],
     ];
     for (const [label, name] of cases) assert.equal(normalizeCharsetLabel(label), name, label);
   });
@@ -74,7 +87,7 @@ describe('prescanMetaCharset', () => {
     assert.equal(prescanMetaCharset(bytes('<meta charset="x-user-defined">')), 'windows-1252');
   });
 
-  it('skips comments, other tags\' attribute values and the rest after 1024 bytes', () => {
+  it("skips comments, other tags' attribute values and the rest after 1024 bytes", () => {
     assert.equal(prescanMetaCharset(bytes('<!-- <meta charset="koi8-r"> --><meta charset="gbk">')), 'gbk');
     assert.equal(prescanMetaCharset(bytes('<!--><meta charset="gbk">')), 'gbk', '<!--> is a whole comment');
     assert.equal(prescanMetaCharset(bytes('<div title="<meta charset=koi8-r>"><meta charset="big5">')), 'big5');
@@ -112,7 +125,10 @@ describe('detectCharset', () => {
     assert.deepEqual(detectCharset(utf8, 'text/html'), { charset: 'utf-8', source: 'default' });
     const cut = Buffer.from('<p>€</p>€').subarray(0, -1);
     assert.deepEqual(detectCharset(cut, undefined), { charset: 'utf-8', source: 'default' });
-    assert.deepEqual(detectCharset(iconv.encode('<p>Grüße</p>', 'windows-1252'), undefined), { charset: 'windows-1252', source: 'default' });
+    assert.deepEqual(detectCharset(iconv.encode('<p>Grüße</p>', 'windows-1252'), undefined), {
+      charset: 'windows-1252',
+      source: 'default',
+    });
     assert.deepEqual(detectCharset(new Uint8Array(0), undefined), { charset: 'utf-8', source: 'default' });
   });
 });

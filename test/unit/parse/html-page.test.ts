@@ -32,15 +32,23 @@ describe('parseHtml: a well-formed page', () => {
   it('reads the title, the language and the visible text (head, script and style left out)', () => {
     assert.equal(p.title, 'Le Petit Prince');
     assert.equal(p.lang, 'fr-CA');
-    assert.equal(p.visibleText, "Chapitre un\nLorsque j'avais six ans j'ai vu, une fois, une magnifique image dans un livre.\nAutre\nBé & cé");
+    assert.equal(
+      p.visibleText,
+      "Chapitre un\nLorsque j'avais six ans j'ai vu, une fois, une magnifique image dans un livre.\nAutre\nBé & cé",
+    );
     assert.equal(p.isTextTruncated, false);
     assert.equal(p.tokenCount, 21);
   });
 
   it('lists the links in document order with anchor text', () => {
-    assert.deepEqual(p.links.map((l) => [l.kind, l.href, l.anchorText]), [
-      ['a', '/image.html', 'magnifique image'], ['a', 'http://other.test/a', 'Autre'], ['a', 'b.html', 'Bé & cé'],
-    ]);
+    assert.deepEqual(
+      p.links.map((l) => [l.kind, l.href, l.anchorText]),
+      [
+        ['a', '/image.html', 'magnifique image'],
+        ['a', 'http://other.test/a', 'Autre'],
+        ['a', 'b.html', 'Bé & cé'],
+      ],
+    );
     assert.deepEqual(p.skipped, NO_SKIPS);
     assert.equal(p.baseHref, null);
     assert.equal(p.effectiveBase, PAGE_URL);
@@ -50,10 +58,12 @@ describe('parseHtml: a well-formed page', () => {
 
   it('gives each link its extended anchor text: 10 tokens before and after, across blocks and other links', () => {
     assert.deepEqual(byHref(p, '/image.html').extendedAnchorText, {
-      before: 'j avais six ans j ai vu une fois une', after: 'dans un livre Autre Bé cé',
+      before: 'j avais six ans j ai vu une fois une',
+      after: 'dans un livre Autre Bé cé',
     });
     assert.deepEqual(byHref(p, 'b.html').extendedAnchorText, {
-      before: 'vu une fois une magnifique image dans un livre Autre', after: '',
+      before: 'vu une fois une magnifique image dans un livre Autre',
+      after: '',
     });
   });
 
@@ -86,7 +96,9 @@ describe('parseHtml: extended anchor text', () => {
   });
 
   it('counts words, not punctuation, and keeps words split by entities or inline tags whole', () => {
-    const p = parse('<p>Caf&eacute; &mdash; au <b>l</b>ait, 42! <a href="/x">x</a> --- M&uuml;nchen <i>und</i> K&ouml;ln.</p>', { anchorContextTokens: 4 });
+    const p = parse('<p>Caf&eacute; &mdash; au <b>l</b>ait, 42! <a href="/x">x</a> --- M&uuml;nchen <i>und</i> K&ouml;ln.</p>', {
+      anchorContextTokens: 4,
+    });
     assert.deepEqual(byHref(p, '/x').extendedAnchorText, { before: 'Café au lait 42', after: 'München und Köln' });
     assert.equal(p.visibleText, 'Café — au lait, 42! x --- München und Köln.');
   });
@@ -112,7 +124,7 @@ describe('parseHtml: extended anchor text', () => {
   it('windows stay exact over a long page (the token buffer is trimmed as it goes)', () => {
     const words = Array.from({ length: 30_000 }, (_, i) => `w${i}`);
     const parts: string[] = [];
-    for (let i = 0; i < words.length; i++) parts.push(i % 1000 === 500 ? `<a href="/l${i}">${words[i]}</a>` : words[i] as string);
+    for (let i = 0; i < words.length; i++) parts.push(i % 1000 === 500 ? `<a href="/l${i}">${words[i]}</a>` : (words[i] as string));
     const p = parse(`<p>${parts.join(' ')}</p>`, { anchorContextTokens: 3 });
     assert.equal(p.links.length, 30);
     for (const l of p.links) {
@@ -132,8 +144,17 @@ describe('parseHtml: anchor text', () => {
   });
 
   it('uses alt for <area>, nothing for frames', () => {
-    const p = parse('<map><area href="/a" alt="North  wing"><area nohref alt="x"></map><iframe src="/f">fallback</iframe><frameset><frame src="/g"></frameset>');
-    assert.deepEqual(p.links.map((l) => [l.kind, l.href, l.anchorText]), [['area', '/a', 'North wing'], ['frame', '/f', ''], ['frame', '/g', '']]);
+    const p = parse(
+      '<map><area href="/a" alt="North  wing"><area nohref alt="x"></map><iframe src="/f">fallback</iframe><frameset><frame src="/g"></frameset>',
+    );
+    assert.deepEqual(
+      p.links.map((l) => [l.kind, l.href, l.anchorText]),
+      [
+        ['area', '/a', 'North wing'],
+        ['frame', '/f', ''],
+        ['frame', '/g', ''],
+      ],
+    );
     assert.equal(p.visibleText, '', 'iframe fallback is not visible text');
   });
 });
@@ -189,8 +210,13 @@ describe('parseHtml: meta robots', () => {
   it('reads noindex, nofollow, none and noarchive, comma separated, case-insensitively', () => {
     assert.equal(robots('<meta name="robots" content="noindex">').isNoindex, true);
     assert.equal(robots('<meta name="robots" content="noindex">').isNofollow, false);
-    assert.deepEqual(robots('<meta name="ROBOTS" content="NoIndex,NOFOLLOW">'),
-      { isNoindex: true, isNofollow: true, isNoarchive: false, isNosnippet: false, directives: ['noindex', 'nofollow'] });
+    assert.deepEqual(robots('<meta name="ROBOTS" content="NoIndex,NOFOLLOW">'), {
+      isNoindex: true,
+      isNofollow: true,
+      isNoarchive: false,
+      isNosnippet: false,
+      directives: ['noindex', 'nofollow'],
+    });
     const none = robots('<meta name="robots" content="none">');
     assert.equal(none.isNoindex && none.isNofollow, true);
     const mix = robots('<meta name="robots" content="index, follow, noarchive , nosnippet, max-snippet:20">');
@@ -219,7 +245,10 @@ describe('parseHtml: skipped links', () => {
       <a href="data:text/html,hi">7</a><a href="">8</a><a href="  ">9</a><a href="#">10</a><a href="#top">11</a>
       <a href="/page#frag">12</a><a href="?q=1">13</a><a href="ftp://f.test/">14</a><a name="anchor">15</a><iframe src=""></iframe>`);
     assert.deepEqual(p.skipped, { javascript: 3, mailto: 2, tel: 1, data: 1, empty: 3, fragment: 2, limit: 0 });
-    assert.deepEqual(p.links.map((l) => l.href), ['/page#frag', '?q=1', 'ftp://f.test/']);
+    assert.deepEqual(
+      p.links.map((l) => l.href),
+      ['/page#frag', '?q=1', 'ftp://f.test/'],
+    );
   });
 
   it('reads nonsense options as their defaults or bounds', () => {
@@ -246,7 +275,15 @@ describe('parseHtml: other links and page facts', () => {
       <meta http-equiv="refresh" content="5; URL='/moved'">
       </head><body>text</body>`);
     assert.equal(p.canonical, '/canonical?a=1&b=2');
-    assert.deepEqual(p.links.map((l) => [l.kind, l.href]), [['link', '/de/'], ['link', '/page2'], ['link', '/page0'], ['refresh', '/moved']]);
+    assert.deepEqual(
+      p.links.map((l) => [l.kind, l.href]),
+      [
+        ['link', '/de/'],
+        ['link', '/page2'],
+        ['link', '/page0'],
+        ['refresh', '/moved'],
+      ],
+    );
   });
 
   it('takes the language from <html lang>, else Content-Language', () => {
@@ -256,8 +293,13 @@ describe('parseHtml: other links and page facts', () => {
   });
 
   it('keeps noscript links but not its text, and ignores template contents', () => {
-    const p = parse('<p>before</p><noscript><a href="/ns">No script</a> please enable</noscript><template><a href="/t">t</a><p>hidden</p></template><p>after</p>');
-    assert.deepEqual(p.links.map((l) => [l.href, l.anchorText]), [['/ns', 'No script']]);
+    const p = parse(
+      '<p>before</p><noscript><a href="/ns">No script</a> please enable</noscript><template><a href="/t">t</a><p>hidden</p></template><p>after</p>',
+    );
+    assert.deepEqual(
+      p.links.map((l) => [l.href, l.anchorText]),
+      [['/ns', 'No script']],
+    );
     assert.equal(p.visibleText, 'before\nafter');
     assert.deepEqual(byHref(p, '/ns').extendedAnchorText, { before: 'before', after: 'after' });
   });
@@ -271,22 +313,47 @@ describe('parseHtml: other links and page facts', () => {
 describe('parseHtml: broken HTML', () => {
   it('closes an open link when another starts (nested anchors)', () => {
     const p = parse('<p><a href="/outer">outer <a href="/inner">inner</a> tail</a> end</p>', { anchorContextTokens: 2 });
-    assert.deepEqual(p.links.map((l) => [l.href, l.anchorText]), [['/outer', 'outer'], ['/inner', 'inner']]);
+    assert.deepEqual(
+      p.links.map((l) => [l.href, l.anchorText]),
+      [
+        ['/outer', 'outer'],
+        ['/inner', 'inner'],
+      ],
+    );
     assert.deepEqual(byHref(p, '/outer').extendedAnchorText, { before: '', after: 'inner tail' });
     assert.deepEqual(byHref(p, '/inner').extendedAnchorText, { before: 'outer', after: 'tail end' });
     const deep = parse('<a href="/o">o<b><a href="/i">i</b>after</a>');
-    assert.deepEqual(deep.links.map((l) => [l.href, l.anchorText]), [['/o', 'o'], ['/i', 'i']]);
+    assert.deepEqual(
+      deep.links.map((l) => [l.href, l.anchorText]),
+      [
+        ['/o', 'o'],
+        ['/i', 'i'],
+      ],
+    );
   });
 
-  it('ends an unclosed link at its parent\'s end, or at the end of the document', () => {
+  it("ends an unclosed link at its parent's end, or at the end of the document", () => {
     const p = parse('<div><a href="/u">unclosed text</div><p>outside</p><p><a href="/eof">to the end');
-    assert.deepEqual(p.links.map((l) => [l.href, l.anchorText]), [['/u', 'unclosed text'], ['/eof', 'to the end']]);
+    assert.deepEqual(
+      p.links.map((l) => [l.href, l.anchorText]),
+      [
+        ['/u', 'unclosed text'],
+        ['/eof', 'to the end'],
+      ],
+    );
     assert.deepEqual(byHref(p, '/u').extendedAnchorText.after, 'outside to the end');
   });
 
   it('reads unquoted, single-quoted and duplicate attributes (the first wins), upper-case tags', () => {
-    const p = parse("<A HREF=/one REL=nofollow>One</A><a href='/two' href=\"/dup\">Two</a><a href=/three/>Three</a>");
-    assert.deepEqual(p.links.map((l) => [l.href, l.isNofollow]), [['/one', true], ['/two', false], ['/three/', false]]);
+    const p = parse('<A HREF=/one REL=nofollow>One</A><a href=\'/two\' href="/dup">Two</a><a href=/three/>Three</a>');
+    assert.deepEqual(
+      p.links.map((l) => [l.href, l.isNofollow]),
+      [
+        ['/one', true],
+        ['/two', false],
+        ['/three/', false],
+      ],
+    );
   });
 
   it('survives stray brackets, unclosed comments and scripts, and a body without a head', () => {
@@ -304,9 +371,41 @@ describe('parseHtml: broken HTML', () => {
   });
 
   it('never throws on garbage, and keeps its limits', () => {
-    const pieces = ['<a href="/x">', '</a>', '<a', ' href=', '"', "'", '<', '>', '/', '<!--', '-->', '<script>', '</script>',
-      '<p>', '</div>', 'word', ' ', '&amp', '&#x', ';', '<base href="', '<meta name=robots content=', '<![CDATA[', ']]>',
-      '<svg>', '<title>', '</title>', '<noscript>', '<template>', '<area href=/a>', '<iframe src=/f>', '\u0000', 'é'];
+    const pieces = [
+      '<a href="/x">',
+      '</a>',
+      '<a',
+      ' href=',
+      '"',
+      "'",
+      '<',
+      '>',
+      '/',
+      '<!--',
+      '-->',
+      '<script>',
+      '</script>',
+      '<p>',
+      '</div>',
+      'word',
+      ' ',
+      '&amp',
+      '&#x',
+      ';',
+      '<base href="',
+      '<meta name=robots content=',
+      '<![CDATA[',
+      ']]>',
+      '<svg>',
+      '<title>',
+      '</title>',
+      '<noscript>',
+      '<template>',
+      '<area href=/a>',
+      '<iframe src=/f>',
+      '\u0000',
+      'é',
+    ];
     let seed = 12345;
     const next = (): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648;

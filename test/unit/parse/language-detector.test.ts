@@ -32,8 +32,10 @@ function differences(texts: readonly string[]): string[] {
     const wantScores = Object.entries(want.getScores());
     const gotScores = Object.entries(got.scores);
     if (got.language !== want.language || got.isReliable !== want.isReliable() || !isDeepStrictEqual(gotScores, wantScores)) {
-      found.push(`${JSON.stringify(text.slice(0, 80))}: eld ${want.language}/${want.isReliable()} ${JSON.stringify(wantScores.slice(0, 3))}, ` +
-        `ours ${got.language}/${got.isReliable} ${JSON.stringify(gotScores.slice(0, 3))}`);
+      found.push(
+        `${JSON.stringify(text.slice(0, 80))}: eld ${want.language}/${want.isReliable()} ${JSON.stringify(wantScores.slice(0, 3))}, ` +
+          `ours ${got.language}/${got.isReliable} ${JSON.stringify(gotScores.slice(0, 3))}`,
+      );
     }
   }
   return found;
@@ -105,14 +107,70 @@ const SENTENCES: Readonly<Record<string, string>> = {
 
 /** Pieces that exercise eld's cleanup and separators. */
 const NOISE = [
-  ' 2024 ', ' 12,50 € ', ' A4 ', ' x86_64 ', ' H2O ', ' http://example.org/a?b=1 ', ' https://www.example.com/x ',
-  ' www.example.net ', ' mail@example.com ', ' first.last+tag@sub.example.co.uk ', ' example.com, ', ' shop.example.com/page ',
-  " l'", " d'", "' ", ' ’', '` ', ' — ', ' ... ', ' (', ') ', ' « ', ' » ', ' 😀 ', ' 𝒜𝒷𝒸 ', '\n', '\t', '\u00a0', ' © ',
+  ' 2024 ',
+  ' 12,50 € ',
+  ' A4 ',
+  ' x86_64 ',
+  ' H2O ',
+  ' http://example.org/a?b=1 ',
+  ' https://www.example.com/x ',
+  ' www.example.net ',
+  ' mail@example.com ',
+  ' first.last+tag@sub.example.co.uk ',
+  ' example.com, ',
+  ' shop.example.com/page ',
+  " l'",
+  " d'",
+  "' ",
+  ' ’',
+  '` ',
+  ' — ',
+  ' ... ',
+  ' (',
+  ') ',
+  ' « ',
+  ' » ',
+  ' 😀 ',
+  ' 𝒜𝒷𝒸 ',
+  '\n',
+  '\t',
+  '\u00a0',
+  ' © ',
 ];
 
 /** Letters and others that are special somewhere in eld's steps. */
-const SPECIALS = ['Σ', 'ς', 'σ', 'İ', 'ı', 'K', 'Å', 'Ω', 'ẞ', 'Ⱥ', 'ǅ', 'ᾈ', 'ﬀ', "'", '`', '’', ' ', '.', ',', '1', '@', '.com',
-  'http://', 'www.', '😀', '\ud800', '\udc00', '\u0301', '\u200d', '\ufeff'];
+const SPECIALS = [
+  'Σ',
+  'ς',
+  'σ',
+  'İ',
+  'ı',
+  'K',
+  'Å',
+  'Ω',
+  'ẞ',
+  'Ⱥ',
+  'ǅ',
+  'ᾈ',
+  'ﬀ',
+  "'",
+  '`',
+  '’',
+  ' ',
+  '.',
+  ',',
+  '1',
+  '@',
+  '.com',
+  'http://',
+  'www.',
+  '😀',
+  '\ud800',
+  '\udc00',
+  '\u0301',
+  '\u200d',
+  '\ufeff',
+];
 
 /** Every code unit in eld's letter class. */
 function letters(): number[] {
@@ -128,7 +186,9 @@ function capitalize(word: string): string {
 
 describe('languageTable', () => {
   it("holds eld's medium table entry for entry", async () => {
-    const { ngramsData } = await eldSource<{ ngramsData: { type: string; isSubset: boolean; languages: Record<string, string>; ngrams: Record<string, Record<string, number>> } }>('../ngrams/medium.js');
+    const { ngramsData } = await eldSource<{
+      ngramsData: { type: string; isSubset: boolean; languages: Record<string, string>; ngrams: Record<string, Record<string, number>> };
+    }>('../ngrams/medium.js');
     const table = languageTable();
     assert.equal(table.type, ngramsData.type);
     assert.equal(table.isSubset, ngramsData.isSubset);
@@ -154,7 +214,10 @@ describe('languageTable', () => {
     const { avgScore } = await eldSource<{ avgScore: Record<string, number> }>('../avgScore.js');
     assert.deepEqual(Object.fromEntries(table.languages.map((code, i) => [code, table.averageScores[i]])), avgScore);
     const { dictionary } = await eldSource<{ dictionary: string[] }>('../dictionary.js');
-    assert.deepEqual([...table.byteChars].map((c) => String.fromCharCode(c)), dictionary);
+    assert.deepEqual(
+      [...table.byteChars].map((c) => String.fromCharCode(c)),
+      dictionary,
+    );
     const { separators, matchDomains } = await eldSource<{ separators: RegExp; matchDomains: RegExp }>('../regexPatterns.js');
     // The detector relies on eld building its separators and domains from this class, this way.
     assert.equal(separators.source, `[^${table.letterClass}]+(?<![\\x27\\x60\\u2019])`);
@@ -222,15 +285,22 @@ describe('detect', () => {
   });
 
   it("gives eld's answers around the 350- and 380-byte cuts and the 70-byte word cap", () => {
-    const bases = [SENTENCES.en, SENTENCES.de, SENTENCES.ru, SENTENCES.zh, SENTENCES.hi, `${SENTENCES.el as string} 😀`]
-      .map((s) => `${s as string} `.repeat(20));
+    const bases = [SENTENCES.en, SENTENCES.de, SENTENCES.ru, SENTENCES.zh, SENTENCES.hi, `${SENTENCES.el as string} 😀`].map((s) =>
+      `${s as string} `.repeat(20),
+    );
     const texts: string[] = [];
     for (const [i, base] of bases.entries()) {
       for (let n = 100; n <= 460; n += i < 2 ? 1 : 3) texts.push(base.slice(0, n));
       // Word boundaries at every byte offset, after a leading run of non-letters that eld trims before counting.
       for (let k = 0; k < 12; k++) texts.push(`— ${'q'.repeat(k)} ${base}`, `${'q'.repeat(k)} ${base}`);
     }
-    for (const [letter, n] of [['a', 64], ['é', 30], ['ж', 30], ['中', 20], ['😀', 10]] as const) {
+    for (const [letter, n] of [
+      ['a', 64],
+      ['é', 30],
+      ['ж', 30],
+      ['中', 20],
+      ['😀', 10],
+    ] as const) {
       for (let k = n; k < n + 12; k++) texts.push(letter.repeat(k), `xy ${letter.repeat(k)} zw`, `${'ab '.repeat(110)}${letter.repeat(k)}`);
     }
     texts.push('a'.repeat(1000), 'é'.repeat(600), `${'word '.repeat(69)}${'ä'.repeat(100)}`, 'abcdefghij'.repeat(30));
@@ -240,13 +310,54 @@ describe('detect', () => {
   it("gives eld's answers on edge cases", () => {
     const long = `${SENTENCES.fr as string} `.repeat(100);
     const texts = [
-      '', ' ', '   ', '\n\t', '12345', '3.14 2,718 1e10', '© 2024 — 12:30 · 42 %', 'OK', 'Hello', 'Bonjour',
-      'http://example.com', 'www.example.org/path?x=1 and more', 'mail@example.com', 'a@b.cd', 'x.com', 'X.COM', 'see example.com/page and foo.com.',
-      'HTTP://EXAMPLE.ORG/X über alles', 'A1 B2 C3 x86_64 H2O', 'abc123def ghi', 'élan2 vital', '2abc def', "'''", '’’ ``', "l'", "don't",
-      "l'homme d'un ’tis rock’n’roll `quoted'", ' ,\'abc', 'abc\' ,', '😀😀😀', 'x😀y', '\ud800abc', 'abc\udc00', '\ufeffBOM text',
-      'ΟΔΥΣΣΕΥΣ ΚΑΙ ΑΧΙΛΛΕΥΣ', 'ΑΣ.Β ΣΑ Σ', 'İSTANBUL İzmir', 'KELVIN Å Ω', 'e\u0301te\u0301 cafe\u0301', 'ﬁne ﬂow',
-      'Приве́т, как дела́?', '한국어 텍스트 입니다', 'नमस्ते दुनिया', long, long.slice(0, 10_000), `${'https://x.org/ '.repeat(70)}${SENTENCES.it as string}`,
-      `${'1234 '.repeat(300)}${SENTENCES.pl as string}`, `${SENTENCES.nl as string}${'x'.repeat(2000)}`,
+      '',
+      ' ',
+      '   ',
+      '\n\t',
+      '12345',
+      '3.14 2,718 1e10',
+      '© 2024 — 12:30 · 42 %',
+      'OK',
+      'Hello',
+      'Bonjour',
+      'http://example.com',
+      'www.example.org/path?x=1 and more',
+      'mail@example.com',
+      'a@b.cd',
+      'x.com',
+      'X.COM',
+      'see example.com/page and foo.com.',
+      'HTTP://EXAMPLE.ORG/X über alles',
+      'A1 B2 C3 x86_64 H2O',
+      'abc123def ghi',
+      'élan2 vital',
+      '2abc def',
+      "'''",
+      '’’ ``',
+      "l'",
+      "don't",
+      "l'homme d'un ’tis rock’n’roll `quoted'",
+      " ,'abc",
+      "abc' ,",
+      '😀😀😀',
+      'x😀y',
+      '\ud800abc',
+      'abc\udc00',
+      '\ufeffBOM text',
+      'ΟΔΥΣΣΕΥΣ ΚΑΙ ΑΧΙΛΛΕΥΣ',
+      'ΑΣ.Β ΣΑ Σ',
+      'İSTANBUL İzmir',
+      'KELVIN Å Ω',
+      'e\u0301te\u0301 cafe\u0301',
+      'ﬁne ﬂow',
+      'Приве́т, как дела́?',
+      '한국어 텍스트 입니다',
+      'नमस्ते दुनिया',
+      long,
+      long.slice(0, 10_000),
+      `${'https://x.org/ '.repeat(70)}${SENTENCES.it as string}`,
+      `${'1234 '.repeat(300)}${SENTENCES.pl as string}`,
+      `${SENTENCES.nl as string}${'x'.repeat(2000)}`,
     ];
     assert.deepEqual(differences(texts), []);
   });

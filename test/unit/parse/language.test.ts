@@ -60,8 +60,17 @@ describe('detectLanguage', () => {
 describe('primaryLanguage', () => {
   it('takes the two-letter primary subtag of a language tag', () => {
     const cases: [string | undefined, string][] = [
-      ['en', 'en'], ['en-US', 'en'], [' FR ', 'fr'], ['zh_Hant', 'zh'], ['de-1996', 'de'],
-      ['eng', ''], ['x-klingon', ''], ['', ''], [undefined, ''], ['e', ''], ['en us', ''],
+      ['en', 'en'],
+      ['en-US', 'en'],
+      [' FR ', 'fr'],
+      ['zh_Hant', 'zh'],
+      ['de-1996', 'de'],
+      ['eng', ''],
+      ['x-klingon', ''],
+      ['', ''],
+      [undefined, ''],
+      ['e', ''],
+      ['en us', ''],
     ];
     for (const [tag, code] of cases) assert.equal(primaryLanguage(tag), code, String(tag));
   });

@@ -43,7 +43,27 @@ interface Link {
   extendedAnchorText: ExtendedAnchorText;
 }
 
-const PIECES = ['alpha', 'beta', 'γάμμα', 'x', '42', '𝐁𝐨𝐥𝐝', 'mid', 'end', ' ', ' ', ' ', '  ', '\n', ', ', '.', '—', '\u00a0', '&', '\ud800'];
+const PIECES = [
+  'alpha',
+  'beta',
+  'γάμμα',
+  'x',
+  '42',
+  '𝐁𝐨𝐥𝐝',
+  'mid',
+  'end',
+  ' ',
+  ' ',
+  ' ',
+  '  ',
+  '\n',
+  ', ',
+  '.',
+  '—',
+  '\u00a0',
+  '&',
+  '\ud800',
+];
 
 describe('TextFlow windows', () => {
   test('equal a plain model that keeps every token, for N from 0 to past the ring size', () => {

@@ -10,7 +10,11 @@ import { listFields } from '../../../src/config/describe.js';
 import { ConfigError } from '../../../src/core/errors.js';
 import type { Partitioner } from '../../../src/partition/partitioner.js';
 import {
-  createPartitioner, defaultForwardMode, PARTITIONER_IDS, partitionStrategySchema, type PartitionStrategyConfig,
+  createPartitioner,
+  defaultForwardMode,
+  PARTITIONER_IDS,
+  partitionStrategySchema,
+  type PartitionStrategyConfig,
 } from '../../../src/partition/registry.js';
 import type { TopicModel } from '../../../src/partition/topic/truth-topic.js';
 
@@ -21,7 +25,10 @@ const classifier = { labels: ['ARTS', 'NEWS', 'WORLD'], digest: 'f'.repeat(64) }
 function assertConfigError(fn: () => unknown, path: string, message: RegExp): void {
   assert.throws(fn, (err: unknown) => {
     assert.ok(err instanceof ConfigError, `not a ConfigError: ${String(err)}`);
-    assert.deepEqual(err.issues.map((i) => i.path), [path]);
+    assert.deepEqual(
+      err.issues.map((i) => i.path),
+      [path],
+    );
     assert.match(err.issues[0]?.message ?? '', message);
     return true;
   });
@@ -50,9 +57,17 @@ describe('partitionStrategySchema', () => {
   });
 
   test('applies the defaults of each strategy', () => {
-    assert.deepEqual(partitionStrategySchema.parse({ strategy: 'consistent-hash' }), { strategy: 'consistent-hash', key: 'host', virtualNodes: 128 });
+    assert.deepEqual(partitionStrategySchema.parse({ strategy: 'consistent-hash' }), {
+      strategy: 'consistent-hash',
+      key: 'host',
+      virtualNodes: 128,
+    });
     assert.deepEqual(partitionStrategySchema.parse({ strategy: 'content-hash' }), { strategy: 'content-hash', urls: 'url-hash' });
-    assert.deepEqual(partitionStrategySchema.parse({ strategy: 'truth-topic' }), { strategy: 'truth-topic', assignment: null, defaultCategory: null });
+    assert.deepEqual(partitionStrategySchema.parse({ strategy: 'truth-topic' }), {
+      strategy: 'truth-topic',
+      assignment: null,
+      defaultCategory: null,
+    });
     assert.deepEqual(partitionStrategySchema.parse({ strategy: 'host-hash' }), { strategy: 'host-hash' });
   });
 
@@ -65,7 +80,8 @@ describe('partitionStrategySchema', () => {
 
   test('documents every field of every strategy', () => {
     for (const member of partitionStrategySchema.options) {
-      for (const field of listFields(member)) assert.ok(field.doc.length > 0, `${member.shape.strategy.value}.${field.path} has no description`);
+      for (const field of listFields(member))
+        assert.ok(field.doc.length > 0, `${member.shape.strategy.value}.${field.path} has no description`);
     }
   });
 });
@@ -77,17 +93,29 @@ describe('createPartitioner', () => {
     assert.equal(ring.partitionCount, 3);
     const content = createPartitioner(partitionStrategySchema.parse({ strategy: 'content-hash', urls: 'host-hash' }), 2);
     assert.deepEqual(content.spec.params, { urls: 'host-hash' });
-    const topic = createPartitioner(partitionStrategySchema.parse({ strategy: 'truth-topic', assignment: { ARTS: 1, NEWS: 0 }, defaultCategory: 'ARTS' }), 2, { topics });
+    const topic = createPartitioner(
+      partitionStrategySchema.parse({ strategy: 'truth-topic', assignment: { ARTS: 1, NEWS: 0 }, defaultCategory: 'ARTS' }),
+      2,
+      { topics },
+    );
     assert.deepEqual(topic.spec.params, { assignment: ['ARTS=1', 'NEWS=0'], defaultCategory: 'ARTS' });
   });
 
   test('truth-topic without a topic model is a ConfigError at partition.strategy', () => {
-    assertConfigError(() => createPartitioner(partitionStrategySchema.parse({ strategy: 'truth-topic' }), 4, {}), 'partition.strategy', /topic model/);
+    assertConfigError(
+      () => createPartitioner(partitionStrategySchema.parse({ strategy: 'truth-topic' }), 4, {}),
+      'partition.strategy',
+      /topic model/,
+    );
   });
 
   test('a partition count below 1 (or not an integer) is a ConfigError at partition.strategy', () => {
     for (const n of [0, -3, 2.5]) {
-      assertConfigError(() => createPartitioner(partitionStrategySchema.parse({ strategy: 'host-hash' }), n), 'partition.strategy', /partition count/);
+      assertConfigError(
+        () => createPartitioner(partitionStrategySchema.parse({ strategy: 'host-hash' }), n),
+        'partition.strategy',
+        /partition count/,
+      );
     }
   });
 
@@ -108,22 +136,37 @@ describe('createPartitioner', () => {
 
 describe('defaultForwardMode', () => {
   test('urls for hash strategies, both for content-hash, pages for the topic strategies', () => {
-    const modes = Object.fromEntries(PARTITIONER_IDS.map((id) => [id, defaultForwardMode(createPartitioner(partitionStrategySchema.parse({ strategy: id }), 4, { topics, classifier }))]));
+    const modes = Object.fromEntries(
+      PARTITIONER_IDS.map((id) => [
+        id,
+        defaultForwardMode(createPartitioner(partitionStrategySchema.parse({ strategy: id }), 4, { topics, classifier })),
+      ]),
+    );
     assert.deepEqual(modes, {
-      'url-hash': 'urls', 'host-hash': 'urls', 'domain-hash': 'urls', 'ip-hash': 'urls', 'consistent-hash': 'urls',
-      'content-hash': 'both', topic: 'pages', 'truth-topic': 'pages',
+      'url-hash': 'urls',
+      'host-hash': 'urls',
+      'domain-hash': 'urls',
+      'ip-hash': 'urls',
+      'consistent-hash': 'urls',
+      'content-hash': 'both',
+      topic: 'pages',
+      'truth-topic': 'pages',
     });
   });
 
   test('topic needs the classifier labels, places pages by their category and names the model in its spec', () => {
-    assertConfigError(() => createPartitioner(partitionStrategySchema.parse({ strategy: 'topic' }), 2, { topics }), 'partition.strategy', /topic model/);
+    assertConfigError(
+      () => createPartitioner(partitionStrategySchema.parse({ strategy: 'topic' }), 2, { topics }),
+      'partition.strategy',
+      /topic model/,
+    );
     const p = createPartitioner(partitionStrategySchema.parse({ strategy: 'topic', defaultCategory: 'WORLD' }), 2, { classifier });
     assert.deepEqual(p.spec.params.assignment, ['ARTS=0', 'NEWS=1', 'WORLD=0']);
     assert.equal(p.spec.params.model, classifier.digest);
     const page = { url: 'http://a.test/', hostname: 'a.test', ip: null, contentDigest: 'sha1:X', language: 'en', title: null, text: null };
     const placer = p as Partitioner & { placePage: (page: unknown, self: number) => readonly number[] };
     assert.deepEqual(placer.placePage({ ...page, category: 'NEWS' }, 0), [1]);
-    assert.deepEqual(placer.placePage({ ...page, category: null }, 1), [0], 'no category: the default category\'s partition');
+    assert.deepEqual(placer.placePage({ ...page, category: null }, 1), [0], "no category: the default category's partition");
     assert.deepEqual(placer.placePage({ ...page, category: 'SPORTS' }, 1), [0], 'a category the labels do not name: the default');
     assert.deepEqual(p.placeUrl({ url: 'http://a.test/x', hostname: 'a.test', ip: null }, 1), [1], 'URLs stay where found');
   });

@@ -5,13 +5,27 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Curve, CurveSpec } from '../../../src/eval/ordering-models.js';
-import { columnNames, csvField, curvesFromJson, curvesToCsv, curvesToJson, formatCsvNumber, summaryToCsv } from '../../../src/report/curves-csv.js';
+import {
+  columnNames,
+  csvField,
+  curvesFromJson,
+  curvesToCsv,
+  curvesToJson,
+  formatCsvNumber,
+  summaryToCsv,
+} from '../../../src/report/curves-csv.js';
 
 function curve(label: string, x: readonly number[], y: readonly number[], overrides: Partial<CurveSpec> = {}): Curve {
   return {
     spec: {
-      id: 'pst', params: { pages: 4, threshold: 3 }, crawler: { kind: 'crawl', policy: { id: 'bfs', params: {} } },
-      importance: { id: 'backlinks', params: { distinctSources: true } }, label, xUnit: 'fraction', yUnit: 'percent', ...overrides,
+      id: 'pst',
+      params: { pages: 4, threshold: 3 },
+      crawler: { kind: 'crawl', policy: { id: 'bfs', params: {} } },
+      importance: { id: 'backlinks', params: { distinctSources: true } },
+      label,
+      xUnit: 'fraction',
+      yUnit: 'percent',
+      ...overrides,
     },
     x: Float64Array.from(x),
     y: Float64Array.from(y),
@@ -25,15 +39,10 @@ describe('curvesToCsv', () => {
       curve('bfs', [0, 0.25, 0.5, 0.75, 1], [0, 25, 50, 75, 100]),
       curve('pagerank, d=0.9', [0, 0.25, 0.5], [NaN, 100 / 3, 2 / 3]),
     ]);
-    assert.equal(csv, [
-      'fraction_crawled,bfs,"pagerank, d=0.9"',
-      '0,0,',
-      '0.25,25,33.333333',
-      '0.5,50,0.666667',
-      '0.75,75,',
-      '1,100,',
-      '',
-    ].join('\n'));
+    assert.equal(
+      csv,
+      ['fraction_crawled,bfs,"pagerank, d=0.9"', '0,0,', '0.25,25,33.333333', '0.5,50,0.666667', '0.75,75,', '1,100,', ''].join('\n'),
+    );
   });
 
   it('names the x column elapsed_ms for time curves and refuses mixed units', () => {
@@ -43,7 +52,10 @@ describe('curvesToCsv', () => {
 
   it('makes repeated labels unique', () => {
     const names = columnNames([
-      curve('random', [0], [0]), curve('random', [0], [0], { id: 'pcs' }), curve('x', [0], [0]), curve('x', [0], [0]),
+      curve('random', [0], [0]),
+      curve('random', [0], [0], { id: 'pcs' }),
+      curve('x', [0], [0]),
+      curve('x', [0], [0]),
     ]);
     assert.deepEqual(names, ['random [pst]', 'random [pcs]', 'x [pst]', 'x [pst] #2']);
   });
@@ -75,7 +87,10 @@ describe('curvesToJson / curvesFromJson', () => {
     assert.equal(doc.format, 'shoal-curves/1');
     assert.deepEqual(doc.curves[0]?.y, [null, 50, 100]);
     const back = curvesFromJson(text);
-    assert.deepEqual(back.map((c) => c.spec), curves.map((c) => c.spec));
+    assert.deepEqual(
+      back.map((c) => c.spec),
+      curves.map((c) => c.spec),
+    );
     assert.ok(Number.isNaN(back[0]?.y[0]));
     assert.deepEqual(Array.from(back[0]?.y.subarray(1) ?? []), [50, 100]);
     assert.deepEqual(Array.from(back[1]?.x ?? []), [0, 1]);
@@ -83,7 +98,10 @@ describe('curvesToJson / curvesFromJson', () => {
 
   it('reports every problem of a wrong document with its path', () => {
     const wrong = JSON.stringify({ format: 'shoal-curves/1', curves: [{ spec: { id: 'nope' }, x: [0], y: [0, 1] }] });
-    assert.throws(() => curvesFromJson(wrong), (err: Error) => /curves\.0\.spec\.id/.test(err.message) && /curves\.0\.spec\.label/.test(err.message));
+    assert.throws(
+      () => curvesFromJson(wrong),
+      (err: Error) => /curves\.0\.spec\.id/.test(err.message) && /curves\.0\.spec\.label/.test(err.message),
+    );
     assert.throws(() => curvesFromJson('{"format":"other","curves":[]}'), /format/);
     assert.throws(() => curvesFromJson('not json'), SyntaxError);
   });

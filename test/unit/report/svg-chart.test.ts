@@ -15,18 +15,21 @@ function assertWellFormed(xml: string): void {
   const stack: string[] = [];
   let elements = 0;
   let closes = 0;
-  const parser = new Parser({
-    onopentag(name) {
-      stack.push(name);
-      elements++;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        stack.push(name);
+        elements++;
+      },
+      onclosetag(name, isImplied) {
+        // htmlparser2 calls `<x/>` an implied close too: accept only that one.
+        if (isImplied) assert.equal(xml.slice(parser.endIndex - 1, parser.endIndex + 1), '/>', `<${name}> closed implicitly`);
+        assert.equal(stack.pop(), name, `</${name}> does not close the open element`);
+        closes++;
+      },
     },
-    onclosetag(name, isImplied) {
-      // htmlparser2 calls `<x/>` an implied close too: accept only that one.
-      if (isImplied) assert.equal(xml.slice(parser.endIndex - 1, parser.endIndex + 1), '/>', `<${name}> closed implicitly`);
-      assert.equal(stack.pop(), name, `</${name}> does not close the open element`);
-      closes++;
-    },
-  }, { xmlMode: true });
+    { xmlMode: true },
+  );
   parser.end(xml);
   assert.equal(stack.length, 0, `unclosed: ${stack.join(' > ')}`);
   assert.equal(closes, elements);
@@ -66,7 +69,13 @@ describe('the well-formedness check of this file', () => {
 });
 
 describe('lineChartSvg', () => {
-  const svg = lineChartSvg({ title: 'PST <G = 100>', xLabel: 'fraction of pages crawled (%)', yLabel: 'PST (%)', series: SERIES, idPrefix: 'pst 1' });
+  const svg = lineChartSvg({
+    title: 'PST <G = 100>',
+    xLabel: 'fraction of pages crawled (%)',
+    yLabel: 'PST (%)',
+    series: SERIES,
+    idPrefix: 'pst 1',
+  });
   const root = parse(svg);
 
   it('is an SVG 1.1 document with its namespace, size and view box', () => {
@@ -80,7 +89,10 @@ describe('lineChartSvg', () => {
     const series = byClass(root, 'series');
     assert.equal(series.length, SERIES.length);
     const legend = byClass(root, 'legend-entry');
-    assert.deepEqual(legend.map((g) => DomUtils.textContent(g)), SERIES.map((s) => s.name));
+    assert.deepEqual(
+      legend.map((g) => DomUtils.textContent(g)),
+      SERIES.map((s) => s.name),
+    );
     assert.ok(svg.includes('a&lt;b &amp; &quot;c&quot;'));
     assert.ok(!svg.includes('a<b'));
     assert.equal(DomUtils.textContent(byClass(root, 'title')), 'PST <G = 100>');
@@ -96,9 +108,10 @@ describe('lineChartSvg', () => {
     assert.equal(new Set(dashes).size, 3, 'data series differ in dash pattern too, for grey prints');
     assert.equal(paths[3]?.attribs['stroke-dasharray'], '6 5');
     assert.equal(paths[4]?.attribs['stroke-dasharray'], '1 4');
-    assert.deepEqual(byClass(root, 'series').map((g) => g.attribs['class']), [
-      'series series-data', 'series series-data', 'series series-data', 'series series-random', 'series series-ideal',
-    ]);
+    assert.deepEqual(
+      byClass(root, 'series').map((g) => g.attribs['class']),
+      ['series series-data', 'series series-data', 'series series-data', 'series series-random', 'series series-ideal'],
+    );
   });
 
   it('breaks a line at an undefined value and clips lines to the plot with a sanitised id', () => {
@@ -128,16 +141,27 @@ describe('lineChartSvg', () => {
 describe('curvesChartSvg', () => {
   it('plots curves in percent of the crawl with their labels and baseline styles', () => {
     const base = {
-      id: 'pst', params: {}, importance: { id: 'backlinks', params: {} }, xUnit: 'fraction', yUnit: 'percent',
+      id: 'pst',
+      params: {},
+      importance: { id: 'backlinks', params: {} },
+      xUnit: 'fraction',
+      yUnit: 'percent',
     } as const;
     const curves: Curve[] = [
-      { spec: { ...base, crawler: { kind: 'crawl', policy: { id: 'bfs', params: {} } }, label: 'bfs' }, x: Float64Array.of(0, 0.5, 1), y: Float64Array.of(0, 70, 100) },
+      {
+        spec: { ...base, crawler: { kind: 'crawl', policy: { id: 'bfs', params: {} } }, label: 'bfs' },
+        x: Float64Array.of(0, 0.5, 1),
+        y: Float64Array.of(0, 70, 100),
+      },
       { spec: { ...base, crawler: { kind: 'random' }, label: 'random' }, x: Float64Array.of(0, 1), y: Float64Array.of(0, 100) },
     ];
     const root = parse(curvesChartSvg(curves));
     assert.equal(DomUtils.textContent(byClass(root, 'y-label')), 'PST (%)');
     assert.equal(DomUtils.textContent(byClass(root, 'x-label')), 'fraction of pages crawled (%)');
-    assert.deepEqual(byClass(root, 'legend-entry').map((g) => DomUtils.textContent(g)), ['bfs', 'random']);
+    assert.deepEqual(
+      byClass(root, 'legend-entry').map((g) => DomUtils.textContent(g)),
+      ['bfs', 'random'],
+    );
     assert.equal(byClass(root, 'series')[1]?.attribs['class'], 'series series-random');
     // x = 1 (all crawled) lands on the right end of the 0–100 % axis: the same x as the last tick.
     const lastTick = byClass(root, 'tick').find((t) => DomUtils.textContent(t) === '100');

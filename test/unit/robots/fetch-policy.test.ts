@@ -5,7 +5,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DEFAULT_ROBOTS_MAX_AGE_MS, DEFAULT_ROBOTS_RETRY_MS, RobotsPolicyKind, robotsFromFetch, type RobotsPolicy,
+  DEFAULT_ROBOTS_MAX_AGE_MS,
+  DEFAULT_ROBOTS_RETRY_MS,
+  RobotsPolicyKind,
+  robotsFromFetch,
+  type RobotsPolicy,
 } from '../../../src/robots/fetch-policy.js';
 
 const BODY = 'User-agent: *\nDisallow: /private/\nCrawl-delay: 2\nSitemap: https://example.com/sitemap.xml\n';
@@ -110,7 +114,10 @@ describe('robotsFromFetch', () => {
   test('Retry-After sets the retry delay, capped by maxAgeMs', () => {
     assert.equal(robotsFromFetch({ kind: 'http-error', status: 503, retryAfterMs: 120_000 }).expiresInMs, 120_000);
     assert.equal(robotsFromFetch({ kind: 'http-error', status: 429, retryAfterMs: 0 }).expiresInMs, 0);
-    assert.equal(robotsFromFetch({ kind: 'http-error', status: 503, retryAfterMs: 10 * DEFAULT_ROBOTS_MAX_AGE_MS }).expiresInMs, DEFAULT_ROBOTS_MAX_AGE_MS);
+    assert.equal(
+      robotsFromFetch({ kind: 'http-error', status: 503, retryAfterMs: 10 * DEFAULT_ROBOTS_MAX_AGE_MS }).expiresInMs,
+      DEFAULT_ROBOTS_MAX_AGE_MS,
+    );
     // A client error is final for maxAgeMs whatever the header says.
     assert.equal(robotsFromFetch({ kind: 'http-error', status: 404, retryAfterMs: 5 }).expiresInMs, DEFAULT_ROBOTS_MAX_AGE_MS);
   });

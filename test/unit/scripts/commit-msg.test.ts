@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const scriptUrl = new URL('../../../scripts/commit-msg.mjs', import.meta.url).href;
-const { problemsOf, MAX_SUBJECT } = await import(scriptUrl) as { problemsOf: (m: string) => string[]; MAX_SUBJECT: number };
+const { problemsOf, MAX_SUBJECT } = (await import(scriptUrl)) as { problemsOf: (m: string) => string[]; MAX_SUBJECT: number };
 
 describe('commit-msg check', () => {
   it('accepts an imperative subject, a blank line and a body', () => {

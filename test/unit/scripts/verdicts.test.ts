@@ -81,8 +81,17 @@ const LABELS: Labels = { bfs: 'bfs', ib: 'ib', ir: 'ir', random: 'random crawler
 
 /** A graph of 1,000 pages on 20 hosts (more than a few sites: no per-site note). */
 const GRAPH: GraphFacts = {
-  pages: 1_000, links: 5_000, hosts: 20, sameHostShare: 0.5, depth: new Int32Array(0), nearDepth: 2, nearShare: 0.2,
-  largestHostShare: 0.1, largestHost: 0, meanDepth: 4, isReached: new Uint8Array(0),
+  pages: 1_000,
+  links: 5_000,
+  hosts: 20,
+  sameHostShare: 0.5,
+  depth: new Int32Array(0),
+  nearDepth: 2,
+  nearShare: 0.2,
+  largestHostShare: 0.1,
+  largestHost: 0,
+  meanDepth: 4,
+  isReached: new Uint8Array(0),
 };
 const HOT: HotFacts = { hotPages: 10, nearShare: 0.5, hosts: 5, meanDepth: 2, sameHostInShare: 0.3, largestHostShare: 0.1 };
 
@@ -99,7 +108,10 @@ describe('experiment1', () => {
       row('random crawler', [10, 20, 40, 60, 80]),
     ]);
     const v = experiment1(e, LABELS, GRAPH, HOT, []);
-    assert.deepEqual(v.claims.map((c) => c.isTrue), [true, false, true]);
+    assert.deepEqual(
+      v.claims.map((c) => c.isTrue),
+      [true, false, true],
+    );
     assert.equal(v.word, 'holds partly');
   });
 
@@ -111,7 +123,10 @@ describe('experiment1', () => {
       row('random crawler', [10, 20, 40, 60, 80]),
     ]);
     const v = experiment1(e, LABELS, GRAPH, HOT, []);
-    assert.deepEqual(v.claims.map((c) => c.isTrue), [false, false, false]);
+    assert.deepEqual(
+      v.claims.map((c) => c.isTrue),
+      [false, false, false],
+    );
     assert.equal(v.word, 'does not hold');
   });
 });
@@ -119,13 +134,12 @@ describe('experiment1', () => {
 describe('experiment4', () => {
   it('asks for strictly more than the share at the reading point', () => {
     // At 40 % of the crawl (the third point) IR′ has 81 % of the hot pages, breadth-first exactly 80 %.
-    const e = evaluation([
-      row('bfs', [30, 50, 80, 90, 95]),
-      row('ib', [20, 40, 60, 80, 90]),
-      row('ir', [30, 50, 81, 90, 95]),
-    ]);
+    const e = evaluation([row('bfs', [30, 50, 80, 90, 95]), row('ib', [20, 40, 60, 80, 90]), row('ir', [30, 50, 81, 90, 95])]);
     const v = experiment4(e, LABELS, GRAPH, HOT, [], 0.4, 80);
-    assert.deepEqual(v.claims.map((c) => c.isTrue), [true, false]);
+    assert.deepEqual(
+      v.claims.map((c) => c.isTrue),
+      [true, false],
+    );
     assert.equal(v.word, 'holds partly');
     assert.match(v.claims[0]?.evidence ?? '', /PST 81\.0 at 40 %/);
   });

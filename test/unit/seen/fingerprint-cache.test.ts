@@ -58,13 +58,19 @@ test('CLOCK within a set: a referenced entry survives the next eviction, a peeke
   for (const x of [1, 2, 3, 4]) c.add(x, x);
   assert.equal(c.has(1, 1), true);
   c.add(5, 5);
-  assert.deepEqual([1, 2, 3, 4, 5].map((x) => c.peek(x, x)), [true, false, true, true, true]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5].map((x) => c.peek(x, x)),
+    [true, false, true, true, true],
+  );
 
   const d = new FingerprintCache({ maxEntries: 4 });
   for (const x of [1, 2, 3, 4]) d.add(x, x);
   assert.equal(d.peek(1, 1), true);
   d.add(5, 5);
-  assert.deepEqual([1, 2, 3, 4, 5].map((x) => d.peek(x, x)), [false, true, true, true, true]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5].map((x) => d.peek(x, x)),
+    [false, true, true, true, true],
+  );
 });
 
 test('popular fingerprints stay cached through a long stream of one-time ones', () => {

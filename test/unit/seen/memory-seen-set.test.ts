@@ -24,18 +24,18 @@ function batchWithRepeats(n: number, seed: number, repeatShare: number): BigUint
 
 test('new, then seen; duplicates within a batch: only the first occurrence is new', async () => {
   const s = new MemorySeenSet();
-  assert.deepEqual([...await s.addBatch([5n, 6n, 5n, 7n, 6n])], [1, 1, 0, 1, 0]);
-  assert.deepEqual([...await s.addBatch([7n, 8n, 8n, 5n])], [0, 1, 0, 0]);
+  assert.deepEqual([...(await s.addBatch([5n, 6n, 5n, 7n, 6n]))], [1, 1, 0, 1, 0]);
+  assert.deepEqual([...(await s.addBatch([7n, 8n, 8n, 5n]))], [0, 1, 0, 0]);
   assert.equal(s.size, 4);
   assert.equal(await s.has(8n), true);
   assert.equal(await s.has(9n), false);
-  assert.deepEqual([...await s.addBatch([])], []);
+  assert.deepEqual([...(await s.addBatch([]))], []);
 });
 
 test('0 and 2^64 - 1 are ordinary fingerprints (0 is not taken for an empty slot)', async () => {
   const s = new MemorySeenSet();
   assert.equal(await s.has(0n), false);
-  assert.deepEqual([...await s.addBatch([0n, MAX, 0n, 1n << 32n, 1n])], [1, 1, 0, 1, 1]);
+  assert.deepEqual([...(await s.addBatch([0n, MAX, 0n, 1n << 32n, 1n]))], [1, 1, 0, 1, 1]);
   assert.equal(await s.has(0n), true);
   assert.equal(await s.has(MAX), true);
   assert.equal(s.size, 4);
@@ -56,11 +56,17 @@ test('grows past its initial capacity and keeps every fingerprint', async () => 
   const before = s.byteLength;
   const batch = batchWithRepeats(50_000, 11, 0);
   const answers = s.addBatchSync(batch);
-  assert.equal(answers.reduce((x, y) => x + y, 0), new Set(batch).size);
+  assert.equal(
+    answers.reduce((x, y) => x + y, 0),
+    new Set(batch).size,
+  );
   assert.equal(s.size, new Set(batch).size);
   assert.ok(s.byteLength > before);
   for (const f of batch) assert.equal(s.hasSync(f), true);
-  assert.equal(s.addBatchSync(batch).reduce((x, y) => x + y, 0), 0);
+  assert.equal(
+    s.addBatchSync(batch).reduce((x, y) => x + y, 0),
+    0,
+  );
 });
 
 test('200,000 random fingerprints with 50% repeats match a JS Set oracle, across batches', async () => {

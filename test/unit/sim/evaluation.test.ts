@@ -25,7 +25,10 @@ const evalConfig = (over: object = {}) => simConfigSchema.parse({ eval: { points
 describe('evaluation of simulated runs', () => {
   it('counts the pages reachable over followed links', () => {
     const reached = reachablePages(graph, [id('http://a/')]);
-    assert.deepEqual(['http://a/', 'http://b/', 'http://c/', 'http://d/', 'http://e/'].map((u) => reached[id(u)]), [1, 1, 1, 0, 0]);
+    assert.deepEqual(
+      ['http://a/', 'http://b/', 'http://c/', 'http://d/', 'http://e/'].map((u) => reached[id(u)]),
+      [1, 1, 1, 0, 0],
+    );
   });
 
   it('takes G as the smallest value of the top share', () => {
@@ -46,12 +49,25 @@ describe('evaluation of simulated runs', () => {
 
   it('draws PST, PCS and WC of a run, PBC with a buffer, and the two reference crawlers', async () => {
     const ctx = evalContext(graph, [id('http://a/')], evalConfig({ bufferPages: 1 }));
-    const run = await simulate({ graph, createPolicy: () => new BacklinkPolicy(), concurrency: 1, politeness: { minDelayMs: 0 }, latencyMs: 1, isBufferRecorded: true });
-    assert.deepEqual(Array.from(run.visits.pages, (p) => graph.urlOf(p)), ['http://a/', 'http://b/', 'http://c/']);
+    const run = await simulate({
+      graph,
+      createPolicy: () => new BacklinkPolicy(),
+      concurrency: 1,
+      politeness: { minDelayMs: 0 },
+      latencyMs: 1,
+      isBufferRecorded: true,
+    });
+    assert.deepEqual(
+      Array.from(run.visits.pages, (p) => graph.urlOf(p)),
+      ['http://a/', 'http://b/', 'http://c/'],
+    );
     const curves = runCurves(ctx, graph, { label: 'backlink', policy: run.policy, visitPages: run.visits.pages, bufferLog: run.bufferLog });
     const pst = curves.find((c) => c.spec.id === 'pst');
     assert.deepEqual(Array.from(pst?.y ?? []), [0, 0, 0, 100]);
-    assert.deepEqual(curves.map((c) => c.spec.id), ['pst', 'pcs', 'wc', 'pbc']);
+    assert.deepEqual(
+      curves.map((c) => c.spec.id),
+      ['pst', 'pcs', 'wc', 'pbc'],
+    );
     const pbc = curves.find((c) => c.spec.id === 'pbc');
     // The buffer keeps one page; c (IB′ 2 when visited) replaces b (IB′ 1): the hot page is kept at the end.
     assert.equal(pbc?.y[pbc.y.length - 1], 100);
@@ -62,7 +78,9 @@ describe('evaluation of simulated runs', () => {
 
   it('reads a topic from the truth labels or page text, and refuses a graph without either', () => {
     const texts: Record<string, string> = { 'http://a/': 'Computer computer', 'http://b/': 'nothing', 'http://c/': 'computer '.repeat(10) };
-    const withText = graphFromAdjacency(web, ['http://a/'], { content: (url) => ({ title: url === 'http://a/' ? 'A computer' : '', text: texts[url] ?? '' }) });
+    const withText = graphFromAdjacency(web, ['http://a/'], {
+      content: (url) => ({ title: url === 'http://a/' ? 'A computer' : '', text: texts[url] ?? '' }),
+    });
     const ctx = evalContext(withText, [0], evalConfig({ importance: 'topic', topic: 'computer' }));
     // This graph follows c → d: T = a, b, c, d. a has the word in its title, c ten times in its text.
     assert.deepEqual(Array.from(ctx.importance.values), [1, 0, 1, 0]);

@@ -28,7 +28,10 @@ describe('hostLatencies', () => {
   });
 
   it('uses measured times, and ms for hosts never measured', () => {
-    assert.deepEqual(Array.from(hostLatencies({ model: 'measured', ms: 50, spread: 0, seed: 1 }, 3, Float64Array.of(12, Number.NaN, 30))), [12, 50, 30]);
+    assert.deepEqual(
+      Array.from(hostLatencies({ model: 'measured', ms: 50, spread: 0, seed: 1 }, 3, Float64Array.of(12, Number.NaN, 30))),
+      [12, 50, 30],
+    );
     assert.throws(() => hostLatencies({ model: 'measured', ms: 50, spread: 0, seed: 1 }, 3, null), /measured by a real crawl/);
   });
 });

@@ -9,8 +9,12 @@ import { BacklinkPolicy } from '../../../src/order/backlink.js';
 import { BreadthFirstPolicy } from '../../../src/order/bfs.js';
 import { PageRankPolicy } from '../../../src/order/pagerank.js';
 import {
-  NEEDS_LINKS_ONLY, NO_PRIORITY_CHANGES,
-  type DiscoveredUrl, type FetchedPage, type OrderingPolicy, type PriorityChanges,
+  NEEDS_LINKS_ONLY,
+  NO_PRIORITY_CHANGES,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type OrderingPolicy,
+  type PriorityChanges,
 } from '../../../src/order/policy.js';
 import { RandomPolicy } from '../../../src/order/random.js';
 import { ForwardLinksPolicy } from '../../../src/order/forward-links.js';
@@ -64,10 +68,29 @@ describe('visit order per policy', () => {
      * Breadth-first: a b c d e f. Backlinks (IB′ counted when a page is observed; ties first-come):
      * a; b, c, d have 1 each → b (e 1), c (e 2); e (2) now beats d (1) → e, then d (f 1), f.
      */
-    const web = { 'http://a/': ['http://b/', 'http://c/', 'http://d/'], 'http://b/': ['http://e/'], 'http://c/': ['http://e/'], 'http://d/': ['http://f/'] };
+    const web = {
+      'http://a/': ['http://b/', 'http://c/', 'http://d/'],
+      'http://b/': ['http://e/'],
+      'http://c/': ['http://e/'],
+      'http://d/': ['http://f/'],
+    };
     const g = graphFromAdjacency(web, ['http://a/']);
-    assert.deepEqual(await order(g, () => new BreadthFirstPolicy()), ['http://a/', 'http://b/', 'http://c/', 'http://d/', 'http://e/', 'http://f/']);
-    assert.deepEqual(await order(g, () => new BacklinkPolicy()), ['http://a/', 'http://b/', 'http://c/', 'http://e/', 'http://d/', 'http://f/']);
+    assert.deepEqual(await order(g, () => new BreadthFirstPolicy()), [
+      'http://a/',
+      'http://b/',
+      'http://c/',
+      'http://d/',
+      'http://e/',
+      'http://f/',
+    ]);
+    assert.deepEqual(await order(g, () => new BacklinkPolicy()), [
+      'http://a/',
+      'http://b/',
+      'http://c/',
+      'http://e/',
+      'http://d/',
+      'http://f/',
+    ]);
   });
 
   // The same calls in the same order as the crawl's fixture driver (test/helpers/order.ts), hence the
@@ -91,7 +114,9 @@ describe('visit order per policy', () => {
   };
   for (const [name, make] of policies) {
     it(`${name} visits in the order of the crawl's fixture driver`, async () => {
-      const expected = crawlFixture(bigger, ['http://s.test/'], make(), { frontier: { minDelayMs: 0, delayFactor: 0, backQueueCount: backQueueCountFor(1) } });
+      const expected = crawlFixture(bigger, ['http://s.test/'], make(), {
+        frontier: { minDelayMs: 0, delayFactor: 0, backQueueCount: backQueueCountFor(1) },
+      });
       const g = graphFromAdjacency(bigger, ['http://s.test/']);
       assert.deepEqual(await order(g, make), expected);
       assert.equal(expected.length, g.pageCount);
@@ -104,9 +129,14 @@ class SpyPolicy implements OrderingPolicy {
   readonly spec = { id: 'spy', params: {} };
   readonly needs = NEEDS_LINKS_ONLY;
   readonly calls: string[] = [];
-  constructor(private readonly graph: SimGraph, private readonly changesAfter: ReadonlyMap<string, PriorityChanges> = new Map()) {}
+  constructor(
+    private readonly graph: SimGraph,
+    private readonly changesAfter: ReadonlyMap<string, PriorityChanges> = new Map(),
+  ) {}
   prioritize(url: DiscoveredUrl): number {
-    this.calls.push(`prioritize ${this.graph.urlOf(url.id)} depth ${url.depth} from ${url.fromId === undefined ? '-' : this.graph.urlOf(url.fromId)}`);
+    this.calls.push(
+      `prioritize ${this.graph.urlOf(url.id)} depth ${url.depth} from ${url.fromId === undefined ? '-' : this.graph.urlOf(url.fromId)}`,
+    );
     return 0;
   }
   observe(page: FetchedPage): PriorityChanges {
@@ -142,12 +172,21 @@ describe('the policy Contract', () => {
     const g = graphFromAdjacency({ 'http://a/': ['http://b/', 'http://c/', 'http://d/'], 'http://b/': [] }, ['http://a/']);
     const changes = new Map([['http://b/', { length: 2, ids: [g.pageIdOf('http://d/'), g.pageIdOf('http://c/')], priorities: [5, -1] }]]);
     const run = await simulate({ graph: g, createPolicy: () => new SpyPolicy(g, changes), ...PLAIN });
-    assert.deepEqual(Array.from(run.visits.pages, (p) => g.urlOf(p)), ['http://a/', 'http://b/', 'http://d/', 'http://c/']);
+    assert.deepEqual(
+      Array.from(run.visits.pages, (p) => g.urlOf(p)),
+      ['http://a/', 'http://b/', 'http://d/', 'http://c/'],
+    );
     assert.equal(run.nodes[0]?.reprioritized, 2);
   });
 
   it('stops after max pages fetches and follows those in flight', async () => {
-    const run = await simulate({ graph: graphFromAdjacency(WEB, ['http://a/']), createPolicy: () => new BreadthFirstPolicy(), ...PLAIN, concurrency: 2, maxPages: 4 });
+    const run = await simulate({
+      graph: graphFromAdjacency(WEB, ['http://a/']),
+      createPolicy: () => new BreadthFirstPolicy(),
+      ...PLAIN,
+      concurrency: 2,
+      maxPages: 4,
+    });
     assert.equal(run.visits.count, 4);
     assert.equal(run.stopReason, 'max-pages');
   });
@@ -170,7 +209,13 @@ describe('politeness on the virtual clock', () => {
   }
 
   it('never contacts a host again before max(minDelay, k × fetch time) after its last fetch', async () => {
-    const run = await simulate({ graph, createPolicy: () => new BreadthFirstPolicy(), concurrency: 4, politeness: { minDelayMs: 1000, delayFactor: 5 }, latencyMs: 300 });
+    const run = await simulate({
+      graph,
+      createPolicy: () => new BreadthFirstPolicy(),
+      concurrency: 4,
+      politeness: { minDelayMs: 1000, delayFactor: 5 },
+      latencyMs: 300,
+    });
     assert.equal(run.visits.count, 13);
     for (const host of ['x.test', 'y.test']) {
       const times = timesByHost(run).get(host) as number[];
@@ -183,7 +228,11 @@ describe('politeness on the virtual clock', () => {
   it('caps the k × fetch time part of the gap at maxDelayMs, as a crawl node does', async () => {
     // 5 × 300 = 1500 is capped at 600; the floor is 100: completion to completion 600 + 300.
     const run = await simulate({
-      graph, createPolicy: () => new BreadthFirstPolicy(), concurrency: 4, politeness: { minDelayMs: 100, delayFactor: 5, maxDelayMs: 600 }, latencyMs: 300,
+      graph,
+      createPolicy: () => new BreadthFirstPolicy(),
+      concurrency: 4,
+      politeness: { minDelayMs: 100, delayFactor: 5, maxDelayMs: 600 },
+      latencyMs: 300,
     });
     for (const host of ['x.test', 'y.test']) {
       const times = timesByHost(run).get(host) as number[];
@@ -196,7 +245,13 @@ describe('politeness on the virtual clock', () => {
     const delays = new Float64Array(graph.hosts.count);
     delays[graph.pageHost[graph.pageIdOf('http://y.test/0')] as number] = 4000;
     const slow: SimGraph = { ...graph, hosts: { ...graph.hosts, crawlDelayMs: delays } };
-    const run = await simulate({ graph: slow, createPolicy: () => new BreadthFirstPolicy(), concurrency: 4, politeness: { minDelayMs: 1000, delayFactor: 0 }, latencyMs: 0 });
+    const run = await simulate({
+      graph: slow,
+      createPolicy: () => new BreadthFirstPolicy(),
+      concurrency: 4,
+      politeness: { minDelayMs: 1000, delayFactor: 0 },
+      latencyMs: 0,
+    });
     const y = timesByHost(run).get('y.test') as number[];
     const x = timesByHost(run).get('x.test') as number[];
     assert.equal(run.visits.count, 13);
@@ -208,10 +263,17 @@ describe('politeness on the virtual clock', () => {
   it('keeps the per-IP connection limit for hosts on one address', async () => {
     // Both hosts on one IP, one connection per IP: their fetches never overlap.
     const shared: SimGraph = { ...graph, hosts: { ...graph.hosts, ips: Array.from({ length: graph.hosts.count }, () => '10.0.0.1') } };
-    const run = await simulate({ graph: shared, createPolicy: () => new BreadthFirstPolicy(), concurrency: 4, politeness: { minDelayMs: 0, delayFactor: 0 }, latencyMs: 100 });
+    const run = await simulate({
+      graph: shared,
+      createPolicy: () => new BreadthFirstPolicy(),
+      concurrency: 4,
+      politeness: { minDelayMs: 0, delayFactor: 0 },
+      latencyMs: 100,
+    });
     const times = Array.from(run.visits.timesMs).sort((a, b) => a - b);
     assert.equal(times.length, 13);
-    for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 100, `fetches ${i - 1} and ${i} overlap`);
+    for (let i = 1; i < times.length; i++)
+      assert.ok((times[i] as number) - (times[i - 1] as number) >= 100, `fetches ${i - 1} and ${i} overlap`);
   });
 });
 
@@ -219,7 +281,10 @@ describe('politeness on the virtual clock', () => {
 class TablePartitioner implements Partitioner {
   readonly spec = { id: 'table', params: {} };
   readonly needsIp = false;
-  constructor(private readonly table: ReadonlyMap<string, number>, readonly partitionCount: number) {}
+  constructor(
+    private readonly table: ReadonlyMap<string, number>,
+    readonly partitionCount: number,
+  ) {}
   placeUrl(url: UrlToPlace, _self: number): Placement {
     return [this.table.get(url.url) ?? 0];
   }
@@ -246,12 +311,29 @@ describe('several nodes', () => {
    * Node 1 gets c, d; fetching d sends a to node 0 (1 URL), where its seen test absorbs it.
    * 3 URLs sent for 4 pages: communication overhead 0.75.
    */
-  const web = { 'http://a/': ['http://b/', 'http://c/', 'http://d/'], 'http://b/': ['http://c/'], 'http://c/': ['http://d/'], 'http://d/': ['http://a/'] };
+  const web = {
+    'http://a/': ['http://b/', 'http://c/', 'http://d/'],
+    'http://b/': ['http://c/'],
+    'http://c/': ['http://d/'],
+    'http://d/': ['http://a/'],
+  };
   const graph = graphFromAdjacency(web, ['http://a/']);
-  const table = new Map([['http://a/', 0], ['http://b/', 0], ['http://c/', 1], ['http://d/', 1]]);
+  const table = new Map([
+    ['http://a/', 0],
+    ['http://b/', 0],
+    ['http://c/', 1],
+    ['http://d/', 1],
+  ]);
 
   it('counts the URLs exchanged exactly, and the receiver absorbs duplicates', async () => {
-    const run = await simulate({ graph, createPolicy: () => new BreadthFirstPolicy(), nodeCount: 2, partitioner: new TablePartitioner(table, 2), ...PLAIN, exchangeDelayMs: 50 });
+    const run = await simulate({
+      graph,
+      createPolicy: () => new BreadthFirstPolicy(),
+      nodeCount: 2,
+      partitioner: new TablePartitioner(table, 2),
+      ...PLAIN,
+      exchangeDelayMs: 50,
+    });
     const [n0, n1] = run.nodes;
     assert.deepEqual([n0?.pages, n0?.urlsSent, n0?.urlsReceived, n0?.urlsDuplicate], [2, 2, 1, 1]);
     assert.deepEqual([n1?.pages, n1?.urlsSent, n1?.urlsReceived, n1?.urlsDuplicate], [2, 1, 2, 0]);
@@ -266,7 +348,15 @@ describe('several nodes', () => {
     const page = (i: number): string => `http://h${i % 7}.test/${i}`;
     for (let i = 0; i < 60; i++) big[page(i)] = [1, 2, 3, 5, 8].map((d) => page((i + d) % 60));
     const g = graphFromAdjacency(big, ['http://h0.test/0']);
-    const run = await simulate({ graph: g, createPolicy: () => new BreadthFirstPolicy(), nodeCount: 3, partitioner: new UrlHashPartitioner(3), concurrency: 2, latencyMs: 20, politeness: { minDelayMs: 100 } });
+    const run = await simulate({
+      graph: g,
+      createPolicy: () => new BreadthFirstPolicy(),
+      nodeCount: 3,
+      partitioner: new UrlHashPartitioner(3),
+      concurrency: 2,
+      latencyMs: 20,
+      politeness: { minDelayMs: 100 },
+    });
     assert.equal(run.visits.count, 60);
     assert.equal(new Set(run.visits.pages).size, 60);
     // Each page is fetched by the node its URL hashes to.
@@ -276,7 +366,10 @@ describe('several nodes', () => {
       assert.deepEqual(hash.placeUrl({ url, hostname: new URL(url).hostname, ip: null }, 0), [run.visits.nodes[i]]);
     }
     const sent = run.nodes.reduce((s, n) => s + n.urlsSent, 0);
-    assert.equal(sent, run.nodes.reduce((s, n) => s + n.urlsReceived, 0));
+    assert.equal(
+      sent,
+      run.nodes.reduce((s, n) => s + n.urlsReceived, 0),
+    );
   });
 
   it('forwards a boundary page to its owner, which follows it', async () => {
@@ -286,12 +379,20 @@ describe('several nodes', () => {
     // (280-290, its own page), follows the forwarded d (queues a) and fetches a (290-300), a boundary
     // page it forwards to node 0, which follows it. d and a are fetched by both nodes: topic
     // partitioning's overlap.
-    const run = await simulate({ graph, createPolicy: () => new BreadthFirstPolicy(), nodeCount: 2, partitioner: new TablePagePlacer(table, 2), ...PLAIN });
+    const run = await simulate({
+      graph,
+      createPolicy: () => new BreadthFirstPolicy(),
+      nodeCount: 2,
+      partitioner: new TablePagePlacer(table, 2),
+      ...PLAIN,
+    });
     const [n0, n1] = run.nodes;
     assert.equal(run.forward, 'pages');
     assert.deepEqual([n0?.pages, n0?.pagesSent, n0?.pagesReceived, n0?.urlsSent], [4, 2, 1, 0]);
     assert.deepEqual([n1?.pages, n1?.pagesSent, n1?.pagesReceived, n1?.urlsSent], [2, 1, 2, 0]);
-    const byNode1 = Array.from(run.visits.pages).filter((_, i) => run.visits.nodes[i] === 1).map((p) => graph.urlOf(p));
+    const byNode1 = Array.from(run.visits.pages)
+      .filter((_, i) => run.visits.nodes[i] === 1)
+      .map((p) => graph.urlOf(p));
     assert.deepEqual(byNode1, ['http://d/', 'http://a/']);
   });
 
@@ -309,22 +410,44 @@ describe('several nodes', () => {
      */
     const web = {
       'http://a.test/': ['http://p1.test/', 'http://p2.test/', 'http://p3.test/'],
-      'http://p1.test/': ['http://y.test/'], 'http://p2.test/': ['http://y.test/'], 'http://p3.test/': ['http://y.test/'],
+      'http://p1.test/': ['http://y.test/'],
+      'http://p2.test/': ['http://y.test/'],
+      'http://p3.test/': ['http://y.test/'],
       'http://s.test/': ['http://z.test/', 'http://x.test/', 'http://y.test/'],
     };
     const g = graphFromAdjacency(web, ['http://a.test/', 'http://s.test/']);
-    const owners = new Map(Object.keys(web).concat('http://z.test/', 'http://x.test/', 'http://y.test/')
-      .map((u) => [u, /\/\/(s|z|x|y)\./.test(u) ? 1 : 0]));
-    const latencyMs = Float64Array.from({ length: g.hosts.count }, (_, h) => ({ 'a.test': 200, 'z.test': 1000 } as Record<string, number>)[g.hosts.nameOf(h)] ?? 10);
-    const run = (linkSummaryIntervalMs: number): Promise<SimulationRun> => simulate({
-      graph: g, createPolicy: () => new BacklinkPolicy(), nodeCount: 2, partitioner: new TablePartitioner(owners, 2),
-      concurrency: 1, politeness: { minDelayMs: 0, delayFactor: 0 }, latencyMs, exchangeDelayMs: 10, linkSummaryIntervalMs,
-    });
-    const byNode1 = (r: SimulationRun): string[] => Array.from(r.visits.pages).filter((_, i) => r.visits.nodes[i] === 1).map((p) => g.urlOf(p));
+    const owners = new Map(
+      Object.keys(web)
+        .concat('http://z.test/', 'http://x.test/', 'http://y.test/')
+        .map((u) => [u, /\/\/(s|z|x|y)\./.test(u) ? 1 : 0]),
+    );
+    const latencyMs = Float64Array.from(
+      { length: g.hosts.count },
+      (_, h) => (({ 'a.test': 200, 'z.test': 1000 }) as Record<string, number>)[g.hosts.nameOf(h)] ?? 10,
+    );
+    const run = (linkSummaryIntervalMs: number): Promise<SimulationRun> =>
+      simulate({
+        graph: g,
+        createPolicy: () => new BacklinkPolicy(),
+        nodeCount: 2,
+        partitioner: new TablePartitioner(owners, 2),
+        concurrency: 1,
+        politeness: { minDelayMs: 0, delayFactor: 0 },
+        latencyMs,
+        exchangeDelayMs: 10,
+        linkSummaryIntervalMs,
+      });
+    const byNode1 = (r: SimulationRun): string[] =>
+      Array.from(r.visits.pages)
+        .filter((_, i) => r.visits.nodes[i] === 1)
+        .map((p) => g.urlOf(p));
     const summarized = await run(300);
     assert.deepEqual(byNode1(summarized), ['http://s.test/', 'http://z.test/', 'http://y.test/', 'http://x.test/']);
     assert.equal(summarized.messages.linkSummaries, 1);
-    assert.deepEqual(summarized.nodes.map((n) => n.linkSummariesSent), [1, 0]);
+    assert.deepEqual(
+      summarized.nodes.map((n) => n.linkSummariesSent),
+      [1, 0],
+    );
     assert.deepEqual([summarized.nodes[0]?.urlsSent, summarized.nodes[1]?.urlsDuplicate], [1, 1]);
     // y's new IB′ reached node 1's frontier as its one priority change.
     assert.equal(summarized.nodes[1]?.reprioritized, 1);
@@ -336,14 +459,22 @@ describe('several nodes', () => {
 
   it('refuses several nodes without a partitioner of that many partitions', async () => {
     await assert.rejects(simulate({ graph, createPolicy: () => new BreadthFirstPolicy(), nodeCount: 2 }), /needs a partitioner/);
-    await assert.rejects(simulate({ graph, createPolicy: () => new BreadthFirstPolicy(), nodeCount: 3, partitioner: new UrlHashPartitioner(2) }), /2 partitions for 3 nodes/);
+    await assert.rejects(
+      simulate({ graph, createPolicy: () => new BreadthFirstPolicy(), nodeCount: 3, partitioner: new UrlHashPartitioner(2) }),
+      /2 partitions for 3 nodes/,
+    );
   });
 });
 
 describe('what the graph can serve', () => {
   it('refuses a policy that reads anchor texts the graph does not have', async () => {
     const graph = graphFromAdjacency(WEB, ['http://a/']);
-    const anchorReader: OrderingPolicy = { spec: { id: 'anchors', params: {} }, needs: { ids: true, urls: false, anchors: true, text: false }, prioritize: () => 0, observe: () => NO_PRIORITY_CHANGES };
+    const anchorReader: OrderingPolicy = {
+      spec: { id: 'anchors', params: {} },
+      needs: { ids: true, urls: false, anchors: true, text: false },
+      prioritize: () => 0,
+      observe: () => NO_PRIORITY_CHANGES,
+    };
     await assert.rejects(simulate({ graph, createPolicy: () => anchorReader }), /anchors reads anchor texts/);
     const withAnchors = graphFromAdjacency(WEB, ['http://a/'], { anchor: (_from, to) => to });
     const run = await simulate({ graph: withAnchors, createPolicy: () => anchorReader, ...PLAIN });

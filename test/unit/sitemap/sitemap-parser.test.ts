@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import {
-  DEFAULT_SITEMAP_MAX_URLS, parseSitemap, parseW3cDatetime, type SitemapContext, type SitemapParse, type SitemapParseOptions,
+  DEFAULT_SITEMAP_MAX_URLS,
+  parseSitemap,
+  parseW3cDatetime,
+  type SitemapContext,
+  type SitemapParse,
+  type SitemapParseOptions,
   type SitemapUrl,
 } from '../../../src/sitemap/sitemap-parser.js';
 
@@ -33,11 +38,13 @@ const url = (loc: string, extra = ''): string => `<url><loc>${loc}</loc>${extra}
 
 describe('urlset', () => {
   it('reads loc, lastmod, changefreq and priority', async () => {
-    const r = await parse(urlset([
-      url('http://a.test/one', '<lastmod>2024-03-01</lastmod><changefreq>daily</changefreq><priority>0.8</priority>'),
-      url('http://a.test/two', '<lastmod>2024-03-01T10:30:00+01:00</lastmod><changefreq>Weekly</changefreq><priority>1.0</priority>'),
-      url('http://a.test/three'),
-    ]));
+    const r = await parse(
+      urlset([
+        url('http://a.test/one', '<lastmod>2024-03-01</lastmod><changefreq>daily</changefreq><priority>0.8</priority>'),
+        url('http://a.test/two', '<lastmod>2024-03-01T10:30:00+01:00</lastmod><changefreq>Weekly</changefreq><priority>1.0</priority>'),
+        url('http://a.test/three'),
+      ]),
+    );
     assert.equal(r.kind, 'urlset');
     assert.deepEqual(urlsOf(r), [
       { url: 'http://a.test/one', lastmodMs: Date.UTC(2024, 2, 1), changefreq: 'daily', priority: 0.8 },
@@ -52,11 +59,13 @@ describe('urlset', () => {
   });
 
   it('keeps the URL but nulls invalid optional fields', async () => {
-    const r = await parse(urlset([
-      url('http://a.test/x', '<lastmod>yesterday</lastmod><changefreq>sometimes</changefreq><priority>1.5</priority>'),
-      url('http://a.test/y', '<lastmod>2023-02-30</lastmod><priority>-0.1</priority>'),
-      url('http://a.test/z', '<priority> .5 </priority><lastmod> 2021 </lastmod>'),
-    ]));
+    const r = await parse(
+      urlset([
+        url('http://a.test/x', '<lastmod>yesterday</lastmod><changefreq>sometimes</changefreq><priority>1.5</priority>'),
+        url('http://a.test/y', '<lastmod>2023-02-30</lastmod><priority>-0.1</priority>'),
+        url('http://a.test/z', '<priority> .5 </priority><lastmod> 2021 </lastmod>'),
+      ]),
+    );
     assert.deepEqual(urlsOf(r), [
       { url: 'http://a.test/x', lastmodMs: null, changefreq: null, priority: null },
       { url: 'http://a.test/y', lastmodMs: null, changefreq: null, priority: null },
@@ -65,22 +74,32 @@ describe('urlset', () => {
   });
 
   it('normalizes each loc and counts the ones that are not absolute http(s) URLs', async () => {
-    const r = await parse(urlset([
-      url('HTTP://A.TEST:80/%7Efoo/./bar#frag'),
-      url('mailto:someone@a.test'), url('/relative/path'), url(''), url('   '), url('http://[bad'),
-      '<url><lastmod>2020-01-01</lastmod></url>',
-      url(`http://a.test/${'x'.repeat(2100)}`),
-      url('http://a.test/ok'),
-    ]));
+    const r = await parse(
+      urlset([
+        url('HTTP://A.TEST:80/%7Efoo/./bar#frag'),
+        url('mailto:someone@a.test'),
+        url('/relative/path'),
+        url(''),
+        url('   '),
+        url('http://[bad'),
+        '<url><lastmod>2020-01-01</lastmod></url>',
+        url(`http://a.test/${'x'.repeat(2100)}`),
+        url('http://a.test/ok'),
+      ]),
+    );
     assert.deepEqual(locs(r), ['http://a.test/~foo/bar', 'http://a.test/ok']);
     assert.equal(r.entryCount, 9);
     assert.equal(r.dropped.invalid, 7);
   });
 
   it('counts duplicates (after normalization) and keeps the first', async () => {
-    const r = await parse(urlset([
-      url('http://a.test/p', '<priority>0.1</priority>'), url('http://A.test/p', '<priority>0.9</priority>'), url('http://a.test/p#x'),
-    ]));
+    const r = await parse(
+      urlset([
+        url('http://a.test/p', '<priority>0.1</priority>'),
+        url('http://A.test/p', '<priority>0.9</priority>'),
+        url('http://a.test/p#x'),
+      ]),
+    );
     assert.deepEqual(urlsOf(r), [{ url: 'http://a.test/p', lastmodMs: null, changefreq: null, priority: 0.1 }]);
     assert.equal(r.dropped.duplicate, 2);
   });
@@ -94,9 +113,12 @@ describe('urlset', () => {
 
 describe('real-world mess', () => {
   it('namespace prefixes on every element (ns0:, sm:)', async () => {
-    const doc = '<ns0:urlset xmlns:ns0="http://www.sitemaps.org/schemas/sitemap/0.9"><ns0:url><ns0:loc>http://a.test/p</ns0:loc>'
-      + '<ns0:lastmod>2022-05-06</ns0:lastmod></ns0:url></ns0:urlset>';
-    assert.deepEqual(urlsOf(await parse(doc)), [{ url: 'http://a.test/p', lastmodMs: Date.UTC(2022, 4, 6), changefreq: null, priority: null }]);
+    const doc =
+      '<ns0:urlset xmlns:ns0="http://www.sitemaps.org/schemas/sitemap/0.9"><ns0:url><ns0:loc>http://a.test/p</ns0:loc>' +
+      '<ns0:lastmod>2022-05-06</ns0:lastmod></ns0:url></ns0:urlset>';
+    assert.deepEqual(urlsOf(await parse(doc)), [
+      { url: 'http://a.test/p', lastmodMs: Date.UTC(2022, 4, 6), changefreq: null, priority: null },
+    ]);
   });
 
   it('a prefixed root over unprefixed children, and an undeclared prefix used throughout', async () => {
@@ -108,21 +130,33 @@ describe('real-world mess', () => {
 
   it('a missing or misspelled namespace, and upper-case tag names', async () => {
     assert.deepEqual(locs(await parse(urlset([url('http://a.test/a')], ''))), ['http://a.test/a']);
-    assert.deepEqual(locs(await parse(urlset([url('http://a.test/b')], 'xmlns="http://www.sitemaps.org/schemas/sitemap/09"'))), ['http://a.test/b']);
+    assert.deepEqual(locs(await parse(urlset([url('http://a.test/b')], 'xmlns="http://www.sitemaps.org/schemas/sitemap/09"'))), [
+      'http://a.test/b',
+    ]);
     assert.deepEqual(locs(await parse('<URLSET><URL><LOC>http://a.test/c</LOC></URL></URLSET>')), ['http://a.test/c']);
     // The old Google namespace.
-    assert.deepEqual(locs(await parse(urlset([url('http://a.test/d')], 'xmlns="http://www.google.com/schemas/sitemap/0.84"'))), ['http://a.test/d']);
+    assert.deepEqual(locs(await parse(urlset([url('http://a.test/d')], 'xmlns="http://www.google.com/schemas/sitemap/0.84"'))), [
+      'http://a.test/d',
+    ]);
   });
 
   it('CDATA, entities and blanks around a loc', async () => {
-    const r = await parse(urlset([
-      url('<![CDATA[http://a.test/q?a=1&b=2]]>'),
-      url('http://a.test/r?a=1&amp;b=2&amp;c=&#x2F;&#47;'),
-      url('\n      http://a.test/s\n    '),
-      url('  <![CDATA[ http://a.test/t ]]>  '),
-      '<url>\n  <loc>\n\thttp://a.test/u\r\n  </loc>\n</url>',
-    ]));
-    assert.deepEqual(locs(r), ['http://a.test/q?a=1&b=2', 'http://a.test/r?a=1&b=2&c=//', 'http://a.test/s', 'http://a.test/t', 'http://a.test/u']);
+    const r = await parse(
+      urlset([
+        url('<![CDATA[http://a.test/q?a=1&b=2]]>'),
+        url('http://a.test/r?a=1&amp;b=2&amp;c=&#x2F;&#47;'),
+        url('\n      http://a.test/s\n    '),
+        url('  <![CDATA[ http://a.test/t ]]>  '),
+        '<url>\n  <loc>\n\thttp://a.test/u\r\n  </loc>\n</url>',
+      ]),
+    );
+    assert.deepEqual(locs(r), [
+      'http://a.test/q?a=1&b=2',
+      'http://a.test/r?a=1&b=2&c=//',
+      'http://a.test/s',
+      'http://a.test/t',
+      'http://a.test/u',
+    ]);
   });
 
   it('a UTF-8 BOM, a UTF-16 BOM, and a legacy encoding in the XML declaration', async () => {
@@ -194,11 +228,43 @@ describe('real-world mess', () => {
     for (const doc of docs) assert.equal((await parse(doc)).kind, 'urlset', doc);
   });
 
-  it('random soup of sitemap tokens: always a result, only URLs of the document\'s location', async () => {
+  it("random soup of sitemap tokens: always a result, only URLs of the document's location", async () => {
     const tokens = [
-      '<url>', '</url>', '<loc>', '</loc>', 'http://a.test/p', 'http://b.test/q', '<![CDATA[', ']]>', '&amp;', '&bogus;', '<image:image>',
-      '</image:image>', '<image:loc>', '<lastmod>', '2020-01-01', '</lastmod>', '<', '>', '/>', ' ', '\n', '<urlset>', '</urlset>',
-      '<sitemapindex>', '<sitemap>', '<!--', '-->', '<?xml version="1.0"?>', '"', "'", '=', 'xmlns="x"', '\u0000', '\ufffd', '<html>',
+      '<url>',
+      '</url>',
+      '<loc>',
+      '</loc>',
+      'http://a.test/p',
+      'http://b.test/q',
+      '<![CDATA[',
+      ']]>',
+      '&amp;',
+      '&bogus;',
+      '<image:image>',
+      '</image:image>',
+      '<image:loc>',
+      '<lastmod>',
+      '2020-01-01',
+      '</lastmod>',
+      '<',
+      '>',
+      '/>',
+      ' ',
+      '\n',
+      '<urlset>',
+      '</urlset>',
+      '<sitemapindex>',
+      '<sitemap>',
+      '<!--',
+      '-->',
+      '<?xml version="1.0"?>',
+      '"',
+      "'",
+      '=',
+      'xmlns="x"',
+      '\u0000',
+      '\ufffd',
+      '<html>',
     ];
     let seed = 12345;
     const next = (n: number): number => {
@@ -220,14 +286,20 @@ describe('real-world mess', () => {
   });
 
   it('comments, processing instructions and a doctype before the root', async () => {
-    const doc = `<?xml version="1.0"?>\n<!-- generated -->\n<?xml-stylesheet type="text/xsl" href="/s.xsl"?>\n<!DOCTYPE urlset>\n${urlset([url('http://a.test/a')]).replace(/^<\?xml[^>]*>\n/, '')}`;
+    const doc =
+      `<?xml version="1.0"?>\n<!-- generated -->\n<?xml-stylesheet type="text/xsl" href="/s.xsl"?>\n<!DOCTYPE ` +
+      `urlset>\n${urlset([url('http://a.test/a')]).replace(/^<\?xml[^>]*>\n/, '')}`;
     assert.deepEqual(locs(await parse(doc)), ['http://a.test/a']);
   });
 });
 
 describe('documents that are not sitemaps: no URL and a problem, never an exception', () => {
   const cases: Array<[string, string | Uint8Array, string]> = [
-    ['an HTML error page', '<!DOCTYPE html>\n<html><head><title>404</title></head><body><a href="http://a.test/x">home</a></body></html>', 'html'],
+    [
+      'an HTML error page',
+      '<!DOCTYPE html>\n<html><head><title>404</title></head><body><a href="http://a.test/x">home</a></body></html>',
+      'html',
+    ],
     ['an HTML fragment after an HTML doctype', '<!doctype html><div><a href="http://a.test/y">y</a></div>', 'html'],
     ['a bare body', '<body><p>Service unavailable</p></body>', 'html'],
     ['an RSS feed', '<?xml version="1.0"?><rss version="2.0"><channel><item><link>http://a.test/p</link></item></channel></rss>', 'feed'],
@@ -281,7 +353,9 @@ describe('sitemap index', () => {
 
 describe('text sitemaps', () => {
   it('one URL per line, any line ending, blank lines ignored, non-URLs counted', async () => {
-    const r = await parse('http://a.test/1\r\nhttp://a.test/2\n\n  http://a.test/3  \rnot a url\n/relative\nhttp://a.test/1\nhttp://a.test/4');
+    const r = await parse(
+      'http://a.test/1\r\nhttp://a.test/2\n\n  http://a.test/3  \rnot a url\n/relative\nhttp://a.test/1\nhttp://a.test/4',
+    );
     assert.equal(r.kind, 'text');
     assert.deepEqual(locs(r), ['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://a.test/4']);
     assert.equal(r.entryCount, 7);
@@ -319,12 +393,21 @@ describe('gzip', () => {
     assert.equal(r.kind, 'urlset');
     const got = locs(r);
     assert.ok(got.length > 10 && got.length < 2000, `${got.length} entries`);
-    assert.deepEqual(got, entries.slice(0, got.length).map((_, i) => `http://a.test/p${i}`));
+    assert.deepEqual(
+      got,
+      entries.slice(0, got.length).map((_, i) => `http://a.test/p${i}`),
+    );
   });
 
   it('a gzip bomb stops at maxBytes of output and keeps the entries before the cap', async () => {
     const head = urlset([url('http://a.test/a'), url('http://a.test/b')]).replace('</urlset>\n', '');
-    const bomb = gzipSync(Buffer.concat([Buffer.from(head), Buffer.alloc(16 * 1024 * 1024, ' '), Buffer.from('<url><loc>http://a.test/late</loc></url></urlset>')]));
+    const bomb = gzipSync(
+      Buffer.concat([
+        Buffer.from(head),
+        Buffer.alloc(16 * 1024 * 1024, ' '),
+        Buffer.from('<url><loc>http://a.test/late</loc></url></urlset>'),
+      ]),
+    );
     assert.ok(bomb.length < 200_000, `${bomb.length} compressed bytes`);
     const r = await parse(bomb, USER, { maxBytes: 1_000_000 });
     assert.equal(r.kind, 'urlset');
@@ -334,7 +417,9 @@ describe('gzip', () => {
   });
 
   it('a bomb past the default 50 MiB cap stops there', async () => {
-    const bomb = gzipSync(Buffer.concat([Buffer.from(`<urlset ${NS}><url><loc>http://a.test/a</loc></url>`), Buffer.alloc(60 * 1024 * 1024, ' ')]));
+    const bomb = gzipSync(
+      Buffer.concat([Buffer.from(`<urlset ${NS}><url><loc>http://a.test/a</loc></url>`), Buffer.alloc(60 * 1024 * 1024, ' ')]),
+    );
     const r = await parse(bomb);
     assert.deepEqual(locs(r), ['http://a.test/a']);
     assert.equal(r.bytes, 52_428_800);
@@ -345,7 +430,10 @@ describe('gzip', () => {
 describe('caps', () => {
   it('maxUrls keeps the first N entries and counts the rest', async () => {
     const r = await parse(urlset(Array.from({ length: 8 }, (_, i) => url(`http://a.test/${i}`))), USER, { maxUrls: 5 });
-    assert.deepEqual(locs(r), [0, 1, 2, 3, 4].map((i) => `http://a.test/${i}`));
+    assert.deepEqual(
+      locs(r),
+      [0, 1, 2, 3, 4].map((i) => `http://a.test/${i}`),
+    );
     assert.equal(r.entryCount, 8);
     assert.equal(r.dropped.overCap, 3);
     assert.equal(r.isOverMaxUrls, true);
@@ -362,9 +450,16 @@ describe('caps', () => {
   });
 
   it('maxUrls applies to a sitemap index too', async () => {
-    const r = await parse(`<sitemapindex ${NS}>${[1, 2, 3].map((i) => `<sitemap><loc>http://a.test/s${i}.xml</loc></sitemap>`).join('')}</sitemapindex>`, USER, { maxUrls: 2 });
+    const r = await parse(
+      `<sitemapindex ${NS}>${[1, 2, 3].map((i) => `<sitemap><loc>http://a.test/s${i}.xml</loc></sitemap>`).join('')}</sitemapindex>`,
+      USER,
+      { maxUrls: 2 },
+    );
     assert.ok(r.kind === 'index');
-    assert.deepEqual(r.sitemaps.map((s) => s.url), ['http://a.test/s1.xml', 'http://a.test/s2.xml']);
+    assert.deepEqual(
+      r.sitemaps.map((s) => s.url),
+      ['http://a.test/s1.xml', 'http://a.test/s2.xml'],
+    );
     assert.equal(r.dropped.overCap, 1);
   });
 
@@ -400,20 +495,34 @@ describe('caps', () => {
 
 describe('location rule', () => {
   const listed = [
-    'http://a.test/dir/page', 'http://a.test/dir/sub/page', 'http://a.test/dir', 'http://a.test/other/page', 'http://a.test/',
-    'https://a.test/dir/page', 'http://a.test:8080/dir/page', 'http://b.test/dir/page', 'http://sub.a.test/dir/page', 'http://a.test.evil/dir/x',
+    'http://a.test/dir/page',
+    'http://a.test/dir/sub/page',
+    'http://a.test/dir',
+    'http://a.test/other/page',
+    'http://a.test/',
+    'https://a.test/dir/page',
+    'http://a.test:8080/dir/page',
+    'http://b.test/dir/page',
+    'http://sub.a.test/dir/page',
+    'http://a.test.evil/dir/x',
   ];
   const doc = urlset(listed.map((u) => url(u)));
 
-  it('protocol, user-given: same scheme, host and port, under the sitemap\'s directory', async () => {
+  it("protocol, user-given: same scheme, host and port, under the sitemap's directory", async () => {
     const r = await parse(doc, { url: 'http://a.test/dir/sitemap.xml', source: { kind: 'user' } });
     assert.deepEqual(locs(r), ['http://a.test/dir/page', 'http://a.test/dir/sub/page']);
     assert.equal(r.dropped.outOfLocation, listed.length - 2);
   });
 
-  it('protocol, from the host\'s own robots.txt: any path of that origin', async () => {
+  it("protocol, from the host's own robots.txt: any path of that origin", async () => {
     const r = await parse(doc, { url: 'http://a.test/dir/sitemap.xml', source: { kind: 'robots', robotsUrl: 'http://a.test/robots.txt' } });
-    assert.deepEqual(locs(r), ['http://a.test/dir/page', 'http://a.test/dir/sub/page', 'http://a.test/dir', 'http://a.test/other/page', 'http://a.test/']);
+    assert.deepEqual(locs(r), [
+      'http://a.test/dir/page',
+      'http://a.test/dir/sub/page',
+      'http://a.test/dir',
+      'http://a.test/other/page',
+      'http://a.test/',
+    ]);
     assert.equal(r.dropped.outOfLocation, 5);
   });
 
@@ -429,7 +538,13 @@ describe('location rule', () => {
 
   it('same-origin drops the directory restriction, off drops the rule', async () => {
     const same = await parse(doc, { url: 'http://a.test/dir/sitemap.xml', source: { kind: 'user' } }, { locationRule: 'same-origin' });
-    assert.deepEqual(locs(same), ['http://a.test/dir/page', 'http://a.test/dir/sub/page', 'http://a.test/dir', 'http://a.test/other/page', 'http://a.test/']);
+    assert.deepEqual(locs(same), [
+      'http://a.test/dir/page',
+      'http://a.test/dir/sub/page',
+      'http://a.test/dir',
+      'http://a.test/other/page',
+      'http://a.test/',
+    ]);
     const off = await parse(doc, { url: 'http://a.test/dir/sitemap.xml', source: { kind: 'user' } }, { locationRule: 'off' });
     assert.deepEqual(locs(off), listed);
     assert.equal(off.dropped.outOfLocation, 0);
@@ -443,12 +558,22 @@ describe('location rule', () => {
 
 describe('parseW3cDatetime', () => {
   const cases: Array<[string, number | null]> = [
-    ['2024', Date.UTC(2024, 0, 1)], ['2024-07', Date.UTC(2024, 6, 1)], ['2024-07-16', Date.UTC(2024, 6, 16)],
-    ['2024-07-16T19:20+01:00', Date.UTC(2024, 6, 16, 18, 20)], ['2024-07-16T19:20:30+01:00', Date.UTC(2024, 6, 16, 18, 20, 30)],
-    ['2024-07-16T19:20:30.45+01:00', Date.UTC(2024, 6, 16, 18, 20, 30, 450)], ['2024-07-16T19:20:30Z', Date.UTC(2024, 6, 16, 19, 20, 30)],
-    ['2024-07-16T19:20:30-0530', Date.UTC(2024, 6, 17, 0, 50, 30)], ['2024-07-16 19:20:30', Date.UTC(2024, 6, 16, 19, 20, 30)],
+    ['2024', Date.UTC(2024, 0, 1)],
+    ['2024-07', Date.UTC(2024, 6, 1)],
+    ['2024-07-16', Date.UTC(2024, 6, 16)],
+    ['2024-07-16T19:20+01:00', Date.UTC(2024, 6, 16, 18, 20)],
+    ['2024-07-16T19:20:30+01:00', Date.UTC(2024, 6, 16, 18, 20, 30)],
+    ['2024-07-16T19:20:30.45+01:00', Date.UTC(2024, 6, 16, 18, 20, 30, 450)],
+    ['2024-07-16T19:20:30Z', Date.UTC(2024, 6, 16, 19, 20, 30)],
+    ['2024-07-16T19:20:30-0530', Date.UTC(2024, 6, 17, 0, 50, 30)],
+    ['2024-07-16 19:20:30', Date.UTC(2024, 6, 16, 19, 20, 30)],
     ['2024-07-16T19:20:30', Date.UTC(2024, 6, 16, 19, 20, 30)],
-    ['2024-13-01', null], ['2024-02-30', null], ['2024-07-16T25:00Z', null], ['16/07/2024', null], ['', null], ['Tue, 16 Jul 2024', null],
+    ['2024-13-01', null],
+    ['2024-02-30', null],
+    ['2024-07-16T25:00Z', null],
+    ['16/07/2024', null],
+    ['', null],
+    ['Tue, 16 Jul 2024', null],
   ];
   for (const [text, ms] of cases) it(`${text || '(empty)'}`, () => assert.equal(parseW3cDatetime(text), ms));
 });

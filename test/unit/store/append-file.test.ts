@@ -138,7 +138,10 @@ describe('AppendFile', () => {
     const path = fresh();
     writeFileSync(path, 'something else entirely\n');
     const f = new AppendFile({ path, framing: { kind: 'lines' }, header: Buffer.from('id\turl\n') });
-    await assert.rejects(f.start(), (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /expected header/.test(err.message));
+    await assert.rejects(
+      f.start(),
+      (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /expected header/.test(err.message),
+    );
     assert.equal(readFileSync(path, 'utf8'), 'something else entirely\n');
     await f.close();
   });
@@ -184,4 +187,3 @@ describe('AppendFile', () => {
     got.forEach((line, i) => assert.equal(line, JSON.stringify({ i, pad: 'x'.repeat(i % 37) })));
   });
 });
-

@@ -5,9 +5,24 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CDXIndexer, WARCParser } from 'warcio';
 import {
-  cdxjEntry, cdxjEntryFromStored, cdxjLine, cdxjTimestamp, parseCdxjLine, reconcileCdxj, sortCdxj, surtKey, type CdxjEntry,
+  cdxjEntry,
+  cdxjEntryFromStored,
+  cdxjLine,
+  cdxjTimestamp,
+  parseCdxjLine,
+  reconcileCdxj,
+  sortCdxj,
+  surtKey,
+  type CdxjEntry,
 } from '../../../src/store/warc/cdxj.js';
-import { encodeRecord, metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcRecord } from '../../../src/store/warc/warc-record.js';
+import {
+  encodeRecord,
+  metadataRecord,
+  requestRecord,
+  responseRecord,
+  revisitRecord,
+  type WarcRecord,
+} from '../../../src/store/warc/warc-record.js';
 import { INDEX_FILE, WarcWriter, type WarcWriteResult } from '../../../src/store/warc/warc-writer.js';
 
 const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);
@@ -29,7 +44,10 @@ const SURT_CASES: ReadonlyArray<readonly [string, string]> = [
   ['http://archive.org/goo/?a=2&b&a=1', 'org,archive)/goo?a=1&a=2&b'],
   ['http://archive.org/index.html?b=a&b=b&a=b', 'org,archive)/index.html?a=b&b=a&b=b'],
   ['http://www34.archive.org/index.html?b=a&b=b&a=b', 'org,archive)/index.html?a=b&b=a&b=b'],
-  ['http://archive.org/index.php?PHPSESSID=0123456789abcdefghijklemopqrstuv&action=profile;u=4221', 'org,archive)/index.php?action=profile;u=4221'],
+  [
+    'http://archive.org/index.php?PHPSESSID=0123456789abcdefghijklemopqrstuv&action=profile;u=4221',
+    'org,archive)/index.php?action=profile;u=4221',
+  ],
   ['http://a.test/x?jsessionid=0123456789abcdefghijklemopqrstuv&x=y', 'test,a)/x?x=y'],
   ['http://a.test/x?CFID=1169580&CFTOKEN=48630702&dtstamp=22', 'test,a)/x?dtstamp=22'],
   ['http://www.archive.org:80/', 'org,archive)/'],
@@ -65,12 +83,25 @@ const SURT_CASES: ReadonlyArray<readonly [string, string]> = [
 
 function page(i: number, url = `http://site.test/p/${i}`): WarcRecord {
   return responseRecord({
-    date: T0 + i * 1000, targetUri: url, httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n', body: Buffer.from(`<p>${i}</p>`),
+    date: T0 + i * 1000,
+    targetUri: url,
+    httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n',
+    body: Buffer.from(`<p>${i}</p>`),
   });
 }
 
 function entryAt(filename: string, offset: number, length: number, url = 'http://a.test/'): CdxjEntry {
-  return { urlkey: surtKey(url), timestamp: '20240501120000', url, mime: 'text/html', status: '200', digest: 'ABC', length, offset, filename };
+  return {
+    urlkey: surtKey(url),
+    timestamp: '20240501120000',
+    url,
+    mime: 'text/html',
+    status: '200',
+    digest: 'ABC',
+    length,
+    offset,
+    filename,
+  };
 }
 
 describe('surtKey', () => {
@@ -82,7 +113,10 @@ describe('surtKey', () => {
 describe('CDXJ lines', () => {
   it('are key, 14-digit timestamp, then JSON in the order and types pywb tools write', () => {
     const e = entryAt('a-00001.warc.gz', 1234, 567);
-    assert.equal(cdxjLine(e), 'test,a)/ 20240501120000 {"url":"http://a.test/","mime":"text/html","status":"200","digest":"ABC","length":"567","offset":"1234","filename":"a-00001.warc.gz"}');
+    assert.equal(
+      cdxjLine(e),
+      'test,a)/ 20240501120000 {"url":"http://a.test/","mime":"text/html","status":"200","digest":"ABC","length":"567","offset":"1234","filename":"a-00001.warc.gz"}',
+    );
     assert.deepEqual(parseCdxjLine(cdxjLine(e)), e);
     assert.deepEqual(parseCdxjLine(cdxjLine({ ...e, status: null, digest: null })), { ...e, status: null, digest: null });
     assert.equal(parseCdxjLine('test,a)/ 20240501120000 {"url":'), null);
@@ -101,16 +135,33 @@ describe('CDXJ lines', () => {
     const e = cdxjEntry(res, at);
     assert.equal(e?.digest, res.payloadDigest?.slice(5));
     assert.equal(e?.mime, 'text/html');
-    const rv = revisitRecord({ date: T0, targetUri: 'http://a.test/', payloadDigest: 'sha1:XYZ', refersToTargetUri: 'http://a.test/', refersToDate: T0 });
-    assert.deepEqual({ mime: cdxjEntry(rv, at)?.mime, status: cdxjEntry(rv, at)?.status, digest: cdxjEntry(rv, at)?.digest }, { mime: 'warc/revisit', status: null, digest: 'XYZ' });
+    const rv = revisitRecord({
+      date: T0,
+      targetUri: 'http://a.test/',
+      payloadDigest: 'sha1:XYZ',
+      refersToTargetUri: 'http://a.test/',
+      refersToDate: T0,
+    });
+    assert.deepEqual(
+      { mime: cdxjEntry(rv, at)?.mime, status: cdxjEntry(rv, at)?.status, digest: cdxjEntry(rv, at)?.digest },
+      { mime: 'warc/revisit', status: null, digest: 'XYZ' },
+    );
   });
 
   it('an entry rebuilt from the stored bytes equals the one made when writing', () => {
     const at = { filename: 'f', offset: 10, length: 20 };
     const records = [
-      page(1), page(2, 'http://bücher.test/ü'),
+      page(1),
+      page(2, 'http://bücher.test/ü'),
       responseRecord({ date: T0, targetUri: 'http://a.test/none', httpHead: 'HTTP/1.1 204 No Content\r\n\r\n' }),
-      revisitRecord({ date: T0, targetUri: 'http://a.test/', payloadDigest: 'sha1:XYZ', refersToTargetUri: 'http://a.test/', refersToDate: T0, httpHead: 'HTTP/1.1 200 OK\r\n\r\n' }),
+      revisitRecord({
+        date: T0,
+        targetUri: 'http://a.test/',
+        payloadDigest: 'sha1:XYZ',
+        refersToTargetUri: 'http://a.test/',
+        refersToDate: T0,
+        httpHead: 'HTTP/1.1 200 OK\r\n\r\n',
+      }),
       metadataRecord({ date: T0, targetUri: 'http://a.test/', fields: [['a', 'b']] }),
     ];
     for (const r of records) assert.deepEqual(cdxjEntryFromStored(Buffer.concat(encodeRecord(r, '<urn:uuid:w>')), at), cdxjEntry(r, at));
@@ -118,7 +169,7 @@ describe('CDXJ lines', () => {
 });
 
 describe('index.cdxj of a WarcWriter', () => {
-  it('points every line at the gzip member of its record, and matches warcio\'s indexer line for line', async () => {
+  it("points every line at the gzip member of its record, and matches warcio's indexer line for line", async () => {
     const dir = join(root, 'w1');
     const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0, maxFileBytes: 4000 });
     await w.start();
@@ -126,12 +177,22 @@ describe('index.cdxj of a WarcWriter', () => {
     for (let i = 0; i < 12; i++) {
       const url = `http://site.test/p/${i}`;
       const req = requestRecord({ date: T0 + i * 1000, targetUri: url, httpHead: `GET /p/${i} HTTP/1.1\r\nHost: site.test\r\n\r\n` });
-      const res = i % 4 === 3
-        ? revisitRecord({ date: T0 + i * 1000, targetUri: url, payloadDigest: page(0).payloadDigest ?? '', refersToTargetUri: 'http://site.test/p/0', refersToDate: T0, httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n' })
-        : page(i);
+      const res =
+        i % 4 === 3
+          ? revisitRecord({
+              date: T0 + i * 1000,
+              targetUri: url,
+              payloadDigest: page(0).payloadDigest ?? '',
+              refersToTargetUri: 'http://site.test/p/0',
+              refersToDate: T0,
+              httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n',
+            })
+          : page(i);
       await w.write(req);
       written.push({ record: res, at: await w.write(res) });
-      await w.write(metadataRecord({ date: T0 + i * 1000, targetUri: url, concurrentTo: [res.id], fields: [['outlink', 'http://site.test/']] }));
+      await w.write(
+        metadataRecord({ date: T0 + i * 1000, targetUri: url, concurrentTo: [res.id], fields: [['outlink', 'http://site.test/']] }),
+      );
     }
     await w.close();
     const lines = readFileSync(join(dir, INDEX_FILE), 'utf8').split('\n');
@@ -146,11 +207,21 @@ describe('index.cdxj of a WarcWriter', () => {
       assert.equal(key, surtKey(record.targetUri ?? ''));
       assert.equal(stamp, cdxjTimestamp(record.date));
       assert.deepEqual(json, {
-        url: record.targetUri, mime: record.type === 'revisit' ? 'warc/revisit' : 'text/html', status: '200',
-        digest: record.payloadDigest?.slice(5), length: String(at.length), offset: String(at.offset), filename: at.filename,
+        url: record.targetUri,
+        mime: record.type === 'revisit' ? 'warc/revisit' : 'text/html',
+        status: '200',
+        digest: record.payloadDigest?.slice(5),
+        length: String(at.length),
+        offset: String(at.offset),
+        filename: at.filename,
       });
       files.add(at.filename);
-      const rec = await WARCParser.parse(createReadStream(join(dir, json.filename ?? ''), { start: Number(json.offset), end: Number(json.offset) + Number(json.length) - 1 }));
+      const rec = await WARCParser.parse(
+        createReadStream(join(dir, json.filename ?? ''), {
+          start: Number(json.offset),
+          end: Number(json.offset) + Number(json.length) - 1,
+        }),
+      );
       assert.equal(rec?.warcHeader('WARC-Record-ID'), record.id, `line ${i} reads its own record`);
     }
     assert.ok(files.size > 1, 'the index spans rotated files');
@@ -171,10 +242,20 @@ describe('index.cdxj of a WarcWriter', () => {
     writeFileSync(src, urls.map((u, i) => `${cdxjLine(entryAt('f', i, 1, u))}\n`).join(''));
     const dst = join(root, 'sorted.cdxj');
     assert.equal(sortCdxj(src, dst), urls.length);
-    const sorted = readFileSync(dst, 'utf8').split('\n').filter((l) => l !== '');
-    const expected = readFileSync(src, 'utf8').split('\n').filter((l) => l !== '').map((l) => Buffer.from(l)).sort(Buffer.compare).map((b) => b.toString());
+    const sorted = readFileSync(dst, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const expected = readFileSync(src, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => Buffer.from(l))
+      .sort(Buffer.compare)
+      .map((b) => b.toString());
     assert.deepEqual(sorted, expected);
-    assert.deepEqual(sorted.map((l) => l.split(' ')[0]), ['test,a)/', 'test,a)/a?x=1', 'test,a)/z', 'test,b)/', 'test,xn--tda)/']);
+    assert.deepEqual(
+      sorted.map((l) => l.split(' ')[0]),
+      ['test,a)/', 'test,a)/a?x=1', 'test,a)/z', 'test,b)/', 'test,xn--tda)/'],
+    );
     sortCdxj(src);
     assert.equal(readFileSync(src, 'utf8'), readFileSync(dst, 'utf8'));
   });
@@ -189,7 +270,7 @@ describe('reconcileCdxj', () => {
     assert.deepEqual(reconcileCdxj(path, 'b', 25), { indexedEnd: 20, droppedLines: 2 });
     assert.equal(readFileSync(path, 'utf8'), line('a', 0, 10) + line('b', 0, 10) + line('b', 10, 10));
     assert.deepEqual(reconcileCdxj(path, 'b', 25), { indexedEnd: 20, droppedLines: 0 });
-    assert.deepEqual(reconcileCdxj(path, 'b', 5), { indexedEnd: 0, droppedLines: 2 }, 'down to another file\'s line');
+    assert.deepEqual(reconcileCdxj(path, 'b', 5), { indexedEnd: 0, droppedLines: 2 }, "down to another file's line");
     assert.equal(readFileSync(path, 'utf8'), line('a', 0, 10));
     assert.deepEqual(reconcileCdxj(path, 'a', 0), { indexedEnd: 0, droppedLines: 1 });
     assert.equal(readFileSync(path, 'utf8'), '');

@@ -35,7 +35,10 @@ describe('lockCrawlDir', () => {
     const layout = crawlDirLayout(join(dir.path, 'a'));
     const lock = lockCrawlDir(layout);
     assert.equal(readFileSync(layout.lock, 'utf8').trim(), String(process.pid));
-    assert.throws(() => lockCrawlDir(layout), (err: unknown) => isLocked(err) && new RegExp(`another crawl \\(pid ${process.pid}\\)`).test((err as Error).message));
+    assert.throws(
+      () => lockCrawlDir(layout),
+      (err: unknown) => isLocked(err) && new RegExp(`another crawl \\(pid ${process.pid}\\)`).test((err as Error).message),
+    );
     lock.release();
     lock.release();
     const again = lockCrawlDir(layout);
@@ -54,11 +57,16 @@ describe('lockCrawlDir', () => {
     const layout = crawlDirLayout(join(dir.path, 'c'));
     // sh starts a holder in the background and stops itself: the killed holder then stays a zombie
     // (its parent cannot reap it), the state a supervisor restarting the crawl at once meets.
-    const holder = `import { crawlDirLayout, lockCrawlDir } from ${JSON.stringify(crawlDirModule)};`
-      + `lockCrawlDir(crawlDirLayout(${JSON.stringify(layout.root)})); process.stdout.write('locked ' + process.pid + '\\n'); setInterval(() => {}, 1000);`;
-    const sh = spawn('sh', ['-c', `"$0" --import tsx --input-type=module -e "$1" & kill -STOP $$; wait`, process.execPath, holder], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder =
+      `import { crawlDirLayout, lockCrawlDir } from ${JSON.stringify(crawlDirModule)};` +
+      `lockCrawlDir(crawlDirLayout(${JSON.stringify(layout.root)})); process.stdout.write('locked ' + process.pid + '\\n'); setInterval(() => {}, 1000);`;
+    const sh = spawn('sh', ['-c', `"$0" --import tsx --input-type=module -e "$1" & kill -STOP $$; wait`, process.execPath, holder], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
-      const holderPid = Number((await waitForLine(sh.stdout, /locked (\d+)/, { what: 'the holder to lock the directory', timeoutMs: 30_000 }))[1]);
+      const holderPid = Number(
+        (await waitForLine(sh.stdout, /locked (\d+)/, { what: 'the holder to lock the directory', timeoutMs: 30_000 }))[1],
+      );
       assert.throws(() => lockCrawlDir(layout), isLocked);
       process.kill(holderPid, 'SIGKILL');
       // Killed but not reaped: a pid check would still find it "alive".
@@ -73,7 +81,10 @@ describe('lockCrawlDir', () => {
   test('names a file given as the crawl directory, as a usage error', () => {
     const file = join(dir.path, 'a-file');
     writeFileSync(file, 'not a directory\n');
-    assert.throws(() => lockCrawlDir(crawlDirLayout(file)), (err: unknown) => err instanceof ShoalError && err.code === 'USAGE' && /a-file is a file, not a crawl directory/.test(err.message));
+    assert.throws(
+      () => lockCrawlDir(crawlDirLayout(file)),
+      (err: unknown) => err instanceof ShoalError && err.code === 'USAGE' && /a-file is a file, not a crawl directory/.test(err.message),
+    );
   });
 });
 
@@ -101,8 +112,13 @@ describe('crawlDirKind', () => {
 
     expectCrawlDirKind(fresh, 'cluster');
     expectCrawlDirKind(node, 'node');
-    assert.throws(() => expectCrawlDirKind(cluster, 'node'), (err: unknown) => err instanceof ShoalError && err.code === 'USAGE'
-      && /holds a collaborative crawl of several nodes .* not the crawl of one node/.test(err.message));
+    assert.throws(
+      () => expectCrawlDirKind(cluster, 'node'),
+      (err: unknown) =>
+        err instanceof ShoalError &&
+        err.code === 'USAGE' &&
+        /holds a collaborative crawl of several nodes .* not the crawl of one node/.test(err.message),
+    );
     assert.throws(() => expectCrawlDirKind(node, 'cluster'), /holds the crawl of one node/);
     assert.throws(() => expectCrawlDirKind(node, 'distributed-node'), /holds the crawl of one node/);
   });

@@ -5,7 +5,13 @@ import { describe, it } from 'node:test';
 import { ShoalError } from '../../../src/core/errors.js';
 import type { FetchOutcomeKind } from '../../../src/fetch/fetcher.js';
 import {
-  CRAWL_LOG_FILE, CrawlLog, CrawlOutcome, crawlOutcomeOf, readCrawlLog, type CrawlLogEntry, type CrawlLogInput,
+  CRAWL_LOG_FILE,
+  CrawlLog,
+  CrawlOutcome,
+  crawlOutcomeOf,
+  readCrawlLog,
+  type CrawlLogEntry,
+  type CrawlLogInput,
 } from '../../../src/store/crawl-log.js';
 import { simhashHex } from '../../../src/store/json-lines.js';
 import { scratchDirs, killWhileRunning } from '../../helpers/scratch.js';
@@ -26,20 +32,50 @@ async function readAll(path: string): Promise<CrawlLogEntry[]> {
 }
 
 const FULL: CrawlLogEntry = {
-  ts: '2024-05-01T12:00:00.123Z', url: 'http://xn--bcher-kva.test/stra%C3%9Fe?q=1', status: 200, outcome: 'ok', bytes: 5120,
-  contentType: 'text/html', durationMs: 12.5, ip: '127.0.0.2', discoveredFrom: 'http://a.test/', depth: 2, node: 'node-1',
-  partition: 3, attempt: 2, warc: { file: 'node-1-20240501120000-00001.warc.gz', offset: 1234 },
-  digest: 'sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ', isDuplicate: true, simhash: simhashHex(0xfedcba9876543210n), lang: 'de',
-  reason: 'near-duplicate of "http://b.test/" ✓', category: 'SCIENCE', categoryProbability: 0.75, categoryReason: 'classifier',
+  ts: '2024-05-01T12:00:00.123Z',
+  url: 'http://xn--bcher-kva.test/stra%C3%9Fe?q=1',
+  status: 200,
+  outcome: 'ok',
+  bytes: 5120,
+  contentType: 'text/html',
+  durationMs: 12.5,
+  ip: '127.0.0.2',
+  discoveredFrom: 'http://a.test/',
+  depth: 2,
+  node: 'node-1',
+  partition: 3,
+  attempt: 2,
+  warc: { file: 'node-1-20240501120000-00001.warc.gz', offset: 1234 },
+  digest: 'sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ',
+  isDuplicate: true,
+  simhash: simhashHex(0xfedcba9876543210n),
+  lang: 'de',
+  reason: 'near-duplicate of "http://b.test/" ✓',
+  category: 'SCIENCE',
+  categoryProbability: 0.75,
+  categoryReason: 'classifier',
 };
 
 const MINIMAL: CrawlLogInput = {
-  ts: '2024-05-01T12:00:01.000Z', url: 'http://nowhere.test/', status: 0, outcome: 'dns-error', durationMs: 0.25,
-  discoveredFrom: null, depth: 0,
+  ts: '2024-05-01T12:00:01.000Z',
+  url: 'http://nowhere.test/',
+  status: 0,
+  outcome: 'dns-error',
+  durationMs: 0.25,
+  discoveredFrom: null,
+  depth: 0,
 };
 
 function entry(i: number): CrawlLogInput {
-  return { ts: new Date(Date.UTC(2024, 4, 1) + i).toISOString(), url: `http://h${i % 7}.test/p/${i}`, status: 200, outcome: 'ok', durationMs: i, discoveredFrom: null, depth: i % 4 };
+  return {
+    ts: new Date(Date.UTC(2024, 4, 1) + i).toISOString(),
+    url: `http://h${i % 7}.test/p/${i}`,
+    status: 200,
+    outcome: 'ok',
+    durationMs: i,
+    discoveredFrom: null,
+    depth: i % 4,
+  };
 }
 
 describe('CrawlLog', () => {
@@ -56,9 +92,22 @@ describe('CrawlLog', () => {
     assert.deepEqual(got, [
       FULL,
       {
-        ...MINIMAL, bytes: 0, contentType: null, ip: null, node: null, partition: null, attempt: 1, warc: null, digest: null,
-        category: null, categoryProbability: null, categoryReason: null,
-        isDuplicate: false, simhash: null, lang: null, reason: null,
+        ...MINIMAL,
+        bytes: 0,
+        contentType: null,
+        ip: null,
+        node: null,
+        partition: null,
+        attempt: 1,
+        warc: null,
+        digest: null,
+        category: null,
+        categoryProbability: null,
+        categoryReason: null,
+        isDuplicate: false,
+        simhash: null,
+        lang: null,
+        reason: null,
       },
       { ...FULL, partition: 'topic-sports', warc: null, outcome: 'robots-denied', status: 0, attempt: 0 },
     ]);
@@ -71,14 +120,31 @@ describe('CrawlLog', () => {
   });
 
   it('accepts every fetch outcome kind and the robots outcomes, and nothing else', async () => {
-    const kinds: FetchOutcomeKind[] = ['ok', 'not-modified', 'redirect', 'http-error', 'dns-error', 'address-denied', 'connect-error',
-      'timeout', 'reset', 'too-large', 'too-slow', 'unsupported-encoding', 'protocol-error', 'aborted'];
+    const kinds: FetchOutcomeKind[] = [
+      'ok',
+      'not-modified',
+      'redirect',
+      'http-error',
+      'dns-error',
+      'address-denied',
+      'connect-error',
+      'timeout',
+      'reset',
+      'too-large',
+      'too-slow',
+      'unsupported-encoding',
+      'protocol-error',
+      'aborted',
+    ];
     assert.deepEqual(kinds.map(crawlOutcomeOf), kinds);
     assert.deepEqual(new Set(Object.values(CrawlOutcome)), new Set([...kinds, 'robots-denied', 'robots-unavailable', 'over-budget']));
     const log = new CrawlLog({ path: freshPath() });
     await log.start();
     for (const outcome of Object.values(CrawlOutcome)) log.append({ ...MINIMAL, outcome });
-    assert.throws(() => log.append({ ...MINIMAL, outcome: 'gone-fishing' as CrawlOutcome }), /field "outcome" is "gone-fishing", expected one of ok, /);
+    assert.throws(
+      () => log.append({ ...MINIMAL, outcome: 'gone-fishing' as CrawlOutcome }),
+      /field "outcome" is "gone-fishing", expected one of ok, /,
+    );
     await log.close();
   });
 
@@ -104,7 +170,11 @@ describe('CrawlLog', () => {
       [{ isDuplicate: 'no' as unknown as boolean }, /"isDuplicate"/],
     ];
     for (const [change, message] of bad) {
-      assert.throws(() => log.append({ ...FULL, ...change }), (err: unknown) => err instanceof RangeError && message.test(err.message), JSON.stringify(change));
+      assert.throws(
+        () => log.append({ ...FULL, ...change }),
+        (err: unknown) => err instanceof RangeError && message.test(err.message),
+        JSON.stringify(change),
+      );
     }
     await log.close();
     assert.equal(readFileSync(path, 'utf8'), '');
@@ -155,11 +225,14 @@ describe('CrawlLog', () => {
       ['{"ts": oops}', /:2: not valid JSON/],
     ] as const) {
       writeFileSync(path, `${JSON.stringify(FULL)}\n${line}\n`);
-      await assert.rejects(readAll(path), (err: unknown) => err instanceof ShoalError && err.code === 'IO' && err.message.startsWith(path) && message.test(err.message));
+      await assert.rejects(
+        readAll(path),
+        (err: unknown) => err instanceof ShoalError && err.code === 'IO' && err.message.startsWith(path) && message.test(err.message),
+      );
     }
   });
 
-  it('repair keeps a well-formed line it cannot read (a later version\'s), so that nothing is lost', async () => {
+  it("repair keeps a well-formed line it cannot read (a later version's), so that nothing is lost", async () => {
     const path = freshPath();
     const later = JSON.stringify({ ...FULL, outcome: 'quic-error' });
     writeFileSync(path, `${JSON.stringify(FULL)}\n${later}\n{"torn":`);
@@ -200,4 +273,3 @@ describe('CrawlLog', () => {
     got.forEach((e, i) => assert.deepEqual(e, { ...e, ...entry(i) }, `entry ${i}`));
   });
 });
-

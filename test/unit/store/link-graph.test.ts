@@ -5,8 +5,16 @@ import { describe, it } from 'node:test';
 import { ShoalError } from '../../../src/core/errors.js';
 import { csrFromEdges } from '../../../src/eval/csr.js';
 import {
-  ANCHORS_FILE, LINKS_FILE, LINKS_HEADER_BYTES, LINK_RECORD_BYTES, LinkFlag, LinkGraphWriter, MAX_ANCHOR_BYTES, URLS_FILE,
-  decodeLinkRecord, linkRecordCheck,
+  ANCHORS_FILE,
+  LINKS_FILE,
+  LINKS_HEADER_BYTES,
+  LINK_RECORD_BYTES,
+  LinkFlag,
+  LinkGraphWriter,
+  MAX_ANCHOR_BYTES,
+  URLS_FILE,
+  decodeLinkRecord,
+  linkRecordCheck,
 } from '../../../src/store/link-graph.js';
 import { readLinkGraph, type LinkGraph } from '../../../src/store/link-graph-reader.js';
 import { urlFingerprintInto } from '../../../src/url/fingerprint.js';
@@ -88,13 +96,17 @@ function urlsOf(links: readonly Written[]): string[] {
 function randomLinks(count: number, n: number, seed = 7): Written[] {
   let x = seed;
   const next = (): number => {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
     return (x >>> 0) % 1_000_003;
   };
   const anchors = ['', 'Home', 'Next »', 'Ελληνικά', 'line\nbreak', '日本語のリンク'];
   return Array.from({ length: count }, (_, i) => ({
-    source: `http://h${next() % 13}.test/p${next() % n}`, target: `http://h${next() % 13}.test/p${next() % n}`,
-    anchorText: next() % 3 === 0 ? `unique ${i}` : (anchors[next() % anchors.length] as string), flags: next() % 16,
+    source: `http://h${next() % 13}.test/p${next() % n}`,
+    target: `http://h${next() % 13}.test/p${next() % n}`,
+    anchorText: next() % 3 === 0 ? `unique ${i}` : (anchors[next() % anchors.length] as string),
+    flags: next() % 16,
   }));
 }
 
@@ -127,11 +139,12 @@ describe('LinkGraphWriter and readLinkGraph', () => {
     g.close();
   });
 
-  it('addLinks, with or without the targets\' fingerprints, writes the files addLink writes link by link', async () => {
+  it("addLinks, with or without the targets' fingerprints, writes the files addLink writes link by link", async () => {
     // 40 pages of 0–9 links each; the random targets repeat sources and one another.
     const targets = randomLinks(400, 60);
     const pages = Array.from({ length: 40 }, (_, k) => ({
-      source: `http://h${k % 13}.test/p${(k * 7) % 60}`, links: targets.slice(k * 10, k * 10 + (k % 10)),
+      source: `http://h${k % 13}.test/p${(k * 7) % 60}`,
+      links: targets.slice(k * 10, k * 10 + (k % 10)),
     }));
     const dirs = [freshDir(), freshDir(), freshDir()];
     const writers = dirs.map((dir) => new LinkGraphWriter({ dir }));
@@ -156,7 +169,10 @@ describe('LinkGraphWriter and readLinkGraph', () => {
   it('cuts an anchor text longer than MAX_ANCHOR_BYTES at a character boundary', async () => {
     const dir = freshDir();
     const long = 'é'.repeat(40_000); // 80,000 bytes
-    await write(dir, [{ source: A, target: B, anchorText: long, flags: 0 }, { source: A, target: C, anchorText: 'after', flags: 0 }]);
+    await write(dir, [
+      { source: A, target: B, anchorText: long, flags: 0 },
+      { source: A, target: C, anchorText: 'after', flags: 0 },
+    ]);
     const g = await read(dir);
     const cut = g.anchorOf(0);
     assert.equal(Buffer.byteLength(cut), MAX_ANCHOR_BYTES - 1, 'the largest whole number of 2-byte characters');
@@ -196,10 +212,14 @@ describe('LinkGraphWriter and readLinkGraph', () => {
       const source = freshDir();
       await write(source, SMALL);
       const whole: Record<string, Buffer> = {
-        [URLS_FILE]: readFileSync(join(source, URLS_FILE)), [ANCHORS_FILE]: readFileSync(join(source, ANCHORS_FILE)), [LINKS_FILE]: readFileSync(join(source, LINKS_FILE)),
+        [URLS_FILE]: readFileSync(join(source, URLS_FILE)),
+        [ANCHORS_FILE]: readFileSync(join(source, ANCHORS_FILE)),
+        [LINKS_FILE]: readFileSync(join(source, LINKS_FILE)),
       };
       const urls = [A, B, C];
-      const records = Array.from({ length: SMALL.length }, (_, i) => decodeLinkRecord(whole[LINKS_FILE] as Buffer, LINKS_HEADER_BYTES + i * LINK_RECORD_BYTES));
+      const records = Array.from({ length: SMALL.length }, (_, i) =>
+        decodeLinkRecord(whole[LINKS_FILE] as Buffer, LINKS_HEADER_BYTES + i * LINK_RECORD_BYTES),
+      );
       const buf = whole[file] as Buffer;
       for (let cut = 0; cut <= buf.length; cut++) {
         const dir = freshDir(ramRoot);
@@ -238,7 +258,11 @@ describe('LinkGraphWriter and readLinkGraph', () => {
     const bytes = readFileSync(path);
     bytes.fill(0, LINKS_HEADER_BYTES + 5 * LINK_RECORD_BYTES, LINKS_HEADER_BYTES + 6 * LINK_RECORD_BYTES);
     writeFileSync(path, bytes);
-    await assert.rejects(read(dir), (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /links\.bin: record 5: its check does not match/.test(err.message));
+    await assert.rejects(
+      read(dir),
+      (err: unknown) =>
+        err instanceof ShoalError && err.code === 'IO' && /links\.bin: record 5: its check does not match/.test(err.message),
+    );
     const w = new LinkGraphWriter({ dir });
     assert.equal((await w.start()).linkCount, 5, 'record 5 and the valid one after it are cut');
     await w.close();
@@ -300,7 +324,10 @@ describe('LinkGraphWriter and readLinkGraph', () => {
       }
     `;
     const link = (i: number): Written => ({
-      source: `http://s${i % 97}.test/`, target: `http://t${(i * 31) % 1009}.test/`, anchorText: i % 5 === 0 ? '' : `anchor ${i % 211} ✓`, flags: i % 16,
+      source: `http://s${i % 97}.test/`,
+      target: `http://t${(i * 31) % 1009}.test/`,
+      anchorText: i % 5 === 0 ? '' : `anchor ${i % 211} ✓`,
+      flags: i % 16,
     });
     const { flushed } = await killWhileRunning(child, [moduleUrl, dir], 3000);
     const w = new LinkGraphWriter({ dir });
@@ -314,4 +341,3 @@ describe('LinkGraphWriter and readLinkGraph', () => {
     g.close();
   });
 });
-

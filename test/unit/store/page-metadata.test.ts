@@ -10,7 +10,11 @@ import { LinkGraphWriter } from '../../../src/store/link-graph.js';
 import { readLinkGraph } from '../../../src/store/link-graph-reader.js';
 import { readLines } from '../../../src/store/read-lines.js';
 import {
-  PAGE_METADATA_FILE, PageMetadataLog, readPageMetadata, type PageMetadata, type PageMetadataInput,
+  PAGE_METADATA_FILE,
+  PageMetadataLog,
+  readPageMetadata,
+  type PageMetadata,
+  type PageMetadataInput,
 } from '../../../src/store/page-metadata.js';
 import { scratchDirs } from '../../helpers/scratch.js';
 
@@ -32,14 +36,22 @@ async function readAll(path: string): Promise<PageMetadata[]> {
 const TEXT = 'Die Straße am Fluss — ein Beispiel.';
 function page(url: string, title: string | null = 'Bücher & mehr'): PageMetadataInput {
   return {
-    ts: '2024-05-01T12:00:00.000Z', url, payloadDigest: payloadDigest(Buffer.from(`<p>${TEXT}</p>`)), textDigest: textDigest(TEXT),
-    simhash: simhashHex(simhash(TEXT)), lang: 'de', title, linkCounts: { total: 12, unique: 10, nofollow: 1, sameHost: 7 },
-    isNoindex: false, isNofollow: true, canonical: `${url}#canonical`,
+    ts: '2024-05-01T12:00:00.000Z',
+    url,
+    payloadDigest: payloadDigest(Buffer.from(`<p>${TEXT}</p>`)),
+    textDigest: textDigest(TEXT),
+    simhash: simhashHex(simhash(TEXT)),
+    lang: 'de',
+    title,
+    linkCounts: { total: 12, unique: 10, nofollow: 1, sameHost: 7 },
+    isNoindex: false,
+    isNofollow: true,
+    canonical: `${url}#canonical`,
   };
 }
 
 describe('PageMetadataLog', () => {
-  it('round-trips every field; urlId is the page\'s id in the link graph', async () => {
+  it("round-trips every field; urlId is the page's id in the link graph", async () => {
     const dir = freshDir();
     const graph = new LinkGraphWriter({ dir: join(dir, 'links') });
     await graph.start();
@@ -48,20 +60,57 @@ describe('PageMetadataLog', () => {
     const log = new PageMetadataLog({ path, linkGraph: graph });
     await log.start();
     assert.equal(log.append(page('http://b.test/')), 1);
-    assert.equal(log.append({ ...page('http://c.test/', null), category: 'sports', categoryProbability: 0.5, categoryReason: 'classifier', geo: 'Austin, TX' }), 2, 'a new URL gets the next id');
+    assert.equal(
+      log.append({
+        ...page('http://c.test/', null),
+        category: 'sports',
+        categoryProbability: 0.5,
+        categoryReason: 'classifier',
+        geo: 'Austin, TX',
+      }),
+      2,
+      'a new URL gets the next id',
+    );
     await log.close();
     await graph.close();
 
     const got = await readAll(path);
     assert.deepEqual(got, [
       { ...page('http://b.test/'), urlId: 1, category: null, categoryProbability: null, categoryReason: null, geo: null },
-      { ...page('http://c.test/', null), urlId: 2, category: 'sports', categoryProbability: 0.5, categoryReason: 'classifier', geo: 'Austin, TX' },
+      {
+        ...page('http://c.test/', null),
+        urlId: 2,
+        category: 'sports',
+        categoryProbability: 0.5,
+        categoryReason: 'classifier',
+        geo: 'Austin, TX',
+      },
     ]);
     assert.match(got[0]?.simhash ?? '', /^[0-9a-f]{16}$/);
     const keys = Object.keys(JSON.parse(readFileSync(path, 'utf8').split('\n')[0] as string) as object);
-    assert.deepEqual(keys, ['ts', 'urlId', 'url', 'payloadDigest', 'textDigest', 'simhash', 'lang', 'title', 'category', 'categoryProbability', 'categoryReason', 'geo', 'linkCounts', 'isNoindex', 'isNofollow', 'canonical']);
+    assert.deepEqual(keys, [
+      'ts',
+      'urlId',
+      'url',
+      'payloadDigest',
+      'textDigest',
+      'simhash',
+      'lang',
+      'title',
+      'category',
+      'categoryProbability',
+      'categoryReason',
+      'geo',
+      'linkCounts',
+      'isNoindex',
+      'isNofollow',
+      'canonical',
+    ]);
     const g = await readLinkGraph(join(dir, 'links'));
-    assert.deepEqual(got.map((p) => g.urls[p.urlId as number]), ['http://b.test/', 'http://c.test/']);
+    assert.deepEqual(
+      got.map((p) => g.urls[p.urlId as number]),
+      ['http://b.test/', 'http://c.test/'],
+    );
     g.close();
   });
 
@@ -80,7 +129,10 @@ describe('PageMetadataLog', () => {
     await graph.start();
     const log = new PageMetadataLog({ path: join(dir, PAGE_METADATA_FILE), linkGraph: graph });
     await log.start();
-    assert.throws(() => log.append({ ...page('http://a.test/'), linkCounts: { total: 1, unique: -1, nofollow: 0, sameHost: 0 } }), /field "linkCounts"/);
+    assert.throws(
+      () => log.append({ ...page('http://a.test/'), linkCounts: { total: 1, unique: -1, nofollow: 0, sameHost: 0 } }),
+      /field "linkCounts"/,
+    );
     assert.throws(() => log.append({ ...page('http://a.test/'), simhash: 'xyz' }), /field "simhash"/);
     assert.throws(() => log.append({ ...page('http://a.test/'), canonical: '' }), /field "canonical"/);
     assert.equal(graph.urlCount, 0);
@@ -129,7 +181,13 @@ describe('PageMetadataLog', () => {
 
   it('the reader names the file and line of a damaged entry', async () => {
     const path = join(freshDir(), PAGE_METADATA_FILE);
-    writeFileSync(path, `${JSON.stringify({ ...page('http://a.test/'), urlId: null, category: null, categoryProbability: null, categoryReason: null, geo: null })}\n{"ts":1}\n`);
-    await assert.rejects(readAll(path), (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /:2: invalid page metadata: field "ts" is 1/.test(err.message));
+    writeFileSync(
+      path,
+      `${JSON.stringify({ ...page('http://a.test/'), urlId: null, category: null, categoryProbability: null, categoryReason: null, geo: null })}\n{"ts":1}\n`,
+    );
+    await assert.rejects(
+      readAll(path),
+      (err: unknown) => err instanceof ShoalError && err.code === 'IO' && /:2: invalid page metadata: field "ts" is 1/.test(err.message),
+    );
   });
 });

@@ -4,8 +4,23 @@ import { describe, it } from 'node:test';
 import { WARCParser } from 'warcio';
 import { payloadDigest } from '../../../src/dedup/content-digest.js';
 import {
-  ContentType, encodeHeader, encodeRecord, formatHttpHead, formatWarcDate, IDENTICAL_PAYLOAD_PROFILE, metadataRecord,
-  parseHttpHead, parseWarcHead, requestRecord, responseRecord, revisitRecord, sha1Digest, storedRange, uriForm, warcinfoRecord, WarcType,
+  ContentType,
+  encodeHeader,
+  encodeRecord,
+  formatHttpHead,
+  formatWarcDate,
+  IDENTICAL_PAYLOAD_PROFILE,
+  metadataRecord,
+  parseHttpHead,
+  parseWarcHead,
+  requestRecord,
+  responseRecord,
+  revisitRecord,
+  sha1Digest,
+  storedRange,
+  uriForm,
+  warcinfoRecord,
+  WarcType,
   type WarcRecord,
 } from '../../../src/store/warc/warc-record.js';
 
@@ -41,21 +56,30 @@ describe('WARC record serialization', () => {
   it('lays a response out as version line, fields, blank line, block, two CRLFs', () => {
     const head = 'HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=UTF-8\r\n\r\n';
     const body = Buffer.from('<p>hi</p>');
-    const r = responseRecord({ id: ID, date: T, targetUri: 'http://a.test/x', httpHead: head, body, ipAddress: '127.0.0.1', concurrentTo: ['<urn:uuid:c>'] });
+    const r = responseRecord({
+      id: ID,
+      date: T,
+      targetUri: 'http://a.test/x',
+      httpHead: head,
+      body,
+      ipAddress: '127.0.0.1',
+      concurrentTo: ['<urn:uuid:c>'],
+    });
     const block = Buffer.concat([Buffer.from(head), body]);
-    const expected = 'WARC/1.1\r\n'
-      + 'WARC-Type: response\r\n'
-      + `WARC-Record-ID: ${ID}\r\n`
-      + 'WARC-Date: 2024-05-01T12:30:45.123Z\r\n'
-      + 'WARC-Target-URI: http://a.test/x\r\n'
-      + 'WARC-IP-Address: 127.0.0.1\r\n'
-      + 'WARC-Concurrent-To: <urn:uuid:c>\r\n'
-      + `WARC-Payload-Digest: ${base32Sha1(body)}\r\n`
-      + `WARC-Block-Digest: ${base32Sha1(block)}\r\n`
-      + 'WARC-Warcinfo-ID: <urn:uuid:w>\r\n'
-      + 'Content-Type: application/http;msgtype=response\r\n'
-      + `Content-Length: ${block.length}\r\n`
-      + '\r\n';
+    const expected =
+      'WARC/1.1\r\n' +
+      'WARC-Type: response\r\n' +
+      `WARC-Record-ID: ${ID}\r\n` +
+      'WARC-Date: 2024-05-01T12:30:45.123Z\r\n' +
+      'WARC-Target-URI: http://a.test/x\r\n' +
+      'WARC-IP-Address: 127.0.0.1\r\n' +
+      'WARC-Concurrent-To: <urn:uuid:c>\r\n' +
+      `WARC-Payload-Digest: ${base32Sha1(body)}\r\n` +
+      `WARC-Block-Digest: ${base32Sha1(block)}\r\n` +
+      'WARC-Warcinfo-ID: <urn:uuid:w>\r\n' +
+      'Content-Type: application/http;msgtype=response\r\n' +
+      `Content-Length: ${block.length}\r\n` +
+      '\r\n';
     assert.equal(bytes(r, '<urn:uuid:w>').toString('latin1'), expected + block.toString('latin1') + '\r\n\r\n');
     assert.deepEqual(r.http, { status: 200, mime: 'text/html' });
     assert.equal(r.block[1], body, 'the body buffer is used as is, not copied');
@@ -63,8 +87,14 @@ describe('WARC record serialization', () => {
 
   it('never lets a value end the header: CR and LF become spaces', () => {
     const r = metadataRecord({
-      id: ID, date: T, targetUri: 'http://a.test/\r\nWARC-Type: evil', concurrentTo: ['<urn:uuid:x>\nX: y'],
-      fields: [['outlink', 'http://b.test/\r\n\r\nWARC/1.1'], ['via', 'a\rb']],
+      id: ID,
+      date: T,
+      targetUri: 'http://a.test/\r\nWARC-Type: evil',
+      concurrentTo: ['<urn:uuid:x>\nX: y'],
+      fields: [
+        ['outlink', 'http://b.test/\r\n\r\nWARC/1.1'],
+        ['via', 'a\rb'],
+      ],
     });
     const header = encodeHeader(r).toString('utf8');
     assert.equal(header.indexOf('\r\n\r\n'), header.length - 4, 'exactly one blank line, at the end');
@@ -102,14 +132,18 @@ describe('WARC record serialization', () => {
   });
 
   it('parses status and media type from a head, tolerating bare LF', () => {
-    assert.deepEqual(parseHttpHead(Buffer.from('HTTP/1.1 404 Not Found\r\ncontent-TYPE:  Text/HTML ; charset=x\r\n\r\nbody')), { status: 404, mime: 'text/html' });
+    assert.deepEqual(parseHttpHead(Buffer.from('HTTP/1.1 404 Not Found\r\ncontent-TYPE:  Text/HTML ; charset=x\r\n\r\nbody')), {
+      status: 404,
+      mime: 'text/html',
+    });
     assert.deepEqual(parseHttpHead(Buffer.from('HTTP/1.0 301\nLocation: /x\n\n')), { status: 301, mime: null });
     assert.deepEqual(parseHttpHead(Buffer.from('GET / HTTP/1.1\r\nHost: a\r\n\r\n')), { status: null, mime: null });
   });
 
   it('marks a response body that is compressed already (content coding or media type) to be stored, not deflated', () => {
     const body = Buffer.alloc(5000, 1);
-    const stored = (head: string): number => responseRecord({ date: T, targetUri: 'http://a.test/', httpHead: head, body }).storedPayloadBytes;
+    const stored = (head: string): number =>
+      responseRecord({ date: T, targetUri: 'http://a.test/', httpHead: head, body }).storedPayloadBytes;
     assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n'), 5000);
     assert.equal(stored('HTTP/1.1 200 OK\r\ncontent-encoding: identity, br\r\n\r\n'), 5000);
     assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: image/JPEG\r\n\r\n'), 5000);
@@ -118,18 +152,30 @@ describe('WARC record serialization', () => {
     assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n'), 0);
     assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: image/svg+xml\r\nContent-Encoding: identity\r\n\r\n'), 0);
     assert.equal(stored('HTTP/1.1 200 OK\r\nContent-Type: audio/wav\r\n\r\n'), 0);
-    const request = requestRecord({ date: T, targetUri: 'http://a.test/', httpHead: 'POST / HTTP/1.1\r\nContent-Encoding: gzip\r\n\r\n', body });
+    const request = requestRecord({
+      date: T,
+      targetUri: 'http://a.test/',
+      httpHead: 'POST / HTTP/1.1\r\nContent-Encoding: gzip\r\n\r\n',
+      body,
+    });
     assert.equal(request.storedPayloadBytes, 0, 'only response bodies are looked at');
     const r = responseRecord({ date: T, targetUri: 'http://a.test/', httpHead: 'HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n', body });
     const pieces = encodeRecord(r);
     const raw = Buffer.concat(pieces);
     const range = storedRange(r, raw.length);
     assert.ok(range !== null && raw.subarray(range.from, range.to).equals(body), 'the stored range is the body');
-    assert.equal(storedRange(responseRecord({ date: T, targetUri: 'http://a.test/', httpHead: 'HTTP/1.1 200 OK\r\n\r\n', body }), raw.length), null);
+    assert.equal(
+      storedRange(responseRecord({ date: T, targetUri: 'http://a.test/', httpHead: 'HTTP/1.1 200 OK\r\n\r\n', body }), raw.length),
+      null,
+    );
   });
 
   it('formats an HTTP head byte-for-byte from latin1 strings, UTF-8 when needed', () => {
-    const h = formatHttpHead('HTTP/1.1 200 OK', [['X-Latin', 'caf\u00e9'], ['X-Wide', '日本'], ['X-Inject', 'a\r\nSet-Cookie: b']]);
+    const h = formatHttpHead('HTTP/1.1 200 OK', [
+      ['X-Latin', 'caf\u00e9'],
+      ['X-Wide', '日本'],
+      ['X-Inject', 'a\r\nSet-Cookie: b'],
+    ]);
     const wide = Buffer.from('日本', 'utf8').toString('latin1');
     assert.equal(h.toString('latin1'), `HTTP/1.1 200 OK\r\nX-Latin: caf\u00e9\r\nX-Wide: ${wide}\r\nX-Inject: a Set-Cookie: b\r\n\r\n`);
   });
@@ -147,8 +193,13 @@ describe('WARC record serialization', () => {
   it('revisit: identical-payload-digest profile, the head only, the original payload digest', () => {
     const digest = payloadDigest(Buffer.from('same'));
     const r = revisitRecord({
-      date: T, targetUri: 'http://a.test/', payloadDigest: digest, refersToTargetUri: 'http://a.test/',
-      refersToDate: Date.UTC(2024, 0, 1), refersTo: ID, httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n',
+      date: T,
+      targetUri: 'http://a.test/',
+      payloadDigest: digest,
+      refersToTargetUri: 'http://a.test/',
+      refersToDate: Date.UTC(2024, 0, 1),
+      refersTo: ID,
+      httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n',
     });
     const f = parseWarcHead(bytes(r))?.fields;
     assert.ok(f !== undefined);
@@ -160,7 +211,13 @@ describe('WARC record serialization', () => {
     assert.equal(f.get('warc-payload-digest'), digest);
     assert.equal(f.get('content-length'), String('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n'.length));
     assert.deepEqual(r.http, { status: 200, mime: 'text/plain' });
-    const bare = revisitRecord({ date: T, targetUri: 'http://a.test/', payloadDigest: digest, refersToTargetUri: 'http://a.test/', refersToDate: '2024-01-01T00:00:00Z' });
+    const bare = revisitRecord({
+      date: T,
+      targetUri: 'http://a.test/',
+      payloadDigest: digest,
+      refersToTargetUri: 'http://a.test/',
+      refersToDate: '2024-01-01T00:00:00Z',
+    });
     const g = parseWarcHead(bytes(bare))?.fields;
     assert.equal(g?.get('content-length'), '0');
     assert.equal(g?.get('content-type'), undefined);
@@ -168,7 +225,14 @@ describe('WARC record serialization', () => {
   });
 
   it('warcinfo: WARC-Filename and an application/warc-fields block', () => {
-    const r = warcinfoRecord({ date: T, filename: 'x-1.warc.gz', fields: [['software', 'shoal/0.1.0'], ['format', 'WARC File Format 1.1']] });
+    const r = warcinfoRecord({
+      date: T,
+      filename: 'x-1.warc.gz',
+      fields: [
+        ['software', 'shoal/0.1.0'],
+        ['format', 'WARC File Format 1.1'],
+      ],
+    });
     assert.equal(r.type, WarcType.warcinfo);
     assert.match(r.id, /^<urn:uuid:[0-9a-f-]{36}>$/);
     const f = parseWarcHead(bytes(r))?.fields;
@@ -183,9 +247,21 @@ describe('WARC record serialization', () => {
     const records = [
       warcinfoRecord({ date: T, filename: 'f.warc', fields: [['software', 'shoal/0.1.0']] }),
       req,
-      responseRecord({ date: T, targetUri: 'http://a.test/p', httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n', body, concurrentTo: [req.id] }),
+      responseRecord({
+        date: T,
+        targetUri: 'http://a.test/p',
+        httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n',
+        body,
+        concurrentTo: [req.id],
+      }),
       metadataRecord({ date: T, targetUri: 'http://a.test/p', fields: [['outlink', 'http://a.test/q']] }),
-      revisitRecord({ date: T, targetUri: 'http://a.test/p', payloadDigest: payloadDigest(body), refersToTargetUri: 'http://a.test/p', refersToDate: T }),
+      revisitRecord({
+        date: T,
+        targetUri: 'http://a.test/p',
+        payloadDigest: payloadDigest(body),
+        refersToTargetUri: 'http://a.test/p',
+        refersToDate: T,
+      }),
     ];
     const parser = new WARCParser([Buffer.concat(records.map((r) => bytes(r)))], { parseHttp: false });
     let i = 0;

@@ -7,10 +7,22 @@ import { WARCParser } from 'warcio';
 import { ShoalError } from '../../../src/core/errors.js';
 import { payloadDigest } from '../../../src/dedup/content-digest.js';
 import {
-  INDEX_FILE, gzipMember, readGzipMember, repairWarcTail, WarcWriter, type WarcCompressor, type WarcWriteResult,
+  INDEX_FILE,
+  gzipMember,
+  readGzipMember,
+  repairWarcTail,
+  WarcWriter,
+  type WarcCompressor,
+  type WarcWriteResult,
 } from '../../../src/store/warc/warc-writer.js';
 import {
-  encodeRecord, IDENTICAL_PAYLOAD_PROFILE, metadataRecord, requestRecord, responseRecord, revisitRecord, type WarcRecord,
+  encodeRecord,
+  IDENTICAL_PAYLOAD_PROFILE,
+  metadataRecord,
+  requestRecord,
+  responseRecord,
+  revisitRecord,
+  type WarcRecord,
 } from '../../../src/store/warc/warc-record.js';
 import { scratchDirs } from '../../helpers/scratch.js';
 
@@ -25,7 +37,9 @@ function noise(n: number, seed = 1): Buffer {
   const b = Buffer.allocUnsafe(n);
   let x = seed;
   for (let i = 0; i < n; i++) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
     b[i] = x & 0xff;
   }
   return b;
@@ -33,8 +47,10 @@ function noise(n: number, seed = 1): Buffer {
 
 function page(i: number, bodyBytes = 200): WarcRecord {
   return responseRecord({
-    date: T0 + i * 1000, targetUri: `http://site.test/p/${i}`,
-    httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n', body: Buffer.from(`<p>${i}</p>`.padEnd(bodyBytes, '.')),
+    date: T0 + i * 1000,
+    targetUri: `http://site.test/p/${i}`,
+    httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n',
+    body: Buffer.from(`<p>${i}</p>`.padEnd(bodyBytes, '.')),
   });
 }
 
@@ -51,22 +67,61 @@ async function readAll(path: string, parseHttp = false) {
 }
 
 function warcFiles(dir: string): string[] {
-  return readdirSync(dir).filter((n) => n.endsWith('.warc.gz')).sort();
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.warc.gz'))
+    .sort();
 }
 
 describe('WarcWriter', () => {
   it('writes every record kind so that warcio reads back each field, digest, length and offset', async () => {
     const dir = freshDir();
-    const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0, warcinfoFields: [['operator', 'Åsa <asa@example.org>'], ['isPartOf', 'test-crawl']] });
+    const w = new WarcWriter({
+      dir,
+      version: '0.1.0',
+      now: () => T0,
+      warcinfoFields: [
+        ['operator', 'Åsa <asa@example.org>'],
+        ['isPartOf', 'test-crawl'],
+      ],
+    });
     await w.start();
     const url = 'http://bücher.test/straße?q=日本';
     const big = noise(5 * 1024 * 1024);
-    const rawHead = Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nX-Title: '), Buffer.from('Ünïcødé 日本', 'utf8'), Buffer.from('\r\n\r\n')]);
-    const req = requestRecord({ date: T0, targetUri: url, httpHead: 'GET /stra%C3%9Fe?q=%E6%97%A5%E6%9C%AC HTTP/1.1\r\nHost: xn--bcher-kva.test\r\n\r\n', ipAddress: '127.0.0.2' });
-    const res = responseRecord({ date: T0 + 1, targetUri: url, httpHead: rawHead, body: big, ipAddress: '127.0.0.2', concurrentTo: [req.id] });
-    const meta = metadataRecord({ date: T0 + 2, targetUri: url, concurrentTo: [res.id], fields: [['outlink', 'http://a.test/ü'], ['fetchTimeMs', '12']] });
+    const rawHead = Buffer.concat([
+      Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nX-Title: '),
+      Buffer.from('Ünïcødé 日本', 'utf8'),
+      Buffer.from('\r\n\r\n'),
+    ]);
+    const req = requestRecord({
+      date: T0,
+      targetUri: url,
+      httpHead: 'GET /stra%C3%9Fe?q=%E6%97%A5%E6%9C%AC HTTP/1.1\r\nHost: xn--bcher-kva.test\r\n\r\n',
+      ipAddress: '127.0.0.2',
+    });
+    const res = responseRecord({
+      date: T0 + 1,
+      targetUri: url,
+      httpHead: rawHead,
+      body: big,
+      ipAddress: '127.0.0.2',
+      concurrentTo: [req.id],
+    });
+    const meta = metadataRecord({
+      date: T0 + 2,
+      targetUri: url,
+      concurrentTo: [res.id],
+      fields: [
+        ['outlink', 'http://a.test/ü'],
+        ['fetchTimeMs', '12'],
+      ],
+    });
     const again = revisitRecord({
-      date: T0 + 3, targetUri: url, payloadDigest: res.payloadDigest ?? '', refersToTargetUri: url, refersToDate: T0 + 1, refersTo: res.id,
+      date: T0 + 3,
+      targetUri: url,
+      payloadDigest: res.payloadDigest ?? '',
+      refersToTargetUri: url,
+      refersToDate: T0 + 1,
+      refersTo: res.id,
       httpHead: 'HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n',
     });
     const small = page(1);
@@ -82,14 +137,22 @@ describe('WarcWriter', () => {
     assert.deepEqual(flushed, { filename: name, durableBytes: statSync(path).size });
 
     const read = await readAll(path);
-    assert.deepEqual(read.map((r) => r.type), ['warcinfo', 'request', 'response', 'metadata', 'revisit', 'response']);
+    assert.deepEqual(
+      read.map((r) => r.type),
+      ['warcinfo', 'request', 'response', 'metadata', 'revisit', 'response'],
+    );
     const info = read[0];
     assert.ok(info !== undefined);
     assert.equal(info.offset, 0);
     assert.equal(info.headers.get('warc-filename'), name);
     const infoText = info.block.toString('utf8');
-    for (const line of ['software: shoal/0.1.0', 'format: WARC File Format 1.1',
-      'conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/', 'operator: Åsa <asa@example.org>', 'isPartOf: test-crawl']) {
+    for (const line of [
+      'software: shoal/0.1.0',
+      'format: WARC File Format 1.1',
+      'conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
+      'operator: Åsa <asa@example.org>',
+      'isPartOf: test-crawl',
+    ]) {
       assert.ok(infoText.includes(`${line}\r\n`), line);
     }
     const infoId = info.headers.get('warc-record-id');
@@ -150,10 +213,14 @@ describe('WarcWriter', () => {
       const tail = Buffer.concat([...(records[i] as WarcRecord).block, Buffer.from('\r\n\r\n')]);
       assert.ok(data.subarray(0, 10).equals(Buffer.from('WARC/1.1\r\n')));
       assert.ok(data.subarray(data.length - tail.length).equals(tail));
-      assert.equal(data.length - tail.length, encodeRecord(records[i] as WarcRecord, '<urn:uuid:00000000-0000-4000-8000-000000000000>')[0]?.length, 'header of the same size');
+      assert.equal(
+        data.length - tail.length,
+        encodeRecord(records[i] as WarcRecord, '<urn:uuid:00000000-0000-4000-8000-000000000000>')[0]?.length,
+        'header of the same size',
+      );
       const rec = await WARCParser.parse(createReadStream(path, { start: offset }));
       assert.equal(rec?.warcHeader('WARC-Record-ID'), records[i]?.id);
-      assert.equal(Buffer.from(await (rec?.readFully() ?? Promise.resolve(new Uint8Array()))).length, (records[i]?.block[1]?.length ?? -1));
+      assert.equal(Buffer.from(await (rec?.readFully() ?? Promise.resolve(new Uint8Array()))).length, records[i]?.block[1]?.length ?? -1);
     }
     const last = results[results.length - 1] as WarcWriteResult;
     assert.equal(last.offset + last.length, file.length, 'members are back to back');
@@ -207,8 +274,16 @@ describe('WarcWriter', () => {
     for (let i = 0; i < 3; i++) await w.write(page(i));
     await w.close();
     const files = warcFiles(dir);
-    assert.deepEqual(files, ['shoal-20240501120000-00001.warc.gz', 'shoal-20240501120000-00002.warc.gz', 'shoal-20240501120000-00003.warc.gz']);
-    for (const f of files) assert.deepEqual((await readAll(join(dir, f))).map((r) => r.type), ['warcinfo', 'response']);
+    assert.deepEqual(files, [
+      'shoal-20240501120000-00001.warc.gz',
+      'shoal-20240501120000-00002.warc.gz',
+      'shoal-20240501120000-00003.warc.gz',
+    ]);
+    for (const f of files)
+      assert.deepEqual(
+        (await readAll(join(dir, f))).map((r) => r.type),
+        ['warcinfo', 'response'],
+      );
   });
 
   it('close is idempotent, drains what is queued, and refuses later writes', async () => {
@@ -270,7 +345,13 @@ describe('WarcWriter', () => {
     const pieces = [Buffer.from('WARC/1.1\r\n\r\n'), text.subarray(0, 5000), text.subarray(5000), Buffer.from('\r\n\r\n')];
     const all = Buffer.concat(pieces);
     const deflated = gzipMember(pieces, 6).length;
-    for (const [from, to] of [[14, 14 + 12_400], [0, all.length], [100, 5014], [3000, 9000], [5014, 5015 + 2000]] as const) {
+    for (const [from, to] of [
+      [14, 14 + 12_400],
+      [0, all.length],
+      [100, 5014],
+      [3000, 9000],
+      [5014, 5015 + 2000],
+    ] as const) {
       const m = gzipMember(pieces, 6, { from, to });
       const bytes = Buffer.concat(m.pieces);
       assert.equal(bytes.length, m.length);
@@ -288,10 +369,13 @@ describe('WarcWriter', () => {
     const dir = freshDir();
     const plain = Buffer.from('<p>compressible text, over and over</p>\n'.repeat(300));
     const gz = zlib.gzipSync(plain);
-    const record = (i: number, encoded: boolean): WarcRecord => responseRecord({
-      date: T0 + i, targetUri: `http://site.test/${i}`, body: encoded ? gz : plain,
-      httpHead: `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n${encoded ? 'Content-Encoding: gzip\r\n' : ''}\r\n`,
-    });
+    const record = (i: number, encoded: boolean): WarcRecord =>
+      responseRecord({
+        date: T0 + i,
+        targetUri: `http://site.test/${i}`,
+        body: encoded ? gz : plain,
+        httpHead: `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n${encoded ? 'Content-Encoding: gzip\r\n' : ''}\r\n`,
+      });
     const w = new WarcWriter({ dir, version: '0.1.0', now: () => T0 });
     await w.start();
     const a = await w.write(record(1, true));
@@ -350,7 +434,10 @@ describe('repairWarcTail', () => {
     // A repaired file is complete: warcio reads every record in it.
     writeFileSync(path, bytes.subarray(0, (ends[2] ?? 0) + 5));
     repairWarcTail(path);
-    assert.deepEqual((await readAll(path)).map((r) => r.type), ['warcinfo', 'response', 'response']);
+    assert.deepEqual(
+      (await readAll(path)).map((r) => r.type),
+      ['warcinfo', 'response', 'response'],
+    );
   });
 
   it('drops zeros left after the last member and a last member that fails its checksum', async () => {
@@ -378,7 +465,9 @@ describe('WarcWriter resume', () => {
     const name = results[0]?.filename ?? '';
     const path = join(dir, name);
     const indexPath = join(dir, INDEX_FILE);
-    const fullIndex = readFileSync(indexPath, 'utf8').split('\n').filter((l) => l !== '');
+    const fullIndex = readFileSync(indexPath, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     assert.equal(fullIndex.length, 5);
 
     // kill -9 in the middle of record 4, whose index line was half written; record 3 made it to
@@ -390,16 +479,34 @@ describe('WarcWriter resume', () => {
     const w2 = new WarcWriter({ dir, version: '0.1.0', now: () => T0 + 60_000 });
     const report = await w2.start();
     assert.deepEqual(report, {
-      lastFile: name, keptBytes: last.offset, droppedBytes: Math.floor(last.length / 2), droppedIndexLines: 1, reindexed: 1, isAppending: true,
+      lastFile: name,
+      keptBytes: last.offset,
+      droppedBytes: Math.floor(last.length / 2),
+      droppedIndexLines: 1,
+      reindexed: 1,
+      isAppending: true,
     });
-    assert.deepEqual(readFileSync(indexPath, 'utf8').split('\n').filter((l) => l !== ''), fullIndex.slice(0, 4));
+    assert.deepEqual(
+      readFileSync(indexPath, 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+      fullIndex.slice(0, 4),
+    );
     const r5 = await w2.write(page(5));
     assert.deepEqual({ filename: r5.filename, offset: r5.offset }, { filename: name, offset: last.offset });
     await w2.close();
     const read = await readAll(path);
-    assert.deepEqual(read.map((r) => r.headers.get('warc-target-uri') ?? 'info'), ['info', ...[0, 1, 2, 3, 5].map((i) => `http://site.test/p/${i}`)]);
+    assert.deepEqual(
+      read.map((r) => r.headers.get('warc-target-uri') ?? 'info'),
+      ['info', ...[0, 1, 2, 3, 5].map((i) => `http://site.test/p/${i}`)],
+    );
     assert.ok(read.slice(1).every((r) => r.headers.get('warc-warcinfo-id') === read[0]?.headers.get('warc-record-id')));
-    assert.equal(readFileSync(indexPath, 'utf8').split('\n').filter((l) => l !== '').length, 5);
+    assert.equal(
+      readFileSync(indexPath, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '').length,
+      5,
+    );
   });
 
   it('drops index lines that point past the repaired end', async () => {
@@ -416,7 +523,9 @@ describe('WarcWriter resume', () => {
     await w2.close();
     assert.equal(report.droppedIndexLines, 1);
     assert.equal(report.reindexed, 0);
-    const lines = readFileSync(join(dir, INDEX_FILE), 'utf8').split('\n').filter((l) => l !== '');
+    const lines = readFileSync(join(dir, INDEX_FILE), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     assert.equal(lines.length, 2);
   });
 
@@ -438,10 +547,17 @@ describe('WarcWriter resume', () => {
     appendFileSync(join(dir, INDEX_FILE), '');
     const w3 = new WarcWriter({ dir, version: '0.1.0', now: () => T0 + 3_600_000 });
     const r3 = await w3.start();
-    assert.deepEqual({ keptBytes: r3.keptBytes, droppedBytes: r3.droppedBytes, isAppending: r3.isAppending }, { keptBytes: 0, droppedBytes: 20, isAppending: false });
+    assert.deepEqual(
+      { keptBytes: r3.keptBytes, droppedBytes: r3.droppedBytes, isAppending: r3.isAppending },
+      { keptBytes: 0, droppedBytes: 20, isAppending: false },
+    );
     await w3.write(page(3));
     await w3.close();
-    assert.deepEqual(warcFiles(dir), ['shoal-20240501120000-00001.warc.gz', 'shoal-20240501120000-00002.warc.gz', 'shoal-20240501130000-00003.warc.gz']);
+    assert.deepEqual(warcFiles(dir), [
+      'shoal-20240501120000-00001.warc.gz',
+      'shoal-20240501120000-00002.warc.gz',
+      'shoal-20240501130000-00003.warc.gz',
+    ]);
   });
 
   describe('with a compressor elsewhere (worker threads)', () => {
@@ -499,15 +615,24 @@ describe('WarcWriter resume', () => {
       for (const f of files) {
         const records = await readAll(join(dir, f));
         assert.equal(records[0]?.type, 'warcinfo');
-        for (const r of records.slice(1)) seen.push({ file: f, offset: r.offset, length: r.length, uri: r.headers.get('warc-target-uri') ?? '' });
+        for (const r of records.slice(1))
+          seen.push({ file: f, offset: r.offset, length: r.length, uri: r.headers.get('warc-target-uri') ?? '' });
       }
-      assert.deepEqual(seen.map((r) => r.uri), results.map((_, i) => `http://site.test/p/${i}`));
+      assert.deepEqual(
+        seen.map((r) => r.uri),
+        results.map((_, i) => `http://site.test/p/${i}`),
+      );
       results.forEach((r, i) => {
         const at = seen[i];
-        assert.deepEqual({ file: r.filename, offset: r.offset, length: r.length }, { file: at?.file, offset: at?.offset, length: at?.length }, `record ${i}`);
+        assert.deepEqual(
+          { file: r.filename, offset: r.offset, length: r.length },
+          { file: at?.file, offset: at?.offset, length: at?.length },
+          `record ${i}`,
+        );
       });
       // A file is rotated once it has reached the limit (counting records still compressing at their raw size).
-      for (const f of files.slice(0, -1)) assert.ok(statSync(join(dir, f)).size < 20_000 + 7000, `${f} is ${statSync(join(dir, f)).size} bytes`);
+      for (const f of files.slice(0, -1))
+        assert.ok(statSync(join(dir, f)).size < 20_000 + 7000, `${f} is ${statSync(join(dir, f)).size} bytes`);
       // Each flush covers exactly the records written before it: its durable length ends just after the last of them.
       let checked = 0;
       flushed.forEach((fl, k) => {
@@ -518,7 +643,9 @@ describe('WarcWriter resume', () => {
       });
       assert.ok(checked >= flushed.length / 2, `${checked} of ${flushed.length} flushes checked`);
       // The index lists every response at its place.
-      const index = readFileSync(join(dir, INDEX_FILE), 'utf8').split('\n').filter((l) => l !== '');
+      const index = readFileSync(join(dir, INDEX_FILE), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '');
       assert.equal(index.length, results.length);
     });
 
@@ -529,16 +656,23 @@ describe('WarcWriter resume', () => {
       const results = await Promise.all([w.write(page(1)), w.write(page(2)), w.write(page(3))]);
       await w.close();
       const records = await readAll(join(dir, warcFiles(dir)[0] ?? ''));
-      assert.deepEqual(records.slice(1).map((r) => r.offset), results.map((r) => r.offset));
+      assert.deepEqual(
+        records.slice(1).map((r) => r.offset),
+        results.map((r) => r.offset),
+      );
     });
 
     it('close waits for records still being compressed', async () => {
       const dir = freshDir();
       // The compressor holds its batch until the test releases it, once close has been called.
       let onCalled!: () => void;
-      const called = new Promise<void>((resolve) => { onCalled = resolve; });
+      const called = new Promise<void>((resolve) => {
+        onCalled = resolve;
+      });
       let release!: () => void;
-      const released = new Promise<void>((resolve) => { release = resolve; });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       const held: WarcCompressor = async (records, level) => {
         onCalled();
         await released;

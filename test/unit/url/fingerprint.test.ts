@@ -37,7 +37,19 @@ function formulaHex(s: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-const SAMPLES = ['', 'a', 'ab', 'abc', 'abcd', 'abcde', 'http://example.com/', 'http://a/b/c/d;p?q', 'ü', 'http://example.com/ü?日本', '\ud800x'];
+const SAMPLES = [
+  '',
+  'a',
+  'ab',
+  'abc',
+  'abcd',
+  'abcde',
+  'http://example.com/',
+  'http://a/b/c/d;p?q',
+  'ü',
+  'http://example.com/ü?日本',
+  '\ud800x',
+];
 
 test('fingerprints are fixed values: the same on every run and machine', () => {
   // Pinned once: changing the hash invalidates every stored seen set and crawl directory.

@@ -11,7 +11,7 @@ describe('numberedForm', () => {
     assert.equal(numberedForm('/q?p=41'), '/q?p=#');
     assert.equal(numberedForm('/page/12/'), '/page/#/');
     assert.equal(numberedForm('/calendar/2024/1/'), '/calendar/#/');
-    assert.equal(numberedForm('/calendar/2024/1/15/'), '/calendar/#/', 'a day is of its month\'s form');
+    assert.equal(numberedForm('/calendar/2024/1/15/'), '/calendar/#/', "a day is of its month's form");
     assert.equal(numberedForm('/release-15-3.html'), '/release-#-#.html');
     assert.equal(numberedForm('/ch01s02.html'), '/ch#s#.html');
     assert.equal(numberedForm('/a/12/b/7?x=1&y=22'), '/a/#/b/#?x=#&y=#');
@@ -81,6 +81,9 @@ describe('NumberedSpaces', () => {
     assert.equal(followChain(restored, 'a.test'), 0, 'the bound was spent before the restart');
     followChain(restored, 'b.test');
     followChain(restored, 'c.test');
-    assert.deepEqual(restored.snapshot().map(([host]) => host), ['b.test', 'c.test']);
+    assert.deepEqual(
+      restored.snapshot().map(([host]) => host),
+      ['b.test', 'c.test'],
+    );
   });
 });

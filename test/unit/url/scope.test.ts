@@ -45,46 +45,75 @@ describe('host rules', () => {
   });
 
   test('domains are registrable domains with all their hosts', () => {
-    expectHosts({ domains: ['example.co.uk', 'caffè.test'] },
+    expectHosts(
+      { domains: ['example.co.uk', 'caffè.test'] },
       ['example.co.uk', 'www.example.co.uk', 'a.b.example.co.uk', 'xn--caff-8oa.test', 'menu.caffè.test'],
-      ['other.co.uk', 'badexample.co.uk', 'example.com', 'co.uk']);
+      ['other.co.uk', 'badexample.co.uk', 'example.com', 'co.uk'],
+    );
   });
 
   test('a domain that is a subdomain or a public suffix is a configuration error, naming the fix', () => {
-    assert.deepEqual(issuePaths(() => scopeFilter({ domains: ['www.example.com', 'co.uk', 'github.io', '127.0.0.1', 'alice.github.io', 'x/y'] })),
-      ['domains[0]', 'domains[1]', 'domains[2]', 'domains[3]', 'domains[5]']);
+    assert.deepEqual(
+      issuePaths(() => scopeFilter({ domains: ['www.example.com', 'co.uk', 'github.io', '127.0.0.1', 'alice.github.io', 'x/y'] })),
+      ['domains[0]', 'domains[1]', 'domains[2]', 'domains[3]', 'domains[5]'],
+    );
     assert.throws(() => scopeFilter({ domains: ['www.example.co.uk'] }), /its domain is 'example\.co\.uk'/);
     assert.throws(() => scopeFilter({ domains: ['co.uk'] }), /public suffix/);
   });
 
   test('suffixes match on a label boundary, with or without a leading dot', () => {
-    expectHosts({ suffixes: ['.test', 'edu', 'ac.uk'] },
+    expectHosts(
+      { suffixes: ['.test', 'edu', 'ac.uk'] },
       ['a.test', 'www.javelin-ranked.test', 'cs.stanford.edu', 'www.ox.ac.uk', 'test'],
-      ['a.testing', 'attest.com', 'example.com', 'education.com']);
+      ['a.testing', 'attest.com', 'example.com', 'education.com'],
+    );
   });
 
-  test('seeds-only by host: exactly the seeds\' hosts', () => {
-    const seeds = { urls: ['http://www.example.com/start', 'https://Blog.Example.org:8443/', 'http://127.0.0.1:8080/'], match: SeedMatch.host };
-    expectHosts({ seeds }, ['www.example.com', 'blog.example.org', '127.0.0.1'], ['example.com', 'news.example.com', 'example.org', '127.0.0.2']);
+  test("seeds-only by host: exactly the seeds' hosts", () => {
+    const seeds = {
+      urls: ['http://www.example.com/start', 'https://Blog.Example.org:8443/', 'http://127.0.0.1:8080/'],
+      match: SeedMatch.host,
+    };
+    expectHosts(
+      { seeds },
+      ['www.example.com', 'blog.example.org', '127.0.0.1'],
+      ['example.com', 'news.example.com', 'example.org', '127.0.0.2'],
+    );
   });
 
-  test('seeds-only by domain: the seeds\' registrable domains, private suffixes kept apart', () => {
-    const seeds = { urls: ['http://www.example.co.uk/', 'https://alice.github.io/blog/', 'http://localhost:3000/', 'http://10.0.0.1/'], match: SeedMatch.domain };
-    expectHosts({ seeds },
+  test("seeds-only by domain: the seeds' registrable domains, private suffixes kept apart", () => {
+    const seeds = {
+      urls: ['http://www.example.co.uk/', 'https://alice.github.io/blog/', 'http://localhost:3000/', 'http://10.0.0.1/'],
+      match: SeedMatch.domain,
+    };
+    expectHosts(
+      { seeds },
       ['example.co.uk', 'news.example.co.uk', 'alice.github.io', 'www.alice.github.io', 'localhost', '10.0.0.1'],
-      ['bob.github.io', 'github.io', 'other.co.uk', '10.0.0.2', 'a.localhost']);
+      ['bob.github.io', 'github.io', 'other.co.uk', '10.0.0.2', 'a.localhost'],
+    );
   });
 
   test('rules form a union', () => {
-    expectHosts({ hosts: ['one.com'], domains: ['two.org'], suffixes: ['.edu'], seeds: { urls: ['http://seed.net/'], match: SeedMatch.host } },
-      ['one.com', 'www.two.org', 'mit.edu', 'seed.net'], ['www.one.com', 'www.seed.net', 'three.com']);
+    expectHosts(
+      { hosts: ['one.com'], domains: ['two.org'], suffixes: ['.edu'], seeds: { urls: ['http://seed.net/'], match: SeedMatch.host } },
+      ['one.com', 'www.two.org', 'mit.edu', 'seed.net'],
+      ['www.one.com', 'www.seed.net', 'three.com'],
+    );
   });
 
   test('bad seeds and a seeds-only scope without seeds are errors', () => {
-    assert.deepEqual(issuePaths(() => scopeFilter({ seeds: { urls: ['http://ok.com/', 'mailto:a@b.c', 'not a url'], match: SeedMatch.domain } })),
-      ['seeds.urls[1]', 'seeds.urls[2]']);
-    assert.deepEqual(issuePaths(() => scopeFilter({ seeds: { urls: [], match: SeedMatch.host } })), ['seeds.urls']);
-    assert.deepEqual(issuePaths(() => scopeFilter({ seeds: { urls: ['http://a.com/'], match: 'site' as SeedMatch } })), ['seeds.match']);
+    assert.deepEqual(
+      issuePaths(() => scopeFilter({ seeds: { urls: ['http://ok.com/', 'mailto:a@b.c', 'not a url'], match: SeedMatch.domain } })),
+      ['seeds.urls[1]', 'seeds.urls[2]'],
+    );
+    assert.deepEqual(
+      issuePaths(() => scopeFilter({ seeds: { urls: [], match: SeedMatch.host } })),
+      ['seeds.urls'],
+    );
+    assert.deepEqual(
+      issuePaths(() => scopeFilter({ seeds: { urls: ['http://a.com/'], match: 'site' as SeedMatch } })),
+      ['seeds.match'],
+    );
   });
 });
 
@@ -114,8 +143,10 @@ describe('depth limits', () => {
   });
 
   test('limits must be non-negative integers or Infinity', () => {
-    assert.deepEqual(issuePaths(() => scopeFilter({ maxDepth: -1, maxPathDepth: 1.5, maxPages: Number.NaN, maxBytes: -3, maxPagesPerHost: 2 })),
-      ['maxDepth', 'maxPathDepth', 'maxPages', 'maxBytes']);
+    assert.deepEqual(
+      issuePaths(() => scopeFilter({ maxDepth: -1, maxPathDepth: 1.5, maxPages: Number.NaN, maxBytes: -3, maxPagesPerHost: 2 })),
+      ['maxDepth', 'maxPathDepth', 'maxPages', 'maxBytes'],
+    );
     assert.doesNotThrow(() => scopeFilter({ maxDepth: Infinity, maxPathDepth: 0 }));
   });
 });
@@ -123,9 +154,13 @@ describe('depth limits', () => {
 describe('scope spec', () => {
   test('names every rule that was set, and only those', () => {
     assert.deepEqual(scopeFilter({}).spec, { id: 'scope', params: {} });
-    assert.deepEqual(scopeFilter({ suffixes: ['.test'], seeds: { urls: ['http://a.test/'], match: SeedMatch.domain }, maxDepth: 4, maxPages: 10 }).spec, {
-      id: 'scope', params: { suffixes: ['.test'], seedMatch: 'domain', seeds: ['http://a.test/'], maxDepth: 4 },
-    });
+    assert.deepEqual(
+      scopeFilter({ suffixes: ['.test'], seeds: { urls: ['http://a.test/'], match: SeedMatch.domain }, maxDepth: 4, maxPages: 10 }).spec,
+      {
+        id: 'scope',
+        params: { suffixes: ['.test'], seedMatch: 'domain', seeds: ['http://a.test/'], maxDepth: 4 },
+      },
+    );
   });
 });
 
@@ -196,7 +231,10 @@ describe('ScopeCounters', () => {
   });
 
   test('bad limits and bad byte counts are refused', () => {
-    assert.deepEqual(issuePaths(() => new ScopeCounters({ maxPagesPerHost: -1, maxBytes: 0.5 })), ['maxPagesPerHost', 'maxBytes']);
+    assert.deepEqual(
+      issuePaths(() => new ScopeCounters({ maxPagesPerHost: -1, maxBytes: 0.5 })),
+      ['maxPagesPerHost', 'maxBytes'],
+    );
     const c = new ScopeCounters({});
     for (const bytes of [-1, 1.5, Number.NaN, Infinity]) assert.throws(() => c.recordPage('a.com', bytes), RangeError, String(bytes));
     assert.equal(c.pages, 0);

@@ -7,8 +7,21 @@ import { STREET_NAMES, STREET_TYPES } from '../../../src/web/data/streets.js';
 import { SAME_NAME_CITIES, US_CITIES, US_STATES } from '../../../src/web/data/us-cities.js';
 
 const TOPICS = [
-  'ADULT', 'ARTS', 'BUSINESS', 'COMPUTERS', 'GAMES', 'HEALTH', 'HOME', 'KIDS', 'NEWS', 'RECREATION', 'REFERENCE',
-  'SCIENCE', 'SHOPPING', 'SOCIETY', 'SPORTS',
+  'ADULT',
+  'ARTS',
+  'BUSINESS',
+  'COMPUTERS',
+  'GAMES',
+  'HEALTH',
+  'HOME',
+  'KIDS',
+  'NEWS',
+  'RECREATION',
+  'REFERENCE',
+  'SCIENCE',
+  'SHOPPING',
+  'SOCIETY',
+  'SPORTS',
 ];
 const LANGS = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'ru'];
 const LETTERS = /^[\p{L}]+$/u;
@@ -117,7 +130,10 @@ test('US cities: 100, sorted by population, unique (name, state), valid states, 
     for (const z of c.zips) assert.match(z, /^\d{5}$/);
   }
   for (const n of ['New York', 'Los Angeles', 'Chicago', 'Houston', 'Phoenix', 'Philadelphia', 'San Antonio']) {
-    assert.ok(US_CITIES.some((c) => c.name === n), n);
+    assert.ok(
+      US_CITIES.some((c) => c.name === n),
+      n,
+    );
   }
   for (const n of ['Brooklyn', 'Queens', 'Manhattan', 'The Bronx', 'Staten Island']) {
     assert.ok(!US_CITIES.some((c) => c.name === n), n);
@@ -131,12 +147,23 @@ test('same-name cities: name of a US_CITIES city, in a different state', () => {
   for (const s of SAME_NAME_CITIES) {
     const targets = US_CITIES.filter((c) => c.name === s.name);
     assert.ok(targets.length > 0, `${s.name} not in US_CITIES`);
-    assert.ok(targets.every((c) => c.state !== s.state), `${s.name} ${s.state} is the target city`);
+    assert.ok(
+      targets.every((c) => c.state !== s.state),
+      `${s.name} ${s.state} is the target city`,
+    );
     assert.ok(!keys.has(`${s.name}|${s.state}`));
     assert.ok(s.state in US_STATES, `${s.name}: state ${s.state}`);
     assert.ok(s.population >= 10_000);
   }
-  for (const [name, state] of [['Glendale', 'CA'], ['Arlington', 'VA'], ['Aurora', 'IL'], ['Kansas City', 'KS']]) {
-    assert.ok(SAME_NAME_CITIES.some((s) => s.name === name && s.state === state), `${name} ${state}`);
+  for (const [name, state] of [
+    ['Glendale', 'CA'],
+    ['Arlington', 'VA'],
+    ['Aurora', 'IL'],
+    ['Kansas City', 'KS'],
+  ]) {
+    assert.ok(
+      SAME_NAME_CITIES.some((s) => s.name === name && s.state === state),
+      `${name} ${state}`,
+    );
   }
 });

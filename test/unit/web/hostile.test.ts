@@ -43,7 +43,11 @@ describe('drawing the hostile behaviours', () => {
   });
 
   test('refusing hosts and listed traps change those hosts alone', () => {
-    const hostile = new WebModel({ ...BASE, faults: { refusingHostRate: 0.3, refusingHosts: [0] }, traps: { hosts: [{ host: 5, kind: 'pagination' }] } });
+    const hostile = new WebModel({
+      ...BASE,
+      faults: { refusingHostRate: 0.3, refusingHosts: [0] },
+      traps: { hosts: [{ host: 5, kind: 'pagination' }] },
+    });
     const refusing = hostileParts(hostile).refusingHosts;
     assert.ok(refusing.includes(0) && refusing.length > 5 && refusing.length < 30, `${refusing.length} refusing hosts`);
     hostile.hosts.forEach((h, i) => {
@@ -70,7 +74,10 @@ describe('drawing the hostile behaviours', () => {
     const many = { ...BASE, traps: { hostRate: 0.5 } };
     const all = new WebModel(many);
     const only = new WebModel({ ...many, traps: { ...many.traps, kinds: ['pagination'] } });
-    assert.deepEqual(only.hosts.map((h) => h.trap !== null), all.hosts.map((h) => h.trap !== null));
+    assert.deepEqual(
+      only.hosts.map((h) => h.trap !== null),
+      all.hosts.map((h) => h.trap !== null),
+    );
     assert.ok(only.hosts.every((h) => h.trap === null || h.trap === 'pagination'));
     const kinds = new Set(all.hosts.map((h) => h.trap).filter((k) => k !== null));
     assert.deepEqual([...kinds].sort(), ['calendar', 'pagination', 'query', 'repeat', 'session']);
@@ -81,14 +88,24 @@ describe('drawing the hostile behaviours', () => {
     const drips = hostileParts(m).dripPages;
     assert.ok(drips.length > 100 && drips.length < 300, `${drips.length} drips`);
     assert.ok(drips.every((g) => m.localId(g) > 0));
-    assert.ok(drips.some((g) => pageLinks(m, g).length > 0), 'a drip body carries its links');
+    assert.ok(
+      drips.some((g) => pageLinks(m, g).length > 0),
+      'a drip body carries its links',
+    );
     assert.ok(drips.every((g) => finalStatus(m, g) === 200));
   });
 
   test('hostileParts lists hosts by what they hold', () => {
     const m = new WebModel({
-      ...BASE, faults: { dripPages: [{ host: 1, page: 2 }], refusingHosts: [3, 4] },
-      traps: { hostRate: 0, hosts: [{ host: 4, kind: 'query' }, { host: 6, kind: 'pagination' }] },
+      ...BASE,
+      faults: { dripPages: [{ host: 1, page: 2 }], refusingHosts: [3, 4] },
+      traps: {
+        hostRate: 0,
+        hosts: [
+          { host: 4, kind: 'query' },
+          { host: 6, kind: 'pagination' },
+        ],
+      },
     });
     const parts = hostileParts(m);
     assert.deepEqual(parts.dripPages, [(m.hosts[1] as HostInfo).firstPage + 2]);
@@ -101,11 +118,26 @@ describe('drawing the hostile behaviours', () => {
 
 describe('listed hosts and pages', () => {
   test('must exist', () => {
-    assert.deepEqual(issuePaths(() => new WebModel({ ...BASE, faults: { refusingHosts: [40], dripPages: [{ host: 41, page: 1 }] }, traps: { hosts: [{ host: 99, kind: 'query' }] } })),
-      ['faults.dripPages.0.host', 'faults.refusingHosts.0', 'traps.hosts.0.host']);
+    assert.deepEqual(
+      issuePaths(
+        () =>
+          new WebModel({
+            ...BASE,
+            faults: { refusingHosts: [40], dripPages: [{ host: 41, page: 1 }] },
+            traps: { hosts: [{ host: 99, kind: 'query' }] },
+          }),
+      ),
+      ['faults.dripPages.0.host', 'faults.refusingHosts.0', 'traps.hosts.0.host'],
+    );
     const pages = (new WebModel(BASE).hosts[7] as HostInfo).pageCount;
-    assert.deepEqual(issuePaths(() => new WebModel({ ...BASE, faults: { dripPages: [{ host: 7, page: pages }] } })), ['faults.dripPages.0.page']);
-    assert.deepEqual(issuePaths(() => new WebModel({ ...BASE, faults: { dripPages: [{ host: 7, page: 0 }] } })), ['faults.dripPages.0.page']);
+    assert.deepEqual(
+      issuePaths(() => new WebModel({ ...BASE, faults: { dripPages: [{ host: 7, page: pages }] } })),
+      ['faults.dripPages.0.page'],
+    );
+    assert.deepEqual(
+      issuePaths(() => new WebModel({ ...BASE, faults: { dripPages: [{ host: 7, page: 0 }] } })),
+      ['faults.dripPages.0.page'],
+    );
   });
 
   test('must not be mirrors, nor be listed twice for a trap, nor be asked of the community model', () => {
@@ -113,10 +145,33 @@ describe('listed hosts and pages', () => {
     assert.equal(new WebModel(mirrors).hosts[3]?.mirrorOf, 0);
     assert.throws(() => new WebModel({ ...mirrors, traps: { hosts: [{ host: 3, kind: 'session' }] } }), /host 3 mirrors host 0/);
     assert.throws(() => new WebModel({ ...mirrors, faults: { dripPages: [{ host: 3, page: 1 }] } }), /host 3 mirrors host 0/);
-    assert.deepEqual(issuePaths(() => new WebModel({ ...BASE, traps: { hosts: [{ host: 1, kind: 'query' }, { host: 1, kind: 'repeat' }] } })), ['traps.hosts.1.host']);
-    assert.deepEqual(issuePaths(() => new WebModel({ links: { model: 'community' }, faults: { refusingHosts: [0] } })), ['faults.refusingHosts.0']);
-    assert.deepEqual(issuePaths(() => new WebModel({ ...BASE, traps: { kinds: [] } })), ['traps.kinds']);
-    assert.deepEqual(issuePaths(() => new WebModel({ ...BASE, traps: { kinds: ['maze' as 'query'] } })), ['traps.kinds.0']);
+    assert.deepEqual(
+      issuePaths(
+        () =>
+          new WebModel({
+            ...BASE,
+            traps: {
+              hosts: [
+                { host: 1, kind: 'query' },
+                { host: 1, kind: 'repeat' },
+              ],
+            },
+          }),
+      ),
+      ['traps.hosts.1.host'],
+    );
+    assert.deepEqual(
+      issuePaths(() => new WebModel({ links: { model: 'community' }, faults: { refusingHosts: [0] } })),
+      ['faults.refusingHosts.0'],
+    );
+    assert.deepEqual(
+      issuePaths(() => new WebModel({ ...BASE, traps: { kinds: [] } })),
+      ['traps.kinds'],
+    );
+    assert.deepEqual(
+      issuePaths(() => new WebModel({ ...BASE, traps: { kinds: ['maze' as 'query'] } })),
+      ['traps.kinds.0'],
+    );
   });
 });
 
@@ -133,10 +188,18 @@ describe('refusing addresses', () => {
   test('come from before the pool when it ends 127.0.0.0/8, never overlapping it', () => {
     const c = parseWebConfig({ server: { addressBase: '127.255.255.250', addressCount: 5 } });
     assert.deepEqual(addressPool(c).at(-1), '127.255.255.254');
-    assert.deepEqual(refusingAddressPool(c), ['127.255.255.249', '127.255.255.248', '127.255.255.247', '127.255.255.246', '127.255.255.245']);
+    assert.deepEqual(refusingAddressPool(c), [
+      '127.255.255.249',
+      '127.255.255.248',
+      '127.255.255.247',
+      '127.255.255.246',
+      '127.255.255.245',
+    ]);
     const split = refusingAddressPool(parseWebConfig({ server: { addressBase: '127.255.255.200', addressCount: 50 } }));
     assert.equal(split.length, 50);
-    assert.ok(split.every((ip) => !addressPool(parseWebConfig({ server: { addressBase: '127.255.255.200', addressCount: 50 } })).includes(ip)));
+    assert.ok(
+      split.every((ip) => !addressPool(parseWebConfig({ server: { addressBase: '127.255.255.200', addressCount: 50 } })).includes(ip)),
+    );
   });
 });
 
@@ -146,7 +209,11 @@ describe('the hostile preset', () => {
       const m = new WebModel({ ...WEB_PRESETS.hostile, seed });
       const parts = hostileParts(m);
       assert.equal(parts.dripPages.length, 2, `seed ${seed}`);
-      assert.deepEqual([parts.trapHosts.pagination, parts.blockedTrapHosts, parts.refusingHosts, parts.hostileHosts], [[2], [], [3], [1, 2]], `seed ${seed}`);
+      assert.deepEqual(
+        [parts.trapHosts.pagination, parts.blockedTrapHosts, parts.refusingHosts, parts.hostileHosts],
+        [[2], [], [3], [1, 2]],
+        `seed ${seed}`,
+      );
       const seedHosts = m.seedPages().map((g) => m.pageHost[g]);
       assert.equal(seedHosts.length, 2);
       assert.ok(!seedHosts.includes(2) && !seedHosts.includes(3));

@@ -12,8 +12,14 @@ describe('prng', () => {
     const b = new Rng(1, 2, 3, 4);
     const c = new Rng(1, 2, 3, 5);
     const xs = Array.from({ length: 5 }, () => a.nextU32());
-    assert.deepEqual(Array.from({ length: 5 }, () => b.nextU32()), xs);
-    assert.notDeepEqual(Array.from({ length: 5 }, () => c.nextU32()), xs);
+    assert.deepEqual(
+      Array.from({ length: 5 }, () => b.nextU32()),
+      xs,
+    );
+    assert.notDeepEqual(
+      Array.from({ length: 5 }, () => c.nextU32()),
+      xs,
+    );
     assert.notEqual(hash32(1, 2), hash32(2, 1));
   });
 
@@ -34,19 +40,33 @@ describe('prng', () => {
 describe('host table', () => {
   it('splits pages over hosts by a Zipf law, every host at least one page', () => {
     const sizes = hostSizes(10_000, 100, 1);
-    assert.equal(sizes.reduce((a, b) => a + b, 0), 10_000);
+    assert.equal(
+      sizes.reduce((a, b) => a + b, 0),
+      10_000,
+    );
     assert.ok(sizes.every((s) => s >= 1));
     assert.ok(sizes[0]! > 5 * sizes[50]!);
   });
 
   it('a mirror host takes everything its robots.txt and pages say from its original, null values too', () => {
-    const m = new WebModel({ seed: 5, hosts: 200, pages: 4000, duplicates: { mirrorHostRate: 0.3 }, traps: { hostRate: 0.3 }, robots: { crawlDelayRate: 0.5 } });
+    const m = new WebModel({
+      seed: 5,
+      hosts: 200,
+      pages: 4000,
+      duplicates: { mirrorHostRate: 0.3 },
+      traps: { hostRate: 0.3 },
+      robots: { crawlDelayRate: 0.5 },
+    });
     const mirrors = m.hosts.filter((h) => h.mirrorOf >= 0);
     assert.ok(mirrors.length > 20);
     let withoutTrap = 0;
     for (const h of mirrors) {
       const o = m.hosts[h.mirrorOf]!;
-      assert.deepEqual([h.robots, h.trap, h.crawlDelaySeconds, h.disallowed, h.sitemap], [o.robots, o.trap, o.crawlDelaySeconds, o.disallowed, o.sitemap], h.name);
+      assert.deepEqual(
+        [h.robots, h.trap, h.crawlDelaySeconds, h.disallowed, h.sitemap],
+        [o.robots, o.trap, o.crawlDelaySeconds, o.disallowed, o.sitemap],
+        h.name,
+      );
       if (o.trap === null || o.crawlDelaySeconds === null) withoutTrap++;
     }
     assert.ok(withoutTrap > 0, 'originals without a trap or a Crawl-delay are among them');
@@ -107,16 +127,23 @@ describe('WebModel', () => {
     assert.deepEqual(again.pageKind, model.pageKind);
     assert.deepEqual(again.hosts, model.hosts);
     const other = new WebModel({ seed: 4, hosts: 40, pages: 4000, server: { addressCount: 8 } });
-    assert.notDeepEqual(other.hosts.map((h) => h.name), model.hosts.map((h) => h.name));
+    assert.notDeepEqual(
+      other.hosts.map((h) => h.name),
+      model.hosts.map((h) => h.name),
+    );
   });
 
   it('rejects impossible configurations with every path', () => {
-    assert.throws(() => new WebModel({ hosts: 10, pages: 5, links: { topicLocality: 2 } }), (e: unknown) =>
-      e instanceof ConfigError && e.issues.some((i) => i.path === 'links.topicLocality') && e.issues.length >= 1);
+    assert.throws(
+      () => new WebModel({ hosts: 10, pages: 5, links: { topicLocality: 2 } }),
+      (e: unknown) => e instanceof ConfigError && e.issues.some((i) => i.path === 'links.topicLocality') && e.issues.length >= 1,
+    );
     assert.throws(() => new WebModel({ topics: { worldCategory: 'MARS' } }), /topics\.worldCategory/);
     // A misspelt option is an error, not a silently ignored key.
-    assert.throws(() => new WebModel({ hosts: 10, pages: 50, links: { fanot: 3 } } as never), (e: unknown) =>
-      e instanceof ConfigError && e.issues.some((i) => i.path === 'links.fanot'));
+    assert.throws(
+      () => new WebModel({ hosts: 10, pages: 50, links: { fanot: 3 } } as never),
+      (e: unknown) => e instanceof ConfigError && e.issues.some((i) => i.path === 'links.fanot'),
+    );
     // Topics are stored in one byte per page.
     const many = Array.from({ length: 241 }, (_, i) => `T${i}`);
     assert.throws(() => new WebModel({ topics: { categories: many, worldCategory: null } }), /topics\.categories/);
@@ -129,7 +156,11 @@ describe('relativePath', () => {
     assert.equal(relativePath('/a/b/c.html', '/a/x/'), '../x/');
     assert.equal(relativePath('/a/', '/'), '../');
     assert.equal(relativePath('/', '/'), './');
-    for (const [from, to] of [['/a/b/c.html', '/z.html'], ['/x/', '/x/y/z/w.html'], ['/p/q/', '/p/']]) {
+    for (const [from, to] of [
+      ['/a/b/c.html', '/z.html'],
+      ['/x/', '/x/y/z/w.html'],
+      ['/p/q/', '/p/'],
+    ]) {
       assert.equal(new URL(relativePath(from!, to!), `http://h${from}`).pathname, to);
     }
   });

@@ -31,7 +31,13 @@ test('a tape is single-spaced words from the two lists, numbers and full stops',
 test('slices are exact runs of words; word(i) is the i-th word', () => {
   const t = tape();
   const words = t.text.split(' ');
-  for (const [from, count] of [[0, 1], [0, 7], [17, 40], [t.length - 3, 3], [100, 0]] as const) {
+  for (const [from, count] of [
+    [0, 1],
+    [0, 7],
+    [17, 40],
+    [t.length - 3, 3],
+    [100, 0],
+  ] as const) {
     assert.equal(t.slice(from, count), words.slice(from, from + count).join(' '));
   }
   assert.equal(t.word(42), words[42]);

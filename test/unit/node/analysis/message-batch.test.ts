@@ -16,7 +16,10 @@ test('the items of one turn go in one post, with the buffers they move', async (
   assert.deepEqual(posts, [[[1, 2, 3], 2]]);
   batch.push(4);
   await nextTurn();
-  assert.deepEqual(posts, [[[1, 2, 3], 2], [[4], 0]]);
+  assert.deepEqual(posts, [
+    [[1, 2, 3], 2],
+    [[4], 0],
+  ]);
 });
 
 test('with maxWaitMs, a batch goes as soon as its oldest item is that old; clear drops what waits', async () => {

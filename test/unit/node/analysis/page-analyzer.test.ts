@@ -20,10 +20,14 @@ function html(i: number): string {
 <body><p>The crawler reads page ${i} and follows <a href="next-${i}.html">the next page</a> and
 <a href="http://Other.Example:80/x/../y?z=1#frag" rel="nofollow">another host</a>, then
 <a href="javascript:void(0)">nothing</a> and <a href="http://[bad">a broken one</a>.</p>
-<p>${'Politeness matters to every host on the web. '.repeat(i % 5 + 1)}</p></body></html>`;
+<p>${'Politeness matters to every host on the web. '.repeat((i % 5) + 1)}</p></body></html>`;
 }
 
-const pages = Array.from({ length: 40 }, (_, i) => ({ url: `http://site-${i % 7}.example/dir/page-${i}.html`, body: Buffer.from(html(i)), contentType: 'text/html; charset=utf-8' }));
+const pages = Array.from({ length: 40 }, (_, i) => ({
+  url: `http://site-${i % 7}.example/dir/page-${i}.html`,
+  body: Buffer.from(html(i)),
+  contentType: 'text/html; charset=utf-8',
+}));
 
 const pools: WorkerPageAnalyzer[] = [];
 after(async () => {
@@ -44,11 +48,19 @@ test('worker threads and the crawl thread give the same analysis', async () => {
   assert.ok(first !== undefined);
   assert.equal(first.title, 'Page 1 of the shoal test');
   assert.equal(first.canonical, 'http://site-1.example/section-1/index.html?b=2&a=1');
-  assert.deepEqual(first.links.map((l) => [l.url, l.isNofollow]), [
-    ['http://site-1.example/section-1/next-1.html', false], ['http://other.example/y?z=1', true],
-  ]);
+  assert.deepEqual(
+    first.links.map((l) => [l.url, l.isNofollow]),
+    [
+      ['http://site-1.example/section-1/next-1.html', false],
+      ['http://other.example/y?z=1', true],
+    ],
+  );
   assert.deepEqual([first.found, first.invalid, first.nofollow], [3, 1, 1]);
-  assert.equal(fromWorkers[0]?.links.every((l) => l.isNofollow), true, 'a nofollow page makes all its links nofollow');
+  assert.equal(
+    fromWorkers[0]?.links.every((l) => l.isNofollow),
+    true,
+    'a nofollow page makes all its links nofollow',
+  );
   assert.equal(first.language, 'en');
   assert.match(first.simhash, /^[0-9a-f]{16}$/);
 });
@@ -80,8 +92,15 @@ test('a page that kills its worker is rejected alone; the worker is replaced and
   const pool = new WorkerPageAnalyzer({ ...OPTIONS, maxLinks: 100_000_000, workers: 1, maxWorkerHeapMb: 160 });
   pools.push(pool);
   // Two million links (a 34 MB page) take far more than a 160 MB heap holds.
-  const huge = { url: 'http://huge.example/', body: Buffer.from(`<html><body>${'<a href=/p>p</a> '.repeat(2_000_000)}</body></html>`), contentType: 'text/html' };
-  await assert.rejects(pool.analyze(huge), (err: unknown) => err instanceof AnalysisError && !err.isFatal && /huge\.example/.test(err.message));
+  const huge = {
+    url: 'http://huge.example/',
+    body: Buffer.from(`<html><body>${'<a href=/p>p</a> '.repeat(2_000_000)}</body></html>`),
+    contentType: 'text/html',
+  };
+  await assert.rejects(
+    pool.analyze(huge),
+    (err: unknown) => err instanceof AnalysisError && !err.isFatal && /huge\.example/.test(err.message),
+  );
   assert.equal(pool.replaced, 1);
   const after = await pool.analyze(pages[5] as (typeof pages)[number]);
   assert.equal(after.title, 'Page 5 of the shoal test');
@@ -90,7 +109,10 @@ test('a page that kills its worker is rejected alone; the worker is replaced and
 test('workers that cannot start fail every page with a fatal error', async () => {
   const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1, maxWorkerHeapMb: 1 });
   pools.push(pool);
-  const err = await pool.analyze(pages[0] as (typeof pages)[number]).then(() => null, (e: unknown) => e);
+  const err = await pool.analyze(pages[0] as (typeof pages)[number]).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof AnalysisError, String(err));
   assert.equal(err.isFatal, true);
   assert.equal(pool.replaced, 0);
@@ -118,7 +140,11 @@ test('the workers compress WARC records: one valid gzip member per record, in or
     const stored = i % 3 === 0 ? { from: head.length, to: head.length + body.length } : null;
     return { pieces: [head, body, Buffer.from('\r\n\r\n')], stored };
   });
-  records.push({ pieces: [], stored: null }, { pieces: [Buffer.alloc(0)], stored: null }, { pieces: [Buffer.alloc(300_000, 7)], stored: null });
+  records.push(
+    { pieces: [], stored: null },
+    { pieces: [Buffer.alloc(0)], stored: null },
+    { pieces: [Buffer.alloc(300_000, 7)], stored: null },
+  );
   const [a, b] = await Promise.all([pool.compress(records, 6), pool.compress(records.slice(0, 3), 1)]);
   assert.ok(a !== undefined && b !== undefined);
   assert.equal(a.length, records.length);
@@ -130,7 +156,8 @@ test('the workers compress WARC records: one valid gzip member per record, in or
     const record = records[i] as RecordBytes;
     assert.ok(gunzipSync(bytes).equals(Buffer.concat(record.pieces)), `record ${i} round trip`);
     const stored = record.stored === null ? 0 : record.stored.to - record.stored.from;
-    if (stored > 0) assert.ok(member.length > stored, `record ${i}: its ${stored} body bytes are stored, not deflated (${member.length} bytes)`);
+    if (stored > 0)
+      assert.ok(member.length > stored, `record ${i}: its ${stored} body bytes are stored, not deflated (${member.length} bytes)`);
     else if (record.pieces.length === 3) assert.ok(member.length < (record.pieces[1] as Buffer).length, `record ${i} is deflated`);
   });
   assert.equal(b.length, 3);
@@ -140,16 +167,29 @@ test('the workers compress WARC records: one valid gzip member per record, in or
 test('tasks of one turn travel together, and each gets its own answer: pages, records and sitemaps interleaved', async () => {
   const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
   pools.push(pool);
-  const sitemap = Buffer.from('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://site-1.example/a</loc></url></urlset>');
+  const sitemap = Buffer.from(
+    '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://site-1.example/a</loc></url></urlset>',
+  );
   // All issued in one turn of the event loop: one message to the worker, answers in few messages.
-  const tasks = pages.slice(0, 12).map((p, i) => (i % 3 === 0
-    ? pool.compress([{ pieces: [p.body], stored: null }], 6).then((m) => ({ i, kind: 'gzip', value: gunzipSync(Buffer.concat(m[0]?.pieces ?? [])).equals(p.body) }))
-    : i % 3 === 1
-      ? pool.analyze(p).then((a) => ({ i, kind: 'page', value: a.title === `Page ${i} of the shoal test` }))
-      : pool.parseSitemap({ url: `http://site-${i}.example/sitemap.xml`, body: sitemap, maxUrls: 10 }).then((m) => ({ i, kind: 'sitemap', value: m.kind === 'urlset' && m.urls.length === 1 }))));
+  const tasks = pages
+    .slice(0, 12)
+    .map((p, i) =>
+      i % 3 === 0
+        ? pool
+            .compress([{ pieces: [p.body], stored: null }], 6)
+            .then((m) => ({ i, kind: 'gzip', value: gunzipSync(Buffer.concat(m[0]?.pieces ?? [])).equals(p.body) }))
+        : i % 3 === 1
+          ? pool.analyze(p).then((a) => ({ i, kind: 'page', value: a.title === `Page ${i} of the shoal test` }))
+          : pool
+              .parseSitemap({ url: `http://site-${i}.example/sitemap.xml`, body: sitemap, maxUrls: 10 })
+              .then((m) => ({ i, kind: 'sitemap', value: m.kind === 'urlset' && m.urls.length === 1 })),
+    );
   const answers = await Promise.all(tasks);
   assert.equal(pool.messagesSent, 1, 'the twelve tasks went to the worker in one message');
-  assert.deepEqual(answers.map((a) => a.kind), pages.slice(0, 12).map((_, i) => ['gzip', 'page', 'sitemap'][i % 3]));
+  assert.deepEqual(
+    answers.map((a) => a.kind),
+    pages.slice(0, 12).map((_, i) => ['gzip', 'page', 'sitemap'][i % 3]),
+  );
   for (const a of answers) assert.equal(a.value, true, `task ${a.i} (${a.kind}) got its own answer`);
 });
 
@@ -157,8 +197,10 @@ test('sitemaps are read the same in the workers as in the crawl thread, gzip inc
   const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
   pools.push(pool);
   const inline = new InlinePageAnalyzer(OPTIONS);
-  const xml = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${
-    Array.from({ length: 30 }, (_, i) => `<url><loc>http://other.example/p${i}?b=1&amp;a=2</loc><lastmod>2024-0${1 + (i % 9)}-01</lastmod></url>`).join('')}</urlset>`;
+  const xml = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from(
+    { length: 30 },
+    (_, i) => `<url><loc>http://other.example/p${i}?b=1&amp;a=2</loc><lastmod>2024-0${1 + (i % 9)}-01</lastmod></url>`,
+  ).join('')}</urlset>`;
   const url = 'http://site.example/maps/sitemap.xml';
   for (const body of [Buffer.from(xml), gzipSync(xml)]) {
     const fromWorker = await pool.parseSitemap({ url, body, maxUrls: 20 });

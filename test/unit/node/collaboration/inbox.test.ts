@@ -17,10 +17,16 @@ import { BreadthFirstPolicy } from '../../../../src/order/bfs.js';
 import { NEEDS_LINKS_ONLY, NO_PRIORITY_CHANGES, type OrderingPolicy, type PriorityChanges } from '../../../../src/order/policy.js';
 import { UrlIds } from '../../../../src/url/url-ids.js';
 
-function fakeAdmission(): { admission: Admission; admitted: { candidates: readonly Candidate[]; options: AdmitOptions }[]; release: () => void } {
+function fakeAdmission(): {
+  admission: Admission;
+  admitted: { candidates: readonly Candidate[]; options: AdmitOptions }[];
+  release: () => void;
+} {
   const admitted: { candidates: readonly Candidate[]; options: AdmitOptions }[] = [];
   let release = (): void => {};
-  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const admission = {
     admit: async (candidates: readonly Candidate[], options: AdmitOptions = {}) => {
       admitted.push({ candidates, options });
@@ -31,19 +37,43 @@ function fakeAdmission(): { admission: Admission; admitted: { candidates: readon
 }
 
 const errors: string[] = [];
-const log = { info: () => {}, warn: () => {}, error: (event: string) => { errors.push(event); } } as unknown as Log;
+const log = {
+  info: () => {},
+  warn: () => {},
+  error: (event: string) => {
+    errors.push(event);
+  },
+} as unknown as Log;
 
 function inbox(o: Partial<InboxOptions> & { admission: Admission }): Inbox {
-  return new Inbox({ policy: new BreadthFirstPolicy(), urlIds: null, frontier: new MemoryFrontier({ minDelayMs: 0 }), log, onPage: null, isCheckpointed: true, ...o });
+  return new Inbox({
+    policy: new BreadthFirstPolicy(),
+    urlIds: null,
+    frontier: new MemoryFrontier({ minDelayMs: 0 }),
+    log,
+    onPage: null,
+    isCheckpointed: true,
+    ...o,
+  });
 }
 
 function delivery(message: ExchangeMessage): Delivery & { acks: number } {
-  const d = { partition: 0, message, acks: 0, ack: () => { d.acks++; } };
+  const d = {
+    partition: 0,
+    message,
+    acks: 0,
+    ack: () => {
+      d.acks++;
+    },
+  };
   return d;
 }
 
 const urls = (n: number): ExchangeMessage => ({
-  kind: 'urls', from: 'n1', seq: 1, urls: Array.from({ length: n }, (_, i) => ({ url: `http://h${i}.test:8080/p`, depth: 2, fromUrl: 'http://x.test/', anchorText: 'go' })),
+  kind: 'urls',
+  from: 'n1',
+  seq: 1,
+  urls: Array.from({ length: n }, (_, i) => ({ url: `http://h${i}.test:8080/p`, depth: 2, fromUrl: 'http://x.test/', anchorText: 'go' })),
 });
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -57,7 +87,13 @@ describe('Inbox', () => {
     await box.drain();
     assert.equal(admitted.length, 1);
     assert.deepEqual(admitted[0]?.options, { isPlaced: true, isReceived: true });
-    assert.deepEqual(admitted[0]?.candidates[1], { url: 'http://h1.test:8080/p', hostname: 'h1.test', depth: 2, fromUrl: 'http://x.test/', anchorText: 'go' });
+    assert.deepEqual(admitted[0]?.candidates[1], {
+      url: 'http://h1.test:8080/p',
+      hostname: 'h1.test',
+      depth: 2,
+      fromUrl: 'http://x.test/',
+      anchorText: 'go',
+    });
     assert.deepEqual({ ...box.counts }, { urlBatches: 1, urls: 2, pages: 0, linkSummaries: 0, controls: 0, failed: 0 });
   });
 
@@ -71,7 +107,9 @@ describe('Inbox', () => {
     box.deliver(second);
     assert.equal(box.isIdle, false);
     let isSettled = false;
-    const settling = box.settle(sealed).then(() => { isSettled = true; });
+    const settling = box.settle(sealed).then(() => {
+      isSettled = true;
+    });
     await tick();
     assert.equal(isSettled, false, 'settle waits for the processing');
     release();
@@ -102,7 +140,12 @@ describe('Inbox', () => {
     const { admission } = fakeAdmission();
     const pages: string[] = [];
     const page = { kind: 'page', from: 'n1', seq: 2, url: 'http://a.test/' } as unknown as ForwardedPageMessage;
-    const taking = inbox({ admission, onPage: async (p) => { pages.push(p.url); } });
+    const taking = inbox({
+      admission,
+      onPage: async (p) => {
+        pages.push(p.url);
+      },
+    });
     taking.deliver(delivery(page));
     await taking.drain();
     assert.deepEqual(pages, ['http://a.test/']);
@@ -119,9 +162,17 @@ describe('Inbox', () => {
     const urlIds = new UrlIds();
     const seen: (readonly (readonly [string, number])[])[] = [];
     const policy: OrderingPolicy & { observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>): PriorityChanges } = {
-      spec: { id: 'counting', params: {} }, needs: NEEDS_LINKS_ONLY, prioritize: () => 0, observe: () => NO_PRIORITY_CHANGES,
+      spec: { id: 'counting', params: {} },
+      needs: NEEDS_LINKS_ONLY,
+      prioritize: () => 0,
+      observe: () => NO_PRIORITY_CHANGES,
       observeRemoteLinks: (ids, counts) => {
-        seen.push(Array.from(ids, (id, i) => [id === urlIds.peek('http://a.test/x') ? 'http://a.test/x' : `id ${id}`, counts[i] as number] as const));
+        seen.push(
+          Array.from(
+            ids,
+            (id, i) => [id === urlIds.peek('http://a.test/x') ? 'http://a.test/x' : `id ${id}`, counts[i] as number] as const,
+          ),
+        );
         return { length: 1, ids: [urlIds.idOf('http://a.test/x')], priorities: [5] };
       },
     };

@@ -13,7 +13,9 @@ import type { Partitioner, PartitionId, UrlToPlace } from '../../../../src/parti
 
 /** Places `http://p<k>.test/...` on partition k (and on every partition listed after `+` in the host: `p0+2`). */
 const byHostName: Partitioner = {
-  spec: { id: 'test', params: {} }, partitionCount: 3, needsIp: false,
+  spec: { id: 'test', params: {} },
+  partitionCount: 3,
+  needsIp: false,
   placeUrl: (u: UrlToPlace) => u.hostname.slice(1, u.hostname.indexOf('.')).split('+').map(Number),
 };
 
@@ -34,12 +36,24 @@ function recorder(): { exchange: Exchange; sent: { to: PartitionId; message: Out
 }
 
 const link = (host: string, path: string, fromUrl: string | null = 'http://p0.test/'): Candidate => ({
-  url: `http://${host}.test${path}`, hostname: `${host}.test`, depth: 1, fromUrl, anchorText: `a ${path}`,
+  url: `http://${host}.test${path}`,
+  hostname: `${host}.test`,
+  depth: 1,
+  fromUrl,
+  anchorText: `a ${path}`,
 });
 const noIp = (): string | null => null;
 
 function router(o: Partial<PartitionRouterOptions> & { exchange: Exchange }): PartitionRouter {
-  return new PartitionRouter({ nodeId: 'n0', partitioner: byHostName, partitions: [0], batchUrls: 3, sentCacheEntries: 1024, isSummarizing: true, ...o });
+  return new PartitionRouter({
+    nodeId: 'n0',
+    partitioner: byHostName,
+    partitions: [0],
+    batchUrls: 3,
+    sentCacheEntries: 1024,
+    isSummarizing: true,
+    ...o,
+  });
 }
 
 describe('PartitionRouter', () => {
@@ -47,13 +61,20 @@ describe('PartitionRouter', () => {
     const { exchange, sent } = recorder();
     const r = router({ exchange });
     const kept = r.route([link('p0', '/a'), link('p1', '/b'), link('p2', '/c'), link('p1', '/d')], noIp);
-    assert.deepEqual(kept.map((c) => c.url), ['http://p0.test/a']);
+    assert.deepEqual(
+      kept.map((c) => c.url),
+      ['http://p0.test/a'],
+    );
     assert.equal(sent.length, 0, 'nothing sent before a batch is full or flushed');
     assert.equal(r.batched, 3);
     r.flush();
-    assert.deepEqual(sent.map((s) => [s.to, s.message.kind === 'urls' ? s.message.urls.map((u) => u.url) : []]), [
-      [1, ['http://p1.test/b', 'http://p1.test/d']], [2, ['http://p2.test/c']],
-    ]);
+    assert.deepEqual(
+      sent.map((s) => [s.to, s.message.kind === 'urls' ? s.message.urls.map((u) => u.url) : []]),
+      [
+        [1, ['http://p1.test/b', 'http://p1.test/d']],
+        [2, ['http://p2.test/c']],
+      ],
+    );
     const first = sent[0]?.message;
     assert.ok(first?.kind === 'urls');
     assert.deepEqual(first.urls[0], { url: 'http://p1.test/b', depth: 1, fromUrl: 'http://p0.test/', anchorText: 'a /b' });
@@ -94,14 +115,20 @@ describe('PartitionRouter', () => {
     const kept = r.route([link('p0+1+2', '/b')], noIp);
     r.flush();
     assert.equal(kept.length, 1);
-    assert.deepEqual(sent.map((s) => s.to), [1, 2]);
+    assert.deepEqual(
+      sent.map((s) => s.to),
+      [1, 2],
+    );
   });
 
   test('a node owning several partitions keeps what any of them owns', () => {
     const { exchange } = recorder();
     const r = router({ exchange, partitions: [0, 2] });
     const kept = r.route([link('p0', '/a'), link('p1', '/b'), link('p2', '/c')], noIp);
-    assert.deepEqual(kept.map((c) => c.hostname), ['p0.test', 'p2.test']);
+    assert.deepEqual(
+      kept.map((c) => c.hostname),
+      ['p0.test', 'p2.test'],
+    );
   });
 
   test('seeds: kept when placed here, never sent; strategies that keep URLs where found deal them round-robin', () => {
@@ -110,7 +137,10 @@ describe('PartitionRouter', () => {
     assert.equal(r.keepsSeed(link('p1', '/', null), 0, noIp), true);
     assert.equal(r.keepsSeed(link('p2', '/', null), 0, noIp), false);
     const topicLike = router({ exchange, partitioner: keepHere, partitions: [1] });
-    assert.deepEqual([0, 1, 2, 3, 4].map((i) => topicLike.keepsSeed(link('p0', `/${i}`, null), i, noIp)), [false, true, false, false, true]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((i) => topicLike.keepsSeed(link('p0', `/${i}`, null), i, noIp)),
+      [false, true, false, false, true],
+    );
     assert.equal(sent.length, 0);
   });
 
@@ -122,7 +152,10 @@ describe('PartitionRouter', () => {
     sent.length = 0;
     r.sendLinkSummaries();
     const summaries = sent.map((s) => [s.to, s.message.kind === 'links' ? s.message.counts : null]);
-    assert.deepEqual(summaries, [[1, [['http://p1.test/x', 2]]], [2, [['http://p2.test/y', 1]]]]);
+    assert.deepEqual(summaries, [
+      [1, [['http://p1.test/x', 2]]],
+      [2, [['http://p2.test/y', 1]]],
+    ]);
     sent.length = 0;
     r.sendLinkSummaries();
     assert.equal(sent.length, 0, 'counts are sent once');

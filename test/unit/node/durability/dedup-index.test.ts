@@ -9,7 +9,12 @@ import { LogDedupStore } from '../../../../src/node/durability/dedup-store.js';
 import { hostnameOfKey, urlParts } from '../../../../src/url/url-parts.js';
 import { normalizeUrl } from '../../../../src/url/normalize.js';
 
-const capture = (url: string) => ({ url, payloadDigest: `sha1:${url}`, recordId: `<urn:uuid:${url}>`, warcDate: '2024-01-01T00:00:00.000Z' });
+const capture = (url: string) => ({
+  url,
+  payloadDigest: `sha1:${url}`,
+  recordId: `<urn:uuid:${url}>`,
+  warcDate: '2024-01-01T00:00:00.000Z',
+});
 
 describe('DedupIndex', () => {
   test('remembers the first capture of each digest and forgets the least recently matched beyond its size', () => {
@@ -109,7 +114,10 @@ describe('DedupIndex across runs', () => {
     try {
       const a = new LogDedupStore(join(dir, 'dedup'), 2);
       await a.open();
-      await a.putAll([['d1', capture('a')], ['d2', capture('b')]]);
+      await a.putAll([
+        ['d1', capture('a')],
+        ['d2', capture('b')],
+      ]);
       await a.putAll([['d3', capture('c')]]);
       await a.close();
       const b = new LogDedupStore(join(dir, 'dedup'), 2);
@@ -134,7 +142,13 @@ describe('DedupIndex across runs', () => {
 
 describe('urlParts', () => {
   test('hostnameOfKey gives the host name normalization gives, without port or userinfo', () => {
-    for (const u of ['http://[::1]:8080/x', 'http://user:pw@Ex.test:81/a', 'http://bücher.test/', 'https://a.test/', 'http://127.0.0.1:9/']) {
+    for (const u of [
+      'http://[::1]:8080/x',
+      'http://user:pw@Ex.test:81/a',
+      'http://bücher.test/',
+      'https://a.test/',
+      'http://127.0.0.1:9/',
+    ]) {
       const n = normalizeUrl(u);
       assert.ok(n.kind === 'ok');
       assert.equal(hostnameOfKey(urlParts(n.url).hostKey), n.host, u);
@@ -142,7 +156,11 @@ describe('urlParts', () => {
   });
 
   test('cuts origin, politeness key and robots path out of a normalized URL', () => {
-    assert.deepEqual(urlParts('http://user:pw@a.test:8080/x/y?q=1'), { origin: 'http://a.test:8080', hostKey: 'a.test:8080', pathAndQuery: '/x/y?q=1' });
+    assert.deepEqual(urlParts('http://user:pw@a.test:8080/x/y?q=1'), {
+      origin: 'http://a.test:8080',
+      hostKey: 'a.test:8080',
+      pathAndQuery: '/x/y?q=1',
+    });
     assert.deepEqual(urlParts('https://[::1]/'), { origin: 'https://[::1]', hostKey: '[::1]', pathAndQuery: '/' });
   });
 });

@@ -20,9 +20,9 @@ describe('StagedSeenSet', () => {
     const durable = new DiskSeenSet({ dir, cacheEntries: 1024 });
     const seen = new StagedSeenSet(durable);
     await seen.start();
-    assert.deepEqual([...await seen.addBatch([1n, 2n, 2n])], [1, 1, 0]);
+    assert.deepEqual([...(await seen.addBatch([1n, 2n, 2n]))], [1, 1, 0]);
     seen.seal();
-    assert.deepEqual([...await seen.addBatch([2n, 3n])], [0, 1], 'sealed fingerprints still answer seen');
+    assert.deepEqual([...(await seen.addBatch([2n, 3n]))], [0, 1], 'sealed fingerprints still answer seen');
     assert.equal(seen.stagedCount, 3);
     assert.equal(await durable.has(1n), false, 'nothing on disk before the promotion');
     await seen.promote();
@@ -33,7 +33,7 @@ describe('StagedSeenSet', () => {
 
     const again = new StagedSeenSet(new DiskSeenSet({ dir, cacheEntries: 1024 }));
     await again.start();
-    assert.deepEqual([...await again.addBatch([1n, 2n, 3n])], [0, 0, 1], '3 was staged only, so it is new again');
+    assert.deepEqual([...(await again.addBatch([1n, 2n, 3n]))], [0, 0, 1], '3 was staged only, so it is new again');
     await again.close();
   });
 

@@ -33,18 +33,30 @@ class RecordingSeenSet extends MemorySeenSet {
 function setup(): { admission: Admission; seen: RecordingSeenSet; urlIds: UrlIds; prioritized: DiscoveredUrl[] } {
   const prioritized: DiscoveredUrl[] = [];
   const policy: OrderingPolicy = {
-    spec: { id: 'spy', params: {} }, needs: NEEDS_LINKS_ONLY,
-    prioritize: (u) => { prioritized.push(u); return 0; },
+    spec: { id: 'spy', params: {} },
+    needs: NEEDS_LINKS_ONLY,
+    prioritize: (u) => {
+      prioritized.push(u);
+      return 0;
+    },
     observe: () => NO_PRIORITY_CHANGES,
   };
   const clock = new ManualClock();
   const seen = new RecordingSeenSet();
   const urlIds = new UrlIds();
   const admission = new Admission({
-    frontier: new MemoryFrontier({ minDelayMs: 0 }), seen, policy, urlIds,
+    frontier: new MemoryFrontier({ minDelayMs: 0 }),
+    seen,
+    policy,
+    urlIds,
     robots: { peekRules: () => null } as unknown as RobotsCache,
     resolver: { resolve: async () => ({ kind: 'ok', ip: '127.0.0.1', family: 4, source: 'literal' }), close: () => {} } satisfies Resolver,
-    isProxied: false, filter: null, clock, stats: new CrawlStats(), waker: new Waker(clock), onRobotsDenied: () => {},
+    isProxied: false,
+    filter: null,
+    clock,
+    stats: new CrawlStats(),
+    waker: new Waker(clock),
+    onRobotsDenied: () => {},
   });
   return { admission, seen, urlIds, prioritized };
 }
@@ -58,12 +70,27 @@ describe('Admission', () => {
     const carried = new Uint32Array(2);
     urlFingerprintInto('http://elsewhere.test/', carried);
     const candidates: Candidate[] = [
-      { url: linked, hostname: 'a.test', depth: 1, fromUrl: 'http://a.test/', fromId: 0, id: 41, fingerprintHi: carried[0] as number, fingerprintLo: carried[1] as number },
+      {
+        url: linked,
+        hostname: 'a.test',
+        depth: 1,
+        fromUrl: 'http://a.test/',
+        fromId: 0,
+        id: 41,
+        fingerprintHi: carried[0] as number,
+        fingerprintLo: carried[1] as number,
+      },
       { url: seed, hostname: 'a.test', depth: 0, fromUrl: null },
     ];
     await admission.admit(candidates);
     assert.deepEqual(seen.batches, [[urlFingerprint('http://elsewhere.test/'), urlFingerprint(seed)]]);
-    assert.deepEqual(prioritized.map((u) => [u.url, u.id]), [[linked, 41], [seed, urlIds.peek(seed)]]);
+    assert.deepEqual(
+      prioritized.map((u) => [u.url, u.id]),
+      [
+        [linked, 41],
+        [seed, urlIds.peek(seed)],
+      ],
+    );
     assert.notEqual(urlIds.peek(seed), -1, 'the seed was numbered');
     assert.equal(urlIds.peek(linked), -1, 'the carried id was not looked up');
   });
@@ -82,30 +109,49 @@ describe('Admission', () => {
     const resolver: Resolver = {
       resolve: (host) => {
         asked.push(host);
-        if (host === 'slow.test') return new Promise((resolve) => { answerSlow = resolve; });
+        if (host === 'slow.test')
+          return new Promise((resolve) => {
+            answerSlow = resolve;
+          });
         return Promise.resolve({ kind: 'ok', ip: '10.0.0.1', family: 4, source: 'literal' });
       },
       close: () => {},
     };
     const admission = new Admission({
-      frontier: new RecordingFrontier({ minDelayMs: 0 }), seen: new MemorySeenSet(), urlIds: null,
+      frontier: new RecordingFrontier({ minDelayMs: 0 }),
+      seen: new MemorySeenSet(),
+      urlIds: null,
       policy: { spec: { id: 'flat', params: {} }, needs: NEEDS_LINKS_ONLY, prioritize: () => 0, observe: () => NO_PRIORITY_CHANGES },
-      robots: { peekRules: () => null } as unknown as RobotsCache, resolver, isProxied: false, filter: null, clock,
-      stats: new CrawlStats(), waker: new Waker(clock), onRobotsDenied: () => {}, dnsWaitMs: 50,
+      robots: { peekRules: () => null } as unknown as RobotsCache,
+      resolver,
+      isProxied: false,
+      filter: null,
+      clock,
+      stats: new CrawlStats(),
+      waker: new Waker(clock),
+      onRobotsDenied: () => {},
+      dnsWaitMs: 50,
     });
     const link = (url: string): Candidate => ({ url, hostname: new URL(url).hostname, depth: 1, fromUrl: 'http://fast.test/' });
     const ipOf = (url: string): string | undefined => added.find((e) => e.url === url)?.ip;
     /** Fails instead of hanging when an admission waits for something that never comes. */
-    const settled = (p: Promise<void>, what: string): Promise<void> => Promise.race([
-      p, new Promise<void>((_, reject) => { setTimeout(() => reject(new Error(`${what}: still waiting`)), 5000).unref(); }),
-    ]);
+    const settled = (p: Promise<void>, what: string): Promise<void> =>
+      Promise.race([
+        p,
+        new Promise<void>((_, reject) => {
+          setTimeout(() => reject(new Error(`${what}: still waiting`)), 5000).unref();
+        }),
+      ]);
 
     const first = admission.admit([link('http://slow.test/a'), link('http://fast.test/b')]);
     for (let i = 0; i < 5; i++) await Promise.resolve();
     assert.equal(added.length, 0, 'the answers may still come within dnsWaitMs');
     await clock.advanceTo(50);
     await settled(first, 'the first admission');
-    assert.deepEqual(added.map((e) => e.url), ['http://slow.test/a', 'http://fast.test/b']);
+    assert.deepEqual(
+      added.map((e) => e.url),
+      ['http://slow.test/a', 'http://fast.test/b'],
+    );
     assert.equal(ipOf('http://fast.test/b'), '10.0.0.1');
     assert.equal(ipOf('http://slow.test/a'), undefined, 'queued without the address it did not get in time');
 

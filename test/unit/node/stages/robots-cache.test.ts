@@ -11,7 +11,14 @@ import type { CrawlConfig } from '../../../../src/config/crawl-config.js';
 import { RobotsCache, type RobotsVerdict } from '../../../../src/node/stages/robots-cache.js';
 import { drive, FakeFetcher, type Reply } from '../fake-web.js';
 
-const CONFIG: CrawlConfig['robots'] = { maxAgeMs: 86_400_000, retryMs: 60_000, maxAttempts: 3, maxBytes: 512_000, maxRedirects: 5, cacheEntries: 100 };
+const CONFIG: CrawlConfig['robots'] = {
+  maxAgeMs: 86_400_000,
+  retryMs: 60_000,
+  maxAttempts: 3,
+  maxBytes: 512_000,
+  maxRedirects: 5,
+  cacheEntries: 100,
+};
 const ORIGIN = 'http://a.test';
 
 function cache(route: (url: string, attempt: number) => Reply, config: Partial<CrawlConfig['robots']> = {}, fetcher?: Fetcher) {
@@ -19,9 +26,16 @@ function cache(route: (url: string, attempt: number) => Reply, config: Partial<C
   const fake = new FakeFetcher(clock, route, 100);
   const requested: string[] = [];
   const robots = new RobotsCache({
-    config: { ...CONFIG, ...config }, userAgent: 'shoalbot/1.0 (+https://example.org/bot)', maxCrawlDelayMs: 5_000, maxRetryAfterMs: 600_000,
-    fetcher: fetcher ?? fake, clock, hopGapMs: () => 1000,
-    onRequest: async (url) => { requested.push(url); },
+    config: { ...CONFIG, ...config },
+    userAgent: 'shoalbot/1.0 (+https://example.org/bot)',
+    maxCrawlDelayMs: 5_000,
+    maxRetryAfterMs: 600_000,
+    fetcher: fetcher ?? fake,
+    clock,
+    hopGapMs: () => 1000,
+    onRequest: async (url) => {
+      requested.push(url);
+    },
   });
   const fetch = (origin = ORIGIN) => drive(clock, robots.fetch(origin, new AbortController().signal));
   return { clock, fake, robots, requested, fetch };
@@ -36,7 +50,10 @@ function kind(v: RobotsVerdict): string {
 
 describe('RobotsCache', () => {
   test('fetches once, applies our group, caps Crawl-delay, and refreshes after maxAgeMs', async () => {
-    const { clock, robots, requested, fetch } = cache(() => ({ status: 200, body: 'User-agent: shoalbot\nDisallow: /x\nCrawl-delay: 9\n\nUser-agent: *\nDisallow: /\n' }));
+    const { clock, robots, requested, fetch } = cache(() => ({
+      status: 200,
+      body: 'User-agent: shoalbot\nDisallow: /x\nCrawl-delay: 9\n\nUser-agent: *\nDisallow: /\n',
+    }));
     assert.equal(kind(robots.verdict(ORIGIN, 0)), 'fetch');
     const report = await fetch();
     assert.deepEqual(report, { isAborted: false, durationMs: 100, ip: '10.0.0.1', connectionFailure: null });
@@ -54,7 +71,9 @@ describe('RobotsCache', () => {
     const v = notFound.robots.verdict(ORIGIN, 100);
     assert.ok(v.kind === 'rules' && v.rules.isAllowed('/anything'));
 
-    const flaky = cache((_, attempt) => (attempt <= 2 ? { status: 503, headers: { 'Retry-After': '5' } } : { status: 200, body: 'User-agent: *\nDisallow: /no\n' }));
+    const flaky = cache((_, attempt) =>
+      attempt <= 2 ? { status: 503, headers: { 'Retry-After': '5' } } : { status: 200, body: 'User-agent: *\nDisallow: /no\n' },
+    );
     await flaky.fetch();
     assert.equal(kind(flaky.robots.verdict(ORIGIN, 100)), 'wait until 5100');
     assert.equal(flaky.robots.peekRules(ORIGIN, 100), null);
@@ -86,7 +105,15 @@ describe('RobotsCache', () => {
 
   test('a name that does not resolve is given up at once, with that outcome', async () => {
     const failing: Fetcher = {
-      fetch: async (r): Promise<FetchOutcome> => ({ kind: 'dns-error', url: r.url, ip: null, host: 'a.test', code: 'ENOTFOUND', message: 'no', timings: { dnsMs: 1, totalMs: 1 } }),
+      fetch: async (r): Promise<FetchOutcome> => ({
+        kind: 'dns-error',
+        url: r.url,
+        ip: null,
+        host: 'a.test',
+        code: 'ENOTFOUND',
+        message: 'no',
+        timings: { dnsMs: 1, totalMs: 1 },
+      }),
       close: async () => {},
     };
     const { robots, fetch } = cache(() => ({ status: 200 }), {}, failing);
@@ -95,13 +122,22 @@ describe('RobotsCache', () => {
   });
 
   test('follows redirects with the politeness gap between hops, up to maxRedirects', async () => {
-    const moved = cache((url) => (url.endsWith('/robots.txt') ? { status: 301, headers: { Location: '/moved.txt' } } : { status: 200, body: 'User-agent: *\nDisallow: /m\n' }));
+    const moved = cache((url) =>
+      url.endsWith('/robots.txt')
+        ? { status: 301, headers: { Location: '/moved.txt' } }
+        : { status: 200, body: 'User-agent: *\nDisallow: /m\n' },
+    );
     await moved.fetch();
-    assert.deepEqual(moved.fake.received.map((r) => `${r.atMs} ${r.url}`), ['0 http://a.test/robots.txt', '1100 http://a.test/moved.txt']);
+    assert.deepEqual(
+      moved.fake.received.map((r) => `${r.atMs} ${r.url}`),
+      ['0 http://a.test/robots.txt', '1100 http://a.test/moved.txt'],
+    );
     const v = moved.robots.verdict(ORIGIN, moved.clock.nowMs());
     assert.ok(v.kind === 'rules' && !v.rules.isAllowed('/m'));
 
-    const loop = cache((url, attempt) => ({ status: 302, headers: { Location: `${url.replace(/\?.*/, '')}?${attempt}` } }), { maxRedirects: 2 });
+    const loop = cache((url, attempt) => ({ status: 302, headers: { Location: `${url.replace(/\?.*/, '')}?${attempt}` } }), {
+      maxRedirects: 2,
+    });
     await loop.fetch();
     assert.equal(loop.fake.received.length, 3);
     const w = loop.robots.verdict(ORIGIN, loop.clock.nowMs());

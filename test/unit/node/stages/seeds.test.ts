@@ -13,7 +13,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('seeds', () => {
   test('a seeds file: one URL per line, comments and blank lines skipped, fragments kept for the normalizer', () => {
-    assert.deepEqual(parseSeedsFile('# seeds\nhttp://a.test/\n\n  http://b.test/x#top   # the b host\r\n#http://c.test/\n'), ['http://a.test/', 'http://b.test/x#top']);
+    assert.deepEqual(parseSeedsFile('# seeds\nhttp://a.test/\n\n  http://b.test/x#top   # the b host\r\n#http://c.test/\n'), [
+      'http://a.test/',
+      'http://b.test/x#top',
+    ]);
   });
 
   test('listed seeds normalized without repeats; the file checked and counted, one URL per host kept for the scope', () => {
@@ -53,35 +56,62 @@ describe('seeds', () => {
   test('reports every bad seed with where it came from, an unreadable file, or no seeds at all', () => {
     const file = join(dir, 'bad.txt');
     writeFileSync(file, 'http://ok.test/\nmailto:someone@example.org\n');
-    assert.throws(() => loadSeeds({ urls: ['not a url'], file }), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.deepEqual(err.issues.map((i) => i.path), ['seeds.urls.0', 'seeds.file:2']);
-      return true;
-    });
-    assert.throws(() => loadSeeds({ urls: [], file: join(dir, 'missing.txt') }), (err: unknown) => err instanceof ConfigError && err.code === 'CONFIG_FILE_UNREADABLE');
+    assert.throws(
+      () => loadSeeds({ urls: ['not a url'], file }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(
+          err.issues.map((i) => i.path),
+          ['seeds.urls.0', 'seeds.file:2'],
+        );
+        return true;
+      },
+    );
+    assert.throws(
+      () => loadSeeds({ urls: [], file: join(dir, 'missing.txt') }),
+      (err: unknown) => err instanceof ConfigError && err.code === 'CONFIG_FILE_UNREADABLE',
+    );
     assert.throws(() => loadSeeds({ urls: [], file: null }), /no seed URLs/);
     const many = join(dir, 'many-bad.txt');
     writeFileSync(many, Array.from({ length: 250 }, (_, i) => `nope-${i}`).join('\n'));
-    assert.throws(() => loadSeeds({ urls: [], file: many }), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.equal(err.issues.length, 101, 'a hundred reported, then how many more');
-      assert.equal(err.issues[0]?.path, 'seeds.file:1');
-      assert.match(err.issues[100]?.message ?? '', /150 more/);
-      return true;
-    });
-    assert.throws(() => loadSeeds({ urls: [], file: null, sitemaps: ['ftp://x.test/s.xml'] }), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.deepEqual(err.issues.map((i) => i.path), ['seeds.sitemaps.0']);
-      return true;
-    });
+    assert.throws(
+      () => loadSeeds({ urls: [], file: many }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.issues.length, 101, 'a hundred reported, then how many more');
+        assert.equal(err.issues[0]?.path, 'seeds.file:1');
+        assert.match(err.issues[100]?.message ?? '', /150 more/);
+        return true;
+      },
+    );
+    assert.throws(
+      () => loadSeeds({ urls: [], file: null, sitemaps: ['ftp://x.test/s.xml'] }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(
+          err.issues.map((i) => i.path),
+          ['seeds.sitemaps.0'],
+        );
+        return true;
+      },
+    );
   });
 
   test('sitemaps are seeds of their own kind, first; a URL given both ways is a sitemap; a sitemap alone is enough', () => {
-    assert.deepEqual(loadSeeds({ urls: ['http://a.test/sitemap.xml', 'http://a.test/'], file: null, sitemaps: ['HTTP://a.test/sitemap.xml', 'http://b.test/s.xml.gz', 'http://b.test/s.xml.gz'] }).listed, [
-      { url: 'http://a.test/sitemap.xml', hostname: 'a.test', isSitemap: true },
-      { url: 'http://b.test/s.xml.gz', hostname: 'b.test', isSitemap: true },
-      { url: 'http://a.test/', hostname: 'a.test' },
+    assert.deepEqual(
+      loadSeeds({
+        urls: ['http://a.test/sitemap.xml', 'http://a.test/'],
+        file: null,
+        sitemaps: ['HTTP://a.test/sitemap.xml', 'http://b.test/s.xml.gz', 'http://b.test/s.xml.gz'],
+      }).listed,
+      [
+        { url: 'http://a.test/sitemap.xml', hostname: 'a.test', isSitemap: true },
+        { url: 'http://b.test/s.xml.gz', hostname: 'b.test', isSitemap: true },
+        { url: 'http://a.test/', hostname: 'a.test' },
+      ],
+    );
+    assert.deepEqual(loadSeeds({ urls: [], file: null, sitemaps: ['http://c.test/map.txt'] }).listed, [
+      { url: 'http://c.test/map.txt', hostname: 'c.test', isSitemap: true },
     ]);
-    assert.deepEqual(loadSeeds({ urls: [], file: null, sitemaps: ['http://c.test/map.txt'] }).listed, [{ url: 'http://c.test/map.txt', hostname: 'c.test', isSitemap: true }]);
   });
 });

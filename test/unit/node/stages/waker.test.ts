@@ -8,7 +8,12 @@ describe('ManualClock', () => {
   test('wakes sleepers in time order, each at its own time', async () => {
     const clock = new ManualClock(100);
     const woke: string[] = [];
-    for (const [name, at] of [['c', 300], ['a', 150], ['b', 200], ['past', 50]] as const) {
+    for (const [name, at] of [
+      ['c', 300],
+      ['a', 150],
+      ['b', 200],
+      ['past', 50],
+    ] as const) {
       void clock.sleepUntil(at).then(() => woke.push(`${name}@${clock.nowMs()}`));
     }
     await new Promise((resolve) => setImmediate(resolve));

@@ -28,7 +28,10 @@ function movedIndexes(before: readonly number[], after: readonly number[]): numb
 describe('ConsistentHashPartitioner', () => {
   test('spec carries the effective key and virtual node count', () => {
     assert.deepEqual(new ConsistentHashPartitioner(4).spec, { id: 'consistent-hash', params: { key: 'host', virtualNodes: 128 } });
-    assert.deepEqual(new ConsistentHashPartitioner(4, { key: HashKey.domain, virtualNodes: 16 }).spec.params, { key: 'domain', virtualNodes: 16 });
+    assert.deepEqual(new ConsistentHashPartitioner(4, { key: HashKey.domain, virtualNodes: 16 }).spec.params, {
+      key: 'domain',
+      virtualNodes: 16,
+    });
   });
 
   test('needs the address only when the key is ip', () => {
@@ -42,7 +45,10 @@ describe('ConsistentHashPartitioner', () => {
     const moved = movedIndexes(before, after);
     const share = moved.length / HOSTS.length;
     assert.ok(Math.abs(share - 1 / 9) <= 0.03, `moved ${share}`);
-    assert.ok(moved.every((i) => after[i] === 8), 'a host moved to an old partition');
+    assert.ok(
+      moved.every((i) => after[i] === 8),
+      'a host moved to an old partition',
+    );
   });
 
   test('leave, 9 -> 8: exactly the hosts of the removed partition move', () => {
@@ -107,7 +113,10 @@ describe('ConsistentHashPartitioner', () => {
     for (const c of counts) assert.ok(Math.abs((c * 8) / HOSTS.length - 1) <= 0.1, `share ${c / HOSTS.length}`);
     const few = new Array<number>(8).fill(0);
     for (const p of placeAll(new ConsistentHashPartitioner(8, { virtualNodes: 1 }))) few[p] = (few[p] as number) + 1;
-    assert.ok(few.some((c) => Math.abs((c * 8) / HOSTS.length - 1) > 0.25), 'one point each should be visibly unbalanced');
+    assert.ok(
+      few.some((c) => Math.abs((c * 8) / HOSTS.length - 1) > 0.25),
+      'one point each should be visibly unbalanced',
+    );
   });
 
   test('with one partition every key goes to 0', () => {

@@ -24,7 +24,8 @@ describe('DomainHashPartitioner', () => {
       const p = new DomainHashPartitioner(n);
       for (let d = 0; d < 50; d++) {
         const expected = partitionOfKey(`example${d}.co.uk`, n);
-        for (const sub of SUBDOMAINS) assert.equal(partitionOf(p, urlOf(`http://${sub}example${d}.co.uk/p`)), expected, `${sub}example${d}.co.uk, n=${n}`);
+        for (const sub of SUBDOMAINS)
+          assert.equal(partitionOf(p, urlOf(`http://${sub}example${d}.co.uk/p`)), expected, `${sub}example${d}.co.uk, n=${n}`);
       }
     }
   });

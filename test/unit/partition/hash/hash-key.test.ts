@@ -5,7 +5,15 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HASH_RANGE, hash32, hashKeyOf, HashKey, partitionOfHash, partitionOfKey, registrableDomainOf } from '../../../../src/partition/hash/hash-key.js';
+import {
+  HASH_RANGE,
+  hash32,
+  hashKeyOf,
+  HashKey,
+  partitionOfHash,
+  partitionOfKey,
+  registrableDomainOf,
+} from '../../../../src/partition/hash/hash-key.js';
 import { urlFingerprintInto } from '../../../../src/url/fingerprint.js';
 import { urlOf } from '../synthetic.js';
 

@@ -34,7 +34,9 @@ describe('HostHashPartitioner', () => {
 
   test('hosts of one domain are hashed apart (it is host-, not domain-hashing)', () => {
     const p = new HostHashPartitioner(8);
-    const used = new Set(['www', 'shop', 'blog', 'news', 'mail', 'docs', 'api', 'cdn'].map((s) => partitionOf(p, urlOf(`http://${s}.example.co.uk/`))));
+    const used = new Set(
+      ['www', 'shop', 'blog', 'news', 'mail', 'docs', 'api', 'cdn'].map((s) => partitionOf(p, urlOf(`http://${s}.example.co.uk/`))),
+    );
     assert.ok(used.size > 1);
   });
 

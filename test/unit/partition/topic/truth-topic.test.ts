@@ -42,8 +42,22 @@ describe('TruthTopicPartitioner', () => {
   test('default assignment: the 16 categories dealt round-robin to 4 partitions, several per partition', () => {
     const p = new TruthTopicPartitioner(model, 4);
     const expected: Record<string, number> = {
-      ADULT: 0, ARTS: 1, BUSINESS: 2, COMPUTERS: 3, GAMES: 0, HEALTH: 1, HOME: 2, KIDS: 3,
-      NEWS: 0, RECREATION: 1, REFERENCE: 2, SCIENCE: 3, SHOPPING: 0, SOCIETY: 1, SPORTS: 2, WORLD: 3,
+      ADULT: 0,
+      ARTS: 1,
+      BUSINESS: 2,
+      COMPUTERS: 3,
+      GAMES: 0,
+      HEALTH: 1,
+      HOME: 2,
+      KIDS: 3,
+      NEWS: 0,
+      RECREATION: 1,
+      REFERENCE: 2,
+      SCIENCE: 3,
+      SHOPPING: 0,
+      SOCIETY: 1,
+      SPORTS: 2,
+      WORLD: 3,
     };
     for (const [label, partition] of Object.entries(expected)) {
       for (const self of [0, 3]) assert.deepEqual(p.placePage(page(label), self), [partition], `${label} fetched by ${self}`);
@@ -53,7 +67,10 @@ describe('TruthTopicPartitioner', () => {
   test('more partitions than categories: category i owns partition i, the rest own none', () => {
     const small: TopicModel = { categories: ['ARTS', 'NEWS', 'WORLD'], topicOf: model.topicOf };
     const p = new TruthTopicPartitioner(small, 5);
-    assert.deepEqual(['ARTS', 'NEWS', 'WORLD'].map((c) => p.placePage(page(c), 4)), [[0], [1], [2]]);
+    assert.deepEqual(
+      ['ARTS', 'NEWS', 'WORLD'].map((c) => p.placePage(page(c), 4)),
+      [[0], [1], [2]],
+    );
   });
 
   test('explicit assignment', () => {
@@ -83,11 +100,23 @@ describe('TruthTopicPartitioner', () => {
 
   test('rejects an assignment that misses, invents or misplaces categories, and an unknown default', () => {
     const small: TopicModel = { categories: ['ARTS', 'NEWS'], topicOf: () => null };
-    const bad: Record<string, number>[] = [{ ARTS: 0 }, { ARTS: 0, NEWS: 1, SPORTS: 1 }, { ARTS: 0, NEWS: 2 }, { ARTS: 0, NEWS: 0.5 }, { ARTS: -1, NEWS: 0 }];
+    const bad: Record<string, number>[] = [
+      { ARTS: 0 },
+      { ARTS: 0, NEWS: 1, SPORTS: 1 },
+      { ARTS: 0, NEWS: 2 },
+      { ARTS: 0, NEWS: 0.5 },
+      { ARTS: -1, NEWS: 0 },
+    ];
     for (const assignment of bad) {
-      assert.throws(() => new TruthTopicPartitioner(small, 2, { assignment }), (err: unknown) => err instanceof PartitionParamError && err.param === 'assignment');
+      assert.throws(
+        () => new TruthTopicPartitioner(small, 2, { assignment }),
+        (err: unknown) => err instanceof PartitionParamError && err.param === 'assignment',
+      );
     }
-    assert.throws(() => new TruthTopicPartitioner(small, 2, { defaultCategory: 'WORLD' }), (err: unknown) => err instanceof PartitionParamError && err.param === 'defaultCategory');
+    assert.throws(
+      () => new TruthTopicPartitioner(small, 2, { defaultCategory: 'WORLD' }),
+      (err: unknown) => err instanceof PartitionParamError && err.param === 'defaultCategory',
+    );
     assert.throws(() => new TruthTopicPartitioner({ categories: [], topicOf: () => null }, 2), PartitionParamError);
     assert.throws(() => new TruthTopicPartitioner({ categories: ['A', 'A'], topicOf: () => null }, 2), PartitionParamError);
     assert.throws(() => new TruthTopicPartitioner(small, 0), PartitionParamError);

@@ -14,13 +14,27 @@ describe('DynamicPathFilter with the default patterns', () => {
 
   test('rejects cgi-bin directories and .cgi / .pl scripts', () => {
     for (const url of [
-      'http://example.com/cgi-bin/search', 'http://example.com/CGI-BIN/a?b=1', 'http://example.com/x/cgi-bin/', 'http://example.com/search.cgi',
-      'http://example.com/search.cgi?q=1', 'http://example.com/wiki.pl/Page', 'http://example.com/a.PL;x', 'http://example.com/go?to=/cgi-bin/x',
-    ]) assert.equal(verdict(f, url), 'dynamic-path', url);
+      'http://example.com/cgi-bin/search',
+      'http://example.com/CGI-BIN/a?b=1',
+      'http://example.com/x/cgi-bin/',
+      'http://example.com/search.cgi',
+      'http://example.com/search.cgi?q=1',
+      'http://example.com/wiki.pl/Page',
+      'http://example.com/a.PL;x',
+      'http://example.com/go?to=/cgi-bin/x',
+    ])
+      assert.equal(verdict(f, url), 'dynamic-path', url);
   });
 
   test('accepts ordinary pages and never looks at the host', () => {
-    for (const url of ['http://example.com/', 'http://cgi-bin.example.com/', 'http://example.pl/', 'http://example.com/cgi-binary/', 'http://example.com/a.plan', 'http://example.com/index.php?q=1']) {
+    for (const url of [
+      'http://example.com/',
+      'http://cgi-bin.example.com/',
+      'http://example.pl/',
+      'http://example.com/cgi-binary/',
+      'http://example.com/a.plan',
+      'http://example.com/index.php?q=1',
+    ]) {
       assert.equal(verdict(f, url), 'ok', url);
     }
   });
@@ -36,10 +50,16 @@ describe('DynamicPathFilter with configured patterns', () => {
   });
 
   test('refuses a pattern that does not compile', () => {
-    assert.throws(() => new DynamicPathFilter({ patterns: ['ok', '(unclosed'] }), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.deepEqual(err.issues.map((i) => i.path), ['patterns[1]']);
-      return true;
-    });
+    assert.throws(
+      () => new DynamicPathFilter({ patterns: ['ok', '(unclosed'] }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(
+          err.issues.map((i) => i.path),
+          ['patterns[1]'],
+        );
+        return true;
+      },
+    );
   });
 });

@@ -5,7 +5,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '../../../../src/core/errors.js';
-import { DEFAULT_BLOCKED_EXTENSIONS, EXTENSION_GROUPS, ExtensionFilter, lastSegmentExtension } from '../../../../src/url/filter/extension-filter.js';
+import {
+  DEFAULT_BLOCKED_EXTENSIONS,
+  EXTENSION_GROUPS,
+  ExtensionFilter,
+  lastSegmentExtension,
+} from '../../../../src/url/filter/extension-filter.js';
 
 const verdict = (f: ExtensionFilter, path: string): string => {
   const v = f.check({ url: `http://example.com${path}`, host: 'example.com', depth: 0 });
@@ -14,8 +19,18 @@ const verdict = (f: ExtensionFilter, path: string): string => {
 
 describe('lastSegmentExtension', () => {
   const cases: [string, string][] = [
-    ['/', ''], ['/a', ''], ['/a.jpg', 'jpg'], ['/A.JPG', 'jpg'], ['/d/archive.tar.gz', 'gz'], ['/img.d/page', ''],
-    ['/a.jpg/', ''], ['/.well-known', ''], ['/a.', ''], ['/p.pdf;v=2', 'pdf'], ['/x/y.Html', 'html'], ['/a;b.c/d', ''],
+    ['/', ''],
+    ['/a', ''],
+    ['/a.jpg', 'jpg'],
+    ['/A.JPG', 'jpg'],
+    ['/d/archive.tar.gz', 'gz'],
+    ['/img.d/page', ''],
+    ['/a.jpg/', ''],
+    ['/.well-known', ''],
+    ['/a.', ''],
+    ['/p.pdf;v=2', 'pdf'],
+    ['/x/y.Html', 'html'],
+    ['/a;b.c/d', ''],
   ];
   for (const [path, ext] of cases) test(`${path} -> '${ext}'`, () => assert.equal(lastSegmentExtension(path), ext));
 });
@@ -33,7 +48,21 @@ describe('ExtensionFilter with the default list', () => {
   });
 
   test('accepts pages, directories, queries and extensions it does not list', () => {
-    for (const path of ['/', '/a/', '/a.html', '/b.htm', '/index.php', '/x.aspx', '/c.jsp', '/feed.xml', '/data.json', '/a.jpg/', '/view?file=a.jpg', '/photos.jpg.html', '/readme']) {
+    for (const path of [
+      '/',
+      '/a/',
+      '/a.html',
+      '/b.htm',
+      '/index.php',
+      '/x.aspx',
+      '/c.jsp',
+      '/feed.xml',
+      '/data.json',
+      '/a.jpg/',
+      '/view?file=a.jpg',
+      '/photos.jpg.html',
+      '/readme',
+    ]) {
       assert.equal(verdict(f, path), 'ok', path);
     }
   });
@@ -56,10 +85,16 @@ describe('ExtensionFilter with a configured list', () => {
   });
 
   test('refuses entries that are not extensions', () => {
-    assert.throws(() => new ExtensionFilter({ extensions: ['jpg', 'a.b', '', '*'] }), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.deepEqual(err.issues.map((i) => i.path), ['extensions[1]', 'extensions[2]', 'extensions[3]']);
-      return true;
-    });
+    assert.throws(
+      () => new ExtensionFilter({ extensions: ['jpg', 'a.b', '', '*'] }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(
+          err.issues.map((i) => i.path),
+          ['extensions[1]', 'extensions[2]', 'extensions[3]'],
+        );
+        return true;
+      },
+    );
   });
 });

@@ -18,10 +18,22 @@ const verdict = (f: HostFilter, raw: string): string => {
 
 describe('hostNameOf', () => {
   const cases: [string, string | null][] = [
-    ['Example.COM', 'example.com'], ['example.com.', 'example.com'], ['.example.com', 'example.com'], [' a.test ', 'a.test'],
-    ['caffè.test', 'xn--caff-8oa.test'], ['[::1]', '[::1]'], ['127.0.0.1', '127.0.0.1'], ['zip', 'zip'],
-    ['', null], ['http://example.com', null], ['example.com/a', null], ['example.com:8080', null], ['example.com:80', null],
-    ['user@example.com', null], ['::1', null], ['a b.com', null],
+    ['Example.COM', 'example.com'],
+    ['example.com.', 'example.com'],
+    ['.example.com', 'example.com'],
+    [' a.test ', 'a.test'],
+    ['caffè.test', 'xn--caff-8oa.test'],
+    ['[::1]', '[::1]'],
+    ['127.0.0.1', '127.0.0.1'],
+    ['zip', 'zip'],
+    ['', null],
+    ['http://example.com', null],
+    ['example.com/a', null],
+    ['example.com:8080', null],
+    ['example.com:80', null],
+    ['user@example.com', null],
+    ['::1', null],
+    ['a b.com', null],
   ];
   for (const [entry, name] of cases) test(`'${entry}' -> ${String(name)}`, () => assert.equal(hostNameOf(entry), name));
 });
@@ -51,14 +63,23 @@ describe('HostFilter', () => {
     assert.equal(verdict(f, 'http://a.b.tracker.co.uk/'), 'host-blocked');
     assert.equal(verdict(f, 'http://nottracker.co.uk/'), 'ok');
     assert.equal(verdict(f, 'http://any.zip/'), 'host-blocked');
-    assert.deepEqual(f.spec, { id: 'host', params: { hosts: ['ads.example.com', 'xn--caff-8oa.test'], domains: ['tracker.co.uk', 'zip'] } });
+    assert.deepEqual(f.spec, {
+      id: 'host',
+      params: { hosts: ['ads.example.com', 'xn--caff-8oa.test'], domains: ['tracker.co.uk', 'zip'] },
+    });
   });
 
   test('lists every bad entry', () => {
-    assert.throws(() => new HostFilter({ hosts: ['ok.com', 'http://x.com/'], domains: ['', 'a.com:99'] }), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.deepEqual(err.issues.map((i) => i.path), ['hosts[1]', 'domains[0]', 'domains[1]']);
-      return true;
-    });
+    assert.throws(
+      () => new HostFilter({ hosts: ['ok.com', 'http://x.com/'], domains: ['', 'a.com:99'] }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(
+          err.issues.map((i) => i.path),
+          ['hosts[1]', 'domains[0]', 'domains[1]'],
+        );
+        return true;
+      },
+    );
   });
 });

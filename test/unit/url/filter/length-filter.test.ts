@@ -26,6 +26,7 @@ describe('LengthFilter', () => {
   });
 
   test('refuses limits that are not positive integers', () => {
-    for (const maxLength of [0, -1, 1.5, Number.NaN, Infinity]) assert.throws(() => new LengthFilter({ maxLength }), ConfigError, String(maxLength));
+    for (const maxLength of [0, -1, 1.5, Number.NaN, Infinity])
+      assert.throws(() => new LengthFilter({ maxLength }), ConfigError, String(maxLength));
   });
 });

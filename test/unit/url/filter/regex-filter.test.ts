@@ -38,10 +38,16 @@ describe('RegexFilter', () => {
   });
 
   test('lists every pattern that does not compile', () => {
-    assert.throws(() => new RegexFilter({ include: ['[a-'], exclude: ['ok', '*bad'] }), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.deepEqual(err.issues.map((i) => i.path), ['include[0]', 'exclude[1]']);
-      return true;
-    });
+    assert.throws(
+      () => new RegexFilter({ include: ['[a-'], exclude: ['ok', '*bad'] }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(
+          err.issues.map((i) => i.path),
+          ['include[0]', 'exclude[1]'],
+        );
+        return true;
+      },
+    );
   });
 });

@@ -5,8 +5,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ACCEPTED, REJECT_REASONS, RejectReason, composeFilters, pathDepth, rejected, urlParts,
-  type CandidateUrl, type FilterVerdict, type UrlFilter,
+  ACCEPTED,
+  REJECT_REASONS,
+  RejectReason,
+  composeFilters,
+  pathDepth,
+  rejected,
+  urlParts,
+  type CandidateUrl,
+  type FilterVerdict,
+  type UrlFilter,
 } from '../../../../src/url/filter/url-filter.js';
 
 const candidate = (url: string): CandidateUrl => ({ url, host: new URL(url).hostname, depth: 0 });
@@ -47,7 +55,9 @@ describe('composeFilters', () => {
   test('returns the first rejection and asks no filter after it', () => {
     const seen: string[] = [];
     const chain = composeFilters([
-      fixed('a', ACCEPTED, seen), fixed('b', rejected(RejectReason.extension), seen), fixed('c', rejected(RejectReason.scheme), seen),
+      fixed('a', ACCEPTED, seen),
+      fixed('b', rejected(RejectReason.extension), seen),
+      fixed('c', rejected(RejectReason.scheme), seen),
     ]);
     assert.deepEqual(chain.check(url), { isAccepted: false, reason: 'extension' });
     assert.deepEqual(seen, ['a:http://example.com/a', 'b:http://example.com/a']);
@@ -79,6 +89,13 @@ describe('urlParts', () => {
 });
 
 describe('pathDepth', () => {
-  const cases: [string, number][] = [['/', 0], ['/a', 1], ['/a/', 1], ['/a/b.html', 2], ['/a//b/', 2], ['/a/b/c/d/e/', 5]];
+  const cases: [string, number][] = [
+    ['/', 0],
+    ['/a', 1],
+    ['/a/', 1],
+    ['/a/b.html', 2],
+    ['/a//b/', 2],
+    ['/a/b/c/d/e/', 5],
+  ];
   for (const [path, depth] of cases) test(`${path} has ${depth} levels`, () => assert.equal(pathDepth(path), depth));
 });
