@@ -32,7 +32,10 @@ export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPer
         ]),
     ...(p.collab === undefined
       ? []
-      : [`overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}`]),
+      : [
+          `overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}` +
+            (p.collab.topicLocality === null ? '' : `, topic locality ${p.collab.topicLocality.toFixed(2)}`),
+        ]),
     ...(errors.length === 0 ? [] : [errors.join(', ')]),
   ];
   return fitParts(parts, columns);

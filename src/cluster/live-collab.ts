@@ -5,6 +5,10 @@
  * the load balance (max/mean pages) and the communication overhead so far. The same definitions as
  * `src/eval/` (which `shoal eval` applies to the crawl directories afterwards), computed
  * incrementally: a page counts as downloaded by the node that fetched it when it got a response.
+ *
+ * Topic locality, live: `shoal eval` counts every linked pair of stored pages; here only the link
+ * each page was discovered by is known when the page comes in, so the live figure is the share of
+ * (discovering page, page) pairs, both with a category, whose categories are equal.
  */
 import type { CrawlProgress } from '../obs/events.js';
 import type { CrawlLogRecord } from '../store/records.js';
@@ -19,6 +23,9 @@ export class LiveCollab {
   private readonly pagesOf = new Map<string, number>();
   private readonly hosts = new Set<string>();
   private downloads = 0;
+  private readonly categoryOf = new Map<string, string>();
+  private topicPairs = 0;
+  private sameTopicPairs = 0;
   private readonly bitOf: ReadonlyMap<string, number>;
 
   constructor(private readonly members: readonly string[]) {
@@ -26,9 +33,18 @@ export class LiveCollab {
   }
 
   /** Counts one record (any outcome; only downloads count), from a node of the crawl. */
-  add(r: Pick<CrawlLogRecord, 'node' | 'url' | 'host' | 'status'>): void {
+  add(r: Pick<CrawlLogRecord, 'node' | 'url' | 'host' | 'status' | 'fromUrl' | 'topic'>): void {
     const bit = this.bitOf.get(r.node);
     if (bit === undefined || r.status === null) return;
+    const category = r.topic?.category ?? null;
+    if (category !== null && !this.categoryOf.has(r.url)) {
+      this.categoryOf.set(r.url, category);
+      const from = r.fromUrl === null ? undefined : this.categoryOf.get(r.fromUrl);
+      if (from !== undefined) {
+        this.topicPairs++;
+        if (from === category) this.sameTopicPairs++;
+      }
+    }
     this.downloads++;
     this.pagesOf.set(r.node, (this.pagesOf.get(r.node) ?? 0) + 1);
     this.downloadedBy.set(r.url, (this.downloadedBy.get(r.url) ?? 0) | bit);
@@ -47,6 +63,7 @@ export class LiveCollab {
       diversity: n === 0 ? null : this.hosts.size / n,
       loadMaxOverMean: mean === 0 ? null : Math.max(...pages) / mean,
       urlsPerPage: n === 0 ? null : urlsSent / n,
+      topicLocality: this.topicPairs === 0 ? null : this.sameTopicPairs / this.topicPairs,
     };
   }
 }

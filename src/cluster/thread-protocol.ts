@@ -29,7 +29,16 @@ export type FromWorker =
   | { readonly t: 'state'; readonly nodeId: string; readonly isIdle: boolean; readonly stopReason: StopReason | null }
   | { readonly t: 'progress'; readonly progress: CrawlProgress }
   | { readonly t: 'started'; readonly started: CrawlStarted }
-  | { readonly t: 'fetched'; readonly node: string; readonly url: string; readonly host: string; readonly status: number | null }
+  | {
+      readonly t: 'fetched';
+      readonly node: string;
+      readonly url: string;
+      readonly host: string;
+      readonly status: number | null;
+      readonly fromUrl: string | null;
+      /** The page's topic category, for live topic locality. */
+      readonly category: string | null;
+    }
   | { readonly t: 'summary'; readonly nodeId: string; readonly summary: CrawlSummary }
   | { readonly t: 'failed'; readonly nodeId: string; readonly message: string };
 

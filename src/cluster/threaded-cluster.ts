@@ -84,7 +84,10 @@ export class ThreadedCluster {
                   events.started?.(m.started);
                   return;
                 case 'fetched':
-                  progress.live.add(m);
+                  progress.live.add({
+                    ...m,
+                    topic: m.category === null ? null : { category: m.category, probability: null, reason: 'classifier' },
+                  });
                   return;
                 case 'summary':
                   summaries.set(m.nodeId, m.summary);

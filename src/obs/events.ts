@@ -86,6 +86,11 @@ export interface CrawlProgress {
     readonly diversity: number | null;
     readonly loadMaxOverMean: number | null;
     readonly urlsPerPage: number | null;
+    /**
+     * Topic locality of the discovery links so far: of the pages fetched with a category whose
+     * discovering page had one too, the share with the same category; null before any such pair.
+     */
+    readonly topicLocality: number | null;
   };
 }
 

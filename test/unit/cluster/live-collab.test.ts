@@ -6,15 +6,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { LiveCollab } from '../../../src/cluster/live-collab.js';
 
-const record = (
-  node: string,
-  url: string,
-  status: number | null = 200,
-): { node: string; url: string; host: string; status: number | null } => ({
+const record = (node: string, url: string, status: number | null = 200) => ({
   node,
   url,
   host: `${new URL(url).hostname}:8080`,
   status,
+  fromUrl: null,
+  topic: null,
 });
 
 describe('LiveCollab', () => {
@@ -40,7 +38,24 @@ describe('LiveCollab', () => {
       diversity: 3 / 6,
       loadMaxOverMean: 1.5,
       urlsPerPage: 2,
+      topicLocality: null,
     });
+  });
+
+  test('topic locality of the discovery links: pages with a category whose discoverer has one', () => {
+    const live = new LiveCollab(['a', 'b']);
+    const page = (node: string, url: string, fromUrl: string | null, category: string | null) => ({
+      ...record(node, url),
+      fromUrl,
+      topic: category === null ? null : { category, probability: 0.9, reason: 'classifier' as const },
+    });
+    live.add(page('a', 'http://h.test/', null, 'ARTS'));
+    live.add(page('a', 'http://h.test/1', 'http://h.test/', 'ARTS'));
+    live.add(page('b', 'http://h.test/2', 'http://h.test/', 'NEWS'));
+    live.add(page('b', 'http://h.test/3', 'http://h.test/2', null));
+    live.add(page('a', 'http://h.test/4', 'http://h.test/3', 'NEWS'));
+    // Pairs: / → 1 same, / → 2 differ; 3 has no category, so 3 → 4 does not count.
+    assert.equal(live.figures(0).topicLocality, 1 / 2);
   });
 
   test('before any download: overlap 0, the ratios null', () => {
@@ -51,6 +66,7 @@ describe('LiveCollab', () => {
       diversity: null,
       loadMaxOverMean: null,
       urlsPerPage: null,
+      topicLocality: null,
     });
   });
 });
