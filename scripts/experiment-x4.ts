@@ -31,7 +31,11 @@ import { loadTopicModel } from '../src/classify/model-loader.js';
 import { WEB_PRESETS } from '../src/web/presets.js';
 import { startTestWeb } from '../src/web/start.js';
 import { exportTruth } from '../src/web/truth/export.js';
-import { readTruth } from '../src/web/truth/read.js';
+import { readTruth, type Truth } from '../src/web/truth/read.js';
+import { truthContent } from '../src/sim/graph/truth-content.js';
+import { servesContent } from '../src/web/model.js';
+import { detectLanguage } from '../src/parse/language.js';
+import { ENGLISH_STOP_WORDS } from '../src/classify/stop-words.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DOC = join(ROOT, 'docs', 'experiments', 'topic-crawling.md');
@@ -85,6 +89,7 @@ const dir = mkdtempSync(join(tmpdir(), 'shoal-experiment-x4-'));
 const webConfig = { ...WEB_PRESETS.demo, seed: 1 };
 const web = await startTestWeb(webConfig);
 const measured: Measured[] = [];
+let language: LanguageCheck | null = null;
 try {
   log(`test web: ${web.model.pageCount.toLocaleString('en-US')} pages on ${web.hostsMap.size} hosts`);
   await exportTruth(web.model, join(dir, 'truth'), { port: web.port });
@@ -119,11 +124,58 @@ try {
       `${run.name}: ${seconds.toFixed(1)} s, overlap ${metrics.overlap.overlap.toFixed(3)}, locality ${topic.locality.locality?.toFixed(3)}`,
     );
   }
+  language = languageCheck(truth);
+  log(`language step: detector ${language.detectorRight}/${language.pages}, stop-word share ${language.stopWordRight}/${language.pages}`);
   writeFileSync(DOC, render(measured, web.model.pageCount, truth.manifest.categories.length));
   log(`wrote ${DOC}`);
 } finally {
   await web.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** How well each candidate for X4's language step tells English pages from the others. */
+interface LanguageCheck {
+  readonly pages: number;
+  readonly english: number;
+  readonly detectorRight: number;
+  readonly stopWordRight: number;
+  readonly threshold: number;
+}
+
+/** Share of a text's words that are English function words. */
+function stopWordShare(text: string, stop: ReadonlySet<string>): number {
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w !== '');
+  if (words.length === 0) return 0;
+  return words.filter((w) => stop.has(w)).length / words.length;
+}
+
+/**
+ * The language step measured two ways on every 4th content page of the web (its true language
+ * known): the crawl's detector (English when it says `en`) and X4's share of common English words
+ * (English at a share of at least 0.1; the share is about 0.4 in English prose and near 0 in others).
+ */
+function languageCheck(truth: Truth): LanguageCheck {
+  const content = truthContent(truth);
+  const stop = new Set(ENGLISH_STOP_WORDS);
+  const threshold = 0.1;
+  let pages = 0;
+  let english = 0;
+  let detectorRight = 0;
+  let stopWordRight = 0;
+  for (let p = 0; p < truth.pageCount; p += 4) {
+    if (!servesContent(truth.kind[p] as number)) continue;
+    const text = content.contentOf(p).text ?? '';
+    if (text === '') continue;
+    const isEnglish = truth.manifest.languages[truth.lang[p] as number] === 'en';
+    pages++;
+    if (isEnglish) english++;
+    if ((detectLanguage(text).code === 'en') === isEnglish) detectorRight++;
+    if (stopWordShare(text, stop) >= threshold === isEnglish) stopWordRight++;
+  }
+  return { pages, english, detectorRight, stopWordRight, threshold };
 }
 
 function ratio(x: number | null | undefined, digits = 3): string {
@@ -191,6 +243,13 @@ function verdicts(rows: readonly Measured[]): Claim[] {
         `URLs per page ${ratio(links.metrics.communication.urlsPerPage)} against ${ratio(topic.metrics.communication.urlsPerPage)}`,
     },
   ];
+  if (language !== null) {
+    claims.push({
+      text: "The crawl's language detector decides English as well as the share of common English words X4 used, or better.",
+      isTrue: language.detectorRight >= language.stopWordRight,
+      evidence: `right on ${language.detectorRight} of ${language.pages} pages (${language.english} English) against ${language.stopWordRight} for a stop-word share of at least ${language.threshold}`,
+    });
+  }
   if (ordered !== undefined) {
     claims.push({
       text: "Ordering each node's frontier by on-topic likelihood reduces overlap (X4's proposed improvement).",
