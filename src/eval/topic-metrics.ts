@@ -15,7 +15,7 @@
 import { csrFromEdges } from './csr.js';
 import { kendallTauB } from './kendall-tau.js';
 import { pageRank } from './pagerank.js';
-import type { LinkPairs } from './link-locality.js';
+import { linkLocalityOfAssignment, type LinkPairs } from './link-locality.js';
 
 /** Topic locality and the counts it is made of. */
 export interface TopicLocality {
@@ -27,56 +27,41 @@ export interface TopicLocality {
   readonly locality: number | null;
   /** The same pairs judged by the true labels (null without them, or when a label is missing for every pair). */
   readonly trueLocality: number | null;
-  /** Pairs skipped: an end not fetched, or fetched without a category. */
+  /** Links skipped (each occurrence): an end not fetched, or fetched without a category. */
   readonly skipped: number;
 }
 
 /**
  * Topic locality of `links` under `categoryOf` (null: not fetched or no category), and under
- * `trueCategoryOf` for the same pairs when given.
+ * `trueCategoryOf` for the same pairs when given: p_l (link-locality.ts) of the assignment page →
+ * category, each distinct pair once.
  */
 export function topicLocality(
   links: LinkPairs,
   categoryOf: (page: number) => string | null,
   trueCategoryOf?: (page: number) => string | null,
 ): TopicLocality {
-  const seen = new Set<string>();
-  let pairs = 0;
-  let same = 0;
-  let truePairs = 0;
-  let trueSame = 0;
-  let skipped = 0;
-  for (let i = 0; i < links.from.length; i++) {
-    const u = links.from[i] as number;
-    const v = links.to[i] as number;
-    if (u === v) continue;
-    const key = `${u} ${v}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const cu = categoryOf(u);
-    const cv = categoryOf(v);
-    if (cu === null || cv === null) {
-      skipped++;
-      continue;
+  let pages = 0;
+  for (let i = 0; i < links.from.length; i++) pages = Math.max(pages, (links.from[i] as number) + 1, (links.to[i] as number) + 1);
+  const indexOf = new Map<string, number>();
+  const index = (category: string | null): number => {
+    if (category === null) return -1;
+    let i = indexOf.get(category);
+    if (i === undefined) {
+      i = indexOf.size;
+      indexOf.set(category, i);
     }
-    pairs++;
-    if (cu === cv) same++;
-    if (trueCategoryOf !== undefined) {
-      const tu = trueCategoryOf(u);
-      const tv = trueCategoryOf(v);
-      if (tu !== null && tv !== null) {
-        truePairs++;
-        if (tu === tv) trueSame++;
-      }
-    }
-  }
-  return {
-    pairs,
-    samePairs: same,
-    locality: pairs > 0 ? same / pairs : null,
-    trueLocality: truePairs > 0 ? trueSame / truePairs : null,
-    skipped,
+    return i;
   };
+  const predicted = Int32Array.from({ length: pages }, (_, p) => index(categoryOf(p)));
+  const r = linkLocalityOfAssignment(links, predicted, { distinctPairs: true });
+  let trueLocality: number | null = null;
+  if (trueCategoryOf !== undefined) {
+    // Only the pairs counted above: a page without a predicted category has no true one here.
+    const truth = Int32Array.from({ length: pages }, (_, p) => ((predicted[p] as number) < 0 ? -1 : index(trueCategoryOf(p))));
+    trueLocality = linkLocalityOfAssignment(links, truth, { distinctPairs: true }).pl;
+  }
+  return { pairs: r.pairs, samePairs: r.localPairs, locality: r.pl, trueLocality, skipped: r.unowned };
 }
 
 /** Kendall τ-b of one subcollection. */
