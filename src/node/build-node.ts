@@ -31,6 +31,7 @@ import { FetchLoop, type PageCounter } from './stages/fetch-loop.js';
 import { Inbox } from './collaboration/inbox.js';
 import { PartitionRouter } from './collaboration/partition-router.js';
 import { JsonLog, type Log } from '../obs/log.js';
+import type { TopicLabelerOptions } from '../classify/topic-labeler.js';
 import { InlinePageAnalyzer, WorkerPageAnalyzer, type PageAnalyzer, type TopicSetup } from './analysis/page-analyzer.js';
 import { PageProcessor } from './stages/page-processor.js';
 import type { WarcSink } from './stages/capture-records.js';
@@ -227,17 +228,18 @@ export function analyzerOf(
 
 /** How pages get their topic under `config`, or null when `topic.classify` is off. */
 export function topicSetupOf(config: Pick<CrawlConfig, 'topic' | 'cluster'>): TopicSetup | null {
-  const t = config.topic;
-  if (!t.classify) return null;
+  if (!config.topic.classify) return null;
+  return { modelPath: config.cluster.model, labeler: topicLabelerOptionsOf(config.topic) };
+}
+
+/** The X4 pipeline's options as the `topic` section sets them. */
+export function topicLabelerOptionsOf(t: CrawlConfig['topic']): TopicLabelerOptions {
   return {
-    modelPath: config.cluster.model,
-    labeler: {
-      minTerms: t.minTerms,
-      unclassifiableCategory: t.unclassifiableCategory,
-      classifierLanguages: t.languages,
-      otherLanguageCategory: t.otherLanguageCategory,
-      languageCategories: t.languageCategories,
-    },
+    minTerms: t.minTerms,
+    unclassifiableCategory: t.unclassifiableCategory,
+    classifierLanguages: t.languages,
+    otherLanguageCategory: t.otherLanguageCategory,
+    languageCategories: t.languageCategories,
   };
 }
 

@@ -22,6 +22,8 @@ import { parseHtml } from '../parse/html-page.js';
 import { normalizeUrl } from '../url/normalize.js';
 import { CLUSTER_MANIFEST, nodeDirsOf } from '../store/crawl-dir.js';
 import { INDEX_FILE } from '../store/warc/warc-writer.js';
+import { readLines } from '../store/read-lines.js';
+import { parseCdxjLine } from '../store/warc/cdxj.js';
 import { crawlContent, warcDirsOf } from '../sim/graph/crawl-content.js';
 import { truthContent } from '../sim/graph/truth-content.js';
 import { MANIFEST_FILE } from '../web/truth/format.js';
@@ -59,13 +61,18 @@ export function sourceKindOf(path: string, options: SourceOptions = {}): SourceK
   if (options.labels !== undefined) return 'crawl';
   // Read as a folder per label, a crawl directory would train on "warc", "state" and "logs" from
   // its WARC and state files as text.
-  if (existsSync(join(path, CLUSTER_MANIFEST)) || existsSync(join(path, 'warc', INDEX_FILE))) {
+  if (isCrawlDirectory(path)) {
     throw new ConfigError(
       [{ path: '--labels', message: `${path} is a crawl directory: training on its pages needs a labels file (URL<TAB>LABEL lines)` }],
       { code: 'USAGE' },
     );
   }
   return 'folders';
+}
+
+/** Whether `dir` is a crawl directory: a collaborative crawl's, or a node's with a WARC index. */
+export function isCrawlDirectory(dir: string): boolean {
+  return existsSync(join(dir, CLUSTER_MANIFEST)) || existsSync(join(dir, 'warc', INDEX_FILE));
 }
 
 /** Title and visible text of an HTML document. */
@@ -189,20 +196,47 @@ export function readLabelsFile(path: string): Map<string, string> {
 /** The archived pages of a crawl directory that `labelsPath` labels. */
 export async function readCrawlDocuments(dir: string, labelsPath: string): Promise<SourcedDocument[]> {
   const labels = readLabelsFile(labelsPath);
-  const urls = [...labels.keys()];
-  const index = new Map(urls.map((u, i) => [u, i]));
-  const nodeDirs = nodeDirsOf(dir).nodes.map(([, d]) => d);
-  const content = await crawlContent(warcDirsOf(nodeDirs), urls.length, (url) => index.get(url) ?? -1);
-  try {
-    const docs: SourcedDocument[] = [];
-    for (const [i, url] of urls.entries()) {
-      const c = content.contentOf(i);
-      const title = c.title ?? '';
-      const text = c.text ?? '';
-      if (title === '' && text === '') continue;
-      docs.push({ label: labels.get(url) as string, origin: url, title, text });
+  const pages = await readArchivedPages(dir, [...labels.keys()]);
+  return pages
+    .filter((p) => p.title !== '' || p.text !== '')
+    .map((p) => ({ label: labels.get(p.url) as string, origin: p.url, title: p.title, text: p.text }));
+}
+
+/** A page a crawl archived, as its analysis reads it (title and text empty when it has none). */
+export interface ArchivedPage {
+  readonly url: string;
+  readonly title: string;
+  readonly text: string;
+}
+
+/** The URLs of every 2xx HTML capture in the crawl's CDXJ indexes, each once. */
+async function archivedHtmlUrls(warcDirs: readonly string[]): Promise<string[]> {
+  const urls = new Set<string>();
+  for (const dir of warcDirs) {
+    for await (const line of readLines(join(dir, INDEX_FILE))) {
+      const e = parseCdxjLine(line.text);
+      if (e !== null && e.status !== null && e.status.startsWith('2') && e.mime.includes('html')) urls.add(e.url);
     }
-    return docs;
+  }
+  return [...urls];
+}
+
+/**
+ * Title and text of the pages `urls` names in the crawl directory `dir` (one node or a collaborative
+ * crawl), or of every archived HTML page when `urls` is null.
+ * @throws ShoalError `IO` when `dir` holds no WARC index.
+ */
+export async function readArchivedPages(dir: string, urls: readonly string[] | null): Promise<ArchivedPage[]> {
+  const warcDirs = warcDirsOf(nodeDirsOf(dir).nodes.map(([, d]) => d));
+  if (warcDirs.length === 0) fail(`${dir} is not a crawl directory (no warc/${INDEX_FILE})`);
+  const wanted = urls ?? (await archivedHtmlUrls(warcDirs));
+  const index = new Map(wanted.map((u, i) => [u, i]));
+  const content = await crawlContent(warcDirs, wanted.length, (url) => index.get(url) ?? -1);
+  try {
+    return wanted.map((url, i) => {
+      const c = content.contentOf(i);
+      return { url, title: c.title ?? '', text: c.text ?? '' };
+    });
   } finally {
     content.close();
   }

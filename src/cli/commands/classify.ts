@@ -8,7 +8,7 @@
  * and prints accuracy, per-category precision/recall/F1 and the confusion matrix.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, ShoalError } from '../../core/errors.js';
 import { loadTopicModel } from '../../classify/model-loader.js';
@@ -18,13 +18,10 @@ import { parseHtml } from '../../parse/html-page.js';
 import { normalizeUrl } from '../../url/normalize.js';
 import { detectLanguage } from '../../parse/language.js';
 import { crawlConfigSchema } from '../../config/crawl-config.js';
-import { nodeDirsOf } from '../../store/crawl-dir.js';
-import { readLines } from '../../store/read-lines.js';
-import { parseCdxjLine } from '../../store/warc/cdxj.js';
+import { topicLabelerOptionsOf } from '../../node/build-node.js';
 import { INDEX_FILE } from '../../store/warc/warc-writer.js';
-import { crawlContent, warcDirsOf } from '../../sim/graph/crawl-content.js';
 import { formatAccuracy } from '../../training/accuracy-table.js';
-import { readLabelsFile } from '../../training/training-sources.js';
+import { isCrawlDirectory, readArchivedPages, readLabelsFile } from '../../training/training-sources.js';
 import type { CliIo } from '../cli-io.js';
 
 interface ClassifyFlags {
@@ -64,20 +61,8 @@ async function itemsOfUrl(url: string): Promise<Item[]> {
   return [isHtml ? itemOfHtml(url, body, res.url || url) : { name: url, title: '', text: body }];
 }
 
-async function crawlUrls(nodeDirs: readonly string[]): Promise<string[]> {
-  const urls = new Set<string>();
-  for (const dir of warcDirsOf(nodeDirs)) {
-    for await (const line of readLines(join(dir, INDEX_FILE))) {
-      const e = parseCdxjLine(line.text);
-      if (e !== null && e.status !== null && e.status.startsWith('2') && e.mime.includes('html')) urls.add(e.url);
-    }
-  }
-  return [...urls];
-}
-
 async function itemsOfCrawl(dir: string): Promise<Item[]> {
-  const nodeDirs = nodeDirsOf(dir).nodes.map(([, d]) => d);
-  if (warcDirsOf(nodeDirs).length === 0) {
+  if (!isCrawlDirectory(dir)) {
     throw new ConfigError(
       [
         {
@@ -88,17 +73,7 @@ async function itemsOfCrawl(dir: string): Promise<Item[]> {
       { code: 'USAGE' },
     );
   }
-  const urls = await crawlUrls(nodeDirs);
-  const index = new Map(urls.map((u, i) => [u, i]));
-  const content = await crawlContent(warcDirsOf(nodeDirs), urls.length, (u) => index.get(u) ?? -1);
-  try {
-    return urls.map((url, i) => {
-      const c = content.contentOf(i);
-      return { name: url, title: c.title ?? '', text: c.text ?? '' };
-    });
-  } finally {
-    content.close();
-  }
+  return (await readArchivedPages(dir, null)).map((p) => ({ name: p.url, title: p.title, text: p.text }));
 }
 
 async function itemsOf(target: string): Promise<Item[]> {
@@ -131,14 +106,7 @@ export function registerClassifyCommand(program: Command, io: CliIo): void {
         });
       }
       const loaded = loadTopicModel(opts.model ?? null);
-      const t = crawlConfigSchema.shape.topic.parse({});
-      const labeler = new TopicLabeler(loaded.classifier, {
-        minTerms: t.minTerms,
-        unclassifiableCategory: t.unclassifiableCategory,
-        classifierLanguages: t.languages,
-        otherLanguageCategory: t.otherLanguageCategory,
-        languageCategories: t.languageCategories,
-      });
+      const labeler = new TopicLabeler(loaded.classifier, topicLabelerOptionsOf(crawlConfigSchema.shape.topic.parse({})));
       const results: { name: string; label: TopicLabel }[] = [];
       for (const target of targets) {
         for (const item of await itemsOf(target)) {
