@@ -21,24 +21,10 @@ import { foldoc, jargon, elements } from './sources/dictd.mjs';
 import { nethack, crawl } from './sources/games-docs.mjs';
 import { gnucash } from './sources/gnucash.mjs';
 import { brown, sotu } from './sources/npm-texts.mjs';
+import { DEFAULT_CATEGORIES } from '../../dist/web/config.js';
 
-export const LABELS = [
-  'ADULT',
-  'ARTS',
-  'BUSINESS',
-  'COMPUTERS',
-  'GAMES',
-  'HEALTH',
-  'HOME',
-  'KIDS',
-  'NEWS',
-  'RECREATION',
-  'REFERENCE',
-  'SCIENCE',
-  'SHOPPING',
-  'SOCIETY',
-  'SPORTS',
-];
+// The test web's categories (built into dist/ by npm install), WORLD aside: language decides it.
+export const LABELS = DEFAULT_CATEGORIES.filter((c) => c !== 'WORLD');
 const SOURCES = [gcide, wordnet, fortunes, foldoc, jargon, elements, nethack, crawl, gnucash, brown, sotu];
 const DEFAULT_NPM_DIR = '/tmp/topic-corpus-npm';
 
