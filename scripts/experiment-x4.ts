@@ -118,7 +118,7 @@ try {
       links: read.links,
       ...(read.target === null ? {} : { target: read.target }),
     });
-    const topic = await readTopicEval(out, truth);
+    const topic = await readTopicEval(out, truth, read);
     measured.push({ run, seconds, metrics, topic });
     log(
       `${run.name}: ${seconds.toFixed(1)} s, overlap ${metrics.overlap.overlap.toFixed(3)}, locality ${topic.locality.locality?.toFixed(3)}`,

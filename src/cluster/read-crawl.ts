@@ -34,6 +34,20 @@ export interface CrawlForEval {
   readonly target: readonly string[] | null;
 }
 
+/** How a URL is keyed for evaluation: `page:<id>` for a page of the truth, else the URL itself. */
+export function evalKeyOf(truth: Truth | null): (url: string) => string {
+  return (url) => {
+    if (truth === null) return url;
+    const page = truth.pageIdOf(url);
+    return page < 0 ? url : `page:${page}`;
+  };
+}
+
+/** The truth's page of a key made by {@link evalKeyOf}, or −1. */
+export function truthPageOfKey(key: string): number {
+  return key.startsWith('page:') ? Number(key.slice(5)) : -1;
+}
+
 /**
  * Reads `dir` (a crawl directory of one node or of a collaborative crawl).
  * @param truth when given, URLs are keyed by the truth's page ids (`page:<id>`), others kept as they are.
@@ -41,11 +55,7 @@ export interface CrawlForEval {
  */
 export async function readCrawlForEval(dir: string, truth: Truth | null = null): Promise<CrawlForEval> {
   const { manifest, nodes: dirs } = nodeDirsOf(dir);
-  const keyOf = (url: string): string => {
-    if (truth === null) return url;
-    const page = truth.pageIdOf(url);
-    return page < 0 ? url : `page:${page}`;
-  };
+  const keyOf = evalKeyOf(truth);
   const nodes: NodeCrawl[] = [];
   const links: CrawlLinks[] = [];
   for (const [id, nodeDir] of dirs) {

@@ -1,7 +1,7 @@
 /**
  * The topic metrics of a crawl directory (`shoal eval`, the end of a topic crawl, `experiment:x4`):
  * every node's stored pages with their categories (`pages.jsonl`), the union of the nodes' link
- * graphs in one id space, and, with a test web's ground truth, the true labels and PageRank.
+ * graphs (as `read-crawl.ts` reads them) in one id space, and, with a test web's ground truth, the true labels and PageRank.
  *
  * - topic locality over the union's linked pairs, categories as the crawl gave them (and the true
  *   locality of the same pairs with a truth);
@@ -18,11 +18,9 @@ import { csrFromEdges } from '../eval/csr.js';
 import { pageRank } from '../eval/pagerank.js';
 import { hashGroups, meanTau, subcollectionTaus, topicLocality, type SubcollectionTau, type TopicLocality } from '../eval/topic-metrics.js';
 import { nodeDirsOf } from '../store/crawl-dir.js';
-import { readLinkGraph } from '../store/link-graph-reader.js';
-import { LINK_GRAPH_DIR } from '../store/link-graph.js';
 import { PAGE_METADATA_FILE, readPageMetadata } from '../store/page-metadata.js';
-import { linkPairsOfCsr } from '../eval/link-locality.js';
 import type { Truth } from '../web/truth/read.js';
+import { evalKeyOf, readCrawlForEval, truthPageOfKey, type CrawlForEval } from './read-crawl.js';
 
 /** The topic metrics of a crawl. */
 export interface TopicEval {
@@ -40,8 +38,14 @@ export interface TopicEval {
   readonly meanHashTau: number | null;
 }
 
-/** Reads `dir` (one node or a collaborative crawl) and computes its topic metrics. */
-export async function readTopicEval(dir: string, truth: Truth | null = null): Promise<TopicEval> {
+/**
+ * Reads `dir` (one node or a collaborative crawl) and computes its topic metrics; `crawl` is the
+ * same directory as {@link readCrawlForEval} read it with the same truth (read here when not given),
+ * whose link graphs are used rather than read again.
+ */
+export async function readTopicEval(dir: string, truth: Truth | null = null, crawl?: CrawlForEval): Promise<TopicEval> {
+  const read = crawl ?? (await readCrawlForEval(dir, truth));
+  const keyOf = evalKeyOf(truth);
   const ids = new Map<string, number>();
   const idOf = (url: string): number => {
     let id = ids.get(url);
@@ -64,7 +68,7 @@ export async function readTopicEval(dir: string, truth: Truth | null = null): Pr
     const metadata = join(nodeDir, PAGE_METADATA_FILE);
     if (existsSync(metadata)) {
       for await (const p of readPageMetadata(metadata)) {
-        const id = idOf(p.url);
+        const id = idOf(keyOf(p.url));
         pages.push(id);
         if (!categoryOfId.has(id) || categoryOfId.get(id) === null) categoryOfId.set(id, p.category);
         if (p.payloadDigest !== null) digestOfId.set(id, p.payloadDigest);
@@ -76,21 +80,15 @@ export async function readTopicEval(dir: string, truth: Truth | null = null): Pr
       }
     }
     groups.set(nodeId ?? 'shoal', pages);
-    if (existsSync(join(nodeDir, LINK_GRAPH_DIR))) {
-      const graph = await readLinkGraph(join(nodeDir, LINK_GRAPH_DIR));
-      try {
-        const pairs = linkPairsOfCsr(graph.csr);
-        for (let i = 0; i < pairs.from.length; i++) {
-          from.push(idOf(graph.urls[pairs.from[i] as number] as string));
-          to.push(idOf(graph.urls[pairs.to[i] as number] as string));
-        }
-      } finally {
-        graph.close();
-      }
+  }
+  for (const graph of read.links) {
+    for (let i = 0; i < graph.from.length; i++) {
+      from.push(idOf(graph.urls[graph.from[i] as number] as string));
+      to.push(idOf(graph.urls[graph.to[i] as number] as string));
     }
   }
-  const urls = [...ids.keys()];
-  const truthPage = truth === null ? null : Int32Array.from(urls, (u) => truth.pageIdOf(u));
+  const keys = [...ids.keys()];
+  const truthPage = truth === null ? null : Int32Array.from(keys, truthPageOfKey);
   const trueCategoryOf =
     truth === null
       ? undefined
@@ -127,7 +125,7 @@ export async function readTopicEval(dir: string, truth: Truth | null = null): Pr
   const taus = subcollectionTaus(groups, links, globalRank);
   const stored = [...new Set([...groups.values()].flat())];
   const hashTaus = subcollectionTaus(
-    hashGroups(stored, Math.max(1, groups.size), (id) => digestOfId.get(id) ?? (urls[id] as string)),
+    hashGroups(stored, Math.max(1, groups.size), (id) => digestOfId.get(id) ?? (keys[id] as string)),
     links,
     globalRank,
   );

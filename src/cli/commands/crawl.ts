@@ -211,7 +211,8 @@ export async function runCrawl(
     if (summary.cluster.partitioner.id === 'topic' || summary.cluster.partitioner.id === 'truth-topic') {
       // Against the truth when the crawl names one (accuracy needs it); else locality and tau alone.
       const truth = config.cluster.truthDir === null ? null : await readTruth(config.cluster.truthDir);
-      const topic = await readTopicEval(summary.outDir, truth);
+      // The crawl read above keys URLs as they are; with a truth they are keyed by its pages.
+      const topic = await readTopicEval(summary.outDir, truth, truth === null ? crawled : undefined);
       if (topic.categorised > 0) io.out(formatTopicLines(topic));
     }
   }

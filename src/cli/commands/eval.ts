@@ -41,7 +41,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       });
       const partitioner = crawls.length === 1 ? (first?.manifest?.partitioner ?? null) : null;
       const crawl = dirs.join(' ');
-      const topic = dirs.length === 1 ? await readTopicEval(dirs[0] as string, truth) : null;
+      const topic = dirs.length === 1 ? await readTopicEval(dirs[0] as string, truth, crawls[0]) : null;
       const hasTopic = topic !== null && topic.categorised > 0;
       if (opts.json === true) {
         io.out(
