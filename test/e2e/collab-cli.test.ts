@@ -115,6 +115,23 @@ describe('shoal crawl --nodes and shoal eval (the installed command)', () => {
     assert.match(table.stdout, /3 nodes, host-hash/);
   });
 
+  it('a 3-node topic crawl ends with topic locality, accuracy and Kendall tau, and eval agrees', { timeout: 180_000 }, async () => {
+    const out = join(dir, 'topic');
+    const truthDir = join(dir, 'truth');
+    const run = await shoal([...crawlFlags(out), '--nodes', '3', '--partition', 'topic', '--set', `cluster.truthDir=${truthDir}`]);
+    assert.equal(run.code, 0, run.stderr);
+    const locality = /topic locality +([0-9.]+) +\((\d+) of (\d+) linked pairs/.exec(run.stdout);
+    assert.ok(locality !== null, run.stdout);
+    assert.ok(Number(locality[3]) > 50 && Number(locality[1]) > 0 && Number(locality[1]) <= 1, run.stdout);
+    assert.match(run.stdout, /classifier accuracy +\d+\.\d%/);
+    assert.match(run.stdout, /Kendall tau \(nodes\) +-?[0-9.]+ +\(shoal-0 /);
+    assert.match(run.stdout, /Kendall tau \(hash\)/);
+    // shoal eval with the same truth prints the same topic locality.
+    const evalRun = await shoal(['eval', out, '--truth', truthDir]);
+    assert.equal(evalRun.code, 0, evalRun.stderr);
+    assert.match(evalRun.stdout, new RegExp(`topic locality +${locality[1]} +\\(${locality[2]} of ${locality[3]} `));
+  });
+
   it('shoal eval on a directory that holds no crawl fails with a clear message', async () => {
     const run = await shoal(['eval', join(dir, 'truth')]);
     assert.equal(run.code, 1);
