@@ -5,7 +5,7 @@ import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 const NATS = { regex: '^(@nats-io/|nats$)', message: 'only src/exchange/nats/ imports the NATS client' };
-const PURE_DIRS = ['src/order/**', 'src/partition/**', 'src/eval/**', 'src/frontier/**'];
+const PURE_DIRS = ['src/order/**', 'src/partition/**', 'src/eval/**', 'src/frontier/**', 'src/geo/**'];
 const IO_MODULES = [
   'node:fs',
   'node:fs/promises',
@@ -33,7 +33,7 @@ const IO_MODULES = [
  */
 export const LAYERS = [
   ['core'],
-  ['url', 'dns', 'dedup', 'eval', 'order', 'robots', 'classify'],
+  ['url', 'dns', 'dedup', 'eval', 'order', 'robots', 'classify', 'geo'],
   ['partition', 'parse', 'fetch', 'frontier', 'report'],
   ['sitemap', 'store'],
   ['seen', 'frontier-store', 'exchange'],
@@ -73,7 +73,7 @@ export default tseslint.config(
   {
     // Prettier wraps code at 140 columns but never breaks a string or a comment: those are held here.
     files: ['**/*.ts'],
-    ignores: ['src/web/data/**'],
+    ignores: ['src/web/data/**', 'src/geo/data/**'],
     rules: {
       'max-len': ['error', { code: 180, ignoreUrls: true, ignoreRegExpLiterals: true }],
     },

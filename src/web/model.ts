@@ -9,7 +9,7 @@ import { webConfigSchema, type WebConfig, type WebConfigInput } from './config.j
 import { buildHosts, hostSizes, type HostInfo } from './hosts.js';
 import { Purpose, Rng, cumulate, hash32, unitFromHash, zipfScale } from '../core/prng.js';
 import { capitalize, citySlug, languageVocab, targetCities, topicWords } from './vocab.js';
-import type { UsCity } from './data/us-cities.js';
+import type { UsCity } from '../geo/data/us-cities.js';
 import { toIssues } from '../config/load.js';
 
 /** What a page URL answers (the page's "kind"); `ok` pages carry content and links. */

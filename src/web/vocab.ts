@@ -4,7 +4,7 @@
  */
 import { GENERIC_ANCHORS, GENERIC_ENGLISH_WORDS, TOPIC_WORDS } from './data/topic-words.js';
 import { LANGUAGE_WORDS } from './data/language-words.js';
-import { SAME_NAME_CITIES, US_CITIES, type UsCity } from './data/us-cities.js';
+import { SAME_NAME_CITIES, US_CITIES, type UsCity } from '../geo/data/us-cities.js';
 
 /** Everything a page in one language draws from. */
 export interface LanguageVocab {

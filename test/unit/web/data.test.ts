@@ -4,7 +4,7 @@ import iconv from 'iconv-lite';
 import { GENERIC_ANCHORS, GENERIC_ENGLISH_WORDS, TOPIC_WORDS } from '../../../src/web/data/topic-words.js';
 import { LANGUAGE_WORDS } from '../../../src/web/data/language-words.js';
 import { STREET_NAMES, STREET_TYPES } from '../../../src/web/data/streets.js';
-import { SAME_NAME_CITIES, US_CITIES, US_STATES } from '../../../src/web/data/us-cities.js';
+import { SAME_NAME_CITIES, US_CITIES, US_STATES } from '../../../src/geo/data/us-cities.js';
 
 const TOPICS = [
   'ADULT',
