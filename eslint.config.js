@@ -33,7 +33,8 @@ const IO_MODULES = [
  */
 export const LAYERS = [
   ['core'],
-  ['url', 'dns', 'dedup', 'eval', 'order', 'robots', 'classify', 'geo'],
+  ['url', 'dns', 'dedup', 'eval', 'order', 'robots', 'classify'],
+  ['geo'],
   ['partition', 'parse', 'fetch', 'frontier', 'report'],
   ['sitemap', 'store'],
   ['seen', 'frontier-store', 'exchange'],

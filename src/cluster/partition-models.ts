@@ -5,7 +5,17 @@
  * topic model (`cluster.model`, the shipped one when null), which `topic` places pages by.
  */
 import type { CrawlConfig } from '../config/crawl-config.js';
-import type { PartitionModels } from '../partition/registry.js';
+import { readFileSync } from 'node:fs';
+import type { GeoModel, PartitionModels } from '../partition/registry.js';
+import type { Classifier } from '../classify/classifier.js';
+import { ConfigError } from '../core/errors.js';
+import { Gazetteer, GazetteerError, parseTargetList } from '../geo/gazetteer.js';
+import { createGeoStrategy, GeoParamError, type GeoPartId } from '../geo/geo-strategies.js';
+import type { CityOfAddress } from '../geo/strategies/ip.js';
+// MERGE-IP: replaced by the locator module
+function ipLocatorOf(path: string, _bytes: Buffer): CityOfAddress {
+  throw new Error(`no IP database reader yet for ${path}`);
+}
 import type { TopicModel } from '../partition/topic/truth-topic.js';
 import { readTruth, type Truth } from '../web/truth/read.js';
 import { loadTopicModel } from '../classify/model-loader.js';
@@ -32,12 +42,77 @@ export function classifierModelOf(config: CrawlConfig): PartitionModels['classif
   return { labels: new TopicLabeler(model.classifier, setup.labeler).labels, digest: model.digest };
 }
 
-/** The models the configuration names: the truth's labels when `cluster.truthDir` is set, the classifier's for `topic`. */
+/** The models the configuration names: the truth's labels when `cluster.truthDir` is set, the classifier's for `topic`, geo's for `geo`. */
 export async function partitionModelsOf(config: CrawlConfig): Promise<PartitionModels> {
   const dir = config.cluster.truthDir;
   const classifier = config.cluster.partition.strategy === 'topic' ? classifierModelOf(config) : undefined;
+  const geo = config.cluster.partition.strategy === 'geo' ? geoModelOf(config.cluster.geo) : undefined;
   return {
     ...(dir === null ? {} : { topics: topicModelOf(await readTruth(dir)) }),
     ...(classifier === undefined ? {} : { classifier }),
+    ...(geo === undefined ? {} : { geo }),
   };
+}
+
+/** The gazetteer of `cluster.geo.targets` (the 100 most populous US cities when null); a ConfigError at that option. */
+export function gazetteerOf(targets: string | null): Gazetteer {
+  if (targets === null) return Gazetteer.usTop();
+  let text: string;
+  try {
+    text = readFileSync(targets, 'utf8');
+  } catch (err) {
+    throw new ConfigError([{ path: 'cluster.geo.targets', message: `cannot read ${targets}: ${(err as Error).message}` }], { cause: err });
+  }
+  try {
+    return new Gazetteer(parseTargetList(text, targets));
+  } catch (err) {
+    if (err instanceof GazetteerError) throw new ConfigError([{ path: 'cluster.geo.targets', message: err.message }], { cause: err });
+    throw err;
+  }
+}
+
+/** What a `geo` crawl places by, from `cluster.geo`: its files read, its strategy built. */
+export function geoModelOf(geo: CrawlConfig['cluster']['geo']): GeoModel {
+  const gazetteer = gazetteerOf(geo.targets);
+  const uses = (part: GeoPartId): boolean => geo.strategy === part || (geo.strategy === 'combined' && geo.combine.includes(part));
+  const classifier = uses('classifier') && geo.model !== null ? loadCityModel(geo.model) : undefined;
+  const locator = uses('ip') && geo.ipDatabase !== null ? ipDatabaseOf(geo.ipDatabase) : undefined;
+  try {
+    const strategy = createGeoStrategy(geo.strategy, {
+      gazetteer,
+      alpha: geo.alpha,
+      beta: geo.beta,
+      combine: geo.combine,
+      minProbability: geo.minProbability,
+      ...(classifier === undefined ? {} : { classifier }),
+      ...(locator === undefined ? {} : { locator }),
+    });
+    return { gazetteer, strategy, policy: geo.policy, groups: geo.groups };
+  } catch (err) {
+    if (err instanceof GeoParamError) throw new ConfigError([{ path: 'cluster.geo.strategy', message: err.message }], { cause: err });
+    throw err;
+  }
+}
+
+function loadCityModel(path: string): Classifier {
+  try {
+    return loadTopicModel(path).classifier;
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError([{ path: 'cluster.geo.model', message: err.message }], { cause: err });
+    throw err;
+  }
+}
+
+function ipDatabaseOf(path: string): CityOfAddress {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    throw new ConfigError([{ path: 'cluster.geo.ipDatabase', message: `cannot read ${path}: ${(err as Error).message}` }], { cause: err });
+  }
+  try {
+    return ipLocatorOf(path, bytes);
+  } catch (err) {
+    throw new ConfigError([{ path: 'cluster.geo.ipDatabase', message: (err as Error).message }], { cause: err });
+  }
 }

@@ -16,6 +16,7 @@ import { HostsMap } from '../dns/hosts-map.js';
 import { orderPolicySchema } from '../order/registry.js';
 import { DEFAULT_BUFFER_ENTRIES, DEFAULT_CACHE_ENTRIES } from '../seen/disk-seen-set.js';
 import { partitionStrategySchema } from '../partition/registry.js';
+import { DEFAULT_COMBINATION, GEO_PART_IDS, GEO_STRATEGY_IDS } from '../geo/geo-strategies.js';
 import { DEFAULT_BLOCKED_EXTENSIONS } from '../url/filter/extension-filter.js';
 import { DEFAULT_MAX_URL_LENGTH } from '../url/filter/length-filter.js';
 import { TRAP_DEFAULTS } from '../url/filter/trap-filter.js';
@@ -427,6 +428,69 @@ const natsSchema = z
   })
   .prefault({});
 
+const geoSchema = z
+  .strictObject({
+    strategy: z
+      .enum(GEO_STRATEGY_IDS)
+      .default('url')
+      .describe(
+        'how a link finds its city (--partition geo): the city in its URL (url), in its anchor text and the words around it (anchor), ' +
+          'in the text of its page (content), a city classifier on its page (classifier), where its page’s server is (ip), or several in turn (combined)',
+      ),
+    policy: z
+      .enum(['A', 'B'])
+      .default('A')
+      .describe('A: a link goes to the node of its most likely city; B: to the node of every city it may be about'),
+    targets: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe('target cities file: "Name, ST" lines or a JSON list (docs/geo-crawling.md); null = the 100 most populous US cities'),
+    groups: z
+      .array(z.array(z.string().min(1)).min(1))
+      .nullable()
+      .default(null)
+      .describe(
+        'cities of each geo-sensitive node, as time zones or "Name, ST" labels (group i = partition i; the partitions after the last are general); ' +
+          'null = Eastern, Central, Mountain, Pacific, Alaska+Hawaii',
+      ),
+    alpha: z.number().min(0).max(1).default(0.7).describe('content: weight of "City, ST" mentions against bare city mentions'),
+    beta: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.5)
+      .describe('content: weight of population against state mentions in resolving a bare city name'),
+    combine: z
+      .array(z.enum(GEO_PART_IDS))
+      .min(1)
+      .default([...DEFAULT_COMBINATION])
+      .describe('combined: the strategies asked in turn (a link’s own before its page’s)'),
+    model: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe('classifier: the city model (shoal train --label city: categories "Name, ST" and none)'),
+    minProbability: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(0.1)
+      .describe('classifier with policy B: a city counts when its posterior is at least this'),
+    ipDatabase: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe(
+        'ip: the IP → city database, a MaxMind DB (.mmdb) or a CSV range table (start,end,city,state; shoal web writes one for the test web)',
+      ),
+  })
+  .prefault({})
+  .describe('geographically focused crawling (SPEC §4.3): read when cluster.partition.strategy is geo');
+
 const clusterSchema = z
   .strictObject({
     nodes: count('nodes', 1)
@@ -471,6 +535,7 @@ const clusterSchema = z
       .nullable()
       .default(null)
       .describe('a test web’s ground-truth export (shoal web --truth), for strategies that read true labels (truth-topic); null = none'),
+    geo: geoSchema,
     linkSummaryIntervalMs: durationMs()
       .default(10_000)
       .describe('how often in-link counts for other nodes’ URLs are sent to them, for backlink/PageRank estimates (0 = never)'),

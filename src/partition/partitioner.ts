@@ -64,10 +64,17 @@ export interface UrlToPlace {
   readonly ip: string | null;
   /** Anchor text of the link that found it, if any (geo and topic strategies read it). */
   readonly anchorText?: string;
-  /** Extended anchor text around the link, if any. */
-  readonly anchorContext?: string;
+  /** The words before and after the anchor on the page (the extended anchor text), if any. */
+  readonly anchorBefore?: string;
+  readonly anchorAfter?: string;
   /** The page it was found on; undefined for seeds. */
   readonly fromUrl?: string;
+  /**
+   * Where the page it was found on belongs (`placePage` of that page), when the node computed it:
+   * given to strategies whose URLs follow pages ({@link PagePlacer.urlsFollowPages}), for every
+   * link of the page, and absent for seeds and URLs from other nodes.
+   */
+  readonly fromPage?: Placement;
 }
 
 /** A fetched page to place. Immutable. */
@@ -103,9 +110,9 @@ export interface Partitioner {
 /** The optional ability to place fetched pages (content hash, topic, geo). */
 export interface PagePlacer {
   /**
-   * True when `placeUrl` keeps every URL where it was found and pages decide where things go
-   * (topic strategies): in the `urls` forward mode a boundary page stays where it was fetched and
-   * its links are sent to the page's partitions instead.
+   * True when where a URL goes depends on the page it was found on (topic and geo strategies): in
+   * the `urls` forward mode the node places each page it fetches and gives that placement to
+   * `placeUrl` as `fromPage` for every link of the page; the page itself stays where it was fetched.
    */
   readonly urlsFollowPages?: boolean;
   /** After fetch: the partitions `page` belongs to; `self` is the partition of the node that fetched it. */

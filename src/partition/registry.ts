@@ -20,6 +20,9 @@ import { checkPartitionCount, PartitionParamError } from './partition-params.js'
 import { canPlacePages, type Partitioner } from './partitioner.js';
 import { TopicPartitioner } from './topic/topic.js';
 import { TruthTopicPartitioner, type TopicModel } from './topic/truth-topic.js';
+import { GeoPartitioner, type GeoPolicy } from './geo/geo.js';
+import type { Gazetteer } from '../geo/gazetteer.js';
+import type { GeoStrategy } from '../geo/geo-strategy.js';
 
 export type { TopicModel };
 
@@ -33,6 +36,7 @@ export const PARTITIONER_IDS = [
   'content-hash',
   'topic',
   'truth-topic',
+  'geo',
 ] as const;
 /** A strategy id. */
 export type PartitionerId = (typeof PARTITIONER_IDS)[number];
@@ -100,6 +104,12 @@ const memberSchemas = [
       .default(null)
       .describe('category whose partition takes pages of unknown topic; null = they stay on the node that fetched them'),
   }),
+  z.strictObject({
+    strategy: id(
+      'geo',
+      'geo-sensitive nodes own groups of target cities, general nodes the rest; links go by pr(city | link or page) (cluster.geo)',
+    ),
+  }),
 ] as const;
 
 /** The `partition` section: a strategy id and its parameters, defaults filled in. */
@@ -127,6 +137,16 @@ export interface PartitionModels {
   readonly topics?: TopicModel;
   /** The categories the crawl's topic pipeline gives, and its model's digest (`topic`). */
   readonly classifier?: { readonly labels: readonly string[]; readonly digest: string };
+  /** The gazetteer, strategy and grouping of a geographically focused crawl (`geo`, from `cluster.geo`). */
+  readonly geo?: GeoModel;
+}
+
+/** What `geo` places by. */
+export interface GeoModel {
+  readonly gazetteer: Gazetteer;
+  readonly strategy: GeoStrategy;
+  readonly policy: GeoPolicy;
+  readonly groups: readonly (readonly string[])[] | null;
 }
 
 type ConfigOf<K extends PartitionerId> = Extract<PartitionStrategyConfig, { strategy: K }>;
@@ -159,6 +179,10 @@ const FACTORIES: { readonly [K in PartitionerId]: Factory<K> } = {
       );
     }
     return new TruthTopicPartitioner(models.topics, n, { assignment: c.assignment, defaultCategory: c.defaultCategory });
+  },
+  geo: (_c, n, models) => {
+    if (models.geo === undefined) throw new PartitionParamError('strategy', 'geo needs its gazetteer and strategy (cluster.geo)');
+    return new GeoPartitioner(models.geo.strategy, models.geo.gazetteer, n, { policy: models.geo.policy, groups: models.geo.groups });
   },
 };
 
@@ -197,6 +221,7 @@ const DEFAULT_FORWARD_MODES: { readonly [K in PartitionerId]: ForwardMode } = {
   'content-hash': 'both',
   topic: 'pages',
   'truth-topic': 'pages',
+  geo: 'urls',
 };
 
 /**
@@ -206,7 +231,9 @@ const DEFAULT_FORWARD_MODES: { readonly [K in PartitionerId]: ForwardMode } = {
  *   which keeps it and runs duplicate detection (SPEC §4.1);
  * - `truth-topic` `pages`: URLs stay where found; a boundary page goes to its category's node,
  *   which treats it as its own and queues its links (SPEC §4.2; `urls`, sending only the links of
- *   boundary pages, is the alternative mode).
+ *   boundary pages, is the alternative mode);
+ * - `geo` `urls`: each link goes to the node of its city or of its page's (seed 003's Policies A and B
+ *   place URLs; pages stay where they were fetched).
  * A strategy unknown to this registry: `pages` when it can place pages, else `urls`.
  */
 export function defaultForwardMode(p: Partitioner): ForwardMode {

@@ -36,7 +36,7 @@ const URLS: readonly UrlToPlace[] = [
   { url: 'http://localhost:3000/', hostname: 'localhost', ip: '127.0.0.1' },
   { url: 'http://192.168.1.20/world/x', hostname: '192.168.1.20', ip: '192.168.1.20' },
   { url: 'http://co.uk/', hostname: 'co.uk', ip: null },
-  { url: 'http://bücher.example/ä', hostname: 'bücher.example', ip: null, anchorText: '', anchorContext: '' },
+  { url: 'http://bücher.example/ä', hostname: 'bücher.example', ip: null, anchorText: '', anchorBefore: '', anchorAfter: '' },
   { url: LONG_URL, hostname: 'www.long.test', ip: null },
   { url: '', hostname: '', ip: null },
 ];

@@ -116,18 +116,17 @@ function placementOf(
 }
 
 /**
- * In `links` mode: the partitions a page belongs to when this node does not own it (its links go
- * there, not to this node's frontier), or null when this node owns it.
+ * In `links` mode: the partitions a page belongs to. The page stays here either way; its links are
+ * placed knowing it (`UrlToPlace.fromPage`), so those of a page another node owns go there.
  */
-export function linkOwnersOf(
+export function pagePlacementOf(
   b: BoundaryPages,
   entry: FrontierEntry,
   outcome: FetchOk,
   contentDigest: string,
   parsed: PageAnalysis | null,
-): Placement | null {
-  const placement = placementOf(b, entry, outcome, contentDigest, parsed);
-  return placement.some((p) => b.own.has(p)) ? null : placement;
+): Placement {
+  return placementOf(b, entry, outcome, contentDigest, parsed);
 }
 
 /**

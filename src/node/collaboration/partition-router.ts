@@ -19,7 +19,7 @@ import type { Candidate } from '../stages/candidate.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import type { ExchangedUrl } from '../../exchange/messages.js';
 import { SentCache } from '../../exchange/sent-cache.js';
-import type { Partitioner, PartitionId, Placement } from '../../partition/partitioner.js';
+import type { Partitioner, PartitionId, Placement, UrlToPlace } from '../../partition/partitioner.js';
 import { urlFingerprintInto } from '../../url/fingerprint.js';
 
 /** Options of {@link PartitionRouter}. */
@@ -85,14 +85,10 @@ export class PartitionRouter {
   /**
    * Places `candidates`: returns those this node keeps, sends the others (batched).
    * @param ipOf the resolved address of a host name, when known.
+   * @param fromPage where the page the candidates were found on belongs, for strategies whose URLs follow pages.
    */
-  route(candidates: readonly Candidate[], ipOf: (hostname: string) => string | null): Candidate[] {
-    return this.routeEach(candidates, (c) => this.place(c, ipOf));
-  }
-
-  /** Like {@link route}, with one placement for all of `candidates` (the links of a boundary page). */
-  routeTo(candidates: readonly Candidate[], placement: Placement): Candidate[] {
-    return this.routeEach(candidates, () => placement);
+  route(candidates: readonly Candidate[], ipOf: (hostname: string) => string | null, fromPage?: Placement): Candidate[] {
+    return this.routeEach(candidates, (c) => this.options.partitioner.placeUrl(this.factsOf(c, ipOf, fromPage), this.self));
   }
 
   private routeEach(candidates: readonly Candidate[], placementOf: (c: Candidate) => Placement): Candidate[] {
@@ -141,17 +137,16 @@ export class PartitionRouter {
     this.summaries.clear();
   }
 
-  private place(c: Candidate, ipOf: (hostname: string) => string | null): Placement {
-    return this.options.partitioner.placeUrl(this.factsOf(c, ipOf), this.self);
-  }
-
-  private factsOf(c: Candidate, ipOf: (hostname: string) => string | null): Parameters<Partitioner['placeUrl']>[0] {
+  private factsOf(c: Candidate, ipOf: (hostname: string) => string | null, fromPage?: Placement): UrlToPlace {
     return {
       url: c.url,
       hostname: c.hostname,
       ip: ipOf(c.hostname),
       ...(c.anchorText === undefined ? {} : { anchorText: c.anchorText }),
+      ...(c.anchorBefore === undefined ? {} : { anchorBefore: c.anchorBefore }),
+      ...(c.anchorAfter === undefined ? {} : { anchorAfter: c.anchorAfter }),
       ...(c.fromUrl === null ? {} : { fromUrl: c.fromUrl }),
+      ...(fromPage === undefined ? {} : { fromPage }),
     };
   }
 

@@ -90,10 +90,10 @@ export interface AdmitOptions {
   /** The URLs come from another node (counted as received, not as found here). */
   readonly isReceived?: boolean;
   /**
-   * Send the URLs to these partitions instead of asking the partitioner (the links of a boundary
-   * page in the `urls` forward mode of a topic crawl); kept here only if one of them is this node's.
+   * Where the page the URLs were found on belongs (the `urls` forward mode of a strategy whose URLs
+   * follow pages: topic, geo), given to the partitioner with each URL.
    */
-  readonly placement?: Placement;
+  readonly fromPage?: Placement;
 }
 
 const { hi: HI, lo: LO } = WORD_OFFSET;
@@ -117,7 +117,7 @@ export class Admission {
   /** Filters, tests and queues `candidates`; resolves once every new one is in the frontier. */
   admit(candidates: readonly Candidate[], options: AdmitOptions = {}): Promise<void> {
     if (options.isReceived === true) this.options.stats.links.received += candidates.length;
-    const run = this.admitNow(candidates, options.isPlaced === true, options.placement);
+    const run = this.admitNow(candidates, options.isPlaced === true, options.fromPage);
     this.running.add(run);
     const forget = (): void => {
       this.running.delete(run);
@@ -210,7 +210,7 @@ export class Admission {
     stop.abort();
   }
 
-  private async admitNow(candidates: readonly Candidate[], isPlaced: boolean, placement?: Placement): Promise<void> {
+  private async admitNow(candidates: readonly Candidate[], isPlaced: boolean, fromPage?: Placement): Promise<void> {
     const o = this.options;
     const stats = o.stats;
     let passed: Candidate[] = [];
@@ -246,7 +246,7 @@ export class Admission {
     if (router !== null && !isPlaced && passed.length > 0) {
       if (router.needsIp) await this.resolveHosts(passed);
       const placed = passed.length;
-      passed = placement === undefined ? router.route(passed, this.ipOf) : router.routeTo(passed, placement);
+      passed = router.route(passed, this.ipOf, fromPage);
       stats.links.routed += placed - passed.length;
     }
     if (passed.length === 0) return;

@@ -20,6 +20,9 @@ export interface Candidate {
   readonly fingerprintHi?: number;
   readonly fingerprintLo?: number;
   readonly anchorText?: string;
+  /** The words before and after the anchor on the page (extended anchor text), for strategies that read them. */
+  readonly anchorBefore?: string;
+  readonly anchorAfter?: string;
   /**
    * A sitemap to read (its URLs become seeds), not a page. Sitemaps come from the user or from
    * robots.txt, not from links: the URL filter does not judge them (the URLs they list meet it).

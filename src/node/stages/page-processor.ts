@@ -37,7 +37,7 @@ import type { OrderingPolicy } from '../../order/policy.js';
 import type { UrlIds } from '../../url/url-ids.js';
 import { metadataRecord, responseRecord, revisitRecord, type WarcRecord } from '../../store/warc/warc-record.js';
 import type { ForwardedPageMessage } from '../../exchange/messages.js';
-import { fetchOkOf, forwardBoundaryPage, linkOwnersOf, type BoundaryPages } from '../collaboration/page-forwarding.js';
+import { fetchOkOf, forwardBoundaryPage, pagePlacementOf, type BoundaryPages } from '../collaboration/page-forwarding.js';
 import type { Placement } from '../../partition/partitioner.js';
 import { urlFingerprintInto } from '../../url/fingerprint.js';
 import { normalizeUrl } from '../../url/normalize.js';
@@ -307,11 +307,11 @@ export class PageProcessor {
     const contentDigest = outcome.contentEncodings.length === 0 ? rawDigest : payloadDigest(outcome.body);
     const isHtml = outcome.contentType === null || HTML_MEDIA_TYPES.has(outcome.contentType);
     let analysed: PageAnalysis | null | undefined;
-    let linkOwners: Placement | null = null;
+    let pagePlacement: Placement | null = null;
     if (o.boundary != null && o.boundary.mode === 'links' && !isReceived) {
       analysed = isHtml ? await this.analyze(url, outcome) : null;
-      linkOwners = linkOwnersOf(o.boundary, entry, outcome, contentDigest, analysed);
-      if (linkOwners !== null) o.stats.boundaryLinkPages++;
+      pagePlacement = pagePlacementOf(o.boundary, entry, outcome, contentDigest, analysed);
+      if (!pagePlacement.some((p) => o.boundary?.own.has(p) === true)) o.stats.boundaryLinkPages++;
     } else if (o.boundary != null && !isReceived) {
       // The owner may be decided by the content (topic): the analysis comes first.
       analysed = isHtml ? await this.analyze(url, outcome) : null;
@@ -372,7 +372,7 @@ export class PageProcessor {
             o.warc.write(metadataRecord({ date: startedWallMs, targetUri: url, fields, concurrentTo: [response.id] })),
           ]);
     o.sinks.pageMetadata?.append(pageRecordOf(url, outcome, startedWallMs, rawDigest, contentDigest, first?.url ?? null, parsed));
-    if (parsed !== null) await this.follow(entry, parsed, false, linkOwners);
+    if (parsed !== null) await this.follow(entry, parsed, false, pagePlacement);
     const at = written === null ? null : (await written)[1];
     // Its response record is in the WARC file now: the capture may outlive the run (dedup-index.ts).
     if (capture !== null && at !== null) o.dedup.confirm(contentDigest, capture);
@@ -437,7 +437,7 @@ export class PageProcessor {
    * link's URL is hashed here once: its fingerprint gives its id, names it in the link graph and
    * goes with the candidate to the URL-seen test, and its id goes with it to the policy's `prioritize`.
    */
-  private async follow(entry: FrontierEntry, parsed: PageAnalysis, isRecovered = false, placement: Placement | null = null): Promise<void> {
+  private async follow(entry: FrontierEntry, parsed: PageAnalysis, isRecovered = false, fromPage: Placement | null = null): Promise<void> {
     const o = this.options;
     const links = parsed.links;
     const n = links.length;
@@ -481,12 +481,14 @@ export class PageProcessor {
         depth: entry.depth + 1,
         fromUrl: entry.url,
         anchorText: l.anchorText,
+        ...(l.before === '' ? {} : { anchorBefore: l.before }),
+        ...(l.after === '' ? {} : { anchorAfter: l.after }),
         fingerprintHi: fingerprints[2 * i] as number,
         fingerprintLo: fingerprints[2 * i + 1] as number,
         ...(pageId < 0 ? {} : { fromId: pageId, id: outIds[i] as number }),
       });
     }
-    await o.admission.admit(candidates, placement === null ? {} : { placement });
+    await o.admission.admit(candidates, fromPage === null ? {} : { fromPage });
   }
 
   private emit(record: CrawlLogRecord): void {

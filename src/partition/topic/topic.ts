@@ -1,7 +1,7 @@
 /**
  * Topic partitioning with a trained classifier (SPEC §4.2; seed 000, the X4 crawler):
  *
- *   placeUrl(u)  = { self }
+ *   placeUrl(u)  = placePage(page u was found on) when the node gives it (`fromPage`), else { self }
  *   placePage(p) = { A(category(p)) },  A: category → partition (category-assignment.ts)
  *
  * Each node owns one or more categories. After fetch, every page gets a category from the X4
@@ -51,9 +51,9 @@ export class TopicPartitioner implements Partitioner, PagePlacer {
     });
   }
 
-  /** Before fetch: `[self]`; topic crawling does not hash URLs (SPEC §4.2). */
-  placeUrl(_url: UrlToPlace, self: PartitionId): Placement {
-    return [self];
+  /** Before fetch: where the page that links to it belongs, else `[self]`; topic crawling does not hash URLs (SPEC §4.2). */
+  placeUrl(url: UrlToPlace, self: PartitionId): Placement {
+    return url.fromPage ?? [self];
   }
 
   /** After fetch: the partition of the page's category; none or unknown: the default category's, else `[self]`. */

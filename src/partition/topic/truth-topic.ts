@@ -1,7 +1,7 @@
 /**
  * Topic partitioning with an ideal classifier (SPEC §4.2; seed 000, the X4 crawler):
  *
- *   placeUrl(u)  = { self }
+ *   placeUrl(u)  = placePage(page u was found on) when the node gives it (`fromPage`), else { self }
  *   placePage(p) = { A(topic(p)) },  A: category → partition
  *
  * The X4 crawler gives each node one or more broad categories, classifies every fetched page and
@@ -74,9 +74,9 @@ export class TruthTopicPartitioner implements Partitioner, PagePlacer {
     });
   }
 
-  /** Before fetch: `[self]`; topic crawling does not hash URLs (SPEC §4.2). */
-  placeUrl(_url: UrlToPlace, self: PartitionId): Placement {
-    return [self];
+  /** Before fetch: where the page that links to it belongs, else `[self]`; topic crawling does not hash URLs (SPEC §4.2). */
+  placeUrl(url: UrlToPlace, self: PartitionId): Placement {
+    return url.fromPage ?? [self];
   }
 
   /** After fetch: the partition of the page's true topic; unknown topic: the default category's, else `[self]`. */
