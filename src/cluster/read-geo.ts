@@ -19,12 +19,34 @@
 import type { Csr } from '../eval/csr.js';
 import { csrFromEdges } from '../eval/csr.js';
 import { geoMetrics, type GeoMetrics, type GeoMetricsInput, type GeoMetricsOptions, type PageEntities } from '../eval/geo-metrics.js';
-import type { Gazetteer } from '../geo/gazetteer.js';
-import { placeLabel } from '../geo/gazetteer.js';
+import { Gazetteer, placeLabel } from '../geo/gazetteer.js';
 import { STREET_TYPES } from '../web/data/streets.js';
 import { cityLabel, type TruthEntity } from '../web/truth/format.js';
 import type { Truth } from '../web/truth/read.js';
 import { readCrawlForEval, truthPageOfKey, type CrawlForEval } from './read-crawl.js';
+
+/**
+ * The targets and the cities of each partition of a `geo` crawl, from its partitioner's spec (the
+ * `cities` entries `"Name, ST=p"` in `cluster.json`), or null for another strategy. The metrics need
+ * only the targets' labels: the gazetteer built here has their names, not their populations.
+ */
+export function geoTargetsOfSpec(
+  spec: { readonly id: string; readonly params: Readonly<Record<string, unknown>> },
+  partitionCount: number,
+): Pick<GeoEvalOptions, 'gazetteer' | 'cityPartitions'> | null {
+  const cities = spec.params['cities'];
+  if (spec.id !== 'geo' || !Array.isArray(cities)) return null;
+  const entries = (cities as readonly string[]).map((entry) => {
+    const eq = entry.lastIndexOf('=');
+    const label = entry.slice(0, eq);
+    const comma = label.lastIndexOf(',');
+    return { name: label.slice(0, comma).trim(), state: label.slice(comma + 1).trim(), partition: Number(entry.slice(eq + 1)) };
+  });
+  const gazetteer = new Gazetteer(entries.map((e) => ({ name: e.name, state: e.state, population: 1, timeZone: 'Eastern' as const })));
+  const cityPartitions: number[][] = Array.from({ length: partitionCount }, () => []);
+  entries.forEach((e, t) => cityPartitions[e.partition]?.push(t));
+  return { gazetteer, cityPartitions };
+}
 
 /** Options of {@link readGeoEval}. */
 export interface GeoEvalOptions {

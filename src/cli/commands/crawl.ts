@@ -11,6 +11,8 @@ import { applySets, loadConfig, setPath, type ConfigTree } from '../../config/lo
 import { ORDER_POLICY_IDS } from '../../order/registry.js';
 import { readCrawlForEval } from '../../cluster/read-crawl.js';
 import { readTopicEval } from '../../cluster/read-topic.js';
+import { geoTargetsOfSpec, readGeoEval } from '../../cluster/read-geo.js';
+import { formatGeoLines } from '../geo-summary-text.js';
 import { readTruth } from '../../web/truth/read.js';
 import { formatTopicLines } from '../topic-summary-text.js';
 import { collaborationMetrics } from '../../eval/collab-metrics.js';
@@ -214,6 +216,11 @@ export async function runCrawl(
       // The crawl read above keys URLs as they are; with a truth they are keyed by its pages.
       const topic = await readTopicEval(summary.outDir, truth, truth === null ? crawled : undefined);
       if (topic.categorised > 0) io.out(formatTopicLines(topic));
+    }
+    const geoTargets = geoTargetsOfSpec(summary.cluster.partitioner, config.cluster.nodes);
+    if (geoTargets !== null && config.cluster.truthDir !== null) {
+      const truth = await readTruth(config.cluster.truthDir);
+      io.out(formatGeoLines(await readGeoEval(summary.outDir, truth, geoTargets)));
     }
   }
   setCode(summary.stopReason === 'interrupted' ? 130 : 0);

@@ -3,12 +3,17 @@
  * directory (one node, or a collaborative crawl made by `shoal crawl --nodes`): overlap and its
  * histogram, coverage (with the test web's ground truth), diversity, communication overhead,
  * exported and imported ratios, load balance and p_l; for a crawl whose pages have topics, topic
- * locality, classifier accuracy against the truth and Kendall τ per subcollection (topic vs hash).
+ * locality, classifier accuracy against the truth and Kendall τ per subcollection (topic vs hash);
+ * for a geographically focused crawl with the truth, geo coverage, focus, unique entities, geo
+ * centrality and geographic locality.
  * A readable table, or JSON with `--json`.
  */
 import type { Command } from 'commander';
 import { readCrawlForEval } from '../../cluster/read-crawl.js';
 import { readTopicEval } from '../../cluster/read-topic.js';
+import { geoTargetsOfSpec, readGeoEval } from '../../cluster/read-geo.js';
+import { formatGeoLines } from '../geo-summary-text.js';
+import type { PartitionerSpec } from '../../partition/partitioner.js';
 import { formatTopicLines } from '../topic-summary-text.js';
 import { collaborationMetrics } from '../../eval/collab-metrics.js';
 import { formatCollabTable } from '../../eval/collab-table.js';
@@ -43,19 +48,29 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       const crawl = dirs.join(' ');
       const topic = dirs.length === 1 ? await readTopicEval(dirs[0] as string, truth, crawls[0]) : null;
       const hasTopic = topic !== null && topic.categorised > 0;
+      const geoTargets = partitioner === null ? null : geoTargetsOfSpec(partitioner, first?.manifest?.partitionCount ?? 0);
+      const geo =
+        geoTargets === null || truth === null ? null : await readGeoEval(dirs[0] as string, truth, { ...geoTargets, crawl: crawls[0] });
       if (opts.json === true) {
         io.out(
-          `${JSON.stringify({ crawl, partitioner, partitionCount: first?.manifest?.partitionCount ?? dirs.length, metrics, ...(hasTopic ? { topic } : {}) }, null, 2)}\n`,
+          `${JSON.stringify({ crawl, partitioner, partitionCount: first?.manifest?.partitionCount ?? dirs.length, metrics, ...(hasTopic ? { topic } : {}), ...(geo === null ? {} : { geo }) }, null, 2)}\n`,
         );
         return;
       }
       const head =
         partitioner !== null
-          ? `${first?.manifest?.partitionCount ?? 0} nodes, ${partitioner.id} ${JSON.stringify(partitioner.params)}`
+          ? `${first?.manifest?.partitionCount ?? 0} nodes, ${partitioner.id} ${JSON.stringify(shortParams(partitioner.params))}`
           : dirs.length > 1
             ? `${dirs.length} node directories`
             : 'one node';
       io.out(`shoal eval ${crawl}: ${head}\n${formatCollabTable(metrics).trimEnd()}\n`);
       if (hasTopic) io.out(formatTopicLines(topic));
+      if (geo !== null) io.out(formatGeoLines(geo));
+      else if (geoTargets !== null) io.out('geo metrics             need the test web’s truth: --truth DIR\n');
     });
+}
+
+/** A strategy's parameters for one line: long lists (a geo crawl's cities) are counted, not listed. */
+export function shortParams(params: PartitionerSpec['params']): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) && v.length > 8 ? `[${v.length} entries]` : v]));
 }

@@ -90,7 +90,8 @@ export class GeoPartitioner implements Partitioner, PagePlacer {
         policy,
         groups: entries,
         general: this.generalPartitions.join(','),
-        targets: gazetteer.targets.length,
+        // Every target with its partition, so that a crawl's metrics can be computed from its manifest alone.
+        cities: gazetteer.targets.map((t) => `${t.label}=${cityPartition[t.index] as number}`),
       }),
     });
   }
