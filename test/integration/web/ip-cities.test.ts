@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Gazetteer } from '../../../src/geo/gazetteer.js';
@@ -18,8 +18,9 @@ import { webConfigSchema, type WebConfigInput } from '../../../src/web/config.js
 import { ipCitiesCsv } from '../../../src/web/ip-cities.js';
 import { WebModel } from '../../../src/web/model.js';
 import { startTestWeb } from '../../../src/web/start.js';
+import { ensureTruth } from '../../../src/web/truth/ensure.js';
 import { exportTruth } from '../../../src/web/truth/export.js';
-import { IP_CITIES_FILE, cityLabel, type TruthHost } from '../../../src/web/truth/format.js';
+import { IP_CITIES_FILE, MANIFEST_FILE, cityLabel, type TruthHost } from '../../../src/web/truth/format.js';
 import { readTruth, type Truth } from '../../../src/web/truth/read.js';
 import { withDir } from '../../helpers/scratch.js';
 
@@ -159,6 +160,22 @@ describe('ip-cities.csv', () => {
         const place = locator.locate(h.ip);
         if (place !== null) assert.ok(gazetteer.targetIn(place.city, place.state) >= 0, `${h.ip}: ${labelOf(place)}`);
       }
+    });
+  });
+
+  it('replaces a cached truth export from before the table (ensureTruth)', async () => {
+    await withDir('shoal-ip-cities-', async (dir) => {
+      const small: WebConfigInput = { seed: 3, hosts: 5, pages: 100 };
+      assert.deepEqual(await ensureTruth(small, dir), { isCached: false });
+      assert.deepEqual(await ensureTruth(small, dir), { isCached: true });
+      const path = join(dir, MANIFEST_FILE);
+      const manifest = JSON.parse(await readFile(path, 'utf8')) as { files: Record<string, unknown> };
+      delete manifest.files[IP_CITIES_FILE];
+      await writeFile(path, JSON.stringify(manifest));
+      await rm(join(dir, IP_CITIES_FILE));
+      await assert.rejects(readTruth(dir), /lists no ip-cities\.csv/);
+      assert.deepEqual(await ensureTruth(small, dir), { isCached: false });
+      assert.ok((await readTruth(dir)).manifest.files[IP_CITIES_FILE] !== undefined);
     });
   });
 });
