@@ -46,6 +46,8 @@ export const Purpose = {
   orderRandom: 18,
   /** Host behaviours drawn apart from `hostAttrs`, so that turning them on changes nothing else. */
   hostFaults: 19,
+  /** Where the test web's servers stand (`src/web/ip-cities.ts`), one stream per address. */
+  ipCity: 20,
 } as const;
 
 /**

@@ -129,6 +129,11 @@ const geoSchema = z
     hostNameCityRate: rate().default(0.6).describe('share of local hosts whose name carries the city'),
     urlCityRate: rate().default(0.3).describe('share of geographic pages whose path carries the city'),
     anchorCityRate: rate().default(0.3).describe('share of links to geographic pages whose anchor names the city'),
+    ipCityRate: rate()
+      .default(0.5)
+      .describe(
+        'share of the servers (loopback addresses) holding city-local hosts that stand in the city of one of those hosts; the others stand in another target city (ip-cities.csv)',
+      ),
   })
   .prefault({});
 
@@ -306,7 +311,11 @@ const webConfigObject = z.strictObject({
   traps: trapSchema,
   meta: metaSchema,
   replay: z.array(replaySchema).default([]).describe('folders of real files served as extra virtual hosts'),
-  outDir: z.string().nullable().default(null).describe('where the hosts map and seed list are written (null = a temporary folder)'),
+  outDir: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe('where the hosts map, seed list, sitemap list and IP-city table (ip-cities.csv) are written (null = a temporary folder)'),
 });
 
 /** The whole test-web configuration. */

@@ -1,16 +1,19 @@
 /**
- * `startTestWeb(config)`: builds the model, serves it on loopback, writes the hosts map and seed
- * list, and returns a handle with `close()`. `shoal web` is a thin wrapper around it.
+ * `startTestWeb(config)`: builds the model, serves it on loopback, writes the hosts map, seed list,
+ * sitemap list and IP → city table, and returns a handle with `close()`. `shoal web` is a thin
+ * wrapper around it.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WebConfig, WebConfigInput } from './config.js';
 import { addressPool } from './hosts.js';
+import { ipCitiesCsv } from './ip-cities.js';
 import { WebModel } from './model.js';
 import { resolveReplayHosts, type ReplayHost } from './replay.js';
 import type { RequestLog } from './request-log.js';
 import { TestWebServer } from './server.js';
+import { IP_CITIES_FILE } from './truth/format.js';
 
 /** A running test web. */
 export interface TestWeb {
@@ -28,6 +31,11 @@ export interface TestWeb {
   readonly seedsFile: string;
   /** Path of the list of the hosts' sitemaps (one `/sitemap.xml` URL per line, listed in robots.txt or not). */
   readonly sitemapsFile: string;
+  /**
+   * Path of `ip-cities.csv`: the city each server address stands in, a range table for the `ip`
+   * geo strategy (src/web/ip-cities.ts); the same bytes as the truth export's.
+   */
+  readonly ipCitiesFile: string;
   /** `http://127.0.0.1:PORT` of the forward proxy, or null. */
   readonly proxyUrl: string | null;
   readonly replayHosts: readonly ReplayHost[];
@@ -76,6 +84,8 @@ export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Prom
     );
     const sitemapsFile = join(dir, 'sitemaps.txt');
     writeFileSync(sitemapsFile, sitemaps.length === 0 ? '' : `${sitemaps.join('\n')}\n`);
+    const ipCitiesFile = join(dir, IP_CITIES_FILE);
+    writeFileSync(ipCitiesFile, ipCitiesCsv(model));
     const proxyPort = server.forwardProxyPort;
     return {
       model,
@@ -86,6 +96,7 @@ export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Prom
       hostsFile,
       seedsFile,
       sitemapsFile,
+      ipCitiesFile,
       replayHosts,
       proxyUrl: proxyPort === null ? null : `http://${config.server.proxyAddress}:${proxyPort}`,
       log: server.log,

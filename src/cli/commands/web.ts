@@ -98,7 +98,10 @@ export function registerWebCommand(program: Command, io: CliIo, setCode: (code: 
           ` on ${ips.size} addresses, port ${handle.port}; ready in ${Math.round(performance.now() - t0)} ms\n`,
       );
       if (handle.replayHosts.length > 0) io.out(`replay hosts: ${handle.replayHosts.map((r) => `${r.name} -> ${r.root}`).join(', ')}\n`);
-      io.out(`hosts map: ${handle.hostsFile}\nseed list: ${handle.seedsFile}\nsitemap list: ${handle.sitemapsFile}\n`);
+      io.out(
+        `hosts map: ${handle.hostsFile}\nseed list: ${handle.seedsFile}\nsitemap list: ${handle.sitemapsFile}\n` +
+          `ip-city table: ${handle.ipCitiesFile}\n`,
+      );
       if (handle.proxyUrl !== null) io.out(`forward proxy: ${handle.proxyUrl}\n`);
       io.out(`seeds:\n${handle.seeds.map((s) => `  ${s}`).join('\n')}\n`);
       try {

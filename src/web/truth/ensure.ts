@@ -7,15 +7,18 @@ import { join } from 'node:path';
 import type { WebConfigInput } from '../config.js';
 import { WebModel } from '../model.js';
 import { exportTruth } from './export.js';
-import { MANIFEST_FILE, TRUTH_FORMAT_ID, TRUTH_VERSION } from './format.js';
+import { DATA_FILES, MANIFEST_FILE, TRUTH_FORMAT_ID, TRUTH_VERSION } from './format.js';
 
-/** Whether `dir` holds a complete export in the format and version this code reads. */
+/**
+ * Whether `dir` holds a complete export in the format and version this code reads, listing every
+ * file this code writes (an export from before a file was added to the version is made again).
+ */
 function isCurrentExport(dir: string): boolean {
   const path = join(dir, MANIFEST_FILE);
   if (!existsSync(path)) return false;
   try {
-    const m = JSON.parse(readFileSync(path, 'utf8')) as { format?: unknown; version?: unknown };
-    return m.format === TRUTH_FORMAT_ID && m.version === TRUTH_VERSION;
+    const m = JSON.parse(readFileSync(path, 'utf8')) as { format?: unknown; version?: unknown; files?: Record<string, unknown> };
+    return m.format === TRUTH_FORMAT_ID && m.version === TRUTH_VERSION && DATA_FILES.every((f) => m.files?.[f] !== undefined);
   } catch {
     return false; // an unreadable manifest: export again (exportTruth refuses a stranger's file)
   }

@@ -1,6 +1,7 @@
 /**
  * Exports the test web's ground truth (SPEC §6) in the format of format.ts: the deduplicated page
- * graph, labels, true PageRank (SPEC §3, d = 0.9), reachability, communities and geo entities.
+ * graph, labels, true PageRank (SPEC §3, d = 0.9), reachability, communities, geo entities and the
+ * city each server stands in (`ip-cities.csv`, src/web/ip-cities.ts).
  *
  * One pass over the pages streams the link files and entities.tsv while it builds the CSR in typed
  * arrays; PageRank, in-degrees and reachability are then computed on that CSR, and a second pass
@@ -28,6 +29,7 @@ import { withRoomFor } from '../../core/typed-arrays.js';
 import { inDegrees, type Csr } from '../../eval/csr.js';
 import { pageRankDetailed } from '../../eval/pagerank.js';
 import { geoEntities } from '../geo.js';
+import { ipCitiesCsv } from '../ip-cities.js';
 import { LinkKind, pageLinks } from '../links.js';
 import { PAGE_KIND_NAMES, PageFlag, PageKind, finalStatus, redirectInfo, servesContent, type WebModel } from '../model.js';
 import {
@@ -37,6 +39,7 @@ import {
   ENTITY_COLUMNS,
   HOSTS_FILE,
   HOST_COLUMNS,
+  IP_CITIES_FILE,
   KINDS_FILE,
   MANIFEST_FILE,
   NOFOLLOW_BIT,
@@ -105,6 +108,7 @@ export async function exportTruth(model: WebModel, dir: string, options: ExportT
       options.onProgress?.(model.pageCount + done, total),
     );
     files[HOSTS_FILE] = await writeHosts(model, dir, sinks);
+    files[IP_CITIES_FILE] = await writeIpCities(model, dir, sinks);
     const ordered: Record<string, TruthFileInfo> = {};
     for (const f of DATA_FILES) ordered[f] = files[f] as TruthFileInfo;
     const manifest: TruthManifest = {
@@ -369,6 +373,13 @@ async function writeHosts(model: WebModel, dir: string, sinks: FileSink[]): Prom
     ]);
   }
   return out.finish();
+}
+
+/** Writes ip-cities.csv: small (one line per located address), so in one write. */
+async function writeIpCities(model: WebModel, dir: string, sinks: FileSink[]): Promise<TruthFileInfo> {
+  const sink = await FileSink.open(dir, IP_CITIES_FILE, sinks);
+  await sink.write(Buffer.from(ipCitiesCsv(model), 'utf8'));
+  return sink.finish();
 }
 
 /**

@@ -10,6 +10,9 @@
  * - `links.offsets.u32`, `links.targets.u32`: the deduplicated page graph in CSR form, little-endian
  *   uint32; `links.kinds.u8`: one byte per edge, LinkKind in bits 0–1, {@link NOFOLLOW_BIT} when
  *   every occurrence of the link is rel=nofollow.
+ * - `ip-cities.csv`: where the server at each address stands, a range table of src/geo/ip-range-table.ts
+ *   (CSV, `#` comment lines first, then the header `start_ip,end_ip,city,state`; src/web/ip-cities.ts
+ *   says how it is drawn). `shoal web` writes the same file next to its hosts map.
  * - `manifest.json`, written last: its presence means the export is complete; it holds the
  *   configuration, the lookup tables the TSVs refer to by name, and the size and SHA-256 of every
  *   other file.
@@ -38,8 +41,11 @@ export const KINDS_FILE = 'links.kinds.u8';
 /** One row per geographic entity (street address) of every page that serves content. */
 export const ENTITIES_FILE = 'entities.tsv';
 
+/** One `/32` range per test-web address that has a place: the IP → city table of the `ip` geo strategy. */
+export const IP_CITIES_FILE = 'ip-cities.csv';
+
 /** Every file besides the manifest, in the order the manifest lists them. */
-export const DATA_FILES = [HOSTS_FILE, PAGES_FILE, OFFSETS_FILE, TARGETS_FILE, KINDS_FILE, ENTITIES_FILE] as const;
+export const DATA_FILES = [HOSTS_FILE, PAGES_FILE, OFFSETS_FILE, TARGETS_FILE, KINDS_FILE, ENTITIES_FILE, IP_CITIES_FILE] as const;
 /** Suffix of a file still being written. */
 export const PARTIAL_SUFFIX = '.partial';
 
@@ -171,6 +177,12 @@ export const COLUMN_DOCS: Readonly<Record<string, Readonly<Record<string, string
     city: 'city name',
     state: 'USPS state code',
     zip: 'five-digit ZIP, or empty when the page writes none',
+  },
+  [IP_CITIES_FILE]: {
+    start_ip: 'first address of the range: one loopback IPv4 address of hosts.tsv `ip` (every range is a single address)',
+    end_ip: 'last address of the range (inclusive): the same address',
+    city: 'name of the target city (manifest.cities) the server at that address stands in',
+    state: 'USPS state code of that city',
   },
 };
 
