@@ -11,11 +11,8 @@ import type { Classifier } from '../classify/classifier.js';
 import { ConfigError } from '../core/errors.js';
 import { Gazetteer, GazetteerError, parseTargetList } from '../geo/gazetteer.js';
 import { createGeoStrategy, GeoParamError, type GeoPartId } from '../geo/geo-strategies.js';
-import type { CityOfAddress } from '../geo/strategies/ip.js';
-// MERGE-IP: replaced by the locator module
-function ipLocatorOf(path: string, _bytes: Buffer): CityOfAddress {
-  throw new Error(`no IP database reader yet for ${path}`);
-}
+import type { IpLocator } from '../geo/ip-locator.js';
+import { ipLocatorOf } from '../geo/ip-locators.js';
 import type { TopicModel } from '../partition/topic/truth-topic.js';
 import { readTruth, type Truth } from '../web/truth/read.js';
 import { loadTopicModel } from '../classify/model-loader.js';
@@ -103,7 +100,7 @@ function loadCityModel(path: string): Classifier {
   }
 }
 
-function ipDatabaseOf(path: string): CityOfAddress {
+function ipDatabaseOf(path: string): IpLocator {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);

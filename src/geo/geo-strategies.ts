@@ -12,7 +12,8 @@ import { AnchorGeoStrategy } from './strategies/anchor.js';
 import { ClassifierGeoStrategy } from './strategies/classifier.js';
 import { CombinedGeoStrategy } from './strategies/combined.js';
 import { ContentGeoStrategy, GeoParamError } from './strategies/content.js';
-import { IpGeoStrategy, type CityOfAddress } from './strategies/ip.js';
+import { IpGeoStrategy } from './strategies/ip.js';
+import type { IpLocator } from './ip-locator.js';
 import { UrlGeoStrategy } from './strategies/url.js';
 
 export { GeoParamError };
@@ -35,7 +36,7 @@ export interface GeoResources {
   /** A model whose categories are target labels ("Name, ST") and others meaning "no city". */
   readonly classifier?: Classifier;
   readonly minProbability?: number;
-  readonly locator?: CityOfAddress;
+  readonly locator?: IpLocator;
   /** The order of `combined`. */
   readonly combine?: readonly GeoPartId[];
 }

@@ -9,7 +9,8 @@
  *   its CDXJ index, of one node or of every node of a collaborative crawl), labelled by a file of
  *   `URL<TAB>LABEL` lines (or JSONL `{"url", "label"}`); pages without a label are skipped;
  * - **a test web's ground-truth export** (`shoal web export`): every page that serves content,
- *   rendered from the export's configuration and parsed, labelled with its true topic.
+ *   rendered from the export's configuration and parsed, labelled with its true topic (or, with
+ *   `truthLabel: 'city'`, its city `"Name, ST"` or `none`: the classes of the geo classifier).
  *
  * A malformed line or an unreadable file is an error naming the file and line: a model trained on
  * part of what was asked for, silently, would be worse than none.
@@ -26,7 +27,7 @@ import { readLines } from '../store/read-lines.js';
 import { parseCdxjLine } from '../store/warc/cdxj.js';
 import { crawlContent, warcDirsOf } from '../sim/graph/crawl-content.js';
 import { truthContent } from '../sim/graph/truth-content.js';
-import { MANIFEST_FILE } from '../web/truth/format.js';
+import { cityLabel, MANIFEST_FILE } from '../web/truth/format.js';
 import { readTruth } from '../web/truth/read.js';
 import { servesContent } from '../web/model.js';
 
@@ -38,10 +39,18 @@ export interface SourcedDocument extends LabelledDocument {
 /** What kind of source a path is. */
 export type SourceKind = 'jsonl' | 'folders' | 'crawl' | 'truth';
 
+/** What a truth export's pages are labelled with: their topic, or their city (`none` for a page of no city). */
+export type TruthLabel = 'topic' | 'city';
+
+/** The class of the pages of no city in a city model. */
+export const NO_CITY_LABEL = 'none';
+
 /** Options of {@link readTrainingSource}. */
 export interface SourceOptions {
   /** URL → label file, for a crawl directory. */
   readonly labels?: string;
+  /** For a truth export: label pages by topic (default) or by city. */
+  readonly truthLabel?: TruthLabel;
 }
 
 function fail(message: string, cause?: unknown): never {
@@ -242,11 +251,24 @@ export async function readArchivedPages(dir: string, urls: readonly string[] | n
   }
 }
 
-/** Every content page of a truth export, labelled with its true topic. */
-export async function readTruthDocuments(dir: string, maxDocuments = Infinity): Promise<SourcedDocument[]> {
+/**
+ * Every content page of a truth export, labelled with its true topic, or with `truthLabel` `city`
+ * with the `"Name, ST"` of its city (a geographic page) or `none` (the geo classifier's classes).
+ */
+export async function readTruthDocuments(
+  dir: string,
+  maxDocuments = Infinity,
+  truthLabel: TruthLabel = 'topic',
+): Promise<SourcedDocument[]> {
   const truth = await readTruth(dir);
   const content = truthContent(truth);
   const categories = truth.manifest.categories;
+  const cities = truth.manifest.cities.map(cityLabel);
+  const labelOf = (p: number): string => {
+    if (truthLabel === 'topic') return categories[truth.topic[p] as number] as string;
+    const city = truth.city[p] as number;
+    return city < 0 ? NO_CITY_LABEL : (cities[city] as string);
+  };
   const docs: SourcedDocument[] = [];
   const port = truth.manifest.port;
   for (let p = 0; p < truth.pageCount && docs.length < maxDocuments; p++) {
@@ -256,7 +278,7 @@ export async function readTruthDocuments(dir: string, maxDocuments = Infinity): 
     if (text === '') continue;
     const host = truth.hosts[truth.pageHost[p] as number]?.name ?? '';
     docs.push({
-      label: categories[truth.topic[p] as number] as string,
+      label: labelOf(p),
       origin: `http://${host}${port === null || port === 80 ? '' : `:${port}`}${truth.paths.at(p)}`,
       title: c.title ?? '',
       text,
@@ -279,6 +301,6 @@ export async function readTrainingSource(
     case 'crawl':
       return { kind, documents: await readCrawlDocuments(path, options.labels as string) };
     case 'truth':
-      return { kind, documents: await readTruthDocuments(path) };
+      return { kind, documents: await readTruthDocuments(path, Infinity, options.truthLabel ?? 'topic') };
   }
 }

@@ -20,6 +20,7 @@ import type { CliIo } from '../cli-io.js';
 interface TrainFlags {
   from: string;
   labels?: string;
+  label?: string;
   out?: string;
   evaluate?: boolean;
   folds: string;
@@ -66,6 +67,7 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
       'a JSONL file of {label, text|html}, a folder per label, a crawl directory (with --labels), or a test web truth export',
     )
     .option('--labels <file>', 'for a crawl directory: URL<TAB>LABEL lines (or JSONL {url, label})')
+    .option('--label <what>', 'for a test web’s truth export: label pages by topic (default) or by city ("Name, ST", or none)')
     .option('--out <model>', 'the model file to write (.gz: compressed)')
     .option('--evaluate', 'measure the training by k-fold cross-validation first')
     .option('--folds <k>', 'folds of --evaluate', '5')
@@ -82,7 +84,13 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
       }
       const options = trainingOptionsOf(opts);
       const folds = numberFlag(opts.folds, '--folds', 2, true) as number;
-      const { kind, documents } = await readTrainingSource(opts.from, opts.labels === undefined ? {} : { labels: opts.labels });
+      const truthLabel = opts.label ?? 'topic';
+      if (truthLabel !== 'topic' && truthLabel !== 'city')
+        throw new ConfigError([{ path: '--label', message: `topic or city, got ${truthLabel}` }]);
+      const { kind, documents } = await readTrainingSource(opts.from, {
+        ...(opts.labels === undefined ? {} : { labels: opts.labels }),
+        truthLabel,
+      });
       try {
         const counts = new Map<string, number>();
         for (const d of documents) counts.set(d.label, (counts.get(d.label) ?? 0) + 1);

@@ -5,13 +5,8 @@
  * a city that is not a target, gives nothing. Links are not judged.
  */
 import type { Gazetteer } from '../gazetteer.js';
+import type { IpLocator } from '../ip-locator.js';
 import { NO_CITY, type GeoPage, type GeoScores, type GeoStrategy, type GeoStrategySpec } from '../geo-strategy.js';
-
-/** What the strategy needs of an IP database. */
-export interface CityOfAddress {
-  readonly spec: { readonly id: string; readonly params: Readonly<Record<string, string | number>> };
-  locate(ip: string): { readonly city: string; readonly state: string } | null;
-}
 
 /** See the file comment. */
 export class IpGeoStrategy implements GeoStrategy {
@@ -22,7 +17,7 @@ export class IpGeoStrategy implements GeoStrategy {
 
   constructor(
     private readonly gazetteer: Gazetteer,
-    private readonly locator: CityOfAddress,
+    private readonly locator: IpLocator,
   ) {
     this.spec = Object.freeze({ id: 'ip', params: Object.freeze({ database: locator.spec.id, ...locator.spec.params }) });
   }
