@@ -2,13 +2,20 @@
  * The Partitioner contract (src/partition/partitioner.ts), run against every strategy the registry
  * knows, built through createPartitioner for n ∈ {1, 2, 5, 16}: placements are non-empty arrays of
  * distinct integers in [0, n); they are deterministic; odd Web input never throws; `spec.id` is the
- * registry id. The hash family must also spread hosts evenly.
+ * registry id; geo is run with each of its strategies and both policies. The hash family must also
+ * spread hosts evenly.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canPlacePages, type PageToPlace, type Partitioner, type Placement, type UrlToPlace } from '../../src/partition/partitioner.js';
 import { createPartitioner, PARTITIONER_IDS, partitionStrategySchema, type PartitionerId } from '../../src/partition/registry.js';
 import type { TopicModel } from '../../src/partition/topic/truth-topic.js';
+import type { GeoModel } from '../../src/partition/registry.js';
+import { Gazetteer } from '../../src/geo/gazetteer.js';
+import { createGeoStrategy, GEO_STRATEGY_IDS, type GeoStrategyId } from '../../src/geo/geo-strategies.js';
+import { RangeTableIpLocator } from '../../src/geo/ip-range-table.js';
+import { NaiveBayesClassifier } from '../../src/classify/naive-bayes.js';
+import { trainNaiveBayes } from '../../src/classify/naive-bayes-trainer.js';
 
 /** Three labels; a page's label is read from its path (`/arts/...`), anything else is unknown. */
 const topics: TopicModel = {
@@ -16,10 +23,34 @@ const topics: TopicModel = {
   topicOf: (url) => /\/(arts|news|world)\//.exec(url)?.[1]?.toUpperCase() ?? null,
 };
 
-function build(id: PartitionerId, n: number): Partitioner {
+const gazetteer = Gazetteer.usTop();
+const cityClassifier = new NaiveBayesClassifier(
+  trainNaiveBayes(
+    [
+      { label: 'Denver, CO', title: '', text: 'Denver mountains Colorado rockies denver broncos '.repeat(20) },
+      { label: 'Houston, TX', title: '', text: 'Houston space center texas bayou houston rockets '.repeat(20) },
+      { label: 'none', title: '', text: 'recipes gardening painting music poems stories '.repeat(20) },
+    ],
+    { minCount: 1 },
+  ),
+);
+const ipTable = new RangeTableIpLocator('127.0.1.0,127.0.1.255,Denver,CO\n::1,::1,Houston,TX\n', 'contract');
+
+/** A geo partitioner with strategy `strategy` and policy `policy`, every resource supplied. */
+function geoModel(strategy: GeoStrategyId, policy: 'A' | 'B'): GeoModel {
+  return {
+    gazetteer,
+    strategy: createGeoStrategy(strategy, { gazetteer, classifier: cityClassifier, locator: ipTable, minProbability: 0.05 }),
+    policy,
+    groups: null,
+  };
+}
+
+function build(id: PartitionerId, n: number, geo: GeoModel = geoModel('combined', 'B')): Partitioner {
   return createPartitioner(partitionStrategySchema.parse({ strategy: id }), n, {
     topics,
     classifier: { labels: topics.categories, digest: '0'.repeat(64) },
+    geo,
   });
 }
 
@@ -39,6 +70,22 @@ const URLS: readonly UrlToPlace[] = [
   { url: 'http://bücher.example/ä', hostname: 'bücher.example', ip: null, anchorText: '', anchorBefore: '', anchorAfter: '' },
   { url: LONG_URL, hostname: 'www.long.test', ip: null },
   { url: '', hostname: '', ip: null },
+  {
+    url: 'http://houston-guide.test/denver/new-york/',
+    hostname: 'houston-guide.test',
+    ip: null,
+    anchorText: 'Hotels in LA',
+    anchorBefore: 'Glendale, CA',
+  },
+  {
+    url: 'http://www.site.test/x',
+    hostname: 'www.site.test',
+    ip: null,
+    anchorText: 'more',
+    anchorAfter: 'in Glendale and St. Louis',
+    fromUrl: 'http://www.site.test/',
+    fromPage: [0],
+  },
 ];
 
 /** Fetched pages, odd ones included. */
@@ -92,6 +139,15 @@ const PAGES: readonly PageToPlace[] = [
     text: '',
     category: 'NOT-A-LABEL',
   },
+  {
+    url: 'http://denver.test/',
+    hostname: 'denver.test',
+    ip: '127.0.1.9',
+    contentDigest: 'sha1:GGGG',
+    language: 'en',
+    title: 'Houston, TX and Denver',
+    text: '1200 Main Street, Houston, TX 77002. Denver, Colorado. Glendale. Springfield, IL. Portland, Maine. rockies denver broncos',
+  },
 ];
 
 function assertValid(placement: Placement, n: number, what: string): void {
@@ -101,12 +157,23 @@ function assertValid(placement: Placement, n: number, what: string): void {
   assert.equal(new Set(placement).size, placement.length, `${what}: repeats in ${JSON.stringify(placement)}`);
 }
 
-for (const id of PARTITIONER_IDS) {
-  describe(`Partitioner contract: ${id}`, () => {
+const CASES: readonly { readonly id: PartitionerId; readonly name: string; readonly geo?: () => GeoModel }[] = [
+  ...PARTITIONER_IDS.filter((id) => id !== 'geo').map((id) => ({ id, name: id })),
+  ...GEO_STRATEGY_IDS.flatMap((strategy) =>
+    (['A', 'B'] as const).map((policy) => ({
+      id: 'geo' as const,
+      name: `geo ${strategy} ${policy}`,
+      geo: () => geoModel(strategy, policy),
+    })),
+  ),
+];
+
+for (const { id, name, geo } of CASES) {
+  describe(`Partitioner contract: ${name}`, () => {
     for (const n of [1, 2, 5, 16]) {
       test(`n = ${n}: identity, valid placements, determinism, odd input`, () => {
-        const a = build(id, n);
-        const b = build(id, n);
+        const a = build(id, n, geo?.());
+        const b = build(id, n, geo?.());
         assert.equal(a.spec.id, id);
         assert.equal(a.partitionCount, n);
         assert.equal(typeof a.needsIp, 'boolean');
@@ -151,7 +218,8 @@ describe('Partitioner contract: hash family balance', () => {
     return Math.max(...counts.map((c) => Math.abs((c * n) / HOSTS - 1)));
   }
 
-  for (const id of PARTITIONER_IDS.filter((i) => i !== 'truth-topic' && i !== 'topic')) {
+  // Topic and geo strategies place by content, not by hash.
+  for (const id of PARTITIONER_IDS.filter((i) => i !== 'truth-topic' && i !== 'topic' && i !== 'geo')) {
     test(`${id}: over ${HOSTS} hosts every partition's share is within ±25% of 1/n, n = 2..16`, () => {
       for (let n = 2; n <= 16; n++) {
         const p = build(id, n);

@@ -14,7 +14,7 @@
  * labels; group i is partition i, and the partitions after the last group are general. The default
  * is the paper's: Eastern, Central, Mountain, Pacific, Alaska + Hawaii (with fewer than six
  * partitions the five groups are dealt round-robin to all partitions but the last). Every target is
- * in exactly one group; at least one partition is general.
+ * in exactly one group; at least one partition is general (a crawl of one partition is both).
  *
  * The page's own placement reaches `placeUrl` as `url.fromPage` (the node computes it once per page:
  * `urlsFollowPages`), so a page-reading strategy sends every link of a page where the page belongs,
@@ -72,8 +72,6 @@ export class GeoPartitioner implements Partitioner, PagePlacer {
     params: GeoParams = {},
   ) {
     checkPartitionCount(partitionCount);
-    if (partitionCount < 2)
-      throw new PartitionParamError('strategy', 'geo needs at least 2 partitions: geo-sensitive nodes and a general one');
     const policy = params.policy ?? 'A';
     if (policy !== 'A' && policy !== 'B') throw new PartitionParamError('policy', `A or B, got ${String(policy)}`);
     this.policy = policy;
@@ -81,7 +79,10 @@ export class GeoPartitioner implements Partitioner, PagePlacer {
     this.#singletons = singletonPlacements(partitionCount);
     const { cityPartition, geoPartitions, entries } = assignCities(gazetteer, partitionCount, params.groups ?? null);
     this.cityPartition = cityPartition;
-    this.generalPartitions = Object.freeze(Array.from({ length: partitionCount - geoPartitions }, (_, i) => geoPartitions + i));
+    // A crawl of one node is its own general node.
+    this.generalPartitions = Object.freeze(
+      partitionCount === 1 ? [0] : Array.from({ length: partitionCount - geoPartitions }, (_, i) => geoPartitions + i),
+    );
     this.spec = Object.freeze({
       id: 'geo',
       params: Object.freeze({
@@ -158,7 +159,7 @@ function assignCities(
   if (!isDefault && list.length >= n) {
     throw new PartitionParamError('groups', `${list.length} groups need at least ${list.length + 1} partitions (one general), got ${n}`);
   }
-  const geoPartitions = Math.min(list.length, n - 1);
+  const geoPartitions = Math.max(1, Math.min(list.length, n - 1));
   const cityPartition = new Int32Array(gazetteer.targets.length).fill(-1);
   const zones = new Set<string>(TIME_ZONES);
   list.forEach((group, i) => {
