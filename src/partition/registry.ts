@@ -182,7 +182,15 @@ const FACTORIES: { readonly [K in PartitionerId]: Factory<K> } = {
   },
   geo: (_c, n, models) => {
     if (models.geo === undefined) throw new PartitionParamError('strategy', 'geo needs its gazetteer and strategy (cluster.geo)');
-    return new GeoPartitioner(models.geo.strategy, models.geo.gazetteer, n, { policy: models.geo.policy, groups: models.geo.groups });
+    try {
+      return new GeoPartitioner(models.geo.strategy, models.geo.gazetteer, n, { policy: models.geo.policy, groups: models.geo.groups });
+    } catch (err) {
+      // Geo's parameters are written in cluster.geo, not in the partition section.
+      if (err instanceof PartitionParamError && err.param !== 'strategy') {
+        throw new ConfigError([{ path: `cluster.geo.${err.param}`, message: err.message.slice(err.param.length + 2) }], { cause: err });
+      }
+      throw err;
+    }
   },
 };
 
