@@ -88,7 +88,16 @@ channel(CrawlChannel.started).subscribe(onStarted);
 // For the crawl's live collaboration metrics (live-collab.ts), in the main thread.
 const onFetch = (m: unknown): void => {
   const r = m as CrawlLogRecord;
-  post({ t: 'fetched', node: r.node, url: r.url, host: r.host, status: r.status, fromUrl: r.fromUrl, category: r.topic?.category ?? null });
+  post({
+    t: 'fetched',
+    node: r.node,
+    url: r.url,
+    host: r.host,
+    status: r.status,
+    fromUrl: r.fromUrl,
+    category: r.topic?.category ?? null,
+    geoCities: r.geoCities ?? null,
+  });
 };
 channel(CrawlChannel.fetch).subscribe(onFetch);
 const states = setInterval(() => {

@@ -26,6 +26,7 @@ import { SystemClock } from '../core/clock.js';
 import { diagnosticsEvents, StopReason } from '../obs/events.js';
 import { combineSummaries } from './cluster-summary.js';
 import { partitionModelsOf } from './partition-models.js';
+import { memberCitiesOf } from './read-geo.js';
 import { ThreadedCluster } from './threaded-cluster.js';
 import { WorkerPageAnalyzer } from '../node/analysis/page-analyzer.js';
 import { createPartitioner, defaultForwardMode, type PartitionModels } from '../partition/registry.js';
@@ -140,6 +141,7 @@ export class EmbeddedCluster {
       manifest.nodes.map((m) => m.nodeId),
       events,
       outDir,
+      memberCitiesOf(manifest),
     );
     progress.start();
     // Every node listens on the caller's signal (its slots and timers): many listeners are expected.

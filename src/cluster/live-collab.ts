@@ -9,6 +9,11 @@
  * Topic locality, live: `shoal eval` counts every linked pair of stored pages; here only the link
  * each page was discovered by is known when the page comes in, so the live figure is the share of
  * (discovering page, page) pairs, both with a category, whose categories are equal.
+ *
+ * Geo coverage and focus, live (a geo crawl): from the target cities whose street addresses each
+ * node found on its pages (`CrawlLogRecord.geoCities`, the address extractor run where the page was
+ * analysed), with the definitions of `src/eval/geo-metrics.ts`; `shoal eval` recomputes them against
+ * the test web's truth.
  */
 import type { CrawlProgress } from '../obs/events.js';
 import type { CrawlLogRecord } from '../store/records.js';
@@ -27,15 +32,26 @@ export class LiveCollab {
   private topicPairs = 0;
   private sameTopicPairs = 0;
   private readonly bitOf: ReadonlyMap<string, number>;
+  /** Per member, the target cities it owns (empty: a general node); null outside a geo crawl. */
+  private readonly citiesOf: ReadonlyMap<string, ReadonlySet<number>> | null;
+  private geoAnalysed = 0;
+  private geoDownloads = 0;
+  private readonly geoPagesOf = new Map<string, { geo: number; own: number }>();
 
-  constructor(private readonly members: readonly string[]) {
+  /** @param memberCities in a geo crawl, the target cities each member owns, in member order. */
+  constructor(
+    private readonly members: readonly string[],
+    memberCities: readonly (readonly number[])[] | null = null,
+  ) {
     this.bitOf = new Map(members.map((m, i) => [m, 2 ** Math.min(i, 31)]));
+    this.citiesOf = memberCities === null ? null : new Map(members.map((m, i) => [m, new Set(memberCities[i] ?? [])]));
   }
 
   /** Counts one record (any outcome; only downloads count), from a node of the crawl. */
-  add(r: Pick<CrawlLogRecord, 'node' | 'url' | 'host' | 'status' | 'fromUrl' | 'topic'>): void {
+  add(r: Pick<CrawlLogRecord, 'node' | 'url' | 'host' | 'status' | 'fromUrl' | 'topic' | 'geoCities'>): void {
     const bit = this.bitOf.get(r.node);
     if (bit === undefined || r.status === null) return;
+    if (this.citiesOf !== null && r.geoCities != null) this.addGeo(r.node, r.geoCities);
     const category = r.topic?.category ?? null;
     if (category !== null && !this.categoryOf.has(r.url)) {
       this.categoryOf.set(r.url, category);
@@ -64,6 +80,28 @@ export class LiveCollab {
       loadMaxOverMean: mean === 0 ? null : Math.max(...pages) / mean,
       urlsPerPage: n === 0 ? null : urlsSent / n,
       topicLocality: this.topicPairs === 0 ? null : this.sameTopicPairs / this.topicPairs,
+      geoCoverage: this.geoAnalysed === 0 ? null : this.geoDownloads / this.geoAnalysed,
+      geoFocus: this.geoFocus(),
     };
+  }
+
+  private addGeo(node: string, cities: readonly number[]): void {
+    this.geoAnalysed++;
+    if (cities.length === 0) return;
+    this.geoDownloads++;
+    const own = this.citiesOf?.get(node);
+    if (own === undefined || own.size === 0) return;
+    const counts = this.geoPagesOf.get(node) ?? { geo: 0, own: 0 };
+    counts.geo++;
+    if (cities.some((c) => own.has(c))) counts.own++;
+    this.geoPagesOf.set(node, counts);
+  }
+
+  /** Mean over geo nodes with geo pages of own / geo; null before any. */
+  private geoFocus(): number | null {
+    if (this.geoPagesOf.size === 0) return null;
+    let sum = 0;
+    for (const c of this.geoPagesOf.values()) sum += c.own / c.geo;
+    return sum / this.geoPagesOf.size;
   }
 }

@@ -47,8 +47,9 @@ export class ProgressCombiner {
     private readonly members: readonly string[],
     private readonly events: CrawlEvents,
     private readonly outDir: string,
+    memberCities: readonly (readonly number[])[] | null = null,
   ) {
-    this.live = new LiveCollab(members);
+    this.live = new LiveCollab(members, memberCities);
   }
 
   /** Listens to this thread's channels (nodes in other threads relay their events). */

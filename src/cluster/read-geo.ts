@@ -24,6 +24,7 @@ import { STREET_TYPES } from '../web/data/streets.js';
 import { cityLabel, type TruthEntity } from '../web/truth/format.js';
 import type { Truth } from '../web/truth/read.js';
 import { readCrawlForEval, truthPageOfKey, type CrawlForEval } from './read-crawl.js';
+import type { ClusterManifest } from '../store/crawl-dir.js';
 
 /**
  * The targets and the cities of each partition of a `geo` crawl, from its partitioner's spec (the
@@ -46,6 +47,13 @@ export function geoTargetsOfSpec(
   const cityPartitions: number[][] = Array.from({ length: partitionCount }, () => []);
   entries.forEach((e, t) => cityPartitions[e.partition]?.push(t));
   return { gazetteer, cityPartitions };
+}
+
+/** In a geo crawl, the target cities each node of the manifest owns (for the live figures); null for another strategy. */
+export function memberCitiesOf(manifest: ClusterManifest): number[][] | null {
+  const targets = geoTargetsOfSpec(manifest.partitioner, manifest.partitionCount);
+  if (targets === null) return null;
+  return manifest.nodes.map((m) => m.partitions.flatMap((p) => targets.cityPartitions[p] ?? []));
 }
 
 /** Options of {@link readGeoEval}. */

@@ -38,6 +38,8 @@ export type FromWorker =
       readonly fromUrl: string | null;
       /** The page's topic category, for live topic locality. */
       readonly category: string | null;
+      /** The target cities whose addresses the page holds (a geo crawl), for live geo coverage and focus. */
+      readonly geoCities: readonly number[] | null;
     }
   | { readonly t: 'summary'; readonly nodeId: string; readonly summary: CrawlSummary }
   | { readonly t: 'failed'; readonly nodeId: string; readonly message: string };

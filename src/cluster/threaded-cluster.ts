@@ -19,6 +19,7 @@ import { startWorker } from '../node/analysis/worker-entry.js';
 import type { Partitioner } from '../partition/partitioner.js';
 import { combineSummaries } from './cluster-summary.js';
 import { ProgressCombiner, stopReasonOf } from './progress-combiner.js';
+import { memberCitiesOf } from './read-geo.js';
 import type { ClusterManifest } from '../store/crawl-dir.js';
 import type { ClusterWorkerData, FromWorker, ToWorker } from './thread-protocol.js';
 
@@ -50,6 +51,7 @@ export class ThreadedCluster {
       manifest.nodes.map((m) => m.nodeId),
       events,
       outDir,
+      memberCitiesOf(manifest),
     );
     progress.start();
     const startMs = clock.nowMs();

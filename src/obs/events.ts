@@ -91,6 +91,10 @@ export interface CrawlProgress {
      * discovering page had one too, the share with the same category; null before any such pair.
      */
     readonly topicLocality: number | null;
+    /** In a geo crawl: pages holding a street address of a target city / pages analysed so far; null otherwise. */
+    readonly geoCoverage: number | null;
+    /** In a geo crawl: the mean over geo nodes of the share of their geo pages that hold an address of their own cities. */
+    readonly geoFocus: number | null;
   };
 }
 

@@ -64,6 +64,11 @@ export interface CrawlLogRecord {
   readonly reason: string | null;
   /** The page's topic, when it was classified; absent or null otherwise. */
   readonly topic?: TopicLabel | null;
+  /**
+   * In a geo crawl: the target cities (gazetteer indices) whose street addresses the page holds, for
+   * the live geo coverage and focus; absent or null outside a geo crawl or for a page not analysed.
+   */
+  readonly geoCities?: readonly number[] | null;
 }
 
 /** One link of a fetched page, as the parser found it and the link graph keeps it (defined in parse/). */

@@ -8,6 +8,7 @@
  *   from), every fetched URL is on the node the rule names;
  * - Policy B sends a link to every node of the cities it names, so it exchanges at least as many URLs
  *   as Policy A;
+ * - the crawl's progress events carry live geo coverage and focus that agree with `shoal eval`'s;
  * - the same rule over worker threads, and over NATS with two `shoal node` processes.
  */
 import assert from 'node:assert/strict';
@@ -33,6 +34,8 @@ import { trainNaiveBayes } from '../../src/classify/naive-bayes-trainer.js';
 import { readTrainingSource } from '../../src/training/training-sources.js';
 import type { GeoMetrics } from '../../src/eval/geo-metrics.js';
 import { startNatsServer, type TestNatsServer } from '../helpers/nats-server.js';
+import { channel } from 'node:diagnostics_channel';
+import { CrawlChannel, type CrawlProgress } from '../../src/obs/events.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const WEB = {
@@ -126,14 +129,39 @@ function assertReported(m: GeoMetrics, what: string): void {
   assert.ok(m.locality.linked.share !== null && m.locality.unlinked.share !== null, `${what}: locality`);
 }
 
-const runs = new Map<string, { summary: CrawlSummary; metrics: GeoMetrics; config: CrawlConfigInput }>();
+/** Runs a crawl, keeping the last crawl-wide progress event (the live figures). */
+async function crawlWithProgress(c: CrawlConfigInput): Promise<{ summary: CrawlSummary; last: CrawlProgress | null }> {
+  let last: CrawlProgress | null = null;
+  const onProgress = (m: unknown): void => {
+    if ((m as CrawlProgress).node === 'g') last = m as CrawlProgress;
+  };
+  channel(CrawlChannel.progress).subscribe(onProgress);
+  try {
+    return { summary: await new Crawl(c).run(), last };
+  } finally {
+    channel(CrawlChannel.progress).unsubscribe(onProgress);
+  }
+}
+
+/** The live geo figures agree with `shoal eval`'s: the extractor finds what the truth lists. */
+function assertLive(last: CrawlProgress | null, m: GeoMetrics, what: string): void {
+  const live = last?.collab;
+  assert.ok(live?.geoCoverage != null && live.geoFocus != null, `${what}: live geo figures ${JSON.stringify(live)}`);
+  assert.ok(
+    Math.abs(live.geoCoverage - (m.coverage.coverage ?? 0)) < 0.05,
+    `${what}: live coverage ${live.geoCoverage} vs ${m.coverage.coverage}`,
+  );
+  assert.ok(Math.abs(live.geoFocus - (m.focus.mean ?? 0)) < 0.1, `${what}: live focus ${live.geoFocus} vs ${m.focus.mean}`);
+}
+
+const runs = new Map<string, { summary: CrawlSummary; metrics: GeoMetrics; config: CrawlConfigInput; last: CrawlProgress | null }>();
 async function run(name: string, geo: Geo, cluster: Partial<NonNullable<CrawlConfigInput['cluster']>> = {}) {
   const known = runs.get(name);
   if (known !== undefined) return known;
   const c = config(join(dir, name), geo, cluster);
-  const summary = await new Crawl(c).run();
+  const { summary, last } = await crawlWithProgress(c);
   assert.equal(summary.cluster?.partitioner.id, 'geo');
-  const result = { summary, metrics: await metricsOf(join(dir, name), summary), config: c };
+  const result = { summary, metrics: await metricsOf(join(dir, name), summary), config: c, last };
   runs.set(name, result);
   return result;
 }
@@ -143,8 +171,9 @@ const exchanged = (s: CrawlSummary): number =>
 
 describe('each strategy, 6 nodes, embedded', () => {
   test('url, Policy A: every fetched URL is on the node of the city it names, or on the general node; no overlap', async () => {
-    const { summary, metrics, config: c } = await run('url-A', { strategy: 'url' });
+    const { summary, metrics, config: c, last } = await run('url-A', { strategy: 'url' });
     assertReported(metrics, 'url');
+    assertLive(last, metrics, 'url');
     const p = partitionerOf(c);
     const logs = await logsOf(summary);
     const seen = new Set<string>();
@@ -218,7 +247,8 @@ describe('each strategy, 6 nodes, embedded', () => {
 describe('6 nodes over 2 worker threads', () => {
   test('url, Policy A: the same rule holds', async () => {
     const c = config(join(dir, 'threads'), { strategy: 'url' }, { workers: 2 });
-    const summary = await new Crawl(c).run();
+    const { summary, last } = await crawlWithProgress(c);
+    assertLive(last, await metricsOf(join(dir, 'threads'), summary), 'threads');
     const p = partitionerOf(c);
     let checked = 0;
     for (const [node, entries] of (await logsOf(summary)).entries()) {

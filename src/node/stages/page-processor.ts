@@ -18,6 +18,8 @@ import type { CrawlOutcomeKind, CrawlSinks, CrawlLogRecord, GraphLink } from '..
 import { urlParts } from '../../url/url-parts.js';
 import type { PageAnalysis } from '../../parse/page-analysis.js';
 import type { TopicLabel } from '../../classify/topic-labeler.js';
+import { extractAddresses } from '../../geo/address-extractor.js';
+import { GeoPartitioner } from '../../partition/geo/geo.js';
 import { AnalysisError, type PageAnalyzer } from '../analysis/page-analyzer.js';
 import { payloadDigest } from '../../dedup/content-digest.js';
 import type { FetchOk, FetchOutcome, FetchRedirect } from '../../fetch/fetcher.js';
@@ -78,6 +80,8 @@ interface Captured {
   readonly simhash: string | null;
   readonly lang: string | null;
   readonly topic: TopicLabel | null;
+  /** Target cities whose addresses the page holds (a geo crawl); null otherwise. */
+  readonly geoCities?: readonly number[] | null;
   /** The partitions a boundary page was sent to (this node did not keep it); empty otherwise. */
   readonly forwardedTo?: readonly number[];
 }
@@ -247,6 +251,7 @@ export class PageProcessor {
       simhash: c.simhash,
       lang: c.lang,
       topic: c.topic,
+      geoCities: c.geoCities ?? null,
       reason: c.forwardedTo !== undefined && c.forwardedTo.length > 0 ? `forwarded to partition ${c.forwardedTo.join(', ')}` : reason,
     });
   }
@@ -295,6 +300,7 @@ export class PageProcessor {
       simhash: c.simhash,
       lang: c.lang,
       topic: c.topic,
+      geoCities: c.geoCities ?? null,
       reason: null,
     });
   }
@@ -385,7 +391,17 @@ export class PageProcessor {
       simhash: parsed?.simhash ?? null,
       lang: parsed?.language ?? null,
       topic: parsed?.topic ?? null,
+      geoCities: this.geoCitiesOf(parsed),
     };
+  }
+
+  /** In a geo crawl, the target cities whose street addresses a page holds (the live geo metrics). */
+  private geoCitiesOf(parsed: PageAnalysis | null): readonly number[] | null {
+    const placer = this.options.boundary?.placer;
+    if (!(placer instanceof GeoPartitioner) || parsed === null || parsed.visibleText === null) return null;
+    const cities = new Set<number>();
+    for (const a of extractAddresses(parsed.visibleText, placer.gazetteer)) if (a.target >= 0) cities.add(a.target);
+    return [...cities];
   }
 
   /** A 3xx: WARC, and the target goes to admission like a link (the seen test decides). */

@@ -39,7 +39,26 @@ describe('LiveCollab', () => {
       loadMaxOverMean: 1.5,
       urlsPerPage: 2,
       topicLocality: null,
+      geoCoverage: null,
+      geoFocus: null,
     });
+  });
+
+  test('geo coverage and focus from the cities whose addresses each node found', () => {
+    // a owns cities 0 and 1, b owns 2, g is general.
+    const live = new LiveCollab(['a', 'b', 'g'], [[0, 1], [2], []]);
+    const page = (node: string, url: string, geoCities: readonly number[] | null) => ({ ...record(node, url), geoCities });
+    live.add(page('a', 'http://h.test/1', [0]));
+    live.add(page('a', 'http://h.test/2', [2]));
+    live.add(page('a', 'http://h.test/3', []));
+    live.add(page('b', 'http://h.test/4', [2, 0]));
+    live.add(page('g', 'http://h.test/5', [1]));
+    live.add(page('g', 'http://h.test/6', null));
+    const f = live.figures(0);
+    // Analysed 5 (the 6th was not), 4 with an address: coverage 4/5; focus mean(a 1/2, b 1/1) = 3/4.
+    assert.equal(f.geoCoverage, 4 / 5);
+    assert.equal(f.geoFocus, 3 / 4);
+    assert.equal(new LiveCollab(['a']).figures(0).geoCoverage, null);
   });
 
   test('topic locality of the discovery links: pages with a category whose discoverer has one', () => {
@@ -67,6 +86,8 @@ describe('LiveCollab', () => {
       loadMaxOverMean: null,
       urlsPerPage: null,
       topicLocality: null,
+      geoCoverage: null,
+      geoFocus: null,
     });
   });
 });
