@@ -52,9 +52,9 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       const geo =
         geoTargets === null || truth === null ? null : await readGeoEval(dirs[0] as string, truth, { ...geoTargets, crawl: crawls[0] });
       if (opts.json === true) {
-        io.out(
-          `${JSON.stringify({ crawl, partitioner, partitionCount: first?.manifest?.partitionCount ?? dirs.length, metrics, ...(hasTopic ? { topic } : {}), ...(geo === null ? {} : { geo }) }, null, 2)}\n`,
-        );
+        const partitionCount = first?.manifest?.partitionCount ?? dirs.length;
+        const report = { crawl, partitioner, partitionCount, metrics, ...(hasTopic ? { topic } : {}), ...(geo === null ? {} : { geo }) };
+        io.out(`${JSON.stringify(report, null, 2)}\n`);
         return;
       }
       const head =
