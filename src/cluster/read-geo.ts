@@ -9,8 +9,8 @@
  * - Each node owns the cities of its partitions (`cluster.json` says which partitions a node has; a
  *   crawl of one node has them all). A node owning none is a general node.
  * - An entity's city is a target when its `"Name, ST"` is in the gazetteer; the others count nowhere.
- *   One entity is one street address: number, street (with its type word spelled out, so "Oak St"
- *   and "Oak Street" are one), city and state; the ZIP, written or not, does not make another.
+ *   One entity is one street address, keyed as the extractor keys them (`addressKey`: number, street
+ *   in USPS standard form, so "Oak St" and "Oak Street" are one, city and state; not the ZIP).
  * - The argmax city of δ and δ̃ is the truth's city of the page (the ideal labelling) unless
  *   `cityOf` gives the crawl's own.
  * - Geo centrality walks the links the crawl recorded between downloaded pages (the union over the
@@ -20,7 +20,7 @@ import type { Csr } from '../eval/csr.js';
 import { csrFromEdges } from '../eval/csr.js';
 import { geoMetrics, type GeoMetrics, type GeoMetricsInput, type GeoMetricsOptions, type PageEntities } from '../eval/geo-metrics.js';
 import { Gazetteer, placeLabel } from '../geo/gazetteer.js';
-import { STREET_TYPES } from '../web/data/streets.js';
+import { addressKey } from '../geo/address-extractor.js';
 import { cityLabel, type TruthEntity } from '../web/truth/format.js';
 import type { Truth } from '../web/truth/read.js';
 import { readCrawlForEval, truthPageOfKey, type CrawlForEval } from './read-crawl.js';
@@ -168,24 +168,6 @@ function nodePartitions(crawl: CrawlForEval, partitionCount: number): (readonly 
   return manifest.nodes.map((n) => n.partitions);
 }
 
-const TYPE_WORDS = new Map(
-  STREET_TYPES.flatMap((t) => [
-    [t.abbrev.toLowerCase(), t.word.toLowerCase()] as const,
-    [t.word.toLowerCase(), t.word.toLowerCase()] as const,
-  ]),
-);
-
-/**
- * The key one street address is known by: `number street-name type-word, city, state`, lower case,
- * the type word spelled out, the ZIP left out.
- */
-export function entityKey(e: Pick<TruthEntity, 'number' | 'street' | 'city' | 'state'>): string {
-  const words = e.street.trim().toLowerCase().split(/\s+/);
-  const last = words.length - 1;
-  words[last] = TYPE_WORDS.get((words[last] as string).replace(/\.$/, '')) ?? (words[last] as string);
-  return `${e.number} ${words.join(' ')}, ${e.city.toLowerCase()}, ${e.state.toUpperCase()}`;
-}
-
 /** The truth's entities grouped by page, each with its target (−1 for a city that is no target) and key. */
 function pageEntities(entities: readonly TruthEntity[], pageCount: number, targetOf: (e: TruthEntity) => number): PageEntities {
   const offsets = new Uint32Array(pageCount + 1);
@@ -198,7 +180,7 @@ function pageEntities(entities: readonly TruthEntity[], pageCount: number, targe
     const at = fill[e.page] as number;
     fill[e.page] = at + 1;
     city[at] = targetOf(e);
-    key[at] = entityKey(e);
+    key[at] = addressKey(e);
   }
   return { offsets, city, key };
 }

@@ -6,29 +6,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { runCli, type CliIo } from '../../src/cli/main.js';
 import { webConfigSchema } from '../../src/web/config.js';
 import { get } from '../helpers/http.js';
+import { runInProcess } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shoal-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    env: {},
-    interrupted: new Promise(() => {}),
-  };
-  const code = await runCli(args, io);
-  return { code, out, err };
-}
+const run = (args: readonly string[]) => runInProcess(args);
 
 describe('shoal web (in process)', () => {
   it('serves, checks pages over sockets and exits 0', async () => {

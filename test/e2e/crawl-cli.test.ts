@@ -14,11 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { WARCParser } from 'warcio';
 import { parse } from 'yaml';
-import { runCli, type CliIo } from '../../src/cli/main.js';
 import { crawlConfigSchema } from '../../src/config/crawl-config.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { SHOAL_NODE_FLAGS } from '../../src/node/process-settings.js';
-import { runNode, runProgram, type CliRun } from '../helpers/cli.js';
+import { runNode, runProgram, type CliRun, runInProcess } from '../helpers/cli.js';
 import { isCrawlDirLocked } from '../helpers/lock.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
@@ -172,22 +171,7 @@ describe('shoal crawl (the installed command)', () => {
 });
 
 describe('shoal crawl (in process)', () => {
-  async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
-    let out = '';
-    let err = '';
-    const io: CliIo = {
-      out: (t) => {
-        out += t;
-      },
-      err: (t) => {
-        err += t;
-      },
-      env,
-      interrupted: new Promise(() => {}),
-    };
-    const code = await runCli(args, io);
-    return { code, out, err };
-  }
+  const run = runInProcess;
 
   it('exits 2 and names every bad flag and option', async () => {
     const config = join(dir, 'bad.yaml');

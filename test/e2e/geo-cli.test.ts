@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli, type CliIo } from '../../src/cli/main.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { exportTruth } from '../../src/web/truth/export.js';
 import { scratchDirs } from '../helpers/scratch.js';
+import { runInProcess } from '../helpers/cli.js';
 
 const { root: dir } = scratchDirs('shoal-geo-cli-');
 const WEB = {
@@ -26,22 +26,7 @@ const WEB = {
 };
 let web: TestWeb;
 
-async function run(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    env: {},
-    interrupted: new Promise(() => {}),
-  };
-  const code = await runCli(args, io);
-  return { code, out, err };
-}
+const run = (args: readonly string[]) => runInProcess(args);
 
 before(async () => {
   web = await startTestWeb(WEB);

@@ -12,7 +12,6 @@
  * - the same rule over worker threads, and over NATS with two `shoal node` processes.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +35,7 @@ import type { GeoMetrics } from '../../src/eval/geo-metrics.js';
 import { startNatsServer, type TestNatsServer } from '../helpers/nats-server.js';
 import { channel } from 'node:diagnostics_channel';
 import { CrawlChannel, type CrawlProgress } from '../../src/obs/events.js';
+import { runNodeProcess } from '../helpers/cli.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const WEB = {
@@ -278,18 +278,7 @@ describe('distributed over NATS, --partition geo', () => {
       SHOAL_CRAWL_POLITENESS_BACKOFF_BASE_MS: '50',
       SHOAL_CRAWL_POLITENESS_BACKOFF_MAX_MS: '500',
     };
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    return new Promise((resolve) =>
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stderr });
-      }),
-    );
+    return runNodeProcess(args, env);
   }
 
   test('two nodes, one owning every city and one general, split the URLs by the cities they name', async () => {

@@ -15,37 +15,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { runCli, type CliIo } from '../../src/cli/main.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
-import { runProgram, type CliRun } from '../helpers/cli.js';
+import { runProgram, type CliRun, runInProcess } from '../helpers/cli.js';
 import { scratchDirs } from '../helpers/scratch.js';
 import { topicCorpus } from '../helpers/topic-corpus.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const { root: dir } = scratchDirs('shoal-topic-cli-');
 
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
-
-async function run(args: readonly string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    env: {},
-    interrupted: new Promise(() => {}),
-  };
-  const code = await runCli(args, io);
-  return { code, out, err };
-}
+const run = (args: readonly string[]) => runInProcess(args);
 
 function shoal(args: readonly string[]): Promise<CliRun> {
   return runProgram(bin, args);

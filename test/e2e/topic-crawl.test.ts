@@ -12,7 +12,6 @@
  *   and store pages by category; a node that loads another model is refused, naming cluster.model.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +31,7 @@ import { trainNaiveBayes } from '../../src/classify/naive-bayes-trainer.js';
 import { startNatsServer, type TestNatsServer } from '../helpers/nats-server.js';
 import { topicCorpus } from '../helpers/topic-corpus.js';
 import { waitUntil } from '../helpers/wait.js';
+import { runNodeProcess } from '../helpers/cli.js';
 
 const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const WEB = {
@@ -233,18 +233,7 @@ describe('distributed over NATS, --partition topic', () => {
       '150',
       ...extra,
     ];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: ENV });
-    let stderr = '';
-    child.stderr?.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    return new Promise((resolve) =>
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stderr });
-      }),
-    );
+    return runNodeProcess(args, ENV);
   }
 
   test('two nodes store pages by category with the same model', async () => {

@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { entityKey, readGeoEval } from '../../../src/cluster/read-geo.js';
+import { readGeoEval } from '../../../src/cluster/read-geo.js';
+import { addressKey } from '../../../src/geo/address-extractor.js';
 import { Crawl } from '../../../src/crawl/crawl.js';
 import type { GeoMetrics } from '../../../src/eval/geo-metrics.js';
 import { Gazetteer } from '../../../src/geo/gazetteer.js';
@@ -259,9 +260,9 @@ describe('readGeoEval on a 3-node crawl', () => {
   });
 
   test('entity keys: the type word spelled out, the ZIP left out', () => {
-    const key = entityKey({ number: 12, street: 'Oak St', city: 'Denver', state: 'CO' });
-    assert.equal(key, entityKey({ number: 12, street: 'Oak Street', city: 'Denver', state: 'CO' }));
-    assert.notEqual(key, entityKey({ number: 12, street: 'Oak Ave', city: 'Denver', state: 'CO' }));
+    const key = addressKey({ number: 12, street: 'Oak St', city: 'Denver', state: 'CO' });
+    assert.equal(key, addressKey({ number: 12, street: 'Oak Street', city: 'Denver', state: 'CO' }));
+    assert.notEqual(key, addressKey({ number: 12, street: 'Oak Ave', city: 'Denver', state: 'CO' }));
   });
 });
 
