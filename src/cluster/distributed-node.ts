@@ -193,7 +193,7 @@ export class DistributedNode {
         throw new ConfigError([
           {
             path: 'cluster',
-            message: `crawl ${crawlId} is partitioned otherwise (${JSON.stringify(theirs)}); use the same cluster.nodes, cluster.partition and cluster.forward`,
+            message: `crawl ${crawlId} is partitioned otherwise (${JSON.stringify(theirs)}); use the same cluster.nodes, cluster.partition${partitioner.spec.id === 'geo' ? ', cluster.geo (and its files)' : ''} and cluster.forward`,
           },
         ]);
       }
