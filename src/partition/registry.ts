@@ -181,7 +181,11 @@ const FACTORIES: { readonly [K in PartitionerId]: Factory<K> } = {
     return new TruthTopicPartitioner(models.topics, n, { assignment: c.assignment, defaultCategory: c.defaultCategory });
   },
   geo: (_c, n, models) => {
-    if (models.geo === undefined) throw new PartitionParamError('strategy', 'geo needs its gazetteer and strategy (cluster.geo)');
+    if (models.geo === undefined)
+      throw new PartitionParamError(
+        'strategy',
+        'geo places links by what pages and anchors say (cluster.geo): a crawl reads them; a stored graph (shoal simulate) has none',
+      );
     try {
       return new GeoPartitioner(models.geo.strategy, models.geo.gazetteer, n, { policy: models.geo.policy, groups: models.geo.groups });
     } catch (err) {
