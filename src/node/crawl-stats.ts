@@ -131,7 +131,7 @@ export class CrawlStats {
   receivedPages = 0;
   /** Boundary pages kept here because they were too big for the transport. */
   oversizedBoundaryPages = 0;
-  /** Boundary pages kept here whose links went to the page's owners (`cluster.forward: urls` of a topic crawl). */
+  /** Pages kept here that belong to other nodes, whose links were placed where the page belongs (`cluster.forward: urls` of a topic or geo crawl). */
   boundaryLinkPages = 0;
   requests = 0;
   robotsRequests = 0;

@@ -3,7 +3,7 @@
  * node. With `cluster.forward` `pages` or `both`, the fetching node sends the whole HTTP exchange
  * (request, response head, body as received) to the owners, which store the page and follow its
  * links as if they had fetched it; the fetching node keeps only a crawl-log line for it.
- * With `urls` and a strategy whose URLs follow pages (topic), the page stays where it was fetched
+ * With `urls` and a strategy whose URLs follow pages (topic, geo), the page stays where it was fetched
  * and its links go to the page's owners instead (`mode: links`, SPEC §4.2's alternative mode).
  *
  * This file places a fetched page, sends it to its owners when they are other nodes, and converts
@@ -93,7 +93,11 @@ export function fetchOkOf(m: ForwardedPageMessage): FetchOk {
   };
 }
 
-function placementOf(
+/**
+ * The partitions a fetched page belongs to. In `links` mode the page stays here either way; its links
+ * are placed knowing it (`UrlToPlace.fromPage`), so those of a page another node owns go there.
+ */
+export function pagePlacementOf(
   b: BoundaryPages,
   entry: FrontierEntry,
   outcome: FetchOk,
@@ -116,20 +120,6 @@ function placementOf(
 }
 
 /**
- * In `links` mode: the partitions a page belongs to. The page stays here either way; its links are
- * placed knowing it (`UrlToPlace.fromPage`), so those of a page another node owns go there.
- */
-export function pagePlacementOf(
-  b: BoundaryPages,
-  entry: FrontierEntry,
-  outcome: FetchOk,
-  contentDigest: string,
-  parsed: PageAnalysis | null,
-): Placement {
-  return placementOf(b, entry, outcome, contentDigest, parsed);
-}
-
-/**
  * Sends a boundary page to the partitions that own it besides this node's; returns those partitions
  * when this node does not keep the page itself, or null when it does (it owns the page too, or the
  * page is too big for the transport: kept here, which loses nothing, only locality).
@@ -144,7 +134,7 @@ export function forwardBoundaryPage(
   parsed: PageAnalysis | null,
   stats: CrawlStats,
 ): readonly PartitionId[] | null {
-  const placement = placementOf(b, entry, outcome, contentDigest, parsed);
+  const placement = pagePlacementOf(b, entry, outcome, contentDigest, parsed);
   const others = placement.filter((p) => !b.own.has(p));
   if (others.length === 0) return null;
   const message = forwardedPageOf(nodeId, entry, fromUrlOf(entry), outcome, startedWallMs);
