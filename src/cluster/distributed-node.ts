@@ -190,11 +190,9 @@ export class DistributedNode {
             },
           ]);
         }
+        const options = `cluster.nodes, cluster.partition${partitioner.spec.id === 'geo' ? ', cluster.geo (and its files)' : ''} and cluster.forward`;
         throw new ConfigError([
-          {
-            path: 'cluster',
-            message: `crawl ${crawlId} is partitioned otherwise (${JSON.stringify(theirs)}); use the same cluster.nodes, cluster.partition${partitioner.spec.id === 'geo' ? ', cluster.geo (and its files)' : ''} and cluster.forward`,
-          },
+          { path: 'cluster', message: `crawl ${crawlId} is partitioned otherwise (${JSON.stringify(theirs)}); use the same ${options}` },
         ]);
       }
       const partitions = wanted ?? [await firstFreePartition(membership, n)];

@@ -94,6 +94,7 @@ export function pageMetadataSink(log: PageMetadataLog): RecordSink<PageRecord> {
         category: p.topic?.category ?? null,
         categoryProbability: p.topic?.probability ?? null,
         categoryReason: p.topic?.reason ?? null,
+        geo: p.geo ?? null,
       });
     },
     flush: () => log.flush(),

@@ -9,8 +9,8 @@
  * `urls.tsv`, the node of the CSR). Merging would give every failed fetch a dozen null fields and
  * make every reader of pages skip them. The `url` is repeated so that the file stands alone.
  *
- * `category` and `geo` are null until the topic classifier and the geographic scope (SPEC §4.2,
- * §4.3) fill them; the fields exist now so that the format does not change when they do.
+ * `category` is the page's topic when the crawl classifies pages (SPEC §4.2); `geo` its city when a
+ * geo crawl's strategy reads pages (content, classifier, ip; SPEC §4.3). Both are null otherwise.
  *
  * Same discipline as the crawl log (`AppendFile`), and ordered after the link graph's URL
  * dictionary: a line naming a URL id reaches the disk after that id's line in `urls.tsv`.
@@ -69,7 +69,7 @@ export interface PageMetadata {
   readonly categoryProbability: number | null;
   /** Why the page has its category: `classifier`, `language` or `unclassifiable`; null when not classified. */
   readonly categoryReason: string | null;
-  /** Geographic scope (`"Name, ST"` of the page's city); null until geo scoping runs, or when the page has none. */
+  /** Geographic scope (`"Name, ST"` of the page's city as a geo crawl's page-reading strategy sees it); null otherwise, or when the page has none. */
   readonly geo: string | null;
   readonly linkCounts: LinkCounts;
   /** Whether meta robots (or X-Robots-Tag) says noindex. */

@@ -101,6 +101,8 @@ export interface PageRecord {
   readonly canonical: string | null;
   /** The page's topic, or null when it was not classified. */
   readonly topic: TopicLabel | null;
+  /** In a geo crawl whose strategy reads pages: the page's city (`"Name, ST"`) as the strategy sees it; else absent or null. */
+  readonly geo?: string | null;
   /** Links extracted (duplicates counted), distinct targets, rel=nofollow ones, to the page's own host. */
   readonly linkCounts: { readonly total: number; readonly unique: number; readonly nofollow: number; readonly sameHost: number };
 }

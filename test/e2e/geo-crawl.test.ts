@@ -25,6 +25,7 @@ import { geoModelOf } from '../../src/cluster/partition-models.js';
 import { crawlConfigSchema } from '../../src/config/crawl-config.js';
 import { GeoPartitioner } from '../../src/partition/geo/geo.js';
 import { readCrawlLog, type CrawlLogEntry } from '../../src/store/crawl-log.js';
+import { readPageMetadata } from '../../src/store/page-metadata.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { exportTruth } from '../../src/web/truth/export.js';
 import { readTruth, type Truth } from '../../src/web/truth/read.js';
@@ -230,6 +231,24 @@ describe('each strategy, 6 nodes, embedded', () => {
       if (strategy !== 'classifier') assert.ok((metrics.focus.mean ?? 0) > 0.5, `${strategy}: focus ${metrics.focus.mean}`);
     });
   }
+
+  test('pages.jsonl gives each page the city a page-reading strategy sees in it, and none under url', async () => {
+    const content = await run('content-A', { strategy: 'content' });
+    const p = partitionerOf(content.config);
+    let withCity = 0;
+    for (const s of content.summary.cluster?.nodes ?? []) {
+      for await (const m of readPageMetadata(join(s.outDir, 'pages.jsonl'))) {
+        if (m.geo === null) continue;
+        assert.ok(p.gazetteer.indexOf(m.geo) >= 0, `${m.url}: ${m.geo}`);
+        withCity++;
+      }
+    }
+    assert.ok(withCity > 20, `${withCity} pages with a city`);
+    const url = await run('url-A', { strategy: 'url' });
+    for (const s of url.summary.cluster?.nodes ?? []) {
+      for await (const m of readPageMetadata(join(s.outDir, 'pages.jsonl'))) assert.equal(m.geo, null);
+    }
+  });
 
   for (const strategy of ['url', 'anchor', 'content'] as const) {
     test(`${strategy}, Policy B: a link goes to every city it names, so at least as many URLs travel as with A`, async () => {

@@ -377,7 +377,8 @@ export class PageProcessor {
             o.warc.write(response),
             o.warc.write(metadataRecord({ date: startedWallMs, targetUri: url, fields, concurrentTo: [response.id] })),
           ]);
-    o.sinks.pageMetadata?.append(pageRecordOf(url, outcome, startedWallMs, rawDigest, contentDigest, first?.url ?? null, parsed));
+    const pageRecord = pageRecordOf(url, outcome, startedWallMs, rawDigest, contentDigest, first?.url ?? null, parsed);
+    o.sinks.pageMetadata?.append({ ...pageRecord, geo: this.geoScopeOf(url, outcome, parsed) });
     if (parsed !== null) await this.follow(entry, parsed, false, pagePlacement);
     const at = written === null ? null : (await written)[1];
     // Its response record is in the WARC file now: the capture may outlive the run (dedup-index.ts).
@@ -393,6 +394,14 @@ export class PageProcessor {
       topic: parsed?.topic ?? null,
       geoCities: this.geoCitiesOf(parsed),
     };
+  }
+
+  /** In a geo crawl whose strategy reads pages, the page's city as the strategy sees it (pages.jsonl `geo`); else null. */
+  private geoScopeOf(url: string, outcome: FetchOk, parsed: PageAnalysis | null): string | null {
+    const placer = this.options.boundary?.placer;
+    if (!(placer instanceof GeoPartitioner) || !placer.strategy.readsPages) return null;
+    const city = placer.cityOfPage({ url, title: parsed?.title ?? null, text: parsed?.visibleText ?? null, ip: outcome.ip });
+    return placer.gazetteer.targets[city]?.label ?? null;
   }
 
   /** In a geo crawl, the target cities whose street addresses a page holds (the live geo metrics). */
