@@ -455,11 +455,18 @@ const geoSchema = z
         'cities of each geo-sensitive node, as time zones or "Name, ST" labels (group i = partition i; the partitions after the last are general); ' +
           'null = Eastern, Central, Mountain, Pacific, Alaska+Hawaii',
       ),
-    alpha: z.number().min(0).max(1).default(0.7).describe('content: weight of "City, ST" mentions against bare city mentions'),
+    alpha: z
+      .number()
+      .min(0)
+      .max(1)
+      .meta({ unit: 'weight' })
+      .default(0.7)
+      .describe('content: weight of "City, ST" mentions against bare city mentions'),
     beta: z
       .number()
       .min(0)
       .max(1)
+      .meta({ unit: 'weight' })
       .default(0.5)
       .describe('content: weight of population against state mentions in resolving a bare city name'),
     combine: z
@@ -477,6 +484,7 @@ const geoSchema = z
       .number()
       .gt(0)
       .max(1)
+      .meta({ unit: 'probability' })
       .default(0.1)
       .describe('classifier with policy B: a city counts when its posterior is at least this'),
     ipDatabase: z

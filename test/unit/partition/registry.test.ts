@@ -17,6 +17,8 @@ import {
   type PartitionStrategyConfig,
 } from '../../../src/partition/registry.js';
 import type { TopicModel } from '../../../src/partition/topic/truth-topic.js';
+import { Gazetteer } from '../../../src/geo/gazetteer.js';
+import { createGeoStrategy } from '../../../src/geo/geo-strategies.js';
 
 const topics: TopicModel = { categories: ['ARTS', 'NEWS'], topicOf: () => 'NEWS' };
 const classifier = { labels: ['ARTS', 'NEWS', 'WORLD'], digest: 'f'.repeat(64) };
@@ -135,11 +137,13 @@ describe('createPartitioner', () => {
 });
 
 describe('defaultForwardMode', () => {
-  test('urls for hash strategies, both for content-hash, pages for the topic strategies', () => {
+  test('urls for hash strategies, both for content-hash, pages for the topic strategies, urls for geo', () => {
+    const gazetteer = Gazetteer.usTop();
+    const geo = { gazetteer, strategy: createGeoStrategy('url', { gazetteer }), policy: 'A' as const, groups: null };
     const modes = Object.fromEntries(
       PARTITIONER_IDS.map((id) => [
         id,
-        defaultForwardMode(createPartitioner(partitionStrategySchema.parse({ strategy: id }), 4, { topics, classifier })),
+        defaultForwardMode(createPartitioner(partitionStrategySchema.parse({ strategy: id }), 4, { topics, classifier, geo })),
       ]),
     );
     assert.deepEqual(modes, {
@@ -151,6 +155,7 @@ describe('defaultForwardMode', () => {
       'content-hash': 'both',
       topic: 'pages',
       'truth-topic': 'pages',
+      geo: 'urls',
     });
   });
 
