@@ -3,7 +3,7 @@
  * of target cities, general nodes own the pages of no city.
  *
  *   placeUrl(u)  = nodes(pr(c | link u))        when the strategy sees a city in the link
- *                = nodes(pr(c | page p))        else, p the page u was found on, when the strategy reads pages
+ *                = nodes(pr(c | page p))        else, p the page u was found on, when the strategy reads pages and p has a city
  *                = { g(host of u) }             else: a general node, by a hash of the host
  *   placePage(p) = nodes(pr(c | page p)), or { g(host of p) }
  *
@@ -63,6 +63,7 @@ export class GeoPartitioner implements Partitioner, PagePlacer {
   readonly generalPartitions: readonly PartitionId[];
   readonly policy: GeoPolicy;
   readonly #singletons: readonly Placement[];
+  readonly #citiesPer: Uint32Array;
 
   /** Throws a `PartitionParamError` on a bad count, grouping or policy. */
   constructor(
@@ -79,6 +80,9 @@ export class GeoPartitioner implements Partitioner, PagePlacer {
     this.#singletons = singletonPlacements(partitionCount);
     const { cityPartition, geoPartitions, entries } = assignCities(gazetteer, partitionCount, params.groups ?? null);
     this.cityPartition = cityPartition;
+    const citiesPer = new Uint32Array(partitionCount);
+    for (const p of cityPartition) citiesPer[p] = (citiesPer[p] as number) + 1;
+    this.#citiesPer = citiesPer;
     // A crawl of one node is its own general node.
     this.generalPartitions = Object.freeze(
       partitionCount === 1 ? [0] : Array.from({ length: partitionCount - geoPartitions }, (_, i) => geoPartitions + i),
@@ -115,7 +119,8 @@ export class GeoPartitioner implements Partitioner, PagePlacer {
       });
       if (scores.size > 0) return this.#nodesOf(scores);
     }
-    if (s.readsPages && url.fromPage !== undefined) return url.fromPage;
+    // A page of no city (placed on a general node) leaves its links to the general node of their own host.
+    if (s.readsPages && url.fromPage !== undefined && !url.fromPage.every((p) => this.#citiesPer[p] === 0)) return url.fromPage;
     return this.#general(url.hostname);
   }
 

@@ -59,6 +59,12 @@ test('page strategies: links follow the page, the page goes to its city or a gen
   assert.deepEqual(p.placePage(page('nothing about places'), 0), [5]);
   assert.deepEqual(p.placeUrl(url('http://x.test/', { fromPage: [1, 2] }), 0), [1, 2]);
   assert.deepEqual(p.placeUrl(url('http://x.test/'), 0), [5], 'a seed: no page');
+  // Two general nodes: the links of a page of no city go by their own host, not the page's.
+  const two = new GeoPartitioner(createGeoStrategy('content', { gazetteer: g }), g, 7);
+  const noCity = two.placePage({ ...page('nothing here'), hostname: 'a.test' }, 0);
+  const hosts = Array.from({ length: 40 }, (_, i) => `h${i}.test`);
+  const placed = new Set(hosts.map((h) => two.placeUrl(url(`http://${h}/`, { fromPage: noCity }), 0)[0]));
+  assert.deepEqual([...placed].sort(), [5, 6]);
   assert.equal(p.cityOfPage({ url: 'http://p.test/', title: '', text: 'Denver, CO', ip: null }), g.indexOf('Denver, CO'));
 });
 
