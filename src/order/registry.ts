@@ -33,6 +33,9 @@ import { DEFAULT_RANDOM_SEED, RandomPolicy } from './random.js';
 import { DEFAULT_ANCHOR_WEIGHT, DEFAULT_TITLE_WEIGHT, DEFAULT_URL_WEIGHT, IdfSource, SimilarityPolicy } from './similarity.js';
 import { type LinkClassifier, TopicPolicy } from './topic.js';
 import { WeightedPolicy } from './weighted.js';
+import { CommunityPolicy } from './community.js';
+import { DEFAULT_MEMBERSHIP_K } from './community/membership.js';
+import { DEFAULT_MAX_NEIGHBOURS } from './community/similarity.js';
 
 /** Every policy id, in the order the documentation lists them. */
 export const ORDER_POLICY_IDS = [
@@ -45,6 +48,7 @@ export const ORDER_POLICY_IDS = [
   'similarity',
   'hot-queue',
   'topic',
+  'community',
   'weighted',
 ] as const;
 /** A policy id. */
@@ -191,6 +195,42 @@ const singleSchemas = [
       .default([])
       .describe("the categories to favour; [] = the categories of the node's partitions in a topic-partitioned crawl (required otherwise)"),
   }),
+  z.strictObject({
+    policy: id('community', 'membership in the community of the pages fetched so far (seed 002): m_k from links, co-citation and coupling'),
+    rank: z
+      .enum(['candidate', 'citing'])
+      .default('candidate')
+      .describe("candidate: a URL's own membership from its citers; citing: the best citing page's (the paper's)"),
+    k: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .meta({ unit: 'pages' })
+      .default(DEFAULT_MEMBERSHIP_K)
+      .describe('k of m_k: the most similar fetched pages averaged'),
+    alpha: z.number().min(0).max(1e6).meta({ unit: 'weight' }).default(1).describe('weight of a direct link (1/2 one way, 1 both)'),
+    beta: z.number().min(0).max(1e6).meta({ unit: 'weight' }).default(1).describe('weight of bibliographic coupling (common out-links)'),
+    gamma: z.number().min(0).max(1e6).meta({ unit: 'weight' }).default(1).describe('weight of co-citation (common in-links)'),
+    representatives: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .meta({ unit: 'pages' })
+      .default(0)
+      .describe('spreading: members of highest membership that pass it on to pages within maxDistance links (0 = off)'),
+    discount: z.number().gt(0).max(1).meta({ unit: 'factor' }).default(0.5).describe('spreading: discount i per link'),
+    maxDistance: z.number().int().min(1).max(10).meta({ unit: 'links' }).default(2).describe('spreading: greatest link distance D'),
+    maxNeighbours: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .meta({ unit: 'links' })
+      .default(DEFAULT_MAX_NEIGHBOURS)
+      .describe('links kept per page and direction for the similarities (bounds memory; later links are not counted)'),
+  }),
 ] as const;
 
 /** A section naming one policy other than `weighted` (a combination's component). */
@@ -286,6 +326,18 @@ const FACTORIES: { readonly [K in OrderPolicyId]: Factory<K> } = {
     new TopicPolicy({
       classifier: models.topic?.classifier,
       categories: c.categories.length > 0 ? c.categories : (models.topic?.categories ?? null),
+    }),
+  community: (c) =>
+    new CommunityPolicy({
+      rank: c.rank,
+      k: c.k,
+      alpha: c.alpha,
+      beta: c.beta,
+      gamma: c.gamma,
+      representatives: c.representatives,
+      discount: c.discount,
+      maxDistance: c.maxDistance,
+      maxNeighbours: c.maxNeighbours,
     }),
   weighted: (c, models) =>
     new WeightedPolicy(

@@ -53,6 +53,7 @@ const DEFAULT_SECTIONS: { readonly [K in OrderPolicyId]: OrderPolicyInput } = {
   similarity: { policy: 'similarity', query: 'computer science' },
   'hot-queue': { policy: 'hot-queue', terms: ['computer'] },
   topic: { policy: 'topic', categories: ['SPORTS'] },
+  community: { policy: 'community' },
   weighted: {
     policy: 'weighted',
     components: [
@@ -70,6 +71,8 @@ const VARIANTS: readonly OrderPolicyInput[] = [
   { policy: 'similarity', query: 'computer', idfSource: 'reference', urlWeight: 0 },
   { policy: 'hot-queue', terms: ['computer', 'science'], hotDistance: 0 },
   { policy: 'topic' },
+  { policy: 'community', rank: 'citing' },
+  { policy: 'community', representatives: 4, maxNeighbours: 3, k: 2 },
   {
     policy: 'weighted',
     components: [
