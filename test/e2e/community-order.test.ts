@@ -5,6 +5,7 @@
  * whatever the order: politeness serves hosts, the order only URLs within what politeness allows):
  *
  * - a live crawl over loopback keeps to the seed's community far better than breadth-first;
+ * - `shoal eval`'s reader scores the crawl directory alike (cohesion, precision, recall);
  * - the simulator, replaying the same policy on the web's truth from the same seed, agrees with the
  *   crawl (the same majority community, precision within a few points).
  */
@@ -22,6 +23,8 @@ import { WEB_PRESETS } from '../../src/web/presets.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { exportTruth } from '../../src/web/truth/export.js';
 import { readTruth, type Truth } from '../../src/web/truth/read.js';
+import { readCommunityEval } from '../../src/cluster/read-community.js';
+import { runInProcess } from '../helpers/cli.js';
 
 const BUDGET = 120;
 let web: TestWeb;
@@ -99,6 +102,16 @@ describe('--order community on ring communities, one seed, 120 pages', () => {
     assert.equal(community.community, seedCommunity);
     assert.ok(community.precision >= 0.75, `community precision ${community.precision}`);
     assert.ok(community.precision > bfs.precision + 0.2, `community ${community.precision} vs breadth-first ${bfs.precision}`);
+    // shoal eval scores the crawl directory the same way, with cohesion and recall besides.
+    const scored = await readCommunityEval(join(dir, 'community'), truth);
+    assert.ok(scored !== null);
+    assert.equal(scored.nodes.length, 1);
+    assert.equal(scored.nodes[0]?.majority, seedCommunity);
+    assert.ok(Math.abs((scored.nodes[0]?.precision ?? 0) - community.precision) < 0.02, `eval ${scored.nodes[0]?.precision}`);
+    assert.ok((scored.nodes[0]?.cohesion ?? 0) > 0.5 && (scored.nodes[0]?.recall ?? 0) > 0.5, JSON.stringify(scored.nodes[0]));
+    const printed = await runInProcess(['eval', join(dir, 'community'), '--truth', join(dir, 'truth')]);
+    assert.equal(printed.code, 0, printed.err);
+    assert.match(printed.out, /community precision +\d+\.\d%  recall \d+\.\d%/);
     const sim = precisionOf(await simulated({ policy: 'community' }));
     assert.equal(sim.community, seedCommunity);
     assert.ok(Math.abs(sim.precision - community.precision) <= 0.05, `simulator ${sim.precision} vs crawl ${community.precision}`);

@@ -5,7 +5,8 @@
  * exported and imported ratios, load balance and p_l; for a crawl whose pages have topics, topic
  * locality, classifier accuracy against the truth and Kendall τ per subcollection (topic vs hash);
  * for a geographically focused crawl with the truth, geo coverage, focus, unique entities, geo
- * centrality and geographic locality.
+ * centrality and geographic locality; against a truth with communities, each node's cohesion,
+ * precision and recall.
  * A readable table, or JSON with `--json`.
  */
 import type { Command } from 'commander';
@@ -13,6 +14,8 @@ import { readCrawlForEval } from '../../cluster/read-crawl.js';
 import { readTopicEval } from '../../cluster/read-topic.js';
 import { geoTargetsOfSpec, readGeoEval } from '../../cluster/read-geo.js';
 import { formatGeoLines } from '../geo-summary-text.js';
+import { readCommunityEval } from '../../cluster/read-community.js';
+import { formatCommunityLines } from '../community-summary-text.js';
 import type { PartitionerSpec } from '../../partition/partitioner.js';
 import { formatTopicLines } from '../topic-summary-text.js';
 import { collaborationMetrics } from '../../eval/collab-metrics.js';
@@ -51,9 +54,18 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       const geoTargets = partitioner === null ? null : geoTargetsOfSpec(partitioner, first?.manifest?.partitionCount ?? 0);
       const geo =
         geoTargets === null || truth === null ? null : await readGeoEval(dirs[0] as string, truth, { ...geoTargets, crawl: crawls[0] });
+      const community = truth === null || dirs.length !== 1 ? null : await readCommunityEval(dirs[0] as string, truth, crawls[0]);
       if (opts.json === true) {
         const partitionCount = first?.manifest?.partitionCount ?? dirs.length;
-        const report = { crawl, partitioner, partitionCount, metrics, ...(hasTopic ? { topic } : {}), ...(geo === null ? {} : { geo }) };
+        const report = {
+          crawl,
+          partitioner,
+          partitionCount,
+          metrics,
+          ...(hasTopic ? { topic } : {}),
+          ...(geo === null ? {} : { geo }),
+          ...(community === null ? {} : { community }),
+        };
         io.out(`${JSON.stringify(report, null, 2)}\n`);
         return;
       }
@@ -66,6 +78,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       io.out(`shoal eval ${crawl}: ${head}\n${formatCollabTable(metrics).trimEnd()}\n`);
       if (hasTopic) io.out(formatTopicLines(topic));
       if (geo !== null) io.out(formatGeoLines(geo));
+      if (community !== null) io.out(formatCommunityLines(community));
       else if (geoTargets !== null) io.out('geo metrics             need the test web’s truth: --truth DIR\n');
     });
 }
