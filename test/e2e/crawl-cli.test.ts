@@ -253,7 +253,7 @@ describe('shoal crawl (in process)', () => {
     assert.equal(unknown.code, 2);
     assert.match(
       unknown.err,
-      /- order\.policy: unknown ordering policy "fastest"; valid: bfs, random, backlink, pagerank, forward-links, location, similarity, hot-queue, topic, weighted/,
+      /- order\.policy: unknown ordering policy "fastest"; valid: bfs, random, backlink, pagerank, forward-links, location, similarity, hot-queue, topic, community, weighted/,
     );
     const bad = await run([
       'crawl',
