@@ -64,6 +64,7 @@ export class GeoPartitioner implements Partitioner, PagePlacer {
   readonly policy: GeoPolicy;
   readonly #singletons: readonly Placement[];
   readonly #citiesPer: Uint32Array;
+  #lastPage: (Pick<PageToPlace, 'url' | 'title' | 'text' | 'ip'> & { readonly scores: GeoScores }) | null = null;
 
   /** Throws a `PartitionParamError` on a bad count, grouping or policy. */
   constructor(
@@ -126,7 +127,7 @@ export class GeoPartitioner implements Partitioner, PagePlacer {
 
   placePage(page: PageToPlace, _self: PartitionId): Placement {
     if (this.strategy.readsPages) {
-      const scores = this.strategy.scorePage({ url: page.url, title: page.title, text: page.text, ip: page.ip });
+      const scores = this.#scoresOf(page);
       if (scores.size > 0) return this.#nodesOf(scores);
     }
     return this.#general(page.hostname);
@@ -134,7 +135,21 @@ export class GeoPartitioner implements Partitioner, PagePlacer {
 
   /** The target the strategy gives a page (Policy A's city), or −1: what the metrics call the page's city. */
   cityOfPage(page: Pick<PageToPlace, 'url' | 'title' | 'text' | 'ip'>): number {
-    return this.strategy.readsPages ? bestTarget(this.strategy.scorePage(page)) : -1;
+    return this.strategy.readsPages ? bestTarget(this.#scoresOf(page)) : -1;
+  }
+
+  /**
+   * The strategy's scores of a page. A node places a page and then asks its city for pages.jsonl:
+   * the last answer is kept, so the content formula or the classifier runs once per page.
+   */
+  #scoresOf(page: Pick<PageToPlace, 'url' | 'title' | 'text' | 'ip'>): GeoScores {
+    const last = this.#lastPage;
+    if (last !== null && last.url === page.url && last.title === page.title && last.text === page.text && last.ip === page.ip) {
+      return last.scores;
+    }
+    const scores = this.strategy.scorePage({ url: page.url, title: page.title, text: page.text, ip: page.ip });
+    this.#lastPage = { url: page.url, title: page.title, text: page.text, ip: page.ip, scores };
+    return scores;
   }
 
   #nodesOf(scores: GeoScores): Placement {

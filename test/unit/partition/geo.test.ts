@@ -85,3 +85,24 @@ test('explicit groups: labels and time zones; bad groupings are errors naming th
   assert.throws(err([['Atlantis, ZZ']]), /neither a time zone/);
   assert.throws(err([['Eastern'], ['Central'], ['Mountain', 'Pacific', 'Alaska', 'Hawaii']], 3), /need at least 4 partitions/);
 });
+
+test('a page is scored once when it is placed and then asked its city', () => {
+  const content = createGeoStrategy('content', { gazetteer: g });
+  let calls = 0;
+  const counting = {
+    ...content,
+    spec: content.spec,
+    readsLinks: false,
+    readsPages: true,
+    scoreLink: () => new Map(),
+    scorePage: (p: Parameters<typeof content.scorePage>[0]) => (calls++, content.scorePage(p)),
+  };
+  const p = new GeoPartitioner(counting, g, 6);
+  const denver = page('Denver, CO');
+  assert.deepEqual(p.placePage(denver, 0), [2]);
+  assert.equal(p.cityOfPage(denver), g.indexOf('Denver, CO'));
+  assert.equal(calls, 1);
+  // Another page is scored afresh.
+  assert.equal(p.cityOfPage({ ...denver, text: 'Boston, MA' }), g.indexOf('Boston, MA'));
+  assert.equal(calls, 2);
+});
