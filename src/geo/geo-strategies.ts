@@ -7,11 +7,11 @@
 import type { Classifier } from '../classify/classifier.js';
 import { CityMatcher } from './city-mentions.js';
 import type { Gazetteer } from './gazetteer.js';
-import type { GeoStrategy } from './geo-strategy.js';
+import { GeoParamError, type GeoStrategy } from './geo-strategy.js';
 import { AnchorGeoStrategy } from './strategies/anchor.js';
 import { ClassifierGeoStrategy } from './strategies/classifier.js';
 import { CombinedGeoStrategy } from './strategies/combined.js';
-import { ContentGeoStrategy, GeoParamError } from './strategies/content.js';
+import { ContentGeoStrategy } from './strategies/content.js';
 import { IpGeoStrategy } from './strategies/ip.js';
 import type { IpLocator } from './ip-locator.js';
 import { UrlGeoStrategy } from './strategies/url.js';

@@ -51,6 +51,9 @@ export interface GeoPage {
 /** pr(c | ·) over target indices: sparse, positive scores only. */
 export type GeoScores = ReadonlyMap<number, number>;
 
+/** A strategy parameter or resource that cannot be used (thrown at construction). */
+export class GeoParamError extends RangeError {}
+
 /** The empty answer: no city. */
 export const NO_CITY: GeoScores = new Map();
 

@@ -8,8 +8,7 @@
  */
 import type { Classifier } from '../../classify/classifier.js';
 import type { Gazetteer } from '../gazetteer.js';
-import { GeoParamError } from './content.js';
-import { NO_CITY, type GeoPage, type GeoScores, type GeoStrategy, type GeoStrategySpec } from '../geo-strategy.js';
+import { GeoParamError, NO_CITY, type GeoPage, type GeoScores, type GeoStrategy, type GeoStrategySpec } from '../geo-strategy.js';
 
 /** See the file comment. */
 export class ClassifierGeoStrategy implements GeoStrategy {

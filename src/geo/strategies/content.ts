@@ -14,16 +14,13 @@
  * Links are not judged.
  */
 import type { CityMatcher } from '../city-mentions.js';
-import { addScore, NO_CITY, type GeoPage, type GeoScores, type GeoStrategy, type GeoStrategySpec } from '../geo-strategy.js';
+import { addScore, GeoParamError, NO_CITY, type GeoPage, type GeoScores, type GeoStrategy, type GeoStrategySpec } from '../geo-strategy.js';
 
 /** Parameters of the formula. */
 export interface ContentParams {
   readonly alpha?: number;
   readonly beta?: number;
 }
-
-/** A weight that cannot be used. */
-export class GeoParamError extends RangeError {}
 
 /** See the file comment. */
 export class ContentGeoStrategy implements GeoStrategy {

@@ -88,13 +88,9 @@ export class PartitionRouter {
    * @param fromPage where the page the candidates were found on belongs, for strategies whose URLs follow pages.
    */
   route(candidates: readonly Candidate[], ipOf: (hostname: string) => string | null, fromPage?: Placement): Candidate[] {
-    return this.routeEach(candidates, (c) => this.options.partitioner.placeUrl(this.factsOf(c, ipOf, fromPage), this.self));
-  }
-
-  private routeEach(candidates: readonly Candidate[], placementOf: (c: Candidate) => Placement): Candidate[] {
     const kept: Candidate[] = [];
     for (const c of candidates) {
-      const placement = placementOf(c);
+      const placement = this.options.partitioner.placeUrl(this.factsOf(c, ipOf, fromPage), this.self);
       let isKept = false;
       for (const p of placement) {
         if (this.own.has(p)) {
