@@ -17,6 +17,7 @@ import type { CrawlConfigInput } from '../../../src/config/crawl-config.js';
 import { readCrawlLog, type CrawlLogEntry } from '../../../src/store/crawl-log.js';
 import type { WebConfigInput } from '../../../src/web/config.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
+import { NO_FAULTS } from '../../helpers/test-web.js';
 
 const WEB = {
   seed: 23,
@@ -26,17 +27,7 @@ const WEB = {
   server: { addressCount: 4 },
   latency: { slowHostRate: 0 },
   traps: { hostRate: 0 },
-  faults: {
-    redirectRate: 0,
-    redirectLoopRate: 0,
-    notFoundRate: 0,
-    goneRate: 0,
-    serverErrorRate: 0,
-    unavailableRate: 0,
-    resetRate: 0,
-    oversizedRate: 0,
-    bombRate: 0,
-  },
+  faults: NO_FAULTS,
   robots: { serverErrorRate: 0, unavailableRate: 0, crawlDelayRate: 0 },
   duplicates: { mirrorHostRate: 0 },
 } satisfies WebConfigInput;

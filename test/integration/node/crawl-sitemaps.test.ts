@@ -22,6 +22,7 @@ import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 import { exportTruth } from '../../../src/web/truth/export.js';
 import type { TruthHost } from '../../../src/web/truth/format.js';
 import { readTruth, type Truth } from '../../../src/web/truth/read.js';
+import { NO_FAULTS } from '../../helpers/test-web.js';
 
 const WEB = {
   seed: 17,
@@ -40,17 +41,7 @@ const WEB = {
     sitemapListedRate: 0.5,
     sitemapMaxUrls: 30,
   },
-  faults: {
-    redirectRate: 0,
-    redirectLoopRate: 0,
-    notFoundRate: 0,
-    goneRate: 0,
-    serverErrorRate: 0,
-    unavailableRate: 0,
-    resetRate: 0,
-    oversizedRate: 0,
-    bombRate: 0,
-  },
+  faults: NO_FAULTS,
   duplicates: { mirrorHostRate: 0 },
 } satisfies WebConfigInput;
 

@@ -15,6 +15,7 @@ import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
 import type { WebConfigInput } from '../../../src/web/config.js';
 import { TRAP_PREFIX } from '../../../src/web/robots.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
+import { NO_FAULTS } from '../../helpers/test-web.js';
 
 const WEB = {
   seed: 11,
@@ -23,17 +24,7 @@ const WEB = {
   seeds: 5,
   server: { addressCount: 4 },
   traps: { hostRate: 0.6, robotsDisallowRate: 0.5 },
-  faults: {
-    redirectRate: 0,
-    redirectLoopRate: 0,
-    notFoundRate: 0,
-    goneRate: 0,
-    serverErrorRate: 0,
-    unavailableRate: 0,
-    resetRate: 0,
-    oversizedRate: 0,
-    bombRate: 0,
-  },
+  faults: NO_FAULTS,
   robots: { serverErrorRate: 0, unavailableRate: 0, crawlDelayRate: 0 },
   duplicates: { mirrorHostRate: 0 },
 } satisfies WebConfigInput;

@@ -28,6 +28,7 @@ import { CRAWL_LOG_FILE, readCrawlLog } from '../../../src/store/crawl-log.js';
 import { exportTruth } from '../../../src/web/truth/export.js';
 import { startTestWeb, type TestWeb } from '../../../src/web/start.js';
 import { scratchDirs } from '../../helpers/scratch.js';
+import { NO_FAULTS } from '../../helpers/test-web.js';
 
 const { root } = scratchDirs('shoal-order-match-');
 const PAGES = 150;
@@ -51,18 +52,7 @@ before(async () => {
       crawlDelayRate: 0,
       sitemapRate: 0,
     },
-    faults: {
-      redirectRate: 0,
-      redirectLoopRate: 0,
-      notFoundRate: 0,
-      goneRate: 0,
-      serverErrorRate: 0,
-      unavailableRate: 0,
-      resetRate: 0,
-      hangRate: 0,
-      oversizedRate: 0,
-      bombRate: 0,
-    },
+    faults: { ...NO_FAULTS, hangRate: 0 },
     traps: { hostRate: 0 },
     latency: { slowHostRate: 0 },
     // The simulator does not model duplicate detection (a crawl does not follow a copy's links).
