@@ -2,10 +2,10 @@
  * Geographically focused crawls (`--partition geo`, SPEC §4.3) over real sockets against a test web
  * rich in geographic pages, 6 nodes (5 time-zone nodes + 1 general) unless said otherwise:
  *
- * - each strategy (url, anchor, content, classifier, ip, combined) with Policy A, and url, anchor and
- *   content with Policy B: the crawl ends and `readGeoEval` reports every geo metric; where the crawl
- *   log alone says why a URL is where it is (url: the URL; ip: the address its discovering page came
- *   from), every fetched URL is on the node the rule names;
+ * - each strategy (url, anchor, content, classifier, ip, combined) with Policy A, and all but ip with
+ *   Policy B (ip's is in the CLI test): the crawl ends and `readGeoEval` reports every geo metric;
+ *   where the crawl log alone says why a URL is where it is (url: the URL; ip: the address its
+ *   discovering page came from), every fetched URL is on the node the rule names;
  * - Policy B sends a link to every node of the cities it names, so it exchanges at least as many URLs
  *   as Policy A;
  * - the crawl's progress events carry live geo coverage and focus that agree with `shoal eval`'s;
@@ -250,7 +250,7 @@ describe('each strategy, 6 nodes, embedded', () => {
     }
   });
 
-  for (const strategy of ['url', 'anchor', 'content'] as const) {
+  for (const strategy of ['url', 'anchor', 'content', 'classifier', 'combined'] as const) {
     test(`${strategy}, Policy B: a link goes to every city it names, so at least as many URLs travel as with A`, async () => {
       const a = await run(`${strategy}-A`, { strategy });
       const b = await run(`${strategy}-B`, { strategy, policy: 'B' });
