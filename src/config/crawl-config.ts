@@ -545,8 +545,11 @@ const clusterSchema = z
       .describe('a test web’s ground-truth export (shoal web --truth), for strategies that read true labels (truth-topic); null = none'),
     geo: geoSchema,
     linkSummaryIntervalMs: durationMs()
-      .default(10_000)
-      .describe('how often in-link counts for other nodes’ URLs are sent to them, for backlink/PageRank estimates (0 = never)'),
+      .nullable()
+      .default(null)
+      .describe(
+        'how often in-link counts for other nodes’ URLs are sent to them, for backlink/PageRank estimates (0 = never; null = 1 s for community partitioning, 10 s for others)',
+      ),
     nats: natsSchema,
   })
   .prefault({});

@@ -119,7 +119,9 @@ function canonical(m: ExchangeMessage): Record<string, unknown> {
       return out;
     }
     case 'links':
-      return { kind: m.kind, from: m.from, seq: m.seq, counts: m.counts };
+      return m.partition === undefined
+        ? { kind: m.kind, from: m.from, seq: m.seq, counts: m.counts }
+        : { kind: m.kind, from: m.from, seq: m.seq, counts: m.counts, partition: m.partition };
     case 'control':
       return { kind: m.kind, from: m.from, seq: m.seq, control: m.control };
   }
@@ -205,7 +207,8 @@ function readMessage(value: unknown): ExchangeMessage {
         if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) invalid(`${path}[1] is not an integer >= 0`);
         return [urlValue(pair[0], `${path}[0]`), n];
       });
-      return { kind: 'links', from, seq, counts };
+      if (o.partition === undefined) return { kind: 'links', from, seq, counts };
+      return { kind: 'links', from, seq, counts, partition: int(o, 'partition', 'message', 0) };
     }
     case 'control':
       return { kind: 'control', from, seq, control: readControl(fields(o.control, 'message.control')) };

@@ -68,7 +68,8 @@ export interface ForwardedPageMessage {
 
 /**
  * In-link counts the sender saw for URLs the receiver owns, since its last summary (Cho's remedy
- * for hash partitioning: backlink and PageRank estimates count links found by other nodes).
+ * for hash partitioning: backlink and PageRank estimates count links found by other nodes; the
+ * community strategy's votes).
  */
 export interface LinkSummaryMessage {
   readonly kind: 'links';
@@ -76,6 +77,11 @@ export interface LinkSummaryMessage {
   readonly seq: number;
   /** Pairs of a normalized target URL and the number of the sender's pages that link to it. */
   readonly counts: readonly (readonly [url: string, inLinks: number])[];
+  /**
+   * The partition whose pages the counts are from (the sender's first), when the crawl's strategy
+   * reads citations (`community`): the counts are then of every link and go to every other node.
+   */
+  readonly partition?: number;
 }
 
 /** Live statistics a node publishes, and requests to stop. */

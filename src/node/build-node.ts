@@ -48,6 +48,7 @@ import { CachingResolver } from '../dns/caching-resolver.js';
 import { HostsMap } from '../dns/hosts-map.js';
 import type { Resolver } from '../dns/resolver.js';
 import type { Exchange } from '../exchange/exchange.js';
+import type { LinkSummaryMessage } from '../exchange/messages.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { UndiciFetcher } from '../fetch/undici-fetcher.js';
 import { fetchGapMs, politenessRules, type Frontier } from '../frontier/frontier.js';
@@ -55,6 +56,7 @@ import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.j
 import { fifoShareFor, PersistentFrontier } from '../frontier-store/persistent-frontier.js';
 import type { OrderingPolicy } from '../order/policy.js';
 import { orderingPolicyFrom } from '../order/registry.js';
+import { defaultLinkSummaryIntervalMs } from '../partition/registry.js';
 import { orderModelsOf } from './order-models.js';
 import { UrlIds } from '../url/url-ids.js';
 import { canPlacePages, type Partitioner, type PartitionId } from '../partition/partitioner.js';
@@ -450,6 +452,7 @@ function assembleNode(c: Checked): CrawlNode {
       : {}),
   });
   const cl = config.cluster;
+  const summaryIntervalMs = setup === null ? 0 : (cl.linkSummaryIntervalMs ?? defaultLinkSummaryIntervalMs(setup.partitioner));
   const router =
     setup === null
       ? null
@@ -460,7 +463,7 @@ function assembleNode(c: Checked): CrawlNode {
           exchange: setup.exchange,
           batchUrls: cl.batchUrls,
           sentCacheEntries: cl.sentCacheEntries,
-          isSummarizing: cl.linkSummaryIntervalMs > 0,
+          isSummarizing: summaryIntervalMs > 0,
         });
   const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({
@@ -554,6 +557,7 @@ function assembleNode(c: Checked): CrawlNode {
           log,
           onPage: (page) => pageProcessor.receivePage(page),
           isCheckpointed: persistent !== null,
+          ...(router === null ? {} : { onLinks: (m: LinkSummaryMessage) => router.receiveLinks(m) }),
         });
   const collab: NodeCollaboration | null =
     setup === null || router === null || inbox === null
@@ -564,7 +568,7 @@ function assembleNode(c: Checked): CrawlNode {
           router,
           inbox,
           batchDelayMs: cl.batchDelayMs,
-          linkSummaryIntervalMs: cl.linkSummaryIntervalMs,
+          linkSummaryIntervalMs: summaryIntervalMs,
           ...(setup.beforeClose === undefined ? {} : { beforeClose: setup.beforeClose }),
         };
   const checkpointExchange: CheckpointExchange | null =

@@ -75,6 +75,16 @@ export interface UrlToPlace {
    * link of the page, and absent for seeds and URLs from other nodes.
    */
   readonly fromPage?: Placement;
+  /** What the node knows of the URL's community (strategies that read citations: `community`). */
+  readonly community?: CommunityFacts;
+}
+
+/** What a node knows of a URL's community when it places it; `community/community.ts`. */
+export interface CommunityFacts {
+  /** Per partition, links to the URL from pages of that partition's community (counted so far). */
+  readonly citedBy: ArrayLike<number>;
+  /** Whether the asking node took the URL before. */
+  readonly isKept: boolean;
 }
 
 /** A fetched page to place. Immutable. */

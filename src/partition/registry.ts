@@ -21,6 +21,7 @@ import { canPlacePages, type Partitioner } from './partitioner.js';
 import { TopicPartitioner } from './topic/topic.js';
 import { TruthTopicPartitioner, type TopicModel } from './topic/truth-topic.js';
 import { GeoPartitioner, type GeoPolicy } from './geo/geo.js';
+import { CommunityPartitioner, DEFAULT_COMMUNITY_K, DEFAULT_TRACKED_URLS, readsCitations } from './community/community.js';
 import type { Gazetteer } from '../geo/gazetteer.js';
 import type { GeoStrategy } from '../geo/geo-strategy.js';
 
@@ -37,6 +38,7 @@ export const PARTITIONER_IDS = [
   'topic',
   'truth-topic',
   'geo',
+  'community',
 ] as const;
 /** A strategy id. */
 export type PartitionerId = (typeof PARTITIONER_IDS)[number];
@@ -109,6 +111,27 @@ const memberSchemas = [
       'geo',
       'geo-sensitive nodes own groups of target cities, general nodes the rest; links go by pr(city | link or page) (cluster.geo)',
     ),
+  }),
+  z.strictObject({
+    strategy: id(
+      'community',
+      'each node a community crawler: a link goes to the node whose pages cite its URL most (link summaries); seeds by host hash',
+    ),
+    k: z
+      .number()
+      .int()
+      .min(1)
+      .meta({ unit: 'links' })
+      .default(DEFAULT_COMMUNITY_K)
+      .describe('the k of m_k: links from one node’s pages counted per URL at most'),
+    trackedUrls: z
+      .number()
+      .int()
+      .min(1)
+      .max(1 << 24)
+      .meta({ unit: 'urls' })
+      .default(DEFAULT_TRACKED_URLS)
+      .describe('URLs whose link counts a node keeps (the oldest forgotten first); about partitions × 4 bytes each plus the URL'),
   }),
 ] as const;
 
@@ -196,6 +219,7 @@ const FACTORIES: { readonly [K in PartitionerId]: Factory<K> } = {
       throw err;
     }
   },
+  community: (c, n) => new CommunityPartitioner(n, { k: c.k, trackedUrls: c.trackedUrls }),
 };
 
 /**
@@ -234,6 +258,7 @@ const DEFAULT_FORWARD_MODES: { readonly [K in PartitionerId]: ForwardMode } = {
   topic: 'pages',
   'truth-topic': 'pages',
   geo: 'urls',
+  community: 'urls',
 };
 
 /**
@@ -246,9 +271,19 @@ const DEFAULT_FORWARD_MODES: { readonly [K in PartitionerId]: ForwardMode } = {
  *   boundary pages, is the alternative mode);
  * - `geo` `urls`: each link goes to the node of its city or of its page's (seed 003's Policies A and B
  *   place URLs; pages stay where they were fetched).
+ * - `community` `urls`: each link goes to the node whose pages cite it most; pages stay where fetched.
  * A strategy unknown to this registry: `pages` when it can place pages, else `urls`.
  */
 export function defaultForwardMode(p: Partitioner): ForwardMode {
   const mode = DEFAULT_FORWARD_MODES[p.spec.id as PartitionerId] as ForwardMode | undefined;
   return mode ?? (canPlacePages(p) ? 'pages' : 'urls');
+}
+
+/**
+ * How often a node sends link summaries when the configuration leaves it to the strategy: every
+ * second when placements read them (`community`: a URL found before the other nodes' counts arrive
+ * is placed on this node's votes alone), else every 10 s (backlink and PageRank estimates).
+ */
+export function defaultLinkSummaryIntervalMs(p: Partitioner): number {
+  return readsCitations(p) ? 1_000 : 10_000;
 }

@@ -9,7 +9,8 @@
  * per page. Every other strategy is asked each time.
  */
 import { hostnameOfKey } from '../url/url-parts.js';
-import { canPlacePages, type PagePlacer, type Partitioner, type Placement } from '../partition/partitioner.js';
+import { canPlacePages, type CommunityFacts, type PagePlacer, type Partitioner, type Placement } from '../partition/partitioner.js';
+import { readsCitations } from '../partition/community/community.js';
 import type { TopicModel } from '../partition/topic/truth-topic.js';
 import type { SimGraph } from './graph/sim-graph.js';
 
@@ -50,6 +51,12 @@ export class SimPlacer {
     return this.cache !== null;
   }
 
+  /** Link counts per page and partition the strategy reads (`community`), or null: the table each node keeps. */
+  get citationTable(): { readonly partitionCount: number; readonly capacity: number } | null {
+    const p = this.partitioner;
+    return readsCitations(p) ? { partitionCount: p.partitionCount, capacity: p.trackedUrls } : null;
+  }
+
   /** Whether fetched pages can be placed (boundary pages). */
   get canPlacePages(): boolean {
     return this.pagePlacer !== null;
@@ -59,8 +66,9 @@ export class SimPlacer {
    * Partitions that should fetch page `page`, asked by partition `self`.
    * @param anchorText anchor text of the link, when known
    * @param fromPage the page the link is on, −1 for a seed
+   * @param community the asking node's link counts for the page, for a strategy that reads them
    */
-  placeUrl(page: number, self: number, anchorText: string | undefined, fromPage: number): Placement {
+  placeUrl(page: number, self: number, anchorText: string | undefined, fromPage: number, community?: CommunityFacts): Placement {
     const cache = this.cache;
     if (cache !== null) {
       const known = cache[page] as number;
@@ -75,6 +83,7 @@ export class SimPlacer {
         ip: ipOf(g, host),
         ...(anchorText === undefined || anchorText === '' ? {} : { anchorText }),
         ...(fromPage < 0 ? {} : { fromUrl: g.urlOf(fromPage) }),
+        ...(community === undefined ? {} : { community }),
       },
       self,
     );

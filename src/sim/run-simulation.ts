@@ -160,7 +160,7 @@ export async function runSimulation(config: SimConfig, options: RunSimulationOpt
         },
         latencyMs,
         exchangeDelayMs: config.exchange.delayMs,
-        linkSummaryIntervalMs: config.exchange.linkSummaryIntervalMs,
+        ...(config.exchange.linkSummaryIntervalMs === null ? {} : { linkSummaryIntervalMs: config.exchange.linkSummaryIntervalMs }),
         isBufferRecorded: config.eval.bufferPages !== null,
         progressEveryVisits: config.output.progressEveryPages,
         ...(options.onProgress === undefined

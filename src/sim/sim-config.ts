@@ -98,8 +98,11 @@ const exchangeSchema = z
   .strictObject({
     delayMs: durationMs().default(250).describe('virtual time a message takes from one node to another (--exchange-delay-ms)'),
     linkSummaryIntervalMs: durationMs()
-      .default(10_000)
-      .describe('how often nodes send in-link counts of other nodes’ URLs, for policies that use them (0 = never)'),
+      .nullable()
+      .default(null)
+      .describe(
+        'how often nodes send in-link counts of other nodes’ URLs, for policies that use them (0 = never; null = 1 s for community partitioning, 10 s for others)',
+      ),
   })
   .prefault({});
 

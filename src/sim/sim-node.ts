@@ -21,13 +21,17 @@
  * 4. **Boundary pages** (forward mode `pages` or `both`, a partitioner that places pages): a page
  *    placed on other partitions only is sent to them and not followed here; its owners follow it.
  * 5. **Link summaries**: the links this node's pages make to URLs other partitions own, every
- *    occurrence counted, sent every summary interval to policies that can use them.
+ *    occurrence counted, sent every summary interval to policies that can use them. A strategy that
+ *    reads citations (`community`) is given each page's link counts per partition: this node counts
+ *    every followed link of its pages (known targets included), sends the counts to every other node,
+ *    and adds the counts it receives (`src/partition/community/citation-table.ts`).
  */
 import { canObserveRemoteLinks, type DiscoveredUrl, type FetchedPage, type OrderingPolicy, type PriorityChanges } from '../order/policy.js';
 import { SimPageKind, type SimGraph } from './graph/sim-graph.js';
 import { PageBits } from './page-bits.js';
 import type { SimPlacer } from './placement.js';
 import { SimFrontier, type SimFrontierOptions } from './sim-frontier.js';
+import { CitationTable } from '../partition/community/citation-table.js';
 
 /** Largest depth kept per page (16 bits); deeper pages are recorded at this depth. */
 export const MAX_DEPTH = 0xffff;
@@ -110,6 +114,10 @@ export class SimNode {
   private readonly isReadingAnchors: boolean;
   private readonly isReadingText: boolean;
   private readonly canUseLinks: boolean;
+  /** Link counts per page and partition, when the strategy reads them; else null. */
+  private readonly citations: CitationTable<number> | null;
+  /** This node's links since the last summary, for every other node (strategies that read citations). */
+  private readonly cited = new Map<number, number>();
 
   constructor(
     readonly index: number,
@@ -129,6 +137,8 @@ export class SimNode {
     this.isReadingAnchors = policy.needs.anchors;
     this.isReadingText = policy.needs.text;
     this.canUseLinks = canObserveRemoteLinks(policy);
+    const table = setup.isForwardingUrls ? (setup.placer?.citationTable ?? null) : null;
+    this.citations = table === null ? null : new CitationTable(table.partitionCount, table.capacity);
   }
 
   /** Seed number `index` of the seed list every node reads: queued here if its placement names this node. */
@@ -194,8 +204,11 @@ export class SimNode {
     this.follow(page, depth, nowMs);
   }
 
-  /** Link counts another node sent, for a policy that can use them. */
-  receiveLinks(pages: readonly number[], counts: readonly number[]): void {
+  /** Link counts node `from` sent: votes of its partition (strategies that read citations), and for a policy that can use them. */
+  receiveLinks(pages: readonly number[], counts: readonly number[], from: number): void {
+    const citations = this.citations;
+    if (citations !== null && from !== this.index)
+      for (let i = 0; i < pages.length; i++) citations.cite(pages[i] as number, from, counts[i] as number);
     const policy = this.policy;
     if (!canObserveRemoteLinks(policy)) return;
     this.apply(policy.observeRemoteLinks(pages, counts));
@@ -209,6 +222,15 @@ export class SimNode {
       this.counts.linkSummariesSent++;
       counts.clear();
     });
+    if (this.cited.size === 0) return;
+    const pages = [...this.cited.keys()];
+    const counts = [...this.cited.values()];
+    this.cited.clear();
+    for (let to = 0; to < this.summaries.length; to++) {
+      if (to === this.index) continue;
+      this.setup.exchange.sendLinks(this.index, to, pages, counts);
+      this.counts.linkSummariesSent++;
+    }
   }
 
   /** observe, the priority changes, then each out-link (steps 1 and 2 of the file comment). */
@@ -229,19 +251,25 @@ export class SimNode {
     const placer = this.setup.isForwardingUrls ? this.setup.placer : null;
     const childDepth = depth >= MAX_DEPTH ? MAX_DEPTH : depth + 1;
     const isSummarizing = this.setup.isSummarizing;
+    const citations = isFromPage ? this.citations : null;
     let isSending = false;
     for (let e = start; e < end; e++) {
       if (nofollow !== null && nofollow[e] === 1) continue;
       const v = targets[e] as number;
+      if (citations !== null) {
+        citations.cite(v, this.index);
+        if (isSummarizing) this.cited.set(v, (this.cited.get(v) ?? 0) + 1);
+      }
       if (!this.known.testAndAdd(v)) {
-        if (isSummarizing && placer !== null) this.countRemote(placer.placeUrl(v, this.index, this.anchorForPlacement(e), page), v);
+        if (isSummarizing && placer !== null && citations === null)
+          this.countRemote(placer.placeUrl(v, this.index, this.anchorForPlacement(e), page), v);
         continue;
       }
       if (placer === null) {
         this.queue(v, childDepth, fromPage, isFromPage ? e : -1, nowMs);
         continue;
       }
-      const placement = placer.placeUrl(v, this.index, this.anchorForPlacement(e), page);
+      const placement = placer.placeUrl(v, this.index, this.anchorForPlacement(e), page, citations?.factsOf(v));
       let isKept = false;
       for (const q of placement) {
         if (q === this.index) {
@@ -253,7 +281,7 @@ export class SimNode {
         (this.outEdges[q] as number[]).push(isFromPage ? e : -1);
         this.counts.urlsSent++;
         isSending = true;
-        if (isSummarizing) this.countLink(q, v);
+        if (isSummarizing && citations === null) this.countLink(q, v);
       }
       if (isKept) this.queue(v, childDepth, fromPage, isFromPage ? e : -1, nowMs);
     }

@@ -22,7 +22,8 @@ import { ConfigError } from '../core/errors.js';
 import { BufferLogRecorder, type BufferLog } from '../eval/ordering-buffer.js';
 import { canEstimateImportance, canObserveRemoteLinks, type OrderingPolicy, type OrderingPolicySpec } from '../order/policy.js';
 import type { PartitionerSpec, Partitioner } from '../partition/partitioner.js';
-import { defaultForwardMode, type ForwardMode } from '../partition/registry.js';
+import { readsCitations } from '../partition/community/community.js';
+import { defaultForwardMode, defaultLinkSummaryIntervalMs, type ForwardMode } from '../partition/registry.js';
 import { EventQueue, SimEventKind } from './event-queue.js';
 import { policyNeedsProblem, type SimGraph } from './graph/sim-graph.js';
 import { PageBits } from './page-bits.js';
@@ -122,7 +123,7 @@ export interface SimulationRun {
 type Message =
   | { readonly kind: 'urls'; readonly pages: readonly number[]; readonly depths: readonly number[]; readonly edges: readonly number[] }
   | { readonly kind: 'page'; readonly page: number; readonly depth: number }
-  | { readonly kind: 'links'; readonly pages: readonly number[]; readonly counts: readonly number[] };
+  | { readonly kind: 'links'; readonly from: number; readonly pages: readonly number[]; readonly counts: readonly number[] };
 
 /** Events handled between two checks of the wall clock (yield, abort). */
 const EVENTS_PER_CHECK = 4096;
@@ -163,7 +164,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
   const maxCrawlDelayMs = pol.maxCrawlDelayMs ?? 60_000;
   const crawlDelays = graph.hosts.crawlDelayMs;
   const exchangeDelayMs = options.exchangeDelayMs ?? 250;
-  const summaryIntervalMs = n > 1 ? (options.linkSummaryIntervalMs ?? 10_000) : 0;
+  const summaryIntervalMs =
+    n > 1 && partitioner !== null ? (options.linkSummaryIntervalMs ?? defaultLinkSummaryIntervalMs(partitioner)) : 0;
 
   let now = 0;
   let started = 0;
@@ -191,9 +193,9 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
       messageCounts.pages++;
       send(to, SimEventKind.page, { kind: 'page', page, depth });
     },
-    sendLinks: (_from, to, pages, counts) => {
+    sendLinks: (from, to, pages, counts) => {
       messageCounts.linkSummaries++;
-      send(to, SimEventKind.links, { kind: 'links', pages, counts });
+      send(to, SimEventKind.links, { kind: 'links', from, pages, counts });
     },
   };
 
@@ -204,7 +206,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
   // runSimulation checks every policy before its first run; a direct caller is checked here.
   const problem = policyNeedsProblem(firstPolicy, graph);
   if (problem !== null) throw new ConfigError([{ path: 'order', message: problem }]);
-  const isSummarizing = summaryIntervalMs > 0 && policies.some(canObserveRemoteLinks);
+  const isSummarizing =
+    summaryIntervalMs > 0 && (policies.some(canObserveRemoteLinks) || (partitioner !== null && readsCitations(partitioner)));
   const nodes = policies.map(
     (policy, k) =>
       new SimNode(k, policy, {
@@ -302,7 +305,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
       case SimEventKind.links: {
         const m = messages.get(ev.ref) as Extract<Message, { kind: 'links' }>;
         messages.delete(ev.ref);
-        if (!isStopping) node.receiveLinks(m.pages, m.counts);
+        if (!isStopping) node.receiveLinks(m.pages, m.counts, m.from);
         break;
       }
       case SimEventKind.wake:

@@ -20,7 +20,7 @@ import type { Candidate } from '../stages/candidate.js';
 import type { Log } from '../../obs/log.js';
 import { hostnameOfKey, urlParts } from '../../url/url-parts.js';
 import type { Delivery } from '../../exchange/exchange.js';
-import type { ForwardedPageMessage } from '../../exchange/messages.js';
+import type { ForwardedPageMessage, LinkSummaryMessage } from '../../exchange/messages.js';
 import { canObserveRemoteLinks, type OrderingPolicy } from '../../order/policy.js';
 import type { Frontier } from '../../frontier/frontier.js';
 import { applyPriorityChanges } from '../stages/priority-changes.js';
@@ -38,6 +38,8 @@ export interface InboxOptions {
   readonly onPage: ((page: ForwardedPageMessage) => Promise<void>) | null;
   /** Whether acknowledgements wait for checkpoints (a persistent frontier). */
   readonly isCheckpointed: boolean;
+  /** Also given every link summary (the router's votes for strategies that read citations). */
+  readonly onLinks?: (m: LinkSummaryMessage) => void;
 }
 
 /** What the inbox received, by kind. */
@@ -129,6 +131,7 @@ export class Inbox {
       }
       case 'links': {
         c.linkSummaries++;
+        this.options.onLinks?.(m);
         const policy = this.options.policy;
         if (!canObserveRemoteLinks(policy)) return;
         const ids = this.options.urlIds;

@@ -12,15 +12,22 @@
  * partition owns (every occurrence, before the sent cache), and sends them as link summaries (`sendLinkSummaries`, every `linkSummaryIntervalMs`), so that
  * backlink and PageRank estimates can count links seen by other nodes.
  *
+ * A strategy that reads citations (`community`) is given, with each URL, how many links to it each
+ * partition's pages made ({@link CitationTable}): this node's links are counted as they are routed,
+ * the other nodes' come in their link summaries ({@link receiveLinks}). For it the router counts
+ * every link, kept or sent, and sends the counts to every other partition, naming its own.
+ *
  * Seeds are not sent: every node reads the same seed list and keeps the seeds placed on it
  * ({@link keepsSeed}), so no seed crosses the exchange.
  */
 import type { Candidate } from '../stages/candidate.js';
 import type { Exchange } from '../../exchange/exchange.js';
-import type { ExchangedUrl } from '../../exchange/messages.js';
+import type { ExchangedUrl, LinkSummaryMessage } from '../../exchange/messages.js';
 import { SentCache } from '../../exchange/sent-cache.js';
 import type { Partitioner, PartitionId, Placement, UrlToPlace } from '../../partition/partitioner.js';
 import { urlFingerprintInto } from '../../url/fingerprint.js';
+import { CitationTable } from '../../partition/community/citation-table.js';
+import { readsCitations } from '../../partition/community/community.js';
 
 /** Options of {@link PartitionRouter}. */
 export interface PartitionRouterOptions {
@@ -60,6 +67,10 @@ export class PartitionRouter {
   private readonly scratch = new Uint32Array(2);
   private readonly maxSummaryUrls: number;
   private readonly isSummarizing: boolean;
+  /** Link counts per URL and partition, for a strategy that reads citations; else null. */
+  private readonly citations: CitationTable<string> | null;
+  /** This node's links since the last summary, for every other partition (strategies that read citations). */
+  private readonly cited = new Map<string, number>();
 
   constructor(private readonly options: PartitionRouterOptions) {
     if (options.partitions.length === 0) throw new Error('a collaborative node owns at least one partition');
@@ -68,6 +79,8 @@ export class PartitionRouter {
     this.cache = new SentCache(options.sentCacheEntries);
     this.maxSummaryUrls = options.maxSummaryUrls ?? 50_000;
     this.isSummarizing = options.isSummarizing;
+    const p = options.partitioner;
+    this.citations = readsCitations(p) ? new CitationTable(p.partitionCount, p.trackedUrls) : null;
   }
 
   /** Whether placing a URL needs its host's address (ip-hash). */
@@ -89,20 +102,23 @@ export class PartitionRouter {
    */
   route(candidates: readonly Candidate[], ipOf: (hostname: string) => string | null, fromPage?: Placement): Candidate[] {
     const kept: Candidate[] = [];
+    const citations = this.citations;
     for (const c of candidates) {
+      if (citations !== null && c.fromUrl !== null) this.cite(citations, c.url);
       const placement = this.options.partitioner.placeUrl(this.factsOf(c, ipOf, fromPage), this.self);
       let isKept = false;
       for (const p of placement) {
         if (this.own.has(p)) {
           isKept = true;
         } else {
-          if (this.isSummarizing && c.fromUrl !== null) this.countLink(p, c.url);
+          if (this.isSummarizing && citations === null && c.fromUrl !== null) this.countLink(p, c.url);
           this.sendUrl(p, c);
         }
       }
       if (isKept) {
         kept.push(c);
         this.counts.kept++;
+        citations?.markKept(c.url);
       }
     }
     return kept;
@@ -131,10 +147,21 @@ export class PartitionRouter {
   sendLinkSummaries(): void {
     for (const [p, counts] of this.summaries) if (counts.size > 0) this.sendSummary(p, counts);
     this.summaries.clear();
+    if (this.cited.size > 0) this.sendCitations();
+  }
+
+  /** Link counts another node sent: votes of its partition, for a strategy that reads citations. */
+  receiveLinks(m: LinkSummaryMessage): void {
+    const citations = this.citations;
+    const from = m.partition;
+    if (citations === null || from === undefined || this.own.has(from)) return;
+    for (const [url, links] of m.counts) citations.cite(url, from, links);
   }
 
   private factsOf(c: Candidate, ipOf: (hostname: string) => string | null, fromPage?: Placement): UrlToPlace {
+    const community = this.citations?.factsOf(c.url);
     return {
+      ...(community === undefined ? {} : { community }),
       url: c.url,
       hostname: c.hostname,
       ip: ipOf(c.hostname),
@@ -154,6 +181,23 @@ export class PartitionRouter {
     }
     counts.set(url, (counts.get(url) ?? 0) + 1);
     if (counts.size >= this.maxSummaryUrls) this.sendSummary(p, counts);
+  }
+
+  /** Counts a link of this node's pages to `url`: a vote of its own partition, and one for the next summary. */
+  private cite(citations: CitationTable<string>, url: string): void {
+    citations.cite(url, this.self);
+    if (!this.isSummarizing) return;
+    this.cited.set(url, (this.cited.get(url) ?? 0) + 1);
+    if (this.cited.size >= this.maxSummaryUrls) this.sendCitations();
+  }
+
+  /** Sends this node's link counts to every partition it does not own. */
+  private sendCitations(): void {
+    const counts = [...this.cited];
+    this.cited.clear();
+    for (let p = 0; p < this.options.partitioner.partitionCount; p++) {
+      if (!this.own.has(p)) this.options.exchange.send(p, { kind: 'links', from: this.options.nodeId, counts, partition: this.self });
+    }
   }
 
   private sendUrl(p: PartitionId, c: Candidate): void {

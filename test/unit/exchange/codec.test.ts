@@ -65,6 +65,7 @@ const SAMPLES: readonly ExchangeMessage[] = [
       ['http://b.example/p', 0],
     ],
   },
+  { kind: 'links', from: 'node-4', seq: 3, counts: [['https://c.example/', 2]], partition: 5 },
   { kind: 'control', from: 'node-3', seq: 9, control: { kind: 'stats', pages: 10, bytes: 123_456, frontier: 7, atMs: 1_700_000_000_000 } },
   { kind: 'control', from: 'node-3', seq: 10, control: { kind: 'stop', reason: 'limit reached' } },
 ];
@@ -213,6 +214,7 @@ describe('codec', () => {
       [{ kind: 'links', from: 'n', seq: 1, counts: [['https://a.example/']] }, /counts\[0\] is not a \[url, count\] pair/],
       [{ kind: 'links', from: 'n', seq: 1, counts: [['https://a.example/', -1]] }, /counts\[0\]\[1\]/],
       [{ kind: 'links', from: 'n', seq: 1, counts: [[1, 1]] }, /counts\[0\]\[0\]/],
+      [{ kind: 'links', from: 'n', seq: 1, counts: [], partition: -1 }, /message\.partition/],
       [{ kind: 'control', from: 'n', seq: 1, control: { kind: 'x' } }, /unknown control kind "x"/],
       [{ kind: 'control', from: 'n', seq: 1, control: null }, /control is not a map/],
       [{ kind: 'control', from: 'n', seq: 1, control: { kind: 'stats', pages: 'a', bytes: 0, frontier: 0, atMs: 0 } }, /pages/],

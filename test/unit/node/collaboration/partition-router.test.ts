@@ -10,6 +10,7 @@ import { PartitionRouter, type PartitionRouterOptions } from '../../../../src/no
 import type { Exchange, ExchangeStats } from '../../../../src/exchange/exchange.js';
 import type { OutgoingMessage } from '../../../../src/exchange/messages.js';
 import type { Partitioner, PartitionId, UrlToPlace } from '../../../../src/partition/partitioner.js';
+import { CommunityPartitioner } from '../../../../src/partition/community/community.js';
 
 /** Places `http://p<k>.test/...` on partition k (and on every partition listed after `+` in the host: `p0+2`). */
 const byHostName: Partitioner = {
@@ -167,5 +168,68 @@ describe('PartitionRouter', () => {
     r.route([link('p1', '/x')], noIp);
     r.sendLinkSummaries();
     assert.ok(sent.every((s) => s.message.kind !== 'links'));
+  });
+});
+
+describe('PartitionRouter with a strategy that reads citations (community)', () => {
+  const community = (): Partitioner => new CommunityPartitioner(3, { k: 8 });
+  const here = (path: string, from = 'http://p0.test/'): Candidate => link('p0', path, from);
+
+  test('its own links vote for its partition: with no other counts, URLs stay, and every link is summarized to every other partition', () => {
+    const { exchange, sent } = recorder();
+    const r = router({ exchange, partitioner: community() });
+    const kept = r.route([here('/a'), here('/b'), here('/a', 'http://p0.test/2')], noIp);
+    assert.equal(kept.length, 3);
+    r.sendLinkSummaries();
+    const summaries = sent.filter((s) => s.message.kind === 'links');
+    assert.deepEqual(
+      summaries.map((s) => s.to),
+      [1, 2],
+    );
+    for (const s of summaries) {
+      assert.equal(s.message.kind === 'links' && s.message.partition, 0);
+      assert.deepEqual(s.message.kind === 'links' ? s.message.counts : null, [
+        ['http://p0.test/a', 2],
+        ['http://p0.test/b', 1],
+      ]);
+    }
+  });
+
+  test('a URL another partition’s pages cite more goes there; one this node took before stays', () => {
+    const { exchange, sent } = recorder();
+    const r = router({ exchange, partitioner: community(), batchUrls: 100 });
+    r.route([here('/kept')], noIp);
+    r.receiveLinks({
+      kind: 'links',
+      from: 'n2',
+      seq: 1,
+      partition: 2,
+      counts: [
+        ['http://p0.test/moved', 3],
+        ['http://p0.test/kept', 5],
+      ],
+    });
+    r.receiveLinks({ kind: 'links', from: 'n1', seq: 1, partition: 1, counts: [['http://p0.test/moved', 2]] });
+    const kept = r.route([here('/moved'), here('/kept', 'http://p0.test/2'), here('/new')], noIp);
+    assert.deepEqual(
+      kept.map((c) => c.url),
+      ['http://p0.test/kept', 'http://p0.test/new'],
+    );
+    r.flush();
+    const urls = sent.filter((s) => s.message.kind === 'urls');
+    assert.deepEqual(
+      urls.map((s) => [s.to, s.message.kind === 'urls' ? s.message.urls.map((u) => u.url) : []]),
+      [[2, ['http://p0.test/moved']]],
+    );
+  });
+
+  test('counts from its own partition or without a partition are ignored', () => {
+    const { exchange, sent } = recorder();
+    const r = router({ exchange, partitioner: community(), batchUrls: 100 });
+    r.receiveLinks({ kind: 'links', from: 'me', seq: 1, partition: 0, counts: [['http://p0.test/x', 9]] });
+    r.receiveLinks({ kind: 'links', from: 'old', seq: 1, counts: [['http://p0.test/x', 9]] });
+    assert.equal(r.route([here('/x')], noIp).length, 1);
+    r.flush();
+    assert.ok(sent.every((s) => s.message.kind !== 'urls'));
   });
 });
