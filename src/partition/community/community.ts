@@ -23,14 +23,15 @@
  *
  * Pure: the votes come in with the URL (`UrlToPlace.community`); no state here.
  */
+import { DEFAULT_MEMBERSHIP_K } from '../../order/community/membership.js';
 import { HostHashPartitioner } from '../hash/host-hash.js';
 import { checkPartitionCount, PartitionParamError, singletonPlacements } from '../partition-params.js';
 import type { Partitioner, PartitionerSpec, PartitionId, Placement, UrlToPlace } from '../partitioner.js';
 
 export type { CommunityFacts } from '../partitioner.js';
 
-/** Default cap on the votes of one partition (the k of m_k). */
-export const DEFAULT_COMMUNITY_K = 32;
+/** Default cap on the votes of one partition: the k of m_k, as `--order community` has it. */
+export const DEFAULT_COMMUNITY_K = DEFAULT_MEMBERSHIP_K;
 /** Default URLs whose votes a node keeps (the oldest are forgotten first). */
 export const DEFAULT_TRACKED_URLS = 1 << 17;
 

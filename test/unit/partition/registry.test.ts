@@ -12,6 +12,7 @@ import type { Partitioner } from '../../../src/partition/partitioner.js';
 import {
   createPartitioner,
   defaultForwardMode,
+  defaultLinkSummaryIntervalMs,
   PARTITIONER_IDS,
   partitionStrategySchema,
   type PartitionStrategyConfig,
@@ -137,7 +138,7 @@ describe('createPartitioner', () => {
 });
 
 describe('defaultForwardMode', () => {
-  test('urls for hash strategies, both for content-hash, pages for the topic strategies, urls for geo', () => {
+  test('urls for hash strategies, both for content-hash, pages for the topic strategies, urls for geo and community', () => {
     const gazetteer = Gazetteer.usTop();
     const geo = { gazetteer, strategy: createGeoStrategy('url', { gazetteer }), policy: 'A' as const, groups: null };
     const modes = Object.fromEntries(
@@ -156,7 +157,13 @@ describe('defaultForwardMode', () => {
       topic: 'pages',
       'truth-topic': 'pages',
       geo: 'urls',
+      community: 'urls',
     });
+  });
+
+  test('link summaries every second for community (its placements read them), every 10 s for the others', () => {
+    assert.equal(defaultLinkSummaryIntervalMs(createPartitioner({ strategy: 'community', k: 32, trackedUrls: 10 }, 2)), 1_000);
+    assert.equal(defaultLinkSummaryIntervalMs(createPartitioner({ strategy: 'host-hash' }, 2)), 10_000);
   });
 
   test('topic needs the classifier labels, places pages by their category and names the model in its spec', () => {

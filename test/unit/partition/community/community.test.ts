@@ -72,7 +72,7 @@ describe('CommunityPartitioner', () => {
       (e: unknown) => e instanceof PartitionParamError && e.param === 'trackedUrls',
     );
     assert.throws(() => createPartitioner({ strategy: 'community', k: -1 } as never, 2), /partition\.k/);
-    assert.equal(createPartitioner({ strategy: 'community' } as never, 3).spec.params.k, 32);
+    assert.equal(createPartitioner({ strategy: 'community' } as never, 3).spec.params.k, 16);
   });
 });
 
