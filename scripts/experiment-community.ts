@@ -21,6 +21,7 @@ import {
 } from '../src/eval/community-metrics.js';
 import { CommunityCrawler, type CommunityCrawlerOptions } from '../src/order/community/community-crawler.js';
 import { lineChartSvg } from '../src/report/svg-chart.js';
+import { communityPartitionSection } from './experiment/community-partition.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DOC = join(ROOT, 'docs', 'experiments', 'community-crawling.md');
@@ -303,6 +304,11 @@ for (const init of ['random', 'community'] as const) {
     holds: sep.precision.mean > mixed.precision.mean,
     evidence: `o = 0: ${m(sep.precision)}, o = 16: ${m(mixed.precision)}.`,
   });
+}
+{
+  const section = await communityPartitionSection(DRAWS, log);
+  lines.push(...section.lines);
+  verdicts.push(...section.verdicts);
 }
 const holding = verdicts.filter((v) => v.holds).length;
 lines.push(`## Verdicts (${holding} of ${verdicts.length} hold)`, '');
