@@ -136,7 +136,8 @@ describe('the walkthroughs of the README and docs, run as written', () => {
       const cwd = join(scratch, file.replace(/[/.]/g, '-'));
       mkdirSync(join(cwd, 'node_modules', '.bin'), { recursive: true });
       symlinkSync(bin, join(cwd, 'node_modules', '.bin', 'shoal'));
-      const servers: ChildProcess[] = [];
+      // Jobs numbered as bash numbers them: one more than the highest job still running.
+      const servers: (ChildProcess | undefined)[] = [];
       try {
         for (const block of blocks.filter((b) => b.file === file && b.isRun)) {
           for (const raw of block.lines) {
@@ -148,6 +149,8 @@ describe('the walkthroughs of the README and docs, run as written', () => {
               const exited = new Promise((resolve) => server.once('exit', resolve));
               process.kill(-(server.pid as number), 'SIGTERM');
               await exited;
+              servers[Number(kill[1]) - 1] = undefined;
+              while (servers.length > 0 && servers.at(-1) === undefined) servers.pop();
               continue;
             }
             if (line.endsWith('&')) {
@@ -162,6 +165,7 @@ describe('the walkthroughs of the README and docs, run as written', () => {
         }
       } finally {
         for (const s of servers) {
+          if (s === undefined) continue;
           try {
             process.kill(-(s.pid as number), 'SIGKILL');
           } catch {
