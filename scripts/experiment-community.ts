@@ -5,7 +5,9 @@
  * docs/experiments/community-crawling.md (and its chart) from the measured tables. The document is
  * never edited by hand. Each draw is a new graph (seed = draw) and new start pages; tables give the
  * mean and the standard deviation over draws of the per-draw means over 16 crawlers. Verdicts are
- * computed from the tables and print as failing when the data says so. About 2 minutes.
+ * computed from the tables and print as failing when the data says so. A last section runs the
+ * same crawlers on a real crawl of three documentation sites (scripts/experiment/community-real-graph.ts).
+ * About 5 minutes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -21,6 +23,8 @@ import {
 } from '../src/eval/community-metrics.js';
 import { CommunityCrawler, type CommunityCrawlerOptions } from '../src/order/community/community-crawler.js';
 import { lineChartSvg } from '../src/report/svg-chart.js';
+import { realGraphSection } from './experiment/community-real-graph.js';
+import { communityRow, type Row, type Stat } from './experiment/community-stats.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DOC = join(ROOT, 'docs', 'experiments', 'community-crawling.md');
@@ -45,24 +49,6 @@ interface Variant {
   /** Crawlers skip pages another crawler already retrieved (a shared seen set). */
   readonly isExchanging?: boolean;
 }
-interface Stat {
-  readonly mean: number;
-  readonly sd: number;
-}
-interface Row {
-  readonly cohesion: Stat;
-  readonly precision: Stat;
-  readonly recall: Stat;
-  readonly overlap: Stat;
-  readonly communities: Stat;
-}
-
-function stat(values: readonly number[]): Stat {
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1));
-  return { mean, sd };
-}
-
 /** Start pages of each crawler: random pages of the whole graph, or pages of one community each (all different). */
 function seedsOf(init: Init, draw: number, n: number): number[][] {
   const rng = new Rng(draw, 77, init === 'random' ? 1 : 2);
@@ -98,13 +84,7 @@ function measure(variant: Variant, init: Init, draws: number, k = 32, o = 2): Ro
     const g = ringCommunityGraph({ communities: COMMUNITIES, size: SIZE, k, o, seed: draw });
     return runDraw(g, seedsOf(init, draw, g.graph.nodeCount), variant);
   });
-  return {
-    cohesion: stat(per.map((r) => r.mean.cohesion)),
-    precision: stat(per.map((r) => r.mean.precision)),
-    recall: stat(per.map((r) => r.mean.recall)),
-    overlap: stat(per.map((r) => r.overlap)),
-    communities: stat(per.map((r) => r.mean.distinctMajorities)),
-  };
+  return communityRow(per);
 }
 
 const BFS: Variant = { name: 'breadth-first', options: { rank: 'breadth-first' } };
@@ -304,6 +284,9 @@ for (const init of ['random', 'community'] as const) {
     evidence: `o = 0: ${m(sep.precision)}, o = 16: ${m(mixed.precision)}.`,
   });
 }
+const real = await realGraphSection({ draws: SWEEP_DRAWS, log });
+lines.push(...real.lines);
+verdicts.push(...real.verdicts);
 const holding = verdicts.filter((v) => v.holds).length;
 lines.push(`## Verdicts (${holding} of ${verdicts.length} hold)`, '');
 for (const v of verdicts) lines.push(`- **${v.holds ? 'holds' : 'fails'}**: ${v.claim} ${v.evidence}`);
