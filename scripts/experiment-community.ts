@@ -5,7 +5,9 @@
  * docs/experiments/community-crawling.md (and its chart) from the measured tables. The document is
  * never edited by hand. Each draw is a new graph (seed = draw) and new start pages; tables give the
  * mean and the standard deviation over draws of the per-draw means over 16 crawlers. Verdicts are
- * computed from the tables and print as failing when the data says so. About 2 minutes.
+ * computed from the tables and print as failing when the data says so. A last section runs the
+ * same crawlers on a real crawl of three documentation sites (scripts/experiment/community-real-graph.ts).
+ * About 5 minutes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,6 +24,8 @@ import {
 import { CommunityCrawler, type CommunityCrawlerOptions } from '../src/order/community/community-crawler.js';
 import { lineChartSvg } from '../src/report/svg-chart.js';
 import { communityPartitionSection } from './experiment/community-partition.js';
+import { realGraphSection } from './experiment/community-real-graph.js';
+import { communityRow, type Row, type Stat } from './experiment/community-stats.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DOC = join(ROOT, 'docs', 'experiments', 'community-crawling.md');
@@ -46,24 +50,6 @@ interface Variant {
   /** Crawlers skip pages another crawler already retrieved (a shared seen set). */
   readonly isExchanging?: boolean;
 }
-interface Stat {
-  readonly mean: number;
-  readonly sd: number;
-}
-interface Row {
-  readonly cohesion: Stat;
-  readonly precision: Stat;
-  readonly recall: Stat;
-  readonly overlap: Stat;
-  readonly communities: Stat;
-}
-
-function stat(values: readonly number[]): Stat {
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1));
-  return { mean, sd };
-}
-
 /** Start pages of each crawler: random pages of the whole graph, or pages of one community each (all different). */
 function seedsOf(init: Init, draw: number, n: number): number[][] {
   const rng = new Rng(draw, 77, init === 'random' ? 1 : 2);
@@ -99,13 +85,7 @@ function measure(variant: Variant, init: Init, draws: number, k = 32, o = 2): Ro
     const g = ringCommunityGraph({ communities: COMMUNITIES, size: SIZE, k, o, seed: draw });
     return runDraw(g, seedsOf(init, draw, g.graph.nodeCount), variant);
   });
-  return {
-    cohesion: stat(per.map((r) => r.mean.cohesion)),
-    precision: stat(per.map((r) => r.mean.precision)),
-    recall: stat(per.map((r) => r.mean.recall)),
-    overlap: stat(per.map((r) => r.overlap)),
-    communities: stat(per.map((r) => r.mean.distinctMajorities)),
-  };
+  return communityRow(per);
 }
 
 const BFS: Variant = { name: 'breadth-first', options: { rank: 'breadth-first' } };
@@ -305,8 +285,7 @@ for (const init of ['random', 'community'] as const) {
     evidence: `o = 0: ${m(sep.precision)}, o = 16: ${m(mixed.precision)}.`,
   });
 }
-{
-  const section = await communityPartitionSection(DRAWS, log);
+for (const section of [await communityPartitionSection(DRAWS, log), await realGraphSection({ draws: SWEEP_DRAWS, log })]) {
   lines.push(...section.lines);
   verdicts.push(...section.verdicts);
 }

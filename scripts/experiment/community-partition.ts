@@ -18,6 +18,7 @@ import { orderingPolicyFrom, orderPolicySchema } from '../../src/order/registry.
 import { createPartitioner, partitionStrategySchema } from '../../src/partition/registry.js';
 import { graphFromAdjacency } from '../../src/sim/graph/memory-graph.js';
 import { simulate } from '../../src/sim/simulator.js';
+import { stat, type Stat } from './community-stats.js';
 
 const COMMUNITIES = 17;
 const SIZE = 100;
@@ -94,17 +95,7 @@ async function runOnce(setting: Setting, budget: number, draw: number): Promise<
   };
 }
 
-interface Stat {
-  readonly mean: number;
-  readonly sd: number;
-}
 type Row = { readonly [K in keyof Figures]: Stat };
-
-function stat(values: readonly number[]): Stat {
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1));
-  return { mean, sd };
-}
 
 /** A claim checked against the section's table. */
 export interface SectionVerdict {
