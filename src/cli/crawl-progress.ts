@@ -36,7 +36,10 @@ export function progressLine(p: CrawlProgress, pagesPerSecond = p.recentPagesPer
           `overlap ${p.collab.overlap.toFixed(3)}, load max/mean ${p.collab.loadMaxOverMean?.toFixed(2) ?? '–'}` +
             (p.collab.topicLocality === null ? '' : `, topic locality ${p.collab.topicLocality.toFixed(2)}`) +
             (p.collab.geoCoverage === null ? '' : `, geo coverage ${(100 * p.collab.geoCoverage).toFixed(1)}%`) +
-            (p.collab.geoFocus === null ? '' : `, geo focus ${(100 * p.collab.geoFocus).toFixed(1)}%`),
+            (p.collab.geoFocus === null ? '' : `, geo focus ${(100 * p.collab.geoFocus).toFixed(1)}%`) +
+            (p.collab.community === null
+              ? ''
+              : `, community P ${(100 * p.collab.community.precision).toFixed(1)}% R ${(100 * p.collab.community.recall).toFixed(1)}%`),
         ]),
     ...(errors.length === 0 ? [] : [errors.join(', ')]),
   ];

@@ -27,6 +27,7 @@ import { diagnosticsEvents, StopReason } from '../obs/events.js';
 import { combineSummaries } from './cluster-summary.js';
 import { partitionModelsOf } from './partition-models.js';
 import { memberCitiesOf } from './read-geo.js';
+import { liveCommunitiesOf } from './read-community.js';
 import { ThreadedCluster } from './threaded-cluster.js';
 import { WorkerPageAnalyzer } from '../node/analysis/page-analyzer.js';
 import { createPartitioner, defaultForwardMode, type PartitionModels } from '../partition/registry.js';
@@ -142,6 +143,7 @@ export class EmbeddedCluster {
       events,
       outDir,
       memberCitiesOf(manifest),
+      await liveCommunitiesOf(config.cluster.truthDir, manifest.nodes.length),
     );
     progress.start();
     // Every node listens on the caller's signal (its slots and timers): many listeners are expected.

@@ -14,12 +14,26 @@
  * node found on its pages (`CrawlLogRecord.geoCities`, the address extractor run where the page was
  * analysed), with the definitions of `src/eval/geo-metrics.ts`; `shoal eval` recomputes them against
  * the test web's truth.
+ *
+ * Community cohesion, precision and recall, live (when the crawl names a truth whose pages carry
+ * communities): each download is looked up in the truth and added to its node's set
+ * (`src/eval/live-community-scores.ts`), so the figures are exactly those `shoal eval --truth`
+ * gives for the pages fetched so far.
  */
+import type { LiveCommunityScores } from '../eval/live-community-scores.js';
 import type { CrawlProgress } from '../obs/events.js';
 import type { CrawlLogRecord } from '../store/records.js';
 
 /** The live figures a crawl's progress events carry. */
 export type CollabProgress = NonNullable<CrawlProgress['collab']>;
+
+/** What a crawl against a truth with communities scores its nodes' pages by. */
+export interface LiveCommunities {
+  /** Sets numbered in member order. */
+  readonly scores: LiveCommunityScores;
+  /** The truth's page of a URL, or −1. */
+  readonly pageOf: (url: string) => number;
+}
 
 /** Counts fetch records of the nodes; see the file comment. */
 export class LiveCollab {
@@ -38,12 +52,19 @@ export class LiveCollab {
   private geoDownloads = 0;
   private readonly geoPagesOf = new Map<string, { geo: number; own: number }>();
 
-  /** @param memberCities in a geo crawl, the target cities each member owns, in member order. */
+  private readonly indexOf: ReadonlyMap<string, number>;
+
+  /**
+   * @param memberCities in a geo crawl, the target cities each member owns, in member order.
+   * @param communities against a truth with communities, its scores (one set per member) and page lookup.
+   */
   constructor(
     private readonly members: readonly string[],
     memberCities: readonly (readonly number[])[] | null = null,
+    private readonly communities: LiveCommunities | null = null,
   ) {
     this.bitOf = new Map(members.map((m, i) => [m, 2 ** Math.min(i, 31)]));
+    this.indexOf = new Map(members.map((m, i) => [m, i]));
     this.citiesOf = memberCities === null ? null : new Map(members.map((m, i) => [m, new Set(memberCities[i] ?? [])]));
   }
 
@@ -62,6 +83,7 @@ export class LiveCollab {
       }
     }
     this.downloads++;
+    if (this.communities !== null) this.communities.scores.add(this.indexOf.get(r.node) as number, this.communities.pageOf(r.url));
     this.pagesOf.set(r.node, (this.pagesOf.get(r.node) ?? 0) + 1);
     this.downloadedBy.set(r.url, (this.downloadedBy.get(r.url) ?? 0) | bit);
     this.hosts.add(r.host.replace(/:\d+$/, ''));
@@ -82,7 +104,15 @@ export class LiveCollab {
       topicLocality: this.topicPairs === 0 ? null : this.sameTopicPairs / this.topicPairs,
       geoCoverage: this.geoAnalysed === 0 ? null : this.geoDownloads / this.geoAnalysed,
       geoFocus: this.geoFocus(),
+      community: this.communityFigures(),
     };
+  }
+
+  /** Mean cohesion, precision and recall over nodes with pages of the truth; null without communities. */
+  private communityFigures(): CollabProgress['community'] {
+    if (this.communities === null) return null;
+    const { cohesion, precision, recall } = this.communities.scores.mean();
+    return { cohesion, precision, recall };
   }
 
   private addGeo(node: string, cities: readonly number[]): void {

@@ -7,7 +7,7 @@ import type { CrawlSummary } from '../node/crawl-stats.js';
 import type { CrawlLogRecord } from '../store/records.js';
 import { CrawlChannel, StopReason, type CrawlEvents, type CrawlProgress, type CrawlStarted } from '../obs/events.js';
 import { combineProgress } from './cluster-summary.js';
-import { LiveCollab } from './live-collab.js';
+import { LiveCollab, type LiveCommunities } from './live-collab.js';
 
 /**
  * Publishes the crawl's progress: each time the first node publishes, the latest event of every
@@ -48,8 +48,9 @@ export class ProgressCombiner {
     private readonly events: CrawlEvents,
     private readonly outDir: string,
     memberCities: readonly (readonly number[])[] | null = null,
+    communities: LiveCommunities | null = null,
   ) {
-    this.live = new LiveCollab(members, memberCities);
+    this.live = new LiveCollab(members, memberCities, communities);
   }
 
   /** Listens to this thread's channels (nodes in other threads relay their events). */

@@ -4,7 +4,7 @@
  * pages it downloaded, its cohesion (edges inside S over edges touching S, on the truth's graph), its
  * majority community C, precision |S ∩ C| / |S| and recall |S ∩ C| / |C| (`src/eval/community-metrics.ts`),
  * their means over the nodes, and the overlap between the nodes' sets. Null when the truth names no
- * communities.
+ * communities. Also what a running crawl scores its nodes by, live ({@link liveCommunitiesOf}).
  */
 import {
   communityScores,
@@ -13,7 +13,9 @@ import {
   type CommunityScores,
   type MeanCommunityScores,
 } from '../eval/community-metrics.js';
-import type { Truth } from '../web/truth/read.js';
+import { LiveCommunityScores } from '../eval/live-community-scores.js';
+import { readTruth, type Truth } from '../web/truth/read.js';
+import type { LiveCommunities } from './live-collab.js';
 import { readCrawlForEval, truthPageOfKey, type CrawlForEval } from './read-crawl.js';
 
 /** One node's scores. */
@@ -52,4 +54,15 @@ export async function readCommunityEval(dir: string, truth: Truth, crawl?: Crawl
     mean: meanCommunityScores(nodes.filter((n) => n.size > 0)),
     overlap: setOverlap(sets.map((s) => s.pages)),
   };
+}
+
+/**
+ * The live community scores of a collaborative crawl of `nodes` nodes whose configuration names a
+ * truth (`cluster.truthDir`) with communities; null without one.
+ */
+export async function liveCommunitiesOf(truthDir: string | null, nodes: number): Promise<LiveCommunities | null> {
+  if (truthDir === null) return null;
+  const truth = await readTruth(truthDir);
+  if (!truth.community.some((c) => c >= 0)) return null;
+  return { scores: new LiveCommunityScores(truth.graph, truth.community, nodes), pageOf: (url) => truth.pageIdOf(url) };
 }

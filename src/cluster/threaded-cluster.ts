@@ -20,6 +20,7 @@ import type { Partitioner } from '../partition/partitioner.js';
 import { combineSummaries } from './cluster-summary.js';
 import { ProgressCombiner, stopReasonOf } from './progress-combiner.js';
 import { memberCitiesOf } from './read-geo.js';
+import { liveCommunitiesOf } from './read-community.js';
 import type { ClusterManifest } from '../store/crawl-dir.js';
 import type { ClusterWorkerData, FromWorker, ToWorker } from './thread-protocol.js';
 
@@ -52,6 +53,7 @@ export class ThreadedCluster {
       events,
       outDir,
       memberCitiesOf(manifest),
+      await liveCommunitiesOf(config.cluster.truthDir, manifest.nodes.length),
     );
     progress.start();
     const startMs = clock.nowMs();

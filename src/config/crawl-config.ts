@@ -542,7 +542,9 @@ const clusterSchema = z
       .string()
       .nullable()
       .default(null)
-      .describe('a test web’s ground-truth export (shoal web --truth), for strategies that read true labels (truth-topic); null = none'),
+      .describe(
+        'a test web’s ground-truth export (shoal web export), for strategies that read true labels (truth-topic), live community scores and the end-of-crawl figures; null = none',
+      ),
     geo: geoSchema,
     linkSummaryIntervalMs: durationMs()
       .nullable()

@@ -95,6 +95,12 @@ export interface CrawlProgress {
     readonly geoCoverage: number | null;
     /** In a geo crawl: the mean over geo nodes of the share of their geo pages that hold an address of their own cities. */
     readonly geoFocus: number | null;
+    /**
+     * When the crawl names a truth whose pages carry communities (`cluster.truthDir`, the test web's
+     * community model): the means over nodes of cohesion, precision and recall of the pages each has
+     * fetched, exact as `shoal eval --truth` computes them; null otherwise.
+     */
+    readonly community: { readonly cohesion: number; readonly precision: number; readonly recall: number } | null;
   };
 }
 

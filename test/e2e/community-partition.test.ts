@@ -5,8 +5,9 @@
  * between nodes; 4 nodes, 800 pages, community ordering on every node.
  *
  * - Embedded: each node's pages keep to communities far better than under host hashing (cohesion,
- *   precision and recall), URLs and link summaries cross the exchange, and the simulator, replaying
- *   the same strategy on the web's truth, finds the same.
+ *   precision and recall), URLs and link summaries cross the exchange, the live figures of the
+ *   progress events match `shoal eval`'s, and the simulator, replaying the same strategy on the
+ *   web's truth, finds the same.
  * - Over 2 worker threads, and over NATS with two `shoal node` processes: the same strategy runs,
  *   link counts travel both ways, and URLs are sent on the other node's votes.
  */
@@ -16,7 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { channel } from 'node:diagnostics_channel';
 import { Crawl } from '../../src/crawl/crawl.js';
+import { CrawlChannel, type CrawlProgress } from '../../src/obs/events.js';
 import type { CrawlSummary } from '../../src/node/crawl-stats.js';
 import type { CrawlConfigInput } from '../../src/config/crawl-config.js';
 import { readCommunityEval, type CommunityEval } from '../../src/cluster/read-community.js';
@@ -67,24 +70,43 @@ function config(name: string, strategy: 'community' | 'host-hash', workers = 0):
     limits: { concurrency: 4, maxPages: BUDGET },
     progressIntervalMs: 0,
     order: { policy: 'community' },
-    cluster: { nodes: NODES, workers, partition: { strategy } },
+    cluster: { nodes: NODES, workers, partition: { strategy }, truthDir: join(dir, 'truth') },
   };
 }
 
-const crawls = new Map<string, Promise<{ summary: CrawlSummary; scores: CommunityEval }>>();
-/** Runs a crawl once and scores each node's pages against the truth's communities. */
+const crawls = new Map<string, Promise<{ summary: CrawlSummary; scores: CommunityEval; live: CrawlProgress | null }>>();
+/** Runs a crawl once, keeping its last crawl-wide progress event, and scores each node's pages against the truth's communities. */
 function crawl(name: string, strategy: 'community' | 'host-hash', workers = 0) {
   let run = crawls.get(name);
   if (run === undefined) {
     run = (async () => {
-      const summary = await new Crawl(config(name, strategy, workers)).run();
+      let live: CrawlProgress | null = null;
+      const onProgress = (m: unknown): void => {
+        if ((m as CrawlProgress).node === 'c') live = m as CrawlProgress;
+      };
+      channel(CrawlChannel.progress).subscribe(onProgress);
+      let summary: CrawlSummary;
+      try {
+        summary = await new Crawl({ ...config(name, strategy, workers), progressIntervalMs: 200 }).run();
+      } finally {
+        channel(CrawlChannel.progress).unsubscribe(onProgress);
+      }
       const scores = await readCommunityEval(join(dir, name), truth);
       assert.ok(scores !== null);
-      return { summary, scores };
+      return { summary, scores, live };
     })();
     crawls.set(name, run);
   }
   return run;
+}
+
+/** The live figures of the last progress event agree with `shoal eval`'s, computed after the crawl. */
+function assertLive(live: CrawlProgress | null, scores: CommunityEval, what: string): void {
+  const figures = live?.collab?.community;
+  assert.ok(figures != null, `${what}: live community figures ${JSON.stringify(live?.collab)}`);
+  for (const key of ['cohesion', 'precision', 'recall'] as const) {
+    assert.ok(Math.abs(figures[key] - scores.mean[key]) < 0.05, `${what}: live ${key} ${figures[key]} vs ${scores.mean[key]}`);
+  }
 }
 
 const sum = (s: CrawlSummary, pick: (n: NonNullable<NonNullable<CrawlSummary['cluster']>['nodes'][number]['exchange']>) => number) =>
@@ -122,6 +144,7 @@ describe('--partition community, 4 nodes, embedded', () => {
     const c = community.scores.mean;
     const h = hosts.scores.mean;
     assert.equal(community.summary.cluster?.partitioner.id, 'community');
+    assertLive(community.live, community.scores, 'embedded');
     assert.ok(c.cohesion > h.cohesion + 0.1, `community ${percent(c)}; host-hash ${percent(h)}`);
     assert.ok(c.precision > h.precision + 0.05, `community ${percent(c)}; host-hash ${percent(h)}`);
     assert.ok(c.recall > h.recall + 0.1, `community ${percent(c)}; host-hash ${percent(h)}`);
@@ -142,11 +165,20 @@ describe('--partition community, 4 nodes, embedded', () => {
     assert.ok(Math.abs(simCommunity.precision - c.precision) < 0.15, `simulator ${percent(simCommunity)}; crawl ${percent(c)}`);
   });
 
-  test('shoal eval prints the community lines of the crawl', async () => {
+  test('shoal eval prints the community lines of the crawl, and shoal crawl ends with them when it names the truth', async () => {
     await crawl('community', 'community');
     const printed = await runInProcess(['eval', join(dir, 'community'), '--truth', join(dir, 'truth')]);
     assert.equal(printed.code, 0, printed.err);
     assert.match(printed.out, /community precision +\d+\.\d%  recall \d+\.\d%/);
+    const crawled = await runInProcess([
+      'crawl',
+      ...['--nodes', '2', '--partition', 'community', '--order', 'community', '--max-pages', '200', '--min-delay-ms', '0'],
+      ...['--seeds-file', web.seedsFile, '--hosts-file', web.hostsFile, '--allow-loopback', '--out', join(dir, 'cli')],
+      ...['--set', 'politeness.delayFactor=0', '--set', `cluster.truthDir=${join(dir, 'truth')}`],
+    ]);
+    assert.equal(crawled.code, 0, crawled.err);
+    assert.match(crawled.out, /community cohesion +\d+\.\d%/);
+    assert.match(crawled.out, /community precision +\d+\.\d%  recall \d+\.\d%/);
   });
 });
 
@@ -157,6 +189,7 @@ describe('--partition community over 2 worker threads', () => {
     assert.ok(sum(threads.summary, (e) => e.inbox.linkSummaries) >= NODES, 'link summaries received');
     assert.ok(sum(threads.summary, (e) => e.router.sent) > 20, 'URLs sent');
     assert.ok(threads.scores.mean.cohesion > hosts.scores.mean.cohesion + 0.1, `threads ${percent(threads.scores.mean)}`);
+    assertLive(threads.live, threads.scores, 'threads');
   });
 });
 

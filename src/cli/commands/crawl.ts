@@ -13,6 +13,8 @@ import { readCrawlForEval } from '../../cluster/read-crawl.js';
 import { readTopicEval } from '../../cluster/read-topic.js';
 import { geoTargetsOfSpec, readGeoEval } from '../../cluster/read-geo.js';
 import { formatGeoLines } from '../geo-summary-text.js';
+import { readCommunityEval } from '../../cluster/read-community.js';
+import { formatCommunityLines } from '../community-summary-text.js';
 import { readTruth } from '../../web/truth/read.js';
 import { formatTopicLines } from '../topic-summary-text.js';
 import { collaborationMetrics } from '../../eval/collab-metrics.js';
@@ -221,6 +223,10 @@ export async function runCrawl(
     if (geoTargets !== null && config.cluster.truthDir !== null) {
       const truth = await readTruth(config.cluster.truthDir);
       io.out(formatGeoLines(await readGeoEval(summary.outDir, truth, geoTargets)));
+    }
+    if (config.cluster.truthDir !== null) {
+      const community = await readCommunityEval(summary.outDir, await readTruth(config.cluster.truthDir));
+      if (community !== null) io.out(formatCommunityLines(community));
     }
   }
   setCode(summary.stopReason === 'interrupted' ? 130 : 0);

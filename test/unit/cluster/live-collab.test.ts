@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { LiveCollab } from '../../../src/cluster/live-collab.js';
+import { communityScores, meanCommunityScores, ringCommunityGraph } from '../../../src/eval/community-metrics.js';
+import { LiveCommunityScores } from '../../../src/eval/live-community-scores.js';
 
 const record = (node: string, url: string, status: number | null = 200) => ({
   node,
@@ -41,6 +43,7 @@ describe('LiveCollab', () => {
       topicLocality: null,
       geoCoverage: null,
       geoFocus: null,
+      community: null,
     });
   });
 
@@ -77,6 +80,21 @@ describe('LiveCollab', () => {
     assert.equal(live.figures(0).topicLocality, 1 / 2);
   });
 
+  test('community cohesion, precision and recall of each node’s downloads, against the truth’s communities', () => {
+    const { graph, community } = ringCommunityGraph({ communities: 3, size: 20, k: 6, o: 1, seed: 4 });
+    const pageOf = (url: string): number => (url.startsWith('http://h.test/p') ? Number(url.slice('http://h.test/p'.length)) : -1);
+    const live = new LiveCollab(['a', 'b'], null, { scores: new LiveCommunityScores(graph, community, 2), pageOf });
+    const a = [0, 1, 2, 25, 3];
+    const b = [40, 41, 40, 59];
+    for (const p of a) live.add(record('a', `http://h.test/p${p}`));
+    for (const p of b) live.add(record('b', `http://h.test/p${p}`));
+    live.add(record('b', 'http://elsewhere.test/'));
+    live.add(record('a', 'http://h.test/p7', null));
+    const want = meanCommunityScores([communityScores(graph, community, a), communityScores(graph, community, b)]);
+    assert.deepEqual(live.figures(0).community, { cohesion: want.cohesion, precision: want.precision, recall: want.recall });
+    assert.equal(live.figures(0).community?.precision, (4 / 5 + 1) / 2);
+  });
+
   test('before any download: overlap 0, the ratios null', () => {
     assert.deepEqual(new LiveCollab(['a']).figures(0), {
       downloads: 0,
@@ -88,6 +106,7 @@ describe('LiveCollab', () => {
       topicLocality: null,
       geoCoverage: null,
       geoFocus: null,
+      community: null,
     });
   });
 });
