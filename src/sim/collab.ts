@@ -5,11 +5,17 @@
  * counted exactly by the simulated exchange), load balance, and p_l over the links of the pages the
  * nodes downloaded (each distinct pair once, owners = the nodes that downloaded each page).
  *
+ * With a graph whose pages carry communities, the community scores of each node's visits
+ * ({@link simCommunityScores}), as `shoal eval --truth` scores a crawl.
+ *
  * Message sizes are not modelled: the message byte counters (and so the exported and imported
  * ratios) are 0; forwarded pages' bytes are counted when the graph knows page sizes (crawl graphs).
  */
 import { collaborationMetrics, type CollaborationMetrics, type NodeCrawl } from '../eval/collab-metrics.js';
+import { communityScores, meanCommunityScores, setOverlap } from '../eval/community-metrics.js';
+import type { Csr } from '../eval/csr.js';
 import { linkLocality } from '../eval/link-locality.js';
+import type { SimCommunityScores } from './result.js';
 import type { SimGraph } from './graph/sim-graph.js';
 import type { SimulationRun } from './simulator.js';
 
@@ -86,4 +92,12 @@ function runLinkLocality(graph: SimGraph, run: SimulationRun): ReturnType<typeof
     return moreOwners.get(p) ?? (single[first] ??= [first]);
   };
   return linkLocality({ from, to }, ownersOf, { distinctPairs: graph.format !== 'truth' });
+}
+
+/** Cohesion, precision and recall of each node's visited pages against `community`, their means and the overlap. */
+export function simCommunityScores(graph: Csr, community: Int32Array, run: SimulationRun): SimCommunityScores {
+  const sets: number[][] = run.nodes.map(() => []);
+  for (let i = 0; i < run.visits.count; i++) (sets[run.visits.nodes[i] as number] as number[]).push(run.visits.pages[i] as number);
+  const nodes = sets.map((pages) => communityScores(graph, community, pages));
+  return { nodes, mean: meanCommunityScores(nodes.filter((n) => n.size > 0)), overlap: setOverlap(sets) };
 }

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShoalError } from '../core/errors.js';
 import type { CollaborationMetrics } from '../eval/collab-metrics.js';
+import type { CommunityScores, MeanCommunityScores } from '../eval/community-metrics.js';
 import type { ImportanceSpec } from '../eval/importance.js';
 import { summarizeCurve, type Curve } from '../eval/ordering-models.js';
 import type { OrderingPolicySpec } from '../order/policy.js';
@@ -39,6 +40,16 @@ export const SUMMARY_AT = [0.1, 0.2, 0.4] as const;
 /** y of each model at {@link SUMMARY_AT}, null where undefined. */
 export type RunSummary = Partial<Record<'pst' | 'pcs' | 'wc' | 'pbc', readonly (number | null)[]>>;
 
+/** The community scores of a run's nodes: each node's visited pages against the true communities. */
+export interface SimCommunityScores {
+  /** Per node, in node order. */
+  readonly nodes: readonly CommunityScores[];
+  /** Means over the nodes that visited a page. */
+  readonly mean: MeanCommunityScores;
+  /** (N − I)/N over the nodes' sets. */
+  readonly overlap: number;
+}
+
 /** One run (one ordering policy) in `result.json`. */
 export interface SimRunDoc {
   /** Legend label of its curves. */
@@ -64,6 +75,8 @@ export interface SimRunDoc {
   readonly summary: RunSummary;
   /** SPEC §5 metrics; null for a crawl of one node. */
   readonly collaboration: CollaborationMetrics | null;
+  /** Community scores of each node's visits (SPEC §5; seed 002), when the graph's pages carry communities; else null. */
+  readonly community: SimCommunityScores | null;
   /** The visit order file in the simulation directory, or null when not written. */
   readonly visitsFile: string | null;
 }

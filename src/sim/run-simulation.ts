@@ -11,7 +11,7 @@ import type { Curve } from '../eval/ordering-models.js';
 import { specLabel } from '../core/strings.js';
 import { orderPolicySchema, type OrderModels, type OrderPolicyConfig } from '../order/registry.js';
 import { createPartitioner } from '../partition/registry.js';
-import { simCollaborationMetrics } from './collab.js';
+import { simCollaborationMetrics, simCommunityScores } from './collab.js';
 import { baselineCurves, evalContext, runCurves } from './evaluation.js';
 import { loadSimGraph } from './graph/load-graph.js';
 import { policyNeedsProblem, type SimGraph } from './graph/sim-graph.js';
@@ -251,6 +251,7 @@ function runDoc(
     nodes: run.nodes,
     summary: summarizeRun(curves, label),
     collaboration: reachable === null ? null : simCollaborationMetrics(graph, run, reachable),
+    community: graph.labels?.community == null ? null : simCommunityScores(graph.csr, graph.labels.community, run),
     visitsFile: config.output.hasVisits ? `visits-${index + 1}-${run.policy.id}.tsv` : null,
   };
 }

@@ -62,6 +62,19 @@ export function collaborationTable(result: SimResultDoc): string | null {
   return alignColumns([header, ...rows]).join('\n');
 }
 
+/** The community scores of the runs, when the graph's pages carry communities. */
+export function communityTable(result: SimResultDoc): string | null {
+  const runs = result.runs.filter((r) => r.community != null);
+  if (runs.length === 0) return null;
+  const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+  const header = ['policy', 'cohesion', 'precision', 'recall', 'overlap', 'majorities'];
+  const rows = runs.map((r) => {
+    const c = r.community as NonNullable<typeof r.community>;
+    return [r.label, pct(c.mean.cohesion), pct(c.mean.precision), pct(c.mean.recall), num(c.overlap), int(c.mean.distinctMajorities)];
+  });
+  return alignColumns([header, ...rows]).join('\n');
+}
+
 /** The whole summary. */
 export function simulationSummary(result: SimResultDoc): string {
   const e = result.evaluation;
@@ -76,5 +89,7 @@ export function simulationSummary(result: SimResultDoc): string {
   ];
   const collab = collaborationTable(result);
   if (collab !== null) lines.push('', 'collaboration:', collab);
+  const community = communityTable(result);
+  if (community !== null) lines.push('', 'communities (means over nodes):', community);
   return `${lines.join('\n')}\n`;
 }

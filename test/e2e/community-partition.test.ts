@@ -182,6 +182,38 @@ describe('--partition community, 4 nodes, embedded', () => {
   });
 });
 
+describe('shoal simulate --partition community on the web’s truth', () => {
+  test('prints the community scores of each run, the same as scoring its visits', async () => {
+    const out = join(dir, 'sim-cli');
+    const run = await runInProcess([
+      'simulate',
+      ...['--graph', join(dir, 'truth'), '--nodes', String(NODES), '--partition', 'community', '--order', 'community,bfs'],
+      ...['--out', out, '--max-pages', String(BUDGET), '--concurrency', '4', '--min-delay-ms', '0', '--set', 'politeness.delayFactor=0'],
+    ]);
+    assert.equal(run.code, 0, run.err);
+    assert.match(
+      run.out,
+      /communities \(means over nodes\):\npolicy +cohesion +precision +recall +overlap +majorities\ncommunity +\d+\.\d%/,
+    );
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as {
+      runs: { label: string; visitsFile: string; community: { mean: MeanCommunityScores } }[];
+    };
+    for (const r of result.runs) {
+      const sets: number[][] = Array.from({ length: NODES }, () => []);
+      for (const line of readFileSync(join(out, r.visitsFile), 'utf8').trim().split('\n').slice(1)) {
+        const [, page, , , node] = line.split('\t');
+        (sets[Number(node)] as number[]).push(Number(page));
+      }
+      const want = meanCommunityScores(sets.map((pages) => communityScores(truth.graph, truth.community, pages)).filter((x) => x.size > 0));
+      assert.ok(
+        Math.abs(r.community.mean.precision - want.precision) < 1e-9,
+        `${r.label}: ${r.community.mean.precision} vs ${want.precision}`,
+      );
+      assert.ok(Math.abs(r.community.mean.cohesion - want.cohesion) < 1e-9, `${r.label}: cohesion`);
+    }
+  });
+});
+
 describe('--partition community over 2 worker threads', () => {
   test('the same strategy runs across threads: counts travel and nodes keep to communities', async () => {
     const threads = await crawl('threads', 'community', 2);

@@ -75,6 +75,8 @@ export interface PageLabels {
   readonly sameContentAs: Int32Array;
   /** True PageRank IR(P) of the whole Web (d = 0.9, mean 1). */
   readonly pagerank: Float64Array;
+  /** Community of each page (−1 for none), or null when the web has no communities (SPEC §4.4). */
+  readonly community: Int32Array | null;
 }
 
 /** A graph ready for the simulator; see the file comment. */

@@ -107,6 +107,7 @@ export function truthGraphOf(truth: Truth, source: string, options: TruthProvide
       lang: truth.lang,
       sameContentAs,
       pagerank: truth.pagerank,
+      community: truth.community.some((c) => c >= 0) ? truth.community : null,
     },
     close: () => {},
   };
