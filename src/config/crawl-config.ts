@@ -569,6 +569,35 @@ const orderTablesSchema = z
   .prefault({})
   .describe('data files the ordering policy reads');
 
+/**
+ * The live dashboard (`shoal crawl --dashboard`, `shoal dashboard`; docs/dashboard.md). It only
+ * reads: no endpoint changes the crawl. Any bind address but loopback needs a token.
+ */
+const dashboardSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false).describe('serve the live dashboard while the crawl runs (--dashboard)'),
+    host: z
+      .string()
+      .min(1)
+      .default('127.0.0.1')
+      .describe('address the dashboard binds (--dashboard-host); any but loopback requires a token, generated and printed when not given'),
+    port: int()
+      .max(65_535)
+      .meta({ unit: 'port' })
+      .default(0)
+      .describe('TCP port of the dashboard (--dashboard-port); 0 = a free port, printed at start'),
+    token: z
+      .string()
+      .min(16, 'at least 16 characters')
+      .nullable()
+      .default(null)
+      .describe(
+        'secret every dashboard request must carry (?token= or Authorization: Bearer; --dashboard-token, or better the environment ' +
+          'variable); null = none on loopback, generated otherwise',
+      ),
+  })
+  .prefault({});
+
 /** The whole crawl configuration. */
 export const crawlConfigSchema = z
   .strictObject({
@@ -594,6 +623,7 @@ export const crawlConfigSchema = z
     cluster: clusterSchema,
     order: orderPolicySchema.prefault({ policy: 'bfs' }),
     orderTables: orderTablesSchema,
+    dashboard: dashboardSchema,
     progressIntervalMs: durationMs()
       .default(1000)
       .describe('how often a progress event is published on shoal:crawl:progress (0 = only at the end)'),
