@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, ShoalError, isConfigProblem } from '../core/errors.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerCrawlCommand } from './commands/crawl.js';
+import { registerDashboardCommand } from './commands/dashboard.js';
 import { registerEvalCommand } from './commands/eval.js';
 import { registerNodeCommand } from './commands/node.js';
 import { registerReportCommand } from './commands/report.js';
@@ -44,6 +45,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     code = c;
   });
   registerReportCommand(program, io);
+  registerDashboardCommand(program, io, (c) => {
+    code = c;
+  });
   registerTrainCommand(program, io);
   registerClassifyCommand(program, io);
   try {

@@ -10,7 +10,8 @@
  *   must be the same on every node: the first node stores it in the crawl's bucket, and a node with
  *   another one is refused. Seeds may be given to any node (each keeps those placed on it).
  * - **The end.** Every `checkIntervalMs` the node publishes whether it is idle and how many of its
- *   messages the broker has not stored yet. The crawl is over when every partition has a live owner,
+ *   messages the broker has not stored yet (with its latest progress and slowest hosts, which
+ *   `shoal dashboard` shows). The crawl is over when every partition has a live owner,
  *   every owner is idle with nothing unstored, and the stream holds no message (none sent and
  *   not yet acknowledged), at two checks in a row with every owner's statistics renewed in between.
  *   The node that sees it first marks the crawl done; the others follow.
@@ -36,7 +37,9 @@ import {
 } from '../store/crawl-dir.js';
 import type { CrawlNode } from '../node/crawl-node.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
-import type { StopReason } from '../obs/events.js';
+import type { CrawlProgress, StopReason } from '../obs/events.js';
+import type { SlowHost } from '../obs/dashboard/snapshot.js';
+import { OwnProgress } from './own-progress.js';
 import { createPartitioner, defaultForwardMode, type PartitionModels } from '../partition/registry.js';
 import type { Partitioner, PartitionId } from '../partition/partitioner.js';
 import { partitionModelsOf } from './partition-models.js';
@@ -60,6 +63,10 @@ interface NodeStats {
   readonly isDone: boolean;
   /** Why the node stopped, once it has. */
   readonly stopReason: StopReason | null;
+  /** Its latest progress event, for `shoal dashboard` (null before the first). */
+  readonly progress?: CrawlProgress | null;
+  /** Its slowest hosts so far, for `shoal dashboard`. */
+  readonly slowHosts?: readonly SlowHost[];
 }
 
 /** Options of {@link DistributedNode}. */
@@ -222,11 +229,17 @@ export class DistributedNode {
           beforeClose,
         },
       );
-      const run = node.run(signal);
-      const watching = this.watch(node, exchange, membership, n, partitions, run);
-      const summary = await run;
-      await watching;
-      return summary;
+      const ownProgress = new OwnProgress(nodeId);
+      ownProgress.start();
+      try {
+        const run = node.run(signal);
+        const watching = this.watch(node, exchange, membership, n, partitions, run, ownProgress);
+        const summary = await run;
+        await watching;
+        return summary;
+      } finally {
+        ownProgress.stop();
+      }
     } finally {
       signal.removeEventListener('abort', onAbort);
       // Idempotent: the node closed it already unless it failed before starting it.
@@ -242,6 +255,7 @@ export class DistributedNode {
     n: number,
     partitions: readonly PartitionId[],
     run: Promise<unknown>,
+    ownProgress: OwnProgress,
   ): Promise<void> {
     let isEnded = false;
     const ended = run.then(
@@ -267,6 +281,8 @@ export class DistributedNode {
           pages: node.pagesFetched,
           isDone: false,
           stopReason: node.stopReason,
+          progress: ownProgress.progress,
+          slowHosts: ownProgress.slowHosts(),
         };
         await membership.putStats(own);
         if (own.stopReason !== null) return;

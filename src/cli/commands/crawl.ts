@@ -28,6 +28,8 @@ import type { CliIo } from '../cli-io.js';
 import { collect, fmt, PROGRESS_LINE_MS } from '../format.js';
 import { progressLine, rateSince } from '../crawl-progress.js';
 import { summaryText } from '../crawl-summary-text.js';
+import { startCrawlDashboard } from '../crawl-dashboard.js';
+import type { Dashboard } from '../../obs/dashboard/dashboard.js';
 
 export interface CrawlFlags {
   seed: string[];
@@ -46,6 +48,10 @@ export interface CrawlFlags {
   workers?: string;
   partition?: string;
   order?: string;
+  dashboard?: boolean;
+  dashboardHost?: string;
+  dashboardPort?: string;
+  dashboardToken?: string;
   set: string[];
   config?: string;
 }
@@ -81,6 +87,7 @@ export function crawlConfigFromFlags(
   int('--workers', 'cluster.workers', flags.workers);
   if (flags.partition !== undefined) setPath(tree, 'cluster.partition.strategy', flags.partition);
   if (flags.order !== undefined) setPath(tree, 'order.policy', flags.order);
+  dashboardFlags(flags, tree, int);
   applySets(tree, flags.set ?? [], problems);
   extra(tree, problems);
   try {
@@ -93,6 +100,19 @@ export function crawlConfigFromFlags(
     if (err instanceof ConfigError && problems.length > 0 && err.code !== 'USAGE') throw new ConfigError([...problems, ...err.issues]);
     throw err;
   }
+}
+
+/** The dashboard's flags onto its configuration section; any of them turns the dashboard on. */
+function dashboardFlags(
+  flags: Pick<CrawlFlags, 'dashboard' | 'dashboardHost' | 'dashboardPort' | 'dashboardToken'>,
+  tree: ConfigTree,
+  int: (flag: string, path: string, raw: string | undefined) => void,
+): void {
+  const isAsked = flags.dashboard === true || [flags.dashboardHost, flags.dashboardPort, flags.dashboardToken].some((f) => f !== undefined);
+  if (isAsked) setPath(tree, 'dashboard.enabled', true);
+  if (flags.dashboardHost !== undefined) setPath(tree, 'dashboard.host', flags.dashboardHost);
+  int('--dashboard-port', 'dashboard.port', flags.dashboardPort);
+  if (flags.dashboardToken !== undefined) setPath(tree, 'dashboard.token', flags.dashboardToken);
 }
 
 /** Adds the options `shoal crawl` and `shoal node` share. */
@@ -130,6 +150,13 @@ export function crawlOptions(command: Command): Command {
     .option(
       '--order <policy>',
       `which URL first (SPEC §3): ${ORDER_POLICY_IDS.join(', ')} (default bfs; parameters with --set order.<name>=<value>)`,
+    )
+    .option('--dashboard', 'serve the live dashboard while crawling (its address goes to stderr; docs/dashboard.md)')
+    .option('--dashboard-host <addr>', 'address the dashboard binds (default 127.0.0.1; any other needs a token, generated if not given)')
+    .option('--dashboard-port <n>', 'port of the dashboard (default 0: a free port)')
+    .option(
+      '--dashboard-token <token>',
+      'token the dashboard requires (prefer SHOAL_CRAWL_DASHBOARD_TOKEN: flags show in the process list)',
     )
     .option('--set <path=value>', 'set any option, e.g. --set order.query=computer (repeatable)', collect, [])
     .option('--config <file>', 'YAML or JSON configuration file (`shoal config --defaults --command crawl` prints every option)');
@@ -184,7 +211,9 @@ export async function runCrawl(
   progress.subscribe(onProgress);
   started.subscribe(onStarted);
   let summary: CrawlSummary;
+  let dashboard: Dashboard | null = null;
   try {
+    dashboard = await startCrawlDashboard(config, io);
     const settings = io.nodeFlags === undefined ? null : processSettings(io.nodeFlags, io.env);
     if (settings !== null && !settings.isInEffect) {
       io.err(
@@ -205,6 +234,7 @@ export async function runCrawl(
     progress.unsubscribe(onProgress);
     started.unsubscribe(onStarted);
     if (isLineOpen) io.err('\n');
+    await dashboard?.close();
   }
   io.out(summaryText(summary, command));
   if (summary.cluster !== undefined && summary.stopReason !== 'interrupted') {

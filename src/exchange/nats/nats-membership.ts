@@ -315,7 +315,7 @@ const KEYS_ATTEMPTS = 3;
  * as the bucket held when it started; an entry expiring (TTL) in between leaves it waiting forever
  * on nats-server 2.9, so a listing that does not end in time is stopped and started again.
  */
-async function keysOf(kv: KV, filter: string): Promise<string[]> {
+export async function keysOf(kv: KV, filter: string): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
     const listing = await kv.keys(filter);
     const out: string[] = [];

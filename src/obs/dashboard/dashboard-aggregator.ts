@@ -15,7 +15,16 @@ import type { CrawlProgress, CrawlStarted, StopReason } from '../events.js';
 import { BoundedSeries } from './bounded-series.js';
 import { DiscoveryMatrix } from './discovery-matrix.js';
 import { HostDurations } from './host-durations.js';
-import type { CrawlFigures, DashboardSnapshot, DashboardSource, ExchangeView, NodeView, PartitionView, RecentError } from './snapshot.js';
+import type {
+  CrawlFigures,
+  DashboardSnapshot,
+  DashboardSource,
+  ExchangeView,
+  NodeView,
+  PartitionView,
+  RecentError,
+  SlowHost,
+} from './snapshot.js';
 import { TruthCoverage, type DashboardTruth } from './truth-coverage.js';
 
 /** Options of {@link DashboardAggregator}. */
@@ -50,8 +59,11 @@ interface Stream {
   isIdle: boolean | null;
 }
 
-/** Outcome kinds that are the Web's answers rather than failures: not listed as recent errors. */
-const NOT_ERRORS: ReadonlySet<CrawlOutcomeKind> = new Set(['ok', 'not-modified', 'redirect']);
+/**
+ * Outcome kinds that are no failure, not listed as recent errors: the Web's answers, and the
+ * crawler's own decisions (robots.txt rules, budgets), which the outcome counts show.
+ */
+const NOT_ERRORS: ReadonlySet<CrawlOutcomeKind> = new Set(['ok', 'not-modified', 'redirect', 'robots-denied', 'over-budget']);
 
 const EMPTY_FIGURES: CrawlFigures = Object.freeze({
   urls: 0,
@@ -75,6 +87,8 @@ export class DashboardAggregator {
   private readonly discoveries: DiscoveryMatrix;
   private readonly truth: TruthCoverage | null;
   private readonly errors: RecentError[] = [];
+  /** Slowest hosts as distributed nodes publish them, by node. */
+  private readonly publishedSlowHosts = new Map<string, readonly SlowHost[]>();
   private outDir: string | null;
 
   constructor(private readonly options: DashboardAggregatorOptions) {
@@ -118,6 +132,11 @@ export class DashboardAggregator {
     if (s === undefined) return;
     s.partitions = [...state.partitions];
     s.isIdle = state.isIdle;
+  }
+
+  /** The slowest hosts a node of a distributed crawl publishes (its fetch records are not seen here). */
+  nodeSlowHosts(node: string, hosts: readonly SlowHost[]): void {
+    this.publishedSlowHosts.set(node, hosts);
   }
 
   /** A URL's crawl ended. */
@@ -185,11 +204,22 @@ export class DashboardAggregator {
       nodes: views,
       exchange: this.exchange(views),
       partition: this.partition(),
-      slowHosts: this.hostDurations.slowest(this.options.slowHosts ?? 10),
+      slowHosts: this.slowHosts(),
       recentErrors: [...this.errors].reverse(),
       truth: this.truth?.view() ?? null,
       series: { t: series.t, columns: series.columns, stepSeconds: this.series.samplesPerPoint },
     };
+  }
+
+  /** From the fetch records seen here, or else the lists the nodes publish, merged. */
+  private slowHosts(): SlowHost[] {
+    const n = this.options.slowHosts ?? 10;
+    const seen = this.hostDurations.slowest(n);
+    if (seen.length > 0 || this.publishedSlowHosts.size === 0) return seen;
+    return [...this.publishedSlowHosts.values()]
+      .flat()
+      .sort((a, b) => b.meanMs - a.meanMs || b.maxMs - a.maxMs)
+      .slice(0, n);
   }
 
   /** The members in name order (node-2 before node-10), or the crawl itself when it has none. */

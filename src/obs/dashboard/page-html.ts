@@ -23,6 +23,7 @@ export function pageHtml(tokenQuery: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>shoal dashboard</title>
 <link rel="stylesheet" href="/static/uPlot.min.css${tokenQuery}">
 <link rel="stylesheet" href="/app.css${tokenQuery}">
@@ -62,14 +63,14 @@ export function pageHtml(tokenQuery: string): string {
 </section>
 <section class="grid2">
   <section class="panel"><h2>exchange between nodes</h2><table id="exchange"><thead><tr>
-    <th>node</th><th>URLs sent</th><th>URLs received</th><th>pages sent</th><th>pages received</th><th>bytes sent</th><th>bytes received</th></tr></thead><tbody></tbody></table>
+    <th>node</th><th>URLs out</th><th>URLs in</th><th>pages out</th><th>pages in</th><th>bytes out</th><th>bytes in</th></tr></thead><tbody></tbody></table>
     <h3>pages crawled by node (columns) found on pages of node (rows)</h3><table id="matrix" class="matrix"><tbody></tbody></table></section>
   <section class="panel"><h2>coverage against the truth</h2><table id="truth"><tbody></tbody></table></section>
 </section>
 <section class="grid2">
   <section class="panel"><h2>slowest hosts <span class="muted">(mean fetch time)</span></h2><table id="slow-hosts"><thead><tr>
     <th>host</th><th>mean</th><th>max</th><th>fetches</th><th>node</th></tr></thead><tbody></tbody></table></section>
-  <section class="panel"><h2>recent errors</h2><table id="errors"><thead><tr>
+  <section class="panel"><h2>recent errors <span class="muted">(failures; robots and budget decisions are in the outcomes)</span></h2><table id="errors"><thead><tr>
     <th>node</th><th>outcome</th><th>status</th><th>URL</th><th>reason</th></tr></thead><tbody></tbody></table>
     <p id="unreachable" class="muted"></p></section>
 </section>

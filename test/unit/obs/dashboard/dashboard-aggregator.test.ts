@@ -176,10 +176,10 @@ describe('DashboardAggregator', () => {
     assert.deepEqual(
       s.recentErrors.map((e) => [e.kind, e.url]),
       [
-        ['robots-denied', 'http://c.test/d'],
         ['timeout', 'http://a.test/t'],
+        ['http-error', 'http://a.test/x'],
       ],
-      'newest first, at most 2, redirects are no error',
+      'newest first, at most 2; redirects and robots decisions are no error',
     );
     // a.test/, a.test/1, b.test/, b.test/2 of the 5 reachable pages; weights 2 + 1 + 1 + 1 of 6.
     assert.deepEqual(s.truth, { reachable: 5, downloaded: 4, coverage: 4 / 5, weightedCoverage: 5 / 6 });
