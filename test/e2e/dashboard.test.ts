@@ -205,7 +205,7 @@ describe('the dashboard of an embedded crawl, in chromium', () => {
         return n > 500;
       };
       for (const id of ['pps', 'bps', 'queued', 'quality']) await page.waitForFunction(painted, id, { timeout: 30_000 });
-      await page.waitForFunction(pagesAbove, 99, { timeout: 60_000 });
+      await page.waitForFunction(pagesAbove, 179, { timeout: 60_000 });
       const shot = join(outDir, 'dashboard.png');
       await page.screenshot({ path: shot, fullPage: true });
       t.diagnostic(`screenshot: ${shot}`);
@@ -280,6 +280,28 @@ describe('shoal crawl --dashboard', () => {
     assert.doesNotMatch(stderr, /still open after the command ended/, 'the dashboard leaves nothing open');
     await assert.rejects(getJson(`${url}api/state`), /ECONNREFUSED/, 'the dashboard ended with the crawl');
   });
+  test('Ctrl-C stops the crawl and its dashboard cleanly', async () => {
+    const out = join(dir, 'cli-interrupted');
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        'crawl',
+        ...web.seeds.flatMap((s) => ['--seed', s]),
+        ...['--out', out, '--hosts-file', web.hostsFile, '--allow-loopback', '--min-delay-ms', '150', '--dashboard'],
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const [, url] = await waitForLine(child.stderr, /shoal: dashboard on (http:\/\/127\.0\.0\.1:\d+\/)\n/, { what: 'the dashboard line' });
+    await snapshotWhen(`${url}events`, (s) => s.totals.pages > 0, 'pages on the dashboard');
+    child.kill('SIGINT');
+    assert.equal(await exited, 130, stderr);
+    assert.doesNotMatch(stderr, /still open after the command ended/);
+    await assert.rejects(getJson(`${url}api/state`), /ECONNREFUSED/);
+  });
 });
 
 describe('shoal dashboard --nats', () => {
@@ -347,5 +369,22 @@ describe('shoal dashboard --nats', () => {
     assert.equal(await watcherExit, 0, watcherErr);
     assert.match(watcherErr, /every node of crawl dash-a has left; closing/);
     assert.doesNotMatch(watcherErr, /still open after the command ended/);
+  });
+
+  test('waits for a crawl that has not started, and Ctrl-C stops it', async () => {
+    const watcher = spawn(process.execPath, [bin, 'dashboard', '--nats', nats.url, '--crawl', 'not-yet', '--dashboard-port', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    watcher.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
+    const [, url] = await waitForLine(watcher.stderr, /shoal: dashboard on (http:\/\/127\.0\.0\.1:\d+\/)\n/, {
+      what: 'the dashboard line',
+    });
+    const empty = await getJson<DashboardSnapshot>(`${url}api/state`);
+    assert.deepEqual([empty.crawl.id, empty.nodes.length, empty.totals.pages], ['not-yet', 0, 0]);
+    watcher.kill('SIGINT');
+    assert.equal(await exited, 130, stderr);
+    assert.doesNotMatch(stderr, /still open after the command ended/);
   });
 });

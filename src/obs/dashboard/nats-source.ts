@@ -73,9 +73,13 @@ export function pollNatsCrawl(reader: CrawlReader, aggregator: DashboardAggregat
         options.onError?.(err);
       }
       if (isStopped) return;
+      // Not unref'd: the poll is what its command waits for; stop() clears it.
       await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, everyMs).unref();
+        const timer = setTimeout(resolve, everyMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
     }
   })();

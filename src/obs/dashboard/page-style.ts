@@ -15,10 +15,10 @@ footer { padding: 8px 20px 20px; font-size: 12px; }
 .badge[data-status="live"] { background: #dcfce7; color: var(--ok); }
 .badge[data-status="stopped"] { background: #e0e7ff; color: #3730a3; }
 .badge[data-status="disconnected"] { background: #ffedd5; color: var(--bad); }
-.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(130px, 1fr)); gap: 10px; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 10px; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
 .card .label { color: var(--muted); font-size: 12px; }
-.card .value { font-size: 22px; font-weight: 600; font-variant-numeric: tabular-nums; }
+.card .value { font-size: 21px; font-weight: 600; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(460px, 1fr)); gap: 16px; }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(460px, 1fr)); gap: 16px; }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; overflow-x: auto; }
