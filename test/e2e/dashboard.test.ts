@@ -255,52 +255,52 @@ describe('the dashboard of an embedded crawl, in chromium', () => {
   });
 });
 
+/** A `shoal` command running with a dashboard: its address once printed, what it wrote to stderr, its exit. */
+interface ShoalWithDashboard {
+  readonly url: string;
+  readonly stderr: () => string;
+  readonly exited: Promise<number | null>;
+  interrupt(): void;
+}
+
+/** Runs `shoal <args>` and resolves once it has printed where its dashboard is. */
+async function shoalWithDashboard(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<ShoalWithDashboard> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const [, url] = await waitForLine(child.stderr, /shoal: dashboard on (http:\/\/127\.0\.0\.1:\d+\/)\n/, { what: 'the dashboard line' });
+  return { url: url as string, stderr: () => stderr, exited, interrupt: () => child.kill('SIGINT') };
+}
+
+/** `shoal crawl` of the test web into `out`. */
+function crawlArgs(out: string, ...more: string[]): string[] {
+  return [
+    'crawl',
+    ...web.seeds.flatMap((s) => ['--seed', s]),
+    ...['--out', out, '--hosts-file', web.hostsFile, '--allow-loopback', '--min-delay-ms', '150', ...more],
+  ];
+}
+
 describe('shoal crawl --dashboard', () => {
   test('prints where the dashboard is, serves while crawling, and ends with the crawl', async () => {
     const out = join(dir, 'cli');
-    const child = spawn(
-      process.execPath,
-      [
-        bin,
-        'crawl',
-        ...web.seeds.flatMap((s) => ['--seed', s]),
-        ...['--out', out, '--hosts-file', web.hostsFile, '--allow-loopback', '--max-pages', '120', '--min-delay-ms', '150'],
-        ...['--dashboard', '--dashboard-port', '0'],
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const [, url] = await waitForLine(child.stderr, /shoal: dashboard on (http:\/\/127\.0\.0\.1:\d+\/)\n/, { what: 'the dashboard line' });
-    const live = await snapshotWhen(`${url}events`, (s) => s.totals.pages > 0, 'pages on the dashboard');
+    const shoal = await shoalWithDashboard(crawlArgs(out, '--max-pages', '120', '--dashboard', '--dashboard-port', '0'));
+    const live = await snapshotWhen(`${shoal.url}events`, (s) => s.totals.pages > 0, 'pages on the dashboard');
     assert.equal(live.crawl.source, 'local');
     assert.equal(live.crawl.outDir, out);
-    assert.equal(await exited, 0, stderr);
-    assert.doesNotMatch(stderr, /still open after the command ended/, 'the dashboard leaves nothing open');
-    await assert.rejects(getJson(`${url}api/state`), /ECONNREFUSED/, 'the dashboard ended with the crawl');
+    assert.equal(await shoal.exited, 0, shoal.stderr());
+    assert.doesNotMatch(shoal.stderr(), /still open after the command ended/, 'the dashboard leaves nothing open');
+    await assert.rejects(getJson(`${shoal.url}api/state`), /ECONNREFUSED/, 'the dashboard ended with the crawl');
   });
+
   test('Ctrl-C stops the crawl and its dashboard cleanly', async () => {
-    const out = join(dir, 'cli-interrupted');
-    const child = spawn(
-      process.execPath,
-      [
-        bin,
-        'crawl',
-        ...web.seeds.flatMap((s) => ['--seed', s]),
-        ...['--out', out, '--hosts-file', web.hostsFile, '--allow-loopback', '--min-delay-ms', '150', '--dashboard'],
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const [, url] = await waitForLine(child.stderr, /shoal: dashboard on (http:\/\/127\.0\.0\.1:\d+\/)\n/, { what: 'the dashboard line' });
-    await snapshotWhen(`${url}events`, (s) => s.totals.pages > 0, 'pages on the dashboard');
-    child.kill('SIGINT');
-    assert.equal(await exited, 130, stderr);
-    assert.doesNotMatch(stderr, /still open after the command ended/);
-    await assert.rejects(getJson(`${url}api/state`), /ECONNREFUSED/);
+    const shoal = await shoalWithDashboard(crawlArgs(join(dir, 'cli-interrupted'), '--dashboard'));
+    await snapshotWhen(`${shoal.url}events`, (s) => s.totals.pages > 0, 'pages on the dashboard');
+    shoal.interrupt();
+    assert.equal(await shoal.exited, 130, shoal.stderr());
+    assert.doesNotMatch(shoal.stderr(), /still open after the command ended/);
+    await assert.rejects(getJson(`${shoal.url}api/state`), /ECONNREFUSED/);
   });
 });
 
@@ -308,40 +308,20 @@ describe('shoal dashboard --nats', () => {
   test('shows every node of a distributed crawl from their statistics, and ends when they have left', async () => {
     const crawlId = 'dash-a';
     const env = { ...process.env, SHOAL_CRAWL_CLUSTER_NATS_MEMBER_TTL_MS: '3000' };
-    const watcher = spawn(process.execPath, [bin, 'dashboard', '--nats', nats.url, '--crawl', crawlId, '--dashboard-port', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env,
-    });
-    let watcherErr = '';
-    watcher.stderr.on('data', (c: Buffer) => (watcherErr += c.toString()));
-    const watcherExit = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
-    const [, url] = await waitForLine(watcher.stderr, /shoal: dashboard on (http:\/\/127\.0\.0\.1:\d+\/)\n/, {
-      what: 'the dashboard line',
-    });
+    const watcher = await shoalWithDashboard(['dashboard', '--nats', nats.url, '--crawl', crawlId, '--dashboard-port', '0'], env);
     const node = (p: number): ReturnType<typeof runNodeProcess> =>
       runNodeProcess(
         [
           bin,
           'node',
           ...['--nats', nats.url, '--crawl', crawlId, '--nodes', '2', '--partitions', String(p), '--node-id', `n${p}`],
-          ...[
-            '--out',
-            join(dir, `nats${p}`),
-            '--allow-loopback',
-            '--hosts-file',
-            web.hostsFile,
-            '--min-delay-ms',
-            '150',
-            '--max-pages',
-            '200',
-          ],
-          ...web.seeds.flatMap((s) => ['--seed', s]),
+          ...crawlArgs(join(dir, `nats${p}`), '--max-pages', '200').slice(1),
         ],
         env,
       );
     const nodes = Promise.all([node(0), node(1)]);
     const both = await snapshotWhen(
-      `${url}events`,
+      `${watcher.url}events`,
       (s) => s.nodes.length === 2 && s.nodes.every((n) => n.pages > 0),
       'both nodes crawling on the dashboard',
     );
@@ -361,30 +341,22 @@ describe('shoal dashboard --nats', () => {
     assert.equal(both.partition?.from, 'nodes');
     assert.ok(both.partition?.loadMaxOverMean !== null, 'load balance from the nodes');
     assert.ok(both.exchange.nodes.length === 2 && both.exchange.nodes.some((x) => x.urlsSent > 0), 'URLs sent between the nodes');
-    const state = await getJson<DashboardSnapshot>(`${url}api/state`);
+    const state = await getJson<DashboardSnapshot>(`${watcher.url}api/state`);
     assert.equal(state.nodes.length, 2);
     const [a, b] = await nodes;
     assert.equal(a.code, 0, a.stderr.slice(-2000));
     assert.equal(b.code, 0, b.stderr.slice(-2000));
-    assert.equal(await watcherExit, 0, watcherErr);
-    assert.match(watcherErr, /every node of crawl dash-a has left; closing/);
-    assert.doesNotMatch(watcherErr, /still open after the command ended/);
+    assert.equal(await watcher.exited, 0, watcher.stderr());
+    assert.match(watcher.stderr(), /every node of crawl dash-a has left; closing/);
+    assert.doesNotMatch(watcher.stderr(), /still open after the command ended/);
   });
 
   test('waits for a crawl that has not started, and Ctrl-C stops it', async () => {
-    const watcher = spawn(process.execPath, [bin, 'dashboard', '--nats', nats.url, '--crawl', 'not-yet', '--dashboard-port', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    watcher.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
-    const [, url] = await waitForLine(watcher.stderr, /shoal: dashboard on (http:\/\/127\.0\.0\.1:\d+\/)\n/, {
-      what: 'the dashboard line',
-    });
-    const empty = await getJson<DashboardSnapshot>(`${url}api/state`);
+    const watcher = await shoalWithDashboard(['dashboard', '--nats', nats.url, '--crawl', 'not-yet', '--dashboard-port', '0']);
+    const empty = await getJson<DashboardSnapshot>(`${watcher.url}api/state`);
     assert.deepEqual([empty.crawl.id, empty.nodes.length, empty.totals.pages], ['not-yet', 0, 0]);
-    watcher.kill('SIGINT');
-    assert.equal(await exited, 130, stderr);
-    assert.doesNotMatch(stderr, /still open after the command ended/);
+    watcher.interrupt();
+    assert.equal(await watcher.exited, 130, watcher.stderr());
+    assert.doesNotMatch(watcher.stderr(), /still open after the command ended/);
   });
 });

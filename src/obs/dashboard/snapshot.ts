@@ -4,7 +4,7 @@
  * page, tests and scripts read the same figures.
  */
 import type { CrawlOutcomeKind } from '../../store/records.js';
-import type { ExchangeProgress, FrontierProgress, StopReason } from '../events.js';
+import type { CrawlProgress, ExchangeProgress, FrontierProgress, StopReason } from '../events.js';
 
 /** Where the figures come from. */
 export const DashboardSource = {
@@ -55,26 +55,19 @@ export interface NodeView extends CrawlFigures {
 }
 
 /**
- * The partition metrics of SPEC §5 so far. From the crawl's own live figures in an embedded crawl
- * (`collab`); in a distributed one, what the nodes' figures give (load balance and URLs per page).
+ * The partition metrics of SPEC §5 so far: the crawl's live figures (`CrawlProgress.collab`) in an
+ * embedded crawl (`from: 'crawl'`); in a distributed one, what the nodes' counts give (`from:
+ * 'nodes'`: load balance and URLs per page, the rest null).
  */
-export interface PartitionView {
-  /** `crawl`: the crawl-wide live figures; `nodes`: computed here from the nodes' counts. */
+export type PartitionView = Omit<CollabFigures, 'uniquePages' | 'overlap'> & {
   readonly from: 'crawl' | 'nodes';
-  readonly downloads: number;
   readonly uniquePages: number | null;
   /** (N − I)/N. */
   readonly overlap: number | null;
-  readonly diversity: number | null;
-  /** Max over mean pages per node. */
-  readonly loadMaxOverMean: number | null;
-  /** URLs sent between nodes per downloaded page (communication overhead). */
-  readonly urlsPerPage: number | null;
-  readonly topicLocality: number | null;
-  readonly geoCoverage: number | null;
-  readonly geoFocus: number | null;
-  readonly community: { readonly cohesion: number; readonly precision: number; readonly recall: number } | null;
-}
+};
+
+/** The live collaboration figures of a crawl-wide progress event. */
+type CollabFigures = NonNullable<CrawlProgress['collab']>;
 
 /**
  * The traffic between nodes. `nodes` lists each node's totals (from its progress); `matrix`, when
