@@ -192,9 +192,9 @@ describe('the dashboard of an embedded crawl, in chromium', () => {
         Number((globalThis as unknown as PageGlobals).document.querySelector('[data-figure="totals.pages"]')?.dataset.value) > min;
       await page.waitForFunction(pagesAbove, 0, { timeout: 60_000 });
       const first = await pagesShown();
+      assert.equal(await page.getAttribute('#status', 'data-status'), 'live', `the crawl goes on after ${first} pages`);
       await page.waitForFunction(pagesAbove, first, { timeout: 60_000 });
       assert.ok((await pagesShown()) > first, 'the pages counter goes up while the crawl runs');
-      assert.equal(await page.getAttribute('#status', 'data-status'), 'live');
       // Each chart is a canvas with lines on it: pixels that are not transparent.
       const painted = (id: string): boolean => {
         const canvas = (globalThis as unknown as PageGlobals).document.querySelector(`#chart-${id} canvas`) as unknown as PageCanvas | null;
