@@ -19,10 +19,11 @@ function progress(elapsedMs: number, pages: number, recentPagesPerSecond: number
     recentPagesPerSecond,
     bytes: 0,
     bytesPerSecond: 0,
-    frontier: { queued: 10_000, inFlight: 1, activeHosts: 1, parked },
+    frontier: { queued: 10_000, inFlight: 1, activeHosts: 1, parked, readyHosts: 1, waitingHosts: 0, backoffs: 0 },
     hosts: 1,
     errors: {},
     stopReason: null,
+    robots: { requests: 1, bytes: 0, results: { parsed: 1 } },
   };
 }
 
