@@ -24,6 +24,8 @@ import { CRAWL_ENV_PREFIX, crawlConfigSchema, type CrawlConfig } from '../../con
 import type { CrawlSummary } from '../../node/crawl-stats.js';
 import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../../obs/events.js';
 import { processSettings } from '../../node/process-settings.js';
+import { CrawlMetrics } from '../../obs/metrics/crawl-metrics.js';
+import { startMetricsServer, type MetricsServer } from '../../obs/metrics/metrics-server.js';
 import type { CliIo } from '../cli-io.js';
 import { collect, fmt, PROGRESS_LINE_MS } from '../format.js';
 import { progressLine, rateSince } from '../crawl-progress.js';
@@ -46,6 +48,8 @@ export interface CrawlFlags {
   workers?: string;
   partition?: string;
   order?: string;
+  metricsPort?: string;
+  metricsHost?: string;
   set: string[];
   config?: string;
 }
@@ -81,6 +85,8 @@ export function crawlConfigFromFlags(
   int('--workers', 'cluster.workers', flags.workers);
   if (flags.partition !== undefined) setPath(tree, 'cluster.partition.strategy', flags.partition);
   if (flags.order !== undefined) setPath(tree, 'order.policy', flags.order);
+  int('--metrics-port', 'metrics.port', flags.metricsPort);
+  if (flags.metricsHost !== undefined) setPath(tree, 'metrics.host', flags.metricsHost);
   applySets(tree, flags.set ?? [], problems);
   extra(tree, problems);
   try {
@@ -131,6 +137,8 @@ export function crawlOptions(command: Command): Command {
       '--order <policy>',
       `which URL first (SPEC §3): ${ORDER_POLICY_IDS.join(', ')} (default bfs; parameters with --set order.<name>=<value>)`,
     )
+    .option('--metrics-port <n>', 'serve Prometheus metrics on http://127.0.0.1:N/metrics while crawling (0: any free port, printed)')
+    .option('--metrics-host <ip>', 'address the metrics endpoint binds (default 127.0.0.1; others need --set metrics.allowRemote=true)')
     .option('--set <path=value>', 'set any option, e.g. --set order.query=computer (repeatable)', collect, [])
     .option('--config <file>', 'YAML or JSON configuration file (`shoal config --defaults --command crawl` prints every option)');
 }
@@ -139,7 +147,8 @@ export function crawlOptions(command: Command): Command {
  * Runs a crawl (of one node, of an embedded collaborative crawl, or one node of a distributed one)
  * with live progress on stderr, the summary on stdout, Ctrl-C stopping cleanly, and the exit code.
  * The opening line comes once the crawl has started (directory locked, seeds checked), so a crawl
- * refused for its configuration or its directory says only why.
+ * refused for its configuration or its directory says only why. With `metrics.port` the Prometheus
+ * endpoint serves from before the crawl starts to the end of the command.
  * @param isShown which progress events to show (by node id).
  */
 export async function runCrawl(
@@ -149,6 +158,27 @@ export async function runCrawl(
   config: CrawlConfig,
   isShown: (node: string) => boolean,
   run: (signal: AbortSignal) => Promise<CrawlSummary>,
+): Promise<void> {
+  // Counts every node's events in this thread: the endpoint serves it, and the progress line's latencies come from it.
+  const metrics = new CrawlMetrics().listen();
+  let server: MetricsServer | null = null;
+  try {
+    const { port } = config.metrics;
+    if (port !== null) {
+      server = await startMetricsServer(metrics, { ...config.metrics, port });
+      io.err(`shoal ${command}: metrics on ${server.url}\n`);
+    }
+    await crawlAndReport(metrics, io, setCode, command, config, isShown, run);
+  } finally {
+    await server?.close();
+    metrics.close();
+  }
+}
+
+/** {@link runCrawl} once the metrics are counted: the crawl, its progress, summary and exit code. */
+async function crawlAndReport(
+  metrics: CrawlMetrics,
+  ...[io, setCode, command, config, isShown, run]: Parameters<typeof runCrawl>
 ): Promise<void> {
   const controller = new AbortController();
   void io.interrupted.then((cause) => {
@@ -163,11 +193,12 @@ export async function runCrawl(
   const onProgress = (message: unknown): void => {
     const p = message as CrawlProgress;
     if (!isShown(p.node)) return;
+    const latency = metrics.recentLatency();
     if (isTty) {
-      io.err(`\r\x1b[2K${progressLine(p, p.recentPagesPerSecond, io.errColumns?.())}`);
+      io.err(`\r\x1b[2K${progressLine(p, { columns: io.errColumns?.(), latency })}`);
       isLineOpen = true;
     } else if (lastLine === null || p.elapsedMs - lastLine.elapsedMs >= PROGRESS_LINE_MS || p.stopReason !== null) {
-      io.err(`${progressLine(p, rateSince(lastLine, p))}\n`);
+      io.err(`${progressLine(p, { pagesPerSecond: rateSince(lastLine, p), latency })}\n`);
       lastLine = { elapsedMs: p.elapsedMs, pages: p.pages };
     }
   };
