@@ -239,26 +239,26 @@ async function crawlAndReport(
   }
   io.out(summaryText(summary, command));
   if (summary.cluster !== undefined && summary.stopReason !== 'interrupted') {
-    const crawled = await readCrawlForEval(summary.outDir);
-    io.out(
-      `\ncollaboration (shoal eval ${summary.outDir}):\n${formatCollabTable(collaborationMetrics({ nodes: crawled.nodes, links: crawled.links })).trimEnd()}\n`,
-    );
+    // Against the truth when the crawl names one (coverage, accuracy and the geo and community scores need it).
+    const truthDir = config.cluster.truthDir;
+    const truth = truthDir === null ? null : await readTruth(truthDir);
+    const crawled = await readCrawlForEval(summary.outDir, truth);
+    const metrics = collaborationMetrics({
+      nodes: crawled.nodes,
+      links: crawled.links,
+      ...(crawled.target === null ? {} : { target: crawled.target }),
+    });
+    const evalCommand = `shoal eval ${summary.outDir}${truthDir === null ? '' : ` --truth ${truthDir}`}`;
+    io.out(`\ncollaboration (${evalCommand}):\n${formatCollabTable(metrics).trimEnd()}\n`);
     if (summary.cluster.partitioner.id === 'topic' || summary.cluster.partitioner.id === 'truth-topic') {
-      // Against the truth when the crawl names one (accuracy needs it); else locality and tau alone.
-      const truth = config.cluster.truthDir === null ? null : await readTruth(config.cluster.truthDir);
-      // The crawl read above keys URLs as they are; with a truth they are keyed by its pages.
-      const topic = await readTopicEval(summary.outDir, truth, truth === null ? crawled : undefined);
+      const topic = await readTopicEval(summary.outDir, truth, crawled);
       if (topic.categorised > 0) io.out(formatTopicLines(topic));
     }
     const geoTargets = geoTargetsOfSpec(summary.cluster.partitioner, config.cluster.nodes);
-    if (geoTargets !== null && config.cluster.truthDir !== null) {
-      const truth = await readTruth(config.cluster.truthDir);
-      io.out(formatGeoLines(await readGeoEval(summary.outDir, truth, geoTargets)));
-    }
-    if (config.cluster.truthDir !== null) {
-      const community = await readCommunityEval(summary.outDir, await readTruth(config.cluster.truthDir));
-      if (community !== null) io.out(formatCommunityLines(community));
-    }
+    if (geoTargets !== null && truth !== null)
+      io.out(formatGeoLines(await readGeoEval(summary.outDir, truth, { ...geoTargets, crawl: crawled })));
+    const community = truth === null ? null : await readCommunityEval(summary.outDir, truth, crawled);
+    if (community !== null) io.out(formatCommunityLines(community));
   }
   setCode(summary.stopReason === 'interrupted' ? 130 : 0);
 }
