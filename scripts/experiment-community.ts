@@ -188,21 +188,26 @@ for (const o of SWEEP_O) {
   });
   lines.push(`| ${o} | ${o === 0 ? '∞' : (32 / o).toFixed(1)} | ${cells.join(' | ')} |`);
 }
-lines.push('', '![precision against o](community-crawling/precision-by-separation.svg)', '');
+lines.push('');
 mkdirSync(CHART_DIR, { recursive: true });
-writeFileSync(
-  join(CHART_DIR, 'precision-by-separation.svg'),
-  lineChartSvg({
-    title: 'Precision against links to other communities (k = 32, random init)',
-    xLabel: 'o (links per page to other communities)',
-    yLabel: 'precision (%)',
-    series: SWEEP_VARIANTS.map((v) => ({
-      name: v.name.replace(/ \(.*\)$/, ''),
-      x: SWEEP_O,
-      y: SWEEP_O.map((o) => (sweep.get(`${o}|${v.name}`) as Row).precision.mean * 100),
-    })),
-  }),
-);
+for (const metric of ['cohesion', 'precision', 'recall'] as const) {
+  const file = `${metric}-by-separation.svg`;
+  lines.push(`![${metric} against o](community-crawling/${file})`);
+  writeFileSync(
+    join(CHART_DIR, file),
+    lineChartSvg({
+      title: `${metric[0]?.toUpperCase()}${metric.slice(1)} against links to other communities (k = 32, random init)`,
+      xLabel: 'o (links per page to other communities)',
+      yLabel: `${metric} (%)`,
+      series: SWEEP_VARIANTS.map((v) => ({
+        name: v.name.replace(/ \(.*\)$/, ''),
+        x: SWEEP_O,
+        y: SWEEP_O.map((o) => (sweep.get(`${o}|${v.name}`) as Row)[metric].mean * 100),
+      })),
+    }),
+  );
+}
+lines.push('');
 
 lines.push('## The k of m_k (random init)', '');
 lines.push('| k | community: cohesion / precision / recall | candidate: cohesion / precision / recall |', '|---:|---|---|');

@@ -3,7 +3,7 @@
  * up, so that `shoal crawl --nodes N` reports like a crawl of one node (plus the per-node detail).
  */
 import type { CrawlSummary, LinkCounts } from '../node/crawl-stats.js';
-import type { CrawlProgress, StopReason } from '../obs/events.js';
+import type { BudgetUse, CrawlProgress, StopReason } from '../obs/events.js';
 
 function addRecords(records: readonly Readonly<Record<string, number | undefined>>[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -110,10 +110,19 @@ export function combineProgress(
       inFlight: sum(latest, (p) => p.frontier.inFlight),
       activeHosts: sum(latest, (p) => p.frontier.activeHosts),
       parked: sum(latest, (p) => p.frontier.parked),
+      readyHosts: sum(latest, (p) => p.frontier.readyHosts),
+      waitingHosts: sum(latest, (p) => p.frontier.waitingHosts),
+      backoffs: sum(latest, (p) => p.frontier.backoffs),
     },
     hosts: sum(latest, (p) => p.hosts),
     errors: addRecords(latest.map((p) => p.errors)),
     stopReason,
+    robots: {
+      requests: sum(latest, (p) => p.robots.requests),
+      bytes: sum(latest, (p) => p.robots.bytes),
+      results: addRecords(latest.map((p) => p.robots.results)),
+    },
+    ...combinedBudget(latest),
     exchange: {
       urlsSent: sum(latest, (p) => p.exchange?.urlsSent ?? 0),
       urlsReceived: sum(latest, (p) => p.exchange?.urlsReceived ?? 0),
@@ -121,6 +130,9 @@ export function combineProgress(
       pagesReceived: sum(latest, (p) => p.exchange?.pagesReceived ?? 0),
       bytesSent: sum(latest, (p) => p.exchange?.bytesSent ?? 0),
       bytesReceived: sum(latest, (p) => p.exchange?.bytesReceived ?? 0),
+      unconfirmed: sum(latest, (p) => p.exchange?.unconfirmed ?? 0),
+      batchedUrls: sum(latest, (p) => p.exchange?.batchedUrls ?? 0),
+      partitions: latest.flatMap((p) => p.exchange?.partitions ?? []).sort((a, b) => a - b),
     },
     ...(latest.every((p) => p.unreachable === undefined)
       ? {}
@@ -131,5 +143,30 @@ export function combineProgress(
             hosts: latest.flatMap((p) => p.unreachable?.hosts ?? []).slice(0, 3),
           },
         }),
+  };
+}
+
+/**
+ * The crawl's budget from its nodes': the page fetches all nodes share one count (the most recent
+ * node's is the highest) and are spent at the sum of their rates; each node spends its own bytes,
+ * so the crawl's are those of the node that will reach the limit first.
+ */
+function combinedBudget(latest: readonly CrawlProgress[]): Pick<CrawlProgress, 'budget'> {
+  const budgets = latest.flatMap((p) => (p.budget === undefined ? [] : [p.budget]));
+  if (budgets.length === 0) return {};
+  const pages = budgets.flatMap((b) => (b.pages === null ? [] : [b.pages]));
+  const bytes = budgets.flatMap((b) => (b.bytes === null ? [] : [b.bytes]));
+  const secondsLeft = (u: BudgetUse): number => (u.perSecond > 0 ? (u.limit - u.used) / u.perSecond : Infinity);
+  return {
+    budget: {
+      pages:
+        pages.length === 0
+          ? null
+          : { used: Math.max(...pages.map((u) => u.used)), limit: pages[0]?.limit ?? 0, perSecond: sum(pages, (u) => u.perSecond) },
+      bytes: bytes.reduce<BudgetUse | null>(
+        (soonest, u) => (soonest === null || secondsLeft(u) < secondsLeft(soonest) ? u : soonest),
+        null,
+      ),
+    },
   };
 }

@@ -85,20 +85,8 @@ const onProgress = (m: unknown): void => post({ t: 'progress', progress: m as Cr
 channel(CrawlChannel.progress).subscribe(onProgress);
 const onStarted = (m: unknown): void => post({ t: 'started', started: m as CrawlStarted });
 channel(CrawlChannel.started).subscribe(onStarted);
-// For the crawl's live collaboration metrics (live-collab.ts), in the main thread.
-const onFetch = (m: unknown): void => {
-  const r = m as CrawlLogRecord;
-  post({
-    t: 'fetched',
-    node: r.node,
-    url: r.url,
-    host: r.host,
-    status: r.status,
-    fromUrl: r.fromUrl,
-    category: r.topic?.category ?? null,
-    geoCities: r.geoCities ?? null,
-  });
-};
+// For the crawl's live collaboration metrics (live-collab.ts) and whoever listens in the main thread.
+const onFetch = (m: unknown): void => post({ t: 'fetched', record: m as CrawlLogRecord });
 channel(CrawlChannel.fetch).subscribe(onFetch);
 const states = setInterval(() => {
   for (const [i, node] of nodes.entries())

@@ -69,9 +69,10 @@ export class LiveCollab {
   }
 
   /** Counts one record (any outcome; only downloads count), from a node of the crawl. */
-  add(r: Pick<CrawlLogRecord, 'node' | 'url' | 'host' | 'status' | 'fromUrl' | 'topic' | 'geoCities'>): void {
+  add(r: Pick<CrawlLogRecord, 'node' | 'url' | 'host' | 'status' | 'fromUrl' | 'topic' | 'geoCities' | 'isReceived'>): void {
     const bit = this.bitOf.get(r.node);
-    if (bit === undefined || r.status === null) return;
+    // A forwarded page's copy names the node that fetched it, which published its own record.
+    if (bit === undefined || r.status === null || r.isReceived === true) return;
     if (this.citiesOf !== null && r.geoCities != null) this.addGeo(r.node, r.geoCities);
     const category = r.topic?.category ?? null;
     if (category !== null && !this.categoryOf.has(r.url)) {

@@ -6,6 +6,7 @@ import type { FromHub, ToHub } from '../exchange/memory/port-exchange.js';
 import type { CrawlConfig } from '../config/crawl-config.js';
 import type { CrawlSummary } from '../node/crawl-stats.js';
 import type { CrawlProgress, CrawlStarted, StopReason } from '../obs/events.js';
+import type { CrawlLogRecord } from '../store/records.js';
 
 /** What a worker thread is started with. */
 export interface ClusterWorkerData {
@@ -29,18 +30,8 @@ export type FromWorker =
   | { readonly t: 'state'; readonly nodeId: string; readonly isIdle: boolean; readonly stopReason: StopReason | null }
   | { readonly t: 'progress'; readonly progress: CrawlProgress }
   | { readonly t: 'started'; readonly started: CrawlStarted }
-  | {
-      readonly t: 'fetched';
-      readonly node: string;
-      readonly url: string;
-      readonly host: string;
-      readonly status: number | null;
-      readonly fromUrl: string | null;
-      /** The page's topic category, for live topic locality. */
-      readonly category: string | null;
-      /** The target cities whose addresses the page holds (a geo crawl), for live geo coverage and focus. */
-      readonly geoCities: readonly number[] | null;
-    }
+  /** A node's crawl-log record, published again on this thread's fetch channel (live collaboration metrics, Prometheus metrics). */
+  | { readonly t: 'fetched'; readonly record: CrawlLogRecord }
   | { readonly t: 'summary'; readonly nodeId: string; readonly summary: CrawlSummary }
   | { readonly t: 'failed'; readonly nodeId: string; readonly message: string };
 

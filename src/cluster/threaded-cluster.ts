@@ -88,10 +88,8 @@ export class ThreadedCluster {
                   events.started?.(m.started);
                   return;
                 case 'fetched':
-                  progress.live.add({
-                    ...m,
-                    topic: m.category === null ? null : { category: m.category, probability: null, reason: 'classifier' },
-                  });
+                  // The progress combiner counts it from this thread's channel, like the records of nodes here.
+                  events.fetch(m.record);
                   return;
                 case 'summary':
                   summaries.set(m.nodeId, m.summary);

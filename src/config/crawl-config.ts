@@ -22,6 +22,7 @@ import { DEFAULT_MAX_URL_LENGTH } from '../url/filter/length-filter.js';
 import { TRAP_DEFAULTS } from '../url/filter/trap-filter.js';
 import { DEFAULT_MAX_NUMBERED_URLS } from '../url/numbered-spaces.js';
 import { DEFAULT_TOPIC_LABELER_OPTIONS } from '../classify/topic-labeler.js';
+import { metricsSchema } from './metrics-config.js';
 
 const MiB = 1024 * 1024;
 
@@ -627,6 +628,7 @@ export const crawlConfigSchema = z
     progressIntervalMs: durationMs()
       .default(1000)
       .describe('how often a progress event is published on shoal:crawl:progress (0 = only at the end)'),
+    metrics: metricsSchema,
   })
   .superRefine((c, ctx) => {
     if (usesReferenceIdf(c.order) && c.orderTables.idfFile === null) {

@@ -447,6 +447,7 @@ function assembleNode(c: Checked): CrawlNode {
     hopGapMs: (durationMs) => fetchGapMs(durationMs, rules),
     unreachableRetryMs: (failures) => Math.min(rules.backoffMaxMs, rules.backoffBaseMs * 2 ** (failures - 1)),
     onRequest: (url, outcome, startedWallMs) => (processor as PageProcessor).robotsRequest(url, outcome, startedWallMs),
+    onResult: (kind) => stats.robotsResult(kind),
     ...(config.seeds.robotsSitemaps
       ? { onSitemaps: (robotsUrl: string, urls: readonly string[]) => void announcedSitemaps(robotsUrl, urls) }
       : {}),

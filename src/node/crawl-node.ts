@@ -469,11 +469,13 @@ export class CrawlNode {
             ...event,
             unreachable: { failing, givenUp, hosts: this.parts.reachability.unreachable(3).map((h) => `${h.host}: ${describeFailure(h)}`) },
           };
+    const budget = this.budgetUse(event);
+    const withBudget = budget === null ? progress : { ...progress, budget };
     const c = this.parts.collab;
-    if (c === null) return progress;
-    const { sent, received } = c.exchange.stats();
+    if (c === null) return withBudget;
+    const { sent, received, unconfirmed } = c.exchange.stats();
     return {
-      ...progress,
+      ...withBudget,
       exchange: {
         urlsSent: sent.urls,
         urlsReceived: received.urls,
@@ -481,7 +483,21 @@ export class CrawlNode {
         pagesReceived: received.pages,
         bytesSent: sent.bytes,
         bytesReceived: received.bytes,
+        unconfirmed,
+        batchedUrls: c.router.batched,
+        partitions: [...c.partitions],
       },
+    };
+  }
+
+  /** How much of `limits.maxPages` and `limits.maxBytes` is spent; null when neither is set. */
+  private budgetUse(event: CrawlProgress): CrawlProgress['budget'] | null {
+    const { config, loop, budget } = this.parts;
+    const { maxPages, maxBytes } = config.limits;
+    if (maxPages === null && maxBytes === null) return null;
+    return {
+      pages: maxPages === null ? null : { used: loop.limitCount, limit: maxPages, perSecond: event.pagesPerSecond },
+      bytes: maxBytes === null ? null : { used: budget.counters?.bytes ?? 0, limit: maxBytes, perSecond: event.bytesPerSecond },
     };
   }
 

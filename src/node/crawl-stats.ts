@@ -8,6 +8,7 @@ import type { UnreachableHost } from './stages/host-reachability.js';
 import type { ExchangeStats } from '../exchange/exchange.js';
 import type { FrontierStats } from '../frontier/frontier.js';
 import type { CrawlProgress, StopReason } from '../obs/events.js';
+import type { RobotsPolicyKind } from '../robots/fetch-policy.js';
 import type { CrawlOutcomeKind } from '../store/records.js';
 
 /** What happened to discovered links on their way to the frontier. */
@@ -135,6 +136,10 @@ export class CrawlStats {
   boundaryLinkPages = 0;
   requests = 0;
   robotsRequests = 0;
+  /** Body bytes of robots.txt responses (counted in `bytes` too). */
+  robotsBytes = 0;
+  /** robots.txt fetches by what they led to. */
+  readonly robotsResults = new Map<RobotsPolicyKind, number>();
   retries = 0;
   duplicates = 0;
   revisits = 0;
@@ -161,6 +166,11 @@ export class CrawlStats {
     this.urls++;
     if (hasResponse) this.pages++;
     this.outcomes.set(kind, (this.outcomes.get(kind) ?? 0) + 1);
+  }
+
+  /** A robots.txt fetch ended (after its redirects) as `kind`. */
+  robotsResult(kind: RobotsPolicyKind): void {
+    this.robotsResults.set(kind, (this.robotsResults.get(kind) ?? 0) + 1);
   }
 
   filteredBy(reason: string): void {
@@ -194,10 +204,19 @@ export class CrawlStats {
       recentPagesPerSecond: recent,
       bytes: this.bytes,
       bytesPerSecond: seconds > 0 ? this.bytes / seconds : 0,
-      frontier: { queued: frontier.queued, inFlight: frontier.inFlight, activeHosts: frontier.activeHosts, parked: frontier.parked ?? 0 },
+      frontier: {
+        queued: frontier.queued,
+        inFlight: frontier.inFlight,
+        activeHosts: frontier.activeHosts,
+        parked: frontier.parked ?? 0,
+        readyHosts: frontier.readyHosts,
+        waitingHosts: frontier.waitingHosts,
+        backoffs: frontier.backoffs,
+      },
       hosts: this.hostSet.size,
       errors: this.errors(),
       stopReason,
+      robots: { requests: this.robotsRequests, bytes: this.robotsBytes, results: Object.fromEntries(this.robotsResults) },
     };
   }
 

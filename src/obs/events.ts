@@ -4,6 +4,7 @@
  * channel without subscribers costs one boolean check.
  */
 import { channel, type Channel } from 'node:diagnostics_channel';
+import type { RobotsPolicyKind } from '../robots/fetch-policy.js';
 import type { CrawlOutcomeKind, CrawlLogRecord } from '../store/records.js';
 
 /** Channel names. */
@@ -43,6 +44,31 @@ export interface FrontierProgress {
   readonly activeHosts: number;
   /** Of `queued`, the URLs parked on disk (the persistent frontier's parking); 0 when none are. */
   readonly parked: number;
+  /** Of `activeHosts`, those whose next-contact time has come and that have room for a fetch. */
+  readonly readyHosts: number;
+  /** Of `activeHosts`, those waiting for their next-contact time (the politeness gap, Crawl-delay, Retry-After or a back-off). */
+  readonly waitingHosts: number;
+  /** Times a host was backed off (Retry-After, or exponential back-off of a struggling server) since the run began. */
+  readonly backoffs: number;
+}
+
+/** robots.txt in a progress event: requests, bytes and how the fetches ended, since the run began. */
+export interface RobotsProgress {
+  /** robots.txt requests (redirect hops included). */
+  readonly requests: number;
+  /** Body bytes received for them (counted in the event's `bytes` too). */
+  readonly bytes: number;
+  /** robots.txt fetches by what they led to (RFC 9309: a file read, a 4xx, a 5xx, unreachable, ...). */
+  readonly results: Readonly<Partial<Record<RobotsPolicyKind, number>>>;
+}
+
+/** How much of one limit of the run is spent, and how fast it is being spent. */
+export interface BudgetUse {
+  /** What the limit counts so far, earlier runs of the crawl included. */
+  readonly used: number;
+  readonly limit: number;
+  /** How fast `used` grows: the run's average rate, per second. */
+  readonly perSecond: number;
 }
 
 /** One progress event. */
@@ -68,6 +94,13 @@ export interface CrawlProgress {
   readonly errors: Readonly<Partial<Record<CrawlOutcomeKind, number>>>;
   /** Set on the last event of a run. */
   readonly stopReason: StopReason | null;
+  readonly robots: RobotsProgress;
+  /**
+   * The limits that end the run, when any is set: `pages` the page fetches started against
+   * `limits.maxPages` (in an embedded collaborative crawl, every node's), `bytes` the body bytes
+   * against `limits.maxBytes`; what an ETA is computed from. Absent without either limit.
+   */
+  readonly budget?: { readonly pages: BudgetUse | null; readonly bytes: BudgetUse | null };
   /** In a collaborative crawl: the node's traffic so far (absent for a node on its own). */
   readonly exchange?: ExchangeProgress;
   /**
@@ -130,6 +163,12 @@ export interface ExchangeProgress {
   /** Encoded bytes of every message sent, and received. */
   readonly bytesSent: number;
   readonly bytesReceived: number;
+  /** Messages sent but not yet confirmed by the transport: the outbox's backlog. */
+  readonly unconfirmed: number;
+  /** URLs waiting in partly filled batches to be sent. */
+  readonly batchedUrls: number;
+  /** The partitions the node owns. */
+  readonly partitions: readonly number[];
 }
 
 /** The channels, opened once. */

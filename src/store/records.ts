@@ -22,6 +22,20 @@ export type CrawlOutcomeKind =
   /** A budget (`scope.maxPagesPerHost`, `limits.maxBytes`) was spent before the URL's turn: nothing was sent. */
   | 'over-budget';
 
+/**
+ * The outcomes of a URL that got an HTTP response: what counts as a page fetched (`pages` of the
+ * progress events and the summary). Other outcomes may carry a status (a timeout after the head), but
+ * the response did not come whole.
+ */
+export const PAGE_OUTCOMES: ReadonlySet<CrawlOutcomeKind> = new Set<CrawlOutcomeKind>([
+  'ok',
+  'redirect',
+  'http-error',
+  'not-modified',
+  'unsupported-encoding',
+  'too-large',
+]);
+
 /** The final result of one URL: one crawl-log line (SPEC §2 item 11). */
 export interface CrawlLogRecord {
   /** Wall-clock time the (last) request started, ms since the epoch. */
@@ -69,6 +83,11 @@ export interface CrawlLogRecord {
    * the live geo coverage and focus; absent or null outside a geo crawl or for a page not analysed.
    */
   readonly geoCities?: readonly number[] | null;
+  /**
+   * Set on the record a node writes for a page another node fetched and forwarded to it (`node` is
+   * the node that fetched it, which wrote a record of its own): the page counts where it was fetched.
+   */
+  readonly isReceived?: boolean;
 }
 
 /** One link of a fetched page, as the parser found it and the link graph keeps it (defined in parse/). */

@@ -24,6 +24,8 @@ import { CRAWL_ENV_PREFIX, crawlConfigSchema, type CrawlConfig } from '../../con
 import type { CrawlSummary } from '../../node/crawl-stats.js';
 import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../../obs/events.js';
 import { processSettings } from '../../node/process-settings.js';
+import { CrawlMetrics } from '../../obs/metrics/crawl-metrics.js';
+import { startMetricsServer, type MetricsServer } from '../../obs/metrics/metrics-server.js';
 import type { CliIo } from '../cli-io.js';
 import { collect, fmt, PROGRESS_LINE_MS } from '../format.js';
 import { progressLine, rateSince } from '../crawl-progress.js';
@@ -52,6 +54,8 @@ export interface CrawlFlags {
   dashboardHost?: string;
   dashboardPort?: string;
   dashboardToken?: string;
+  metricsPort?: string;
+  metricsHost?: string;
   set: string[];
   config?: string;
 }
@@ -88,6 +92,8 @@ export function crawlConfigFromFlags(
   if (flags.partition !== undefined) setPath(tree, 'cluster.partition.strategy', flags.partition);
   if (flags.order !== undefined) setPath(tree, 'order.policy', flags.order);
   dashboardFlags(flags, tree, int);
+  int('--metrics-port', 'metrics.port', flags.metricsPort);
+  if (flags.metricsHost !== undefined) setPath(tree, 'metrics.host', flags.metricsHost);
   applySets(tree, flags.set ?? [], problems);
   extra(tree, problems);
   try {
@@ -158,6 +164,8 @@ export function crawlOptions(command: Command): Command {
       '--dashboard-token <token>',
       'token the dashboard requires (prefer SHOAL_CRAWL_DASHBOARD_TOKEN: flags show in the process list)',
     )
+    .option('--metrics-port <n>', 'serve Prometheus metrics on http://127.0.0.1:N/metrics while crawling (0: any free port, printed)')
+    .option('--metrics-host <ip>', 'address the metrics endpoint binds (default 127.0.0.1; others need --set metrics.allowRemote=true)')
     .option('--set <path=value>', 'set any option, e.g. --set order.query=computer (repeatable)', collect, [])
     .option('--config <file>', 'YAML or JSON configuration file (`shoal config --defaults --command crawl` prints every option)');
 }
@@ -166,7 +174,8 @@ export function crawlOptions(command: Command): Command {
  * Runs a crawl (of one node, of an embedded collaborative crawl, or one node of a distributed one)
  * with live progress on stderr, the summary on stdout, Ctrl-C stopping cleanly, and the exit code.
  * The opening line comes once the crawl has started (directory locked, seeds checked), so a crawl
- * refused for its configuration or its directory says only why.
+ * refused for its configuration or its directory says only why. With `metrics.port` the Prometheus
+ * endpoint serves from before the crawl starts to the end of the command.
  * @param isShown which progress events to show (by node id).
  */
 export async function runCrawl(
@@ -176,6 +185,27 @@ export async function runCrawl(
   config: CrawlConfig,
   isShown: (node: string) => boolean,
   run: (signal: AbortSignal) => Promise<CrawlSummary>,
+): Promise<void> {
+  // Counts every node's events in this thread: the endpoint serves it, and the progress line's latencies come from it.
+  const metrics = new CrawlMetrics().listen();
+  let server: MetricsServer | null = null;
+  try {
+    const { port } = config.metrics;
+    if (port !== null) {
+      server = await startMetricsServer(metrics, { ...config.metrics, port });
+      io.err(`shoal ${command}: metrics on ${server.url}\n`);
+    }
+    await crawlAndReport(metrics, io, setCode, command, config, isShown, run);
+  } finally {
+    await server?.close();
+    metrics.close();
+  }
+}
+
+/** {@link runCrawl} once the metrics are counted: the crawl, its progress, summary and exit code. */
+async function crawlAndReport(
+  metrics: CrawlMetrics,
+  ...[io, setCode, command, config, isShown, run]: Parameters<typeof runCrawl>
 ): Promise<void> {
   const controller = new AbortController();
   void io.interrupted.then((cause) => {
@@ -190,11 +220,12 @@ export async function runCrawl(
   const onProgress = (message: unknown): void => {
     const p = message as CrawlProgress;
     if (!isShown(p.node)) return;
+    const latency = metrics.recentLatency();
     if (isTty) {
-      io.err(`\r\x1b[2K${progressLine(p, p.recentPagesPerSecond, io.errColumns?.())}`);
+      io.err(`\r\x1b[2K${progressLine(p, { columns: io.errColumns?.(), latency })}`);
       isLineOpen = true;
     } else if (lastLine === null || p.elapsedMs - lastLine.elapsedMs >= PROGRESS_LINE_MS || p.stopReason !== null) {
-      io.err(`${progressLine(p, rateSince(lastLine, p))}\n`);
+      io.err(`${progressLine(p, { pagesPerSecond: rateSince(lastLine, p), latency })}\n`);
       lastLine = { elapsedMs: p.elapsedMs, pages: p.pages };
     }
   };
@@ -238,26 +269,26 @@ export async function runCrawl(
   }
   io.out(summaryText(summary, command));
   if (summary.cluster !== undefined && summary.stopReason !== 'interrupted') {
-    const crawled = await readCrawlForEval(summary.outDir);
-    io.out(
-      `\ncollaboration (shoal eval ${summary.outDir}):\n${formatCollabTable(collaborationMetrics({ nodes: crawled.nodes, links: crawled.links })).trimEnd()}\n`,
-    );
+    // Against the truth when the crawl names one (coverage, accuracy and the geo and community scores need it).
+    const truthDir = config.cluster.truthDir;
+    const truth = truthDir === null ? null : await readTruth(truthDir);
+    const crawled = await readCrawlForEval(summary.outDir, truth);
+    const metrics = collaborationMetrics({
+      nodes: crawled.nodes,
+      links: crawled.links,
+      ...(crawled.target === null ? {} : { target: crawled.target }),
+    });
+    const evalCommand = `shoal eval ${summary.outDir}${truthDir === null ? '' : ` --truth ${truthDir}`}`;
+    io.out(`\ncollaboration (${evalCommand}):\n${formatCollabTable(metrics).trimEnd()}\n`);
     if (summary.cluster.partitioner.id === 'topic' || summary.cluster.partitioner.id === 'truth-topic') {
-      // Against the truth when the crawl names one (accuracy needs it); else locality and tau alone.
-      const truth = config.cluster.truthDir === null ? null : await readTruth(config.cluster.truthDir);
-      // The crawl read above keys URLs as they are; with a truth they are keyed by its pages.
-      const topic = await readTopicEval(summary.outDir, truth, truth === null ? crawled : undefined);
+      const topic = await readTopicEval(summary.outDir, truth, crawled);
       if (topic.categorised > 0) io.out(formatTopicLines(topic));
     }
     const geoTargets = geoTargetsOfSpec(summary.cluster.partitioner, config.cluster.nodes);
-    if (geoTargets !== null && config.cluster.truthDir !== null) {
-      const truth = await readTruth(config.cluster.truthDir);
-      io.out(formatGeoLines(await readGeoEval(summary.outDir, truth, geoTargets)));
-    }
-    if (config.cluster.truthDir !== null) {
-      const community = await readCommunityEval(summary.outDir, await readTruth(config.cluster.truthDir));
-      if (community !== null) io.out(formatCommunityLines(community));
-    }
+    if (geoTargets !== null && truth !== null)
+      io.out(formatGeoLines(await readGeoEval(summary.outDir, truth, { ...geoTargets, crawl: crawled })));
+    const community = truth === null ? null : await readCommunityEval(summary.outDir, truth, crawled);
+    if (community !== null) io.out(formatCommunityLines(community));
   }
   setCode(summary.stopReason === 'interrupted' ? 130 : 0);
 }

@@ -353,8 +353,8 @@ export class FetchLoop {
     return !isAnswered;
   }
 
-  /** Page fetches started that count against `maxPages`. */
-  private get limitCount(): number {
+  /** Page fetches started that count against `maxPages` (every node's, when they share it), earlier runs included. */
+  get limitCount(): number {
     return this.options.sharedPages?.started ?? this.startedPages;
   }
 

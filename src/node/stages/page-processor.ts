@@ -14,7 +14,7 @@ import type { CrawlStats } from '../crawl-stats.js';
 import type { DedupIndex } from '../durability/dedup-index.js';
 import type { CrawlEvents } from '../../obs/events.js';
 import type { Log } from '../../obs/log.js';
-import type { CrawlOutcomeKind, CrawlSinks, CrawlLogRecord, GraphLink } from '../../store/records.js';
+import { PAGE_OUTCOMES, type CrawlOutcomeKind, type CrawlSinks, type CrawlLogRecord, type GraphLink } from '../../store/records.js';
 import { urlParts } from '../../url/url-parts.js';
 import type { PageAnalysis } from '../../parse/page-analysis.js';
 import type { TopicLabel } from '../../classify/topic-labeler.js';
@@ -120,18 +120,6 @@ function reasonOf(o: FetchOutcome): string | null {
   }
 }
 
-/** Outcomes that carry an HTTP response. */
-function hasResponse(o: FetchOutcome): boolean {
-  return (
-    o.kind === 'ok' ||
-    o.kind === 'redirect' ||
-    o.kind === 'http-error' ||
-    o.kind === 'not-modified' ||
-    o.kind === 'unsupported-encoding' ||
-    o.kind === 'too-large'
-  );
-}
-
 /** Handles each URL's final outcome; see the file comment. */
 export class PageProcessor {
   /** Whether the analysis must bring the page's visible text back: the policy or the partitioner reads it. */
@@ -189,6 +177,7 @@ export class PageProcessor {
     this.options.stats.request(urlParts(url).hostKey, true);
     if (outcome.kind === 'ok' || outcome.kind === 'http-error' || outcome.kind === 'redirect') {
       this.options.stats.bytes += outcome.rawBody.length;
+      this.options.stats.robotsBytes += outcome.rawBody.length;
       await writeExchange(this.options.warc, url, outcome, outcome.rawBody, startedWallMs);
     }
   }
@@ -201,7 +190,7 @@ export class PageProcessor {
     startedWallMs: number,
   ): Promise<void> {
     const o = this.options;
-    o.stats.outcome(outcome.kind, hasResponse(outcome));
+    o.stats.outcome(outcome.kind, PAGE_OUTCOMES.has(outcome.kind));
     let c: Captured = NOTHING;
     if (outcome.kind === 'ok' && entry.isSitemap === true) {
       c = { ...NOTHING, ...(await this.sitemaps.read(entry, outcome, startedWallMs)) };
@@ -302,6 +291,7 @@ export class PageProcessor {
       topic: c.topic,
       geoCities: c.geoCities ?? null,
       reason: null,
+      isReceived: true,
     });
   }
 

@@ -64,6 +64,8 @@ export interface RobotsCacheOptions {
   readonly unreachableRetryMs?: (failures: number) => number;
   /** Called with the outcome of every robots.txt request (WARC records, counters). */
   readonly onRequest: (url: string, outcome: FetchOutcome, startedWallMs: number) => Promise<void>;
+  /** Called with what each robots.txt fetch (after its redirects, unless aborted) led to (counters). */
+  readonly onResult?: (kind: RobotsPolicyKind) => void;
   /** Called with the `Sitemap:` URLs of each robots.txt read (again at each refresh), when it announces any. */
   readonly onSitemaps?: (robotsUrl: string, sitemaps: readonly string[]) => void;
 }
@@ -183,6 +185,7 @@ export class RobotsCache {
       retryMs: o.config.retryMs,
       maxBytes: o.config.maxBytes,
     });
+    o.onResult?.(policy.kind);
     const isUsable =
       policy.kind === RobotsPolicyKind.parsed ||
       policy.kind === RobotsPolicyKind.clientError ||

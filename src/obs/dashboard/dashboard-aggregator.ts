@@ -11,7 +11,7 @@
  * (a distributed crawl) the totals are the members' figures added up.
  */
 import type { CrawlLogRecord, CrawlOutcomeKind } from '../../store/records.js';
-import type { CrawlProgress, CrawlStarted, StopReason } from '../events.js';
+import type { CrawlProgress, CrawlStarted, FrontierProgress, StopReason } from '../events.js';
 import { BoundedSeries } from './bounded-series.js';
 import { DiscoveryMatrix } from './discovery-matrix.js';
 import { HostDurations } from './host-durations.js';
@@ -72,7 +72,7 @@ const EMPTY_FIGURES: CrawlFigures = Object.freeze({
   pagesPerSecond: 0,
   bytesPerSecond: 0,
   meanPagesPerSecond: 0,
-  frontier: { queued: 0, inFlight: 0, activeHosts: 0, parked: 0 },
+  frontier: { queued: 0, inFlight: 0, activeHosts: 0, parked: 0, readyHosts: 0, waitingHosts: 0, backoffs: 0 },
   hosts: 0,
   outcomes: {},
   unreachable: { failing: 0, givenUp: 0, hosts: [] },
@@ -139,8 +139,9 @@ export class DashboardAggregator {
     this.publishedSlowHosts.set(node, hosts);
   }
 
-  /** A URL's crawl ended. */
+  /** A URL's crawl ended. A node's record of a page another node fetched and forwarded is left out: the fetching node's counts. */
   fetch(r: CrawlLogRecord): void {
+    if (r.isReceived === true) return;
     this.hostDurations.add(r);
     this.discoveries.add(r);
     this.truth?.add(r);
@@ -305,12 +306,7 @@ function addFigures(a: CrawlFigures, b: CrawlFigures): CrawlFigures {
     pagesPerSecond: a.pagesPerSecond + b.pagesPerSecond,
     bytesPerSecond: a.bytesPerSecond + b.bytesPerSecond,
     meanPagesPerSecond: a.meanPagesPerSecond + b.meanPagesPerSecond,
-    frontier: {
-      queued: a.frontier.queued + b.frontier.queued,
-      inFlight: a.frontier.inFlight + b.frontier.inFlight,
-      activeHosts: a.frontier.activeHosts + b.frontier.activeHosts,
-      parked: a.frontier.parked + b.frontier.parked,
-    },
+    frontier: addFrontiers(a.frontier, b.frontier),
     hosts: a.hosts + b.hosts,
     outcomes,
     unreachable: {
@@ -319,6 +315,13 @@ function addFigures(a: CrawlFigures, b: CrawlFigures): CrawlFigures {
       hosts: [...a.unreachable.hosts, ...b.unreachable.hosts].slice(0, 10),
     },
   };
+}
+
+/** Two frontiers' figures added up (a node of an older shoal may lack the newer ones: 0). */
+function addFrontiers(a: FrontierProgress, b: FrontierProgress): FrontierProgress {
+  const out = { ...EMPTY_FIGURES.frontier };
+  for (const k of Object.keys(out) as (keyof FrontierProgress)[]) out[k] = (a[k] ?? 0) + (b[k] ?? 0);
+  return out;
 }
 
 function nodeView(id: string, s: Stream): NodeView {

@@ -30,6 +30,8 @@ describe('LiveCollab', () => {
       record('c', 'http://h2.test/z'),
       record('c', 'http://h3.test/v', null),
       record('stranger', 'http://h9.test/q'),
+      // The copy a node writes of a page forwarded to it names the fetcher: the page counted once.
+      { ...record('a', 'http://h1.test/x'), isReceived: true },
     ])
       live.add(r);
     // N = 6 downloads, I = 4 distinct (x, y, z, w): overlap 2/6; hosts h1, h2, h3: 3/6; pages 3, 2, 1: max/mean 3/2.

@@ -23,7 +23,8 @@ function progress(node: string, elapsedMs: number, pages: number, bytes: number,
     recentPagesPerSecond: 0,
     bytes,
     bytesPerSecond: (bytes * 1000) / elapsedMs,
-    frontier: { queued: 10, inFlight: 2, activeHosts: 3, parked: 0 },
+    frontier: { queued: 10, inFlight: 2, activeHosts: 3, parked: 0, readyHosts: 1, waitingHosts: 0, backoffs: 0 },
+    robots: { requests: 1, bytes: 10, results: {} },
     hosts: 4,
     errors: {},
     stopReason: null,
@@ -93,7 +94,17 @@ describe('DashboardAggregator', () => {
 
   test('an embedded crawl: members per node, the crawl-wide event for totals and partition metrics', () => {
     const a = new DashboardAggregator({ crawlId: 'c', source: 'local', crawlNode: 'c' });
-    const exchange = { urlsSent: 30, urlsReceived: 20, pagesSent: 0, pagesReceived: 0, bytesSent: 900, bytesReceived: 600 };
+    const exchange = {
+      urlsSent: 30,
+      urlsReceived: 20,
+      pagesSent: 0,
+      pagesReceived: 0,
+      bytesSent: 900,
+      bytesReceived: 600,
+      unconfirmed: 0,
+      batchedUrls: 0,
+      partitions: [],
+    };
     a.progress(progress('c-1', 1_000, 20, 2_000, { exchange }), T0);
     a.progress(progress('c-0', 1_000, 10, 1_000, { exchange: { ...exchange, urlsSent: 20, urlsReceived: 30 } }), T0);
     const collab = {
@@ -157,6 +168,8 @@ describe('DashboardAggregator', () => {
     a.fetch(record('n0', 'http://a.test/t', { kind: 'timeout', status: null, reason: 'headers', durationMs: 5_000 }));
     a.fetch(record('n0', 'http://c.test/d', { kind: 'robots-denied', status: null, attempts: 0, durationMs: 0 }));
     a.fetch(record('n1', 'http://b.test/', { durationMs: 200, fromUrl: 'http://a.test/1' }));
+    // n0's record of a page n1 fetched and forwarded to it: n1's own record counted it already.
+    a.fetch(record('n1', 'http://b.test/2', { durationMs: 9_000, fromUrl: 'http://a.test/', isReceived: true }));
     const s = a.snapshot(T0);
     // n0 → n1: b.test/ (found on a.test/, twice: once from a.test/1); n1 → n0: a.test/1 and the 404.
     assert.deepEqual(s.exchange.matrix, {
@@ -187,7 +200,17 @@ describe('DashboardAggregator', () => {
 
   test('a distributed crawl: members added up, load balance and URLs per page from their counts', () => {
     const a = new DashboardAggregator({ crawlId: 'd', source: 'nats' });
-    const ex = (urlsSent: number) => ({ urlsSent, urlsReceived: 0, pagesSent: 0, pagesReceived: 0, bytesSent: 0, bytesReceived: 0 });
+    const ex = (urlsSent: number) => ({
+      urlsSent,
+      urlsReceived: 0,
+      pagesSent: 0,
+      pagesReceived: 0,
+      bytesSent: 0,
+      bytesReceived: 0,
+      unconfirmed: 0,
+      batchedUrls: 0,
+      partitions: [],
+    });
     a.progress(progress('n2', 1_000, 30, 3_000, { exchange: ex(40) }), T0);
     a.progress(progress('n10', 1_000, 10, 1_000, { exchange: ex(20) }), T0);
     a.nodeState('n2', { partitions: [0], isIdle: false });
