@@ -11,25 +11,12 @@ import { startDashboard, type Dashboard } from '../../../src/obs/dashboard/dashb
 import type { DashboardSnapshot } from '../../../src/obs/dashboard/snapshot.js';
 import type { CrawlProgress } from '../../../src/obs/events.js';
 import { waitForLine } from '../../helpers/wait.js';
+import { progressEvent } from '../../helpers/crawl-events.js';
 
 const TOKEN = 'test-token-0123456789';
 
 function progress(pages: number, elapsedMs: number): CrawlProgress {
-  return {
-    node: 'shoal',
-    elapsedMs,
-    urls: pages,
-    pages,
-    pagesPerSecond: 1,
-    recentPagesPerSecond: 1,
-    bytes: pages * 100,
-    bytesPerSecond: 100,
-    frontier: { queued: 1, inFlight: 1, activeHosts: 1, parked: 0, readyHosts: 1, waitingHosts: 0, backoffs: 0 },
-    robots: { requests: 1, bytes: 10, results: {} },
-    hosts: 1,
-    errors: {},
-    stopReason: null,
-  };
+  return progressEvent('shoal', { elapsedMs, urls: pages, pages, bytes: pages * 100 });
 }
 
 /** Sends a GET and resolves once the head is in (the body is left to the caller). */

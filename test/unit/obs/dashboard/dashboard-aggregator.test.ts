@@ -10,53 +10,22 @@ import { BoundedSeries } from '../../../../src/obs/dashboard/bounded-series.js';
 import { HostDurations } from '../../../../src/obs/dashboard/host-durations.js';
 import { DiscoveryMatrix } from '../../../../src/obs/dashboard/discovery-matrix.js';
 import type { CrawlProgress } from '../../../../src/obs/events.js';
-import type { CrawlLogRecord } from '../../../../src/store/records.js';
+import { crawlRecord, progressEvent } from '../../../helpers/crawl-events.js';
 
 /** A progress event: `pages` pages and `bytes` bytes after `elapsedMs`. */
 function progress(node: string, elapsedMs: number, pages: number, bytes: number, more: Partial<CrawlProgress> = {}): CrawlProgress {
-  return {
-    node,
+  return progressEvent(node, {
     elapsedMs,
     urls: pages,
     pages,
     pagesPerSecond: (pages * 1000) / elapsedMs,
-    recentPagesPerSecond: 0,
     bytes,
     bytesPerSecond: (bytes * 1000) / elapsedMs,
-    frontier: { queued: 10, inFlight: 2, activeHosts: 3, parked: 0, readyHosts: 1, waitingHosts: 0, backoffs: 0 },
-    robots: { requests: 1, bytes: 10, results: {} },
-    hosts: 4,
-    errors: {},
-    stopReason: null,
     ...more,
-  };
+  });
 }
 
-function record(node: string, url: string, more: Partial<CrawlLogRecord> = {}): CrawlLogRecord {
-  return {
-    timeMs: 1_000,
-    url,
-    host: new URL(url).host,
-    depth: 1,
-    fromUrl: null,
-    kind: 'ok',
-    status: 200,
-    contentType: 'text/html',
-    bytes: 100,
-    durationMs: 10,
-    ip: '127.0.0.1',
-    attempts: 1,
-    isDuplicate: false,
-    redirectTo: null,
-    node,
-    warc: null,
-    digest: null,
-    simhash: null,
-    lang: null,
-    reason: null,
-    ...more,
-  };
-}
+const record = crawlRecord;
 
 const T0 = 1_700_000_000_000;
 

@@ -9,23 +9,10 @@ import { applyReading, pollNatsCrawl } from '../../../../src/obs/dashboard/nats-
 import type { CrawlReading } from '../../../../src/exchange/nats/nats-crawl-reader.js';
 import type { Member } from '../../../../src/exchange/nats/nats-membership.js';
 import type { CrawlProgress } from '../../../../src/obs/events.js';
+import { progressEvent } from '../../../helpers/crawl-events.js';
 
 function progress(node: string, pages: number): CrawlProgress {
-  return {
-    node,
-    elapsedMs: 1_000 * pages,
-    urls: pages,
-    pages,
-    pagesPerSecond: 1,
-    recentPagesPerSecond: 1,
-    bytes: 100 * pages,
-    bytesPerSecond: 100,
-    frontier: { queued: 5, inFlight: 1, activeHosts: 2, parked: 0, readyHosts: 1, waitingHosts: 0, backoffs: 0 },
-    robots: { requests: 1, bytes: 10, results: {} },
-    hosts: 2,
-    errors: {},
-    stopReason: null,
-  };
+  return progressEvent(node, { elapsedMs: 1_000 * pages, urls: pages, pages, bytes: 100 * pages });
 }
 
 function member(nodeId: string): Member {
