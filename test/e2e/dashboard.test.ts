@@ -3,7 +3,8 @@
  *
  * - an embedded crawl of 3 nodes over the `tiny` test web, with a truth named, its dashboard opened
  *   in headless chromium while it crawls: the pages counter goes up live, the uPlot charts are drawn,
- *   and once the crawl is over every figure on the page equals `/api/state`'s; the screenshot goes to
+ *   and once the crawl is over every figure on the page equals `/api/state`'s and its pages and
+ *   exchange counts equal those `/metrics` gives a Prometheus scrape; the screenshot goes to
  *   the crawl directory (and, with SHOAL_DOCS_SCREENSHOT=1, to docs/dashboard.png);
  * - `shoal crawl --dashboard` prints the address, serves while it crawls, and ends with the crawl
  *   without leaving anything open;
@@ -30,6 +31,9 @@ import { WEB_PRESETS } from '../../src/web/presets.js';
 import { exportTruth } from '../../src/web/truth/export.js';
 import { launchDashboardBrowser, watchDashboardPage } from '../helpers/dashboard-browser.js';
 import { startNatsServer } from '../helpers/nats-server.js';
+import { parseScrape } from '../helpers/prometheus.js';
+import { CrawlMetrics } from '../../src/obs/metrics/crawl-metrics.js';
+import { startMetricsServer } from '../../src/obs/metrics/metrics-server.js';
 import { runNodeProcess } from '../helpers/cli.js';
 import { waitForLine } from '../helpers/wait.js';
 
@@ -118,13 +122,16 @@ function expectedFigure(s: DashboardSnapshot, path: string): unknown {
 
 /** GETs `url` and parses the JSON body. */
 function getJson<T>(url: string): Promise<T> {
+  return getText(url).then((body) => JSON.parse(body) as T);
+}
+
+/** The body of a GET answered 200. */
+function getText(url: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(url, { agent: false }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () =>
-        res.statusCode === 200 ? resolve(JSON.parse(body) as T) : reject(new Error(`${url}: ${res.statusCode} ${body}`)),
-      );
+      res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`${url}: ${res.statusCode} ${body}`))));
     });
     req.on('error', reject);
     req.end();
@@ -180,6 +187,9 @@ describe('the dashboard of an embedded crawl, in chromium', () => {
     let stderr = '';
     const dashboard = await startCrawlDashboard(crawl.config, { err: (text) => (stderr += text) });
     assert.ok(dashboard !== null, 'dashboard.enabled starts it');
+    // The same crawl scraped as Prometheus would: the page's figures must agree with /metrics.
+    const metrics = new CrawlMetrics().listen();
+    const metricsServer = await startMetricsServer(metrics, { host: '127.0.0.1', port: 0, allowRemote: false });
     try {
       assert.match(stderr, /^shoal: dashboard on http:\/\/127\.0\.0\.1:\d+\/\n$/);
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -241,6 +251,17 @@ describe('the dashboard of an embedded crawl, in chromium', () => {
         compared++;
       }
       assert.ok(compared > 80, `${compared} figures compared`);
+      // And against /metrics: pages in all and per node, URLs sent and received through the exchange.
+      const scrape = parseScrape(await getText(metricsServer.url));
+      const shown = new Map(figures.map(([path = '', value = '']) => [path, Number(value)]));
+      assert.equal(shown.get('totals.pages'), scrape.value('shoal_pages_total'), 'pages on the page and in /metrics');
+      for (const node of ['dash-0', 'dash-1', 'dash-2']) {
+        assert.equal(shown.get(`nodes.${node}.pages`), scrape.value('shoal_pages_total', { node }), `${node}: pages`);
+        for (const direction of ['sent', 'received'] as const) {
+          const key = `nodes.${node}.exchange.urls${direction === 'sent' ? 'Sent' : 'Received'}`;
+          assert.equal(shown.get(key), scrape.value('shoal_exchange_urls_total', { node, direction }), `${node}: URLs ${direction}`);
+        }
+      }
       assert.deepEqual(seen.errors, [], 'no script error');
       const origin = new URL(dashboard.url).origin;
       assert.deepEqual(
@@ -251,6 +272,8 @@ describe('the dashboard of an embedded crawl, in chromium', () => {
       await page.close();
     } finally {
       await dashboard.close();
+      await metricsServer.close();
+      metrics.close();
     }
   });
 });
