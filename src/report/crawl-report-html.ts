@@ -98,38 +98,43 @@ function throughputSection(r: CrawlReport): PageSection {
 
 function outcomesSection(r: CrawlReport): PageSection {
   const total = r.totals.lines;
-  const rows = (list: CrawlReport['outcomes']): Cell[][] =>
-    list.map((o) => [o.label, int(o.count), pct(total > 0 ? o.count / total : null)]);
+  /** A bar chart of line counts per label, and the table of counts and shares beside it. */
+  const counts = (name: string, title: string, what: string, list: CrawlReport['outcomes'], caption: string): string[] => [
+    barsOrNote(
+      name,
+      caption,
+      {
+        title,
+        xLabel: what,
+        yLabel: 'lines',
+        categories: list.map((o) => o.label),
+        series: [{ name: 'lines', values: list.map((o) => o.count) }],
+      },
+      name,
+    ),
+    htmlTable(
+      [what, 'lines', 'share'],
+      list.map((o): Cell[] => [o.label, int(o.count), pct(total > 0 ? o.count / total : null)]),
+    ),
+  ];
   return {
     id: 'outcomes',
     title: 'Outcomes and HTTP status classes',
     body: [
-      barsOrNote(
+      ...counts(
         'outcomes',
+        'Outcomes',
+        'outcome',
+        r.outcomes,
         'Crawl-log lines by outcome: each URL tried, once per attempt, counted at the node that fetched it.',
-        {
-          title: 'Outcomes',
-          xLabel: 'outcome',
-          yLabel: 'lines',
-          categories: r.outcomes.map((o) => o.label),
-          series: [{ name: 'lines', values: r.outcomes.map((o) => o.count) }],
-        },
-        'outcomes',
       ),
-      barsOrNote(
+      ...counts(
         'status-classes',
+        'HTTP status classes',
+        'status class',
+        r.statusClasses,
         'Crawl-log lines by HTTP status class; none: no response (no request made, or it failed before a status came).',
-        {
-          title: 'HTTP status classes',
-          xLabel: 'status class',
-          yLabel: 'lines',
-          categories: r.statusClasses.map((s) => s.label),
-          series: [{ name: 'lines', values: r.statusClasses.map((s) => s.count) }],
-        },
-        'status',
       ),
-      htmlTable(['outcome', 'lines', 'share'], rows(r.outcomes)),
-      htmlTable(['status class', 'lines', 'share'], rows(r.statusClasses)),
     ],
   };
 }

@@ -52,8 +52,8 @@ export interface ExchangeFigures extends NodeExchangeCounts {
   readonly messagesReceived: number;
 }
 
-/** What {@link buildCrawlReport} is built from. */
-export interface CrawlReportInput {
+/** Which crawl a report is about. */
+export interface ReportedCrawl {
   /** The crawl directory, as the user named it. */
   readonly dir: string;
   /** The truth export the crawl was measured against; null without one. */
@@ -65,6 +65,10 @@ export interface CrawlReportInput {
   readonly forward: string | null;
   /** Node ids, in the order of the metrics' rows; `ReportFetch.node` indexes them. */
   readonly nodes: readonly string[];
+}
+
+/** What {@link buildCrawlReport} is built from. */
+export interface CrawlReportInput extends ReportedCrawl {
   /** Every crawl-log line that counts for its node. */
   readonly fetches: readonly ReportFetch[];
   /** Per node, parallel to `nodes`. */
@@ -99,13 +103,7 @@ export interface NodeReportRow {
 /** The crawl report. Plain JSON: numbers (NaN where undefined, `null` in the JSON), strings, arrays, null. */
 export interface CrawlReport {
   readonly format: typeof CRAWL_REPORT_FORMAT;
-  readonly crawl: {
-    readonly dir: string;
-    readonly truthDir: string | null;
-    readonly partitioner: StrategySpec | null;
-    readonly partitionCount: number;
-    readonly forward: string | null;
-    readonly nodes: readonly string[];
+  readonly crawl: ReportedCrawl & {
     /** When the first fetch started and the last ended (ISO 8601 UTC); null for an empty log. */
     readonly startedAt: string | null;
     readonly endedAt: string | null;
@@ -149,7 +147,7 @@ export interface CrawlReportOptions {
 
 /** Builds the report model. */
 export function buildCrawlReport(input: CrawlReportInput, options: CrawlReportOptions = {}): CrawlReport {
-  const { fetches, nodes } = input;
+  const { dir, truthDir, partitioner, partitionCount, forward, fetches, nodes } = input;
   const range = timeRange(fetches);
   const durationMs = range === null ? 0 : range.endMs - range.startMs;
   const flow = throughput(fetches, nodes, options.buckets ?? 60);
@@ -173,11 +171,11 @@ export function buildCrawlReport(input: CrawlReportInput, options: CrawlReportOp
   return {
     format: CRAWL_REPORT_FORMAT,
     crawl: {
-      dir: input.dir,
-      truthDir: input.truthDir,
-      partitioner: input.partitioner,
-      partitionCount: input.partitionCount,
-      forward: input.forward,
+      dir,
+      truthDir,
+      partitioner,
+      partitionCount,
+      forward,
       nodes,
       startedAt: range === null ? null : new Date(range.startMs).toISOString(),
       endedAt: range === null ? null : new Date(range.endMs).toISOString(),

@@ -57,19 +57,23 @@ export interface PageSection {
   readonly body: readonly string[];
 }
 
-/** The CSS of the report pages. */
-export const REPORT_CSS = `body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
+/** The CSS every report page has (the simulation's page has exactly this). */
+export const BASE_CSS = `body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; }
 td { text-align: right; font-variant-numeric: tabular-nums; }
 thead th { background: #f3f3f3; }
 tbody th { text-align: left; font-weight: normal; }
 figure { margin: 1em 0; }
+.spec { color: #555; font-family: monospace; }`;
+
+/** The CSS of the crawl report's page: the base, and rules for captions, notes, text tables and the contents. */
+export const REPORT_CSS = `${BASE_CSS}
+body { padding: 0 1em; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: #555; font-size: 0.85em; max-width: 760px; }
 nav ul { columns: 3; }
 table.text td, table.notes td:last-child { text-align: left; }
-.spec { color: #555; font-family: monospace; }
 .note { color: #555; font-style: italic; }`;
 
 /** A whole page: title, CSS, the `intro` blocks, a table of contents, then each section. */

@@ -26,6 +26,7 @@ import {
   SERIES_COLOURS,
   svgIdPrefix,
   tickLabel,
+  type ChartLabels,
 } from './svg-chart.js';
 
 /** One series of a bar chart: a value per category, parallel to the categories; NaN draws no bar. */
@@ -35,10 +36,7 @@ export interface BarSeries {
 }
 
 /** Options of {@link barChartSvg}. Sizes in SVG user units (CSS pixels). */
-export interface BarChartOptions {
-  readonly title: string;
-  readonly xLabel: string;
-  readonly yLabel: string;
+export interface BarChartOptions extends ChartLabels {
   readonly categories: readonly string[];
   readonly series: readonly BarSeries[];
   /** Overall width. Default 760. */
@@ -54,10 +52,7 @@ export interface BarChartOptions {
 }
 
 /** Options of {@link histogramSvg}. */
-export interface HistogramOptions {
-  readonly title: string;
-  readonly xLabel: string;
-  readonly yLabel: string;
+export interface HistogramOptions extends ChartLabels {
   /** Bin edges, ascending: bin i is [edges[i], edges[i + 1]). */
   readonly edges: ArrayLike<number>;
   /** Count of each bin: one fewer than the edges. */
@@ -157,18 +152,12 @@ export function barChartSvg(options: BarChartOptions): string {
   const fills = series.map((_, k) => fillOf(idPrefix, k));
 
   const out = chartFrame({
+    ...options,
     width,
     height,
-    title: options.title,
-    xLabel: options.xLabel,
-    yLabel: options.yLabel,
-    left,
-    right,
-    top,
-    bottom,
+    plot: { left, right, top, bottom },
     xTicks: ticks.map((label, i) => ({ at: left + (i + 0.5) * slot, label })),
     yTicks: yTickValues.map((t, i) => ({ at: py(t), label: yTickLabels[i] as string })),
-    hasXGrid: false,
     isXTickRotated: isTurned,
     defs: fills.map((f) => f.pattern).join(''),
   });
@@ -256,18 +245,12 @@ export function histogramSvg(options: HistogramOptions): string {
   const hatch = `${idPrefix}-overflow`;
 
   const out = chartFrame({
+    ...options,
     width,
     height,
-    title: options.title,
-    xLabel: options.xLabel,
-    yLabel: options.yLabel,
-    left,
-    right,
-    top,
-    bottom,
+    plot: { left, right, top, bottom },
     xTicks,
     yTicks: yTickValues.map((t, i) => ({ at: py(t), label: yTickLabels[i] as string })),
-    hasXGrid: false,
     defs:
       overflow > 0
         ? `<pattern id="${hatch}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +

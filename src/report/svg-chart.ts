@@ -29,11 +29,15 @@ export interface ChartSeries {
   readonly role?: SeriesRole;
 }
 
-/** Options of {@link lineChartSvg}. Sizes are in SVG user units (CSS pixels). */
-export interface LineChartOptions {
+/** The text of a chart: its title and the labels of its axes. */
+export interface ChartLabels {
   readonly title: string;
   readonly xLabel: string;
   readonly yLabel: string;
+}
+
+/** Options of {@link lineChartSvg}. Sizes are in SVG user units (CSS pixels). */
+export interface LineChartOptions extends ChartLabels {
   readonly series: readonly ChartSeries[];
   /** Overall width. Default 760. */
   readonly width?: number;
@@ -126,26 +130,27 @@ export interface AxisTick {
   readonly label: string;
 }
 
-/** The frame every chart of this folder shares: what {@link chartFrame} draws. Sizes in SVG units. */
-export interface ChartFrame {
-  readonly width: number;
-  readonly height: number;
-  readonly title: string;
-  readonly xLabel: string;
-  readonly yLabel: string;
-  /** The plot area. */
+/** The plot area of a chart, in SVG units. */
+export interface PlotArea {
   readonly left: number;
   readonly right: number;
   readonly top: number;
   readonly bottom: number;
+}
+
+/** The frame every chart of this folder shares: what {@link chartFrame} draws. Sizes in SVG units. */
+export interface ChartFrame extends ChartLabels {
+  readonly width: number;
+  readonly height: number;
+  readonly plot: PlotArea;
   readonly xTicks: readonly AxisTick[];
   readonly yTicks: readonly AxisTick[];
-  /** Grid lines at the x ticks too (a numeric x axis); bar charts have them at the y ticks only. */
-  readonly hasXGrid: boolean;
-  /** x tick labels turned 35° (long category names); they then hang from the tick's end. */
+  /** Grid lines at the x ticks too (a numeric x axis); bar charts have them at the y ticks only. Default false. */
+  readonly hasXGrid?: boolean;
+  /** x tick labels turned 35° (long category names); they then hang from the tick's end. Default false. */
   readonly isXTickRotated?: boolean;
-  /** Content of `<defs>` (clip paths, patterns); none when empty. */
-  readonly defs: string;
+  /** Content of `<defs>` (clip paths, patterns); none when empty (the default). */
+  readonly defs?: string;
 }
 
 /**
@@ -154,14 +159,15 @@ export interface ChartFrame {
  * its marks and `</svg>`.
  */
 export function chartFrame(f: ChartFrame): string[] {
-  const { width, height, left, right, top, bottom } = f;
+  const { width, height } = f;
+  const { left, right, top, bottom } = f.plot;
   const out: string[] = [];
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 ` +
       `0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="${FONT_SIZE}">`,
   );
   out.push(`<title>${escapeXml(f.title)}</title>`);
-  if (f.defs !== '') out.push(`<defs>${f.defs}</defs>`);
+  if ((f.defs ?? '') !== '') out.push(`<defs>${f.defs}</defs>`);
   out.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
   out.push(
     `<text class="title" x="${fmt((left + right) / 2)}" y="${fmt(top - 18)}" text-anchor="middle" ` +
@@ -169,7 +175,8 @@ export function chartFrame(f: ChartFrame): string[] {
   );
 
   out.push('<g class="grid" stroke="#e3e3e3" stroke-width="1">');
-  if (f.hasXGrid) for (const t of f.xTicks) out.push(`<line x1="${fmt(t.at)}" y1="${fmt(top)}" x2="${fmt(t.at)}" y2="${fmt(bottom)}"/>`);
+  if (f.hasXGrid === true)
+    for (const t of f.xTicks) out.push(`<line x1="${fmt(t.at)}" y1="${fmt(top)}" x2="${fmt(t.at)}" y2="${fmt(bottom)}"/>`);
   for (const t of f.yTicks) out.push(`<line x1="${fmt(left)}" y1="${fmt(t.at)}" x2="${fmt(right)}" y2="${fmt(t.at)}"/>`);
   out.push('</g>');
 
@@ -249,15 +256,10 @@ export function lineChartSvg(options: LineChartOptions): string {
   const xTicks = niceTicks(xLo, xHi, 10).filter((t) => t >= xLo && t <= xHi);
   const yTicks = niceTicks(yLo, yHi, 5).filter((t) => t >= yLo && t <= yHi);
   const out = chartFrame({
+    ...options,
     width,
     height,
-    title: options.title,
-    xLabel: options.xLabel,
-    yLabel: options.yLabel,
-    left,
-    right,
-    top,
-    bottom,
+    plot: { left, right, top, bottom },
     xTicks: xTicks.map((t) => ({ at: px(t), label: tickLabel(t) })),
     yTicks: yTicks.map((t) => ({ at: py(t), label: tickLabel(t) })),
     hasXGrid: true,
