@@ -122,9 +122,43 @@ export function collaborationSection(r: CrawlReport): PageSection {
     body: [
       para('As shoal eval computes them (SPEC §5), over the pages each node downloaded itself.'),
       histogram,
+      localityChart(r),
       htmlTable(['metric', 'value', 'from'], rows, 'notes'),
     ],
   };
+}
+
+/**
+ * The shares of linked (or unlinked) page pairs kept together, side by side: p_l (on one node;
+ * several nodes only), topic locality by the crawl's categories and by the true topics, and the
+ * geographic δ and δ̃. Those the report has, or nothing.
+ */
+function localityChart(r: CrawlReport): string {
+  const pl = r.collaboration.nodeCount > 1 ? (r.collaboration.linkLocality?.pl ?? null) : null;
+  const bars: [string, number | null][] = [
+    ['p_l: on one node', pl],
+    ['topic: one category', r.topic?.locality.locality ?? null],
+    ['topic: one true topic', r.topic?.locality.trueLocality ?? null],
+    ['geo δ: linked, one city', r.geo?.locality.linked.share ?? null],
+    ['geo δ̃: unlinked, one city', r.geo?.locality.unlinked.share ?? null],
+  ];
+  const shown = bars.filter((b): b is [string, number] => b[1] !== null);
+  if (shown.length === 0) return '';
+  return barsOrNote(
+    'locality',
+    'Locality: of the linked page pairs (both ends downloaded), the share on one node (p_l), in one category by the crawl’s classifier or by ' +
+      'the true topics; of linked and of unlinked pairs with a city, the share about the same city (δ, δ̃). The tables give the counts.',
+    {
+      title: 'Locality of page pairs',
+      xLabel: 'pairs kept together',
+      yLabel: 'share of pairs',
+      categories: shown.map(([name]) => name),
+      series: [{ name: 'share', values: shown.map(([, v]) => v) }],
+      yDomain: [0, 1],
+      format: (v) => formatFixed(v, 2),
+    },
+    'locality',
+  );
 }
 
 /** Exchange totals per node and the discovery matrix; null for one node. */

@@ -153,7 +153,7 @@ describe('shoal report on a crawl directory', () => {
   it('one node: a page whose every chart drew, with the crawl’s figures', { timeout: 180_000 }, async () => {
     const out = join(dir, 'one');
     const pages = await crawl(out, []);
-    await reportAndCheck(out, pages, [...CHARTS, 'coverage', ...TOPIC_CHARTS]);
+    await reportAndCheck(out, pages, [...CHARTS, 'locality', 'coverage', ...TOPIC_CHARTS]);
     assert.ok(!existsSync(join(out, 'pairs.csv')), 'no pairs for one node');
   });
 
@@ -165,6 +165,7 @@ describe('shoal report on a crawl directory', () => {
       'load-pages',
       'load-bytes',
       'overlap-histogram',
+      'locality',
       'exchange-urls',
       'exchange-bytes',
       'coverage',

@@ -293,11 +293,16 @@ describe('crawlReportHtml', () => {
     assert.doesNotMatch(without, /id="(topic|geo|community)"/);
     const html = crawlReportHtml(buildCrawlReport(input({ topic: TOPIC, geo: GEO, community: COMMUNITY })));
     const { charts } = readPage(html);
-    for (const name of ['topic-categories', 'topic-tau', 'geo-focus', 'community']) {
+    for (const name of ['locality', 'topic-categories', 'topic-tau', 'geo-focus', 'community']) {
       const svg = charts.get(name);
       assert.ok(svg !== undefined && hasMarks(svg), `chart ${name}`);
     }
     assert.equal(byClass(charts.get('topic-tau') as Element, 'bar').length, 3, 'no bar for an undefined τ');
+    assert.deepEqual(
+      byClass(charts.get('locality') as Element, 'bar').map((b) => b.attribs['data-value']),
+      ['0.75', '0.5', '0.5', '0'],
+      'topic locality by the crawl and by the truth, δ and δ̃; no p_l without links',
+    );
     const geoless = crawlReportHtml(buildCrawlReport(input({ isGeoWithoutTruth: true })));
     assert.match(geoless, /id="geo"[\s\S]*need the test web’s truth/);
   });
