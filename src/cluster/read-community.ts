@@ -6,31 +6,13 @@
  * their means over the nodes, and the overlap between the nodes' sets. Null when the truth names no
  * communities. Also what a running crawl scores its nodes by, live ({@link liveCommunitiesOf}).
  */
-import {
-  communityScores,
-  meanCommunityScores,
-  setOverlap,
-  type CommunityScores,
-  type MeanCommunityScores,
-} from '../eval/community-metrics.js';
+import { communityScores, meanCommunityScores, setOverlap, type CommunityEval } from '../eval/community-metrics.js';
 import { LiveCommunityScores } from '../eval/live-community-scores.js';
 import { readTruth, type Truth } from '../web/truth/read.js';
 import type { LiveCommunities } from './live-collab.js';
 import { readCrawlForEval, truthPageOfKey, type CrawlForEval } from './read-crawl.js';
 
-/** One node's scores. */
-export interface NodeCommunityScores extends CommunityScores {
-  readonly node: string;
-}
-
-/** The community metrics of a crawl. */
-export interface CommunityEval {
-  readonly nodes: readonly NodeCommunityScores[];
-  /** Means over the nodes that downloaded a page of the truth. */
-  readonly mean: MeanCommunityScores;
-  /** (N − I)/N over the nodes' sets of truth pages (a page a node fetched twice counts once for it). */
-  readonly overlap: number;
-}
+export type { CommunityEval, NodeCommunityScores } from '../eval/community-metrics.js';
 
 /**
  * Reads `dir` and scores each node's downloads against the truth's communities; `crawl` is the same

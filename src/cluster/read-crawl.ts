@@ -17,7 +17,7 @@ import { ShoalError } from '../core/errors.js';
 import type { CrawlLinks, NodeCrawl } from '../eval/collab-metrics.js';
 import { linkPairsOfCsr } from '../eval/link-locality.js';
 import { readExchangeTotals } from '../node/collaboration/exchange-totals.js';
-import { CRAWL_LOG_FILE, readCrawlLog } from '../store/crawl-log.js';
+import { CRAWL_LOG_FILE, readCrawlLog, type CrawlLogEntry } from '../store/crawl-log.js';
 import { readLinkGraph } from '../store/link-graph-reader.js';
 import { LINK_GRAPH_DIR } from '../store/link-graph.js';
 import { Reach } from '../web/truth/format.js';
@@ -48,12 +48,22 @@ export function truthPageOfKey(key: string): number {
   return key.startsWith('page:') ? Number(key.slice(5)) : -1;
 }
 
+/** Options of {@link readCrawlForEval}. */
+export interface ReadCrawlOptions {
+  /**
+   * Called with every crawl-log line that counts for its node (all but a forwarded page's line at
+   * its receiver), in log order, and the node's index in `nodes`: for readers that want more of
+   * each line than the metrics do, without reading the logs twice.
+   */
+  readonly onEntry?: (node: number, entry: CrawlLogEntry) => void;
+}
+
 /**
  * Reads `dir` (a crawl directory of one node or of a collaborative crawl).
  * @param truth when given, URLs are keyed by the truth's page ids (`page:<id>`), others kept as they are.
  * @throws ShoalError `IO` for a directory that is no crawl directory or a damaged file.
  */
-export async function readCrawlForEval(dir: string, truth: Truth | null = null): Promise<CrawlForEval> {
+export async function readCrawlForEval(dir: string, truth: Truth | null = null, options: ReadCrawlOptions = {}): Promise<CrawlForEval> {
   const { manifest, nodes: dirs } = nodeDirsOf(dir);
   const keyOf = evalKeyOf(truth);
   const nodes: NodeCrawl[] = [];
@@ -69,7 +79,9 @@ export async function readCrawlForEval(dir: string, truth: Truth | null = null):
     const downloads: NodeCrawl['downloads'][number][] = [];
     for await (const e of readCrawlLog(logPath)) {
       nodeId ??= e.node;
-      if (e.status === 0 || (e.node !== null && nodeId !== null && e.node !== nodeId)) continue;
+      if (e.node !== null && nodeId !== null && e.node !== nodeId) continue;
+      options.onEntry?.(nodes.length, e);
+      if (e.status === 0) continue;
       downloads.push({ url: keyOf(e.url), host: new URL(e.url).hostname, bytes: e.bytes });
     }
     nodes.push({ node: nodeId ?? 'shoal', downloads, exchange: readExchangeTotals(nodeDir) });

@@ -16,27 +16,13 @@ import { join } from 'node:path';
 import { classifierAccuracy, type ClassifierAccuracy } from '../eval/classifier-accuracy.js';
 import { csrFromEdges } from '../eval/csr.js';
 import { pageRank } from '../eval/pagerank.js';
-import { hashGroups, meanTau, subcollectionTaus, topicLocality, type SubcollectionTau, type TopicLocality } from '../eval/topic-metrics.js';
+import { hashGroups, meanTau, subcollectionTaus, topicLocality, type TopicEval } from '../eval/topic-metrics.js';
 import { nodeDirsOf } from '../store/crawl-dir.js';
 import { PAGE_METADATA_FILE, readPageMetadata } from '../store/page-metadata.js';
 import type { Truth } from '../web/truth/read.js';
 import { evalKeyOf, readCrawlForEval, truthPageOfKey, type CrawlForEval } from './read-crawl.js';
 
-/** The topic metrics of a crawl. */
-export interface TopicEval {
-  /** Pages stored with a category / without one (unclassifiable, or not classified). */
-  readonly categorised: number;
-  readonly uncategorised: number;
-  /** Pages per category over every node. */
-  readonly perCategory: Readonly<Record<string, number>>;
-  readonly locality: TopicLocality;
-  /** Against the truth's topics; null without a truth. */
-  readonly accuracy: ClassifierAccuracy | null;
-  readonly taus: readonly SubcollectionTau[];
-  readonly meanTau: number | null;
-  readonly hashTaus: readonly SubcollectionTau[];
-  readonly meanHashTau: number | null;
-}
+export type { TopicEval } from '../eval/topic-metrics.js';
 
 /**
  * Reads `dir` (one node or a collaborative crawl) and computes its topic metrics; `crawl` is the

@@ -177,3 +177,17 @@ export function ringCommunityGraph(options: RingCommunityGraphOptions): Communit
   }
   return { graph: csrFromEdges(n, src.subarray(0, e), dst.subarray(0, e)), community };
 }
+
+/** One node's scores. */
+export interface NodeCommunityScores extends CommunityScores {
+  readonly node: string;
+}
+
+/** The community metrics of a crawl, as `src/cluster/read-community.ts` reads them from a crawl directory. */
+export interface CommunityEval {
+  readonly nodes: readonly NodeCommunityScores[];
+  /** Means over the nodes that downloaded a page of the truth. */
+  readonly mean: MeanCommunityScores;
+  /** (N − I)/N over the nodes' sets of truth pages (a page a node fetched twice counts once for it). */
+  readonly overlap: number;
+}

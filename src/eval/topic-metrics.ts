@@ -15,6 +15,7 @@
 import { csrFromEdges } from './csr.js';
 import { kendallTauB } from './kendall-tau.js';
 import { pageRank } from './pagerank.js';
+import type { ClassifierAccuracy } from './classifier-accuracy.js';
 import { linkLocalityOfAssignment, type LinkPairs } from './link-locality.js';
 
 /** Topic locality and the counts it is made of. */
@@ -133,4 +134,20 @@ export function meanTau(taus: readonly SubcollectionTau[]): number | null {
     weight += t.pages;
   }
   return weight > 0 ? sum / weight : null;
+}
+
+/** The topic metrics of a crawl, as `src/cluster/read-topic.ts` reads them from a crawl directory. */
+export interface TopicEval {
+  /** Pages stored with a category / without one (unclassifiable, or not classified). */
+  readonly categorised: number;
+  readonly uncategorised: number;
+  /** Pages per category over every node. */
+  readonly perCategory: Readonly<Record<string, number>>;
+  readonly locality: TopicLocality;
+  /** Against the truth's topics; null without a truth. */
+  readonly accuracy: ClassifierAccuracy | null;
+  readonly taus: readonly SubcollectionTau[];
+  readonly meanTau: number | null;
+  readonly hashTaus: readonly SubcollectionTau[];
+  readonly meanHashTau: number | null;
 }

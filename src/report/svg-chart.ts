@@ -9,6 +9,9 @@
  * deficiencies) *and* a dash pattern of their own, so a grey print still tells them apart; the
  * random baseline is a grey dashed line, the ideal one a dark dotted line. A NaN or infinite value
  * breaks the line (undefined there). All text is escaped, and characters XML forbids are dropped.
+ *
+ * The frame (title, grid, axes, ticks, labels) is {@link chartFrame}, which the bar charts and
+ * histograms of `svg-bars.ts` draw too.
  */
 import type { Curve } from '../eval/ordering-models.js';
 
@@ -26,11 +29,15 @@ export interface ChartSeries {
   readonly role?: SeriesRole;
 }
 
-/** Options of {@link lineChartSvg}. Sizes are in SVG user units (CSS pixels). */
-export interface LineChartOptions {
+/** The text of a chart: its title and the labels of its axes. */
+export interface ChartLabels {
   readonly title: string;
   readonly xLabel: string;
   readonly yLabel: string;
+}
+
+/** Options of {@link lineChartSvg}. Sizes are in SVG user units (CSS pixels). */
+export interface LineChartOptions extends ChartLabels {
   readonly series: readonly ChartSeries[];
   /** Overall width. Default 760. */
   readonly width?: number;
@@ -50,9 +57,12 @@ export const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69
 export const SERIES_DASHES = ['none', '9 4', '2 3', '12 3 3 3', '5 2', '12 3 2 3 2 3'] as const;
 
 const FONT_SIZE = 12;
-const CHAR_WIDTH = 6.8;
-const LEGEND_ROW = 20;
-const LEGEND_SAMPLE = 30;
+/** Mean width of a character of the charts' text, to size legends and margins. */
+export const CHAR_WIDTH = 6.8;
+/** Height of a legend entry. */
+export const LEGEND_ROW = 20;
+/** Width of a legend entry's sample (a line, a swatch). */
+export const LEGEND_SAMPLE = 30;
 /** Lines on the frame (PST = 100 %, x = 0) stay whole: the clip reaches this far past it. */
 const CLIP_MARGIN = 3;
 
@@ -65,18 +75,28 @@ export function escapeXml(text: string): string {
   return allowed.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
 }
 
+/** `idPrefix` (default `chart`) as the start of an XML id: other characters become `_`, and it begins with a letter or `_`. */
+export function svgIdPrefix(idPrefix = 'chart'): string {
+  return idPrefix.replace(/[^A-Za-z0-9_-]/g, '_').replace(/^(?![A-Za-z_])/, 'c');
+}
+
+/** The least step of 1, 2 or 5 × 10^k that is at least `raw` (> 0). */
+export function niceStep(raw: number): number {
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  return ([1, 2, 5, 10].find((m) => m * magnitude >= raw) ?? 10) * magnitude;
+}
+
 /** Tick values covering [lo, hi] at a step of 1, 2 or 5 × 10^k giving about `target` intervals. */
 export function niceTicks(lo: number, hi: number, target = 5): number[] {
   if (!(hi > lo)) return [lo];
-  const raw = (hi - lo) / target;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = ([1, 2, 5, 10].find((m) => m * magnitude >= raw) ?? 10) * magnitude;
+  const step = niceStep((hi - lo) / target);
   const ticks: number[] = [];
   for (let i = Math.ceil(lo / step - 1e-9); i * step <= hi + step * 1e-9; i++) ticks.push(Number((i * step).toPrecision(12)));
   return ticks;
 }
 
-function niceDomain(lo: number, hi: number): [number, number] {
+/** [lo, hi] widened outwards to ticks of {@link niceTicks}; a single value (or none) gets a range around it. */
+export function niceDomain(lo: number, hi: number): [number, number] {
   if (!(hi > lo)) return lo === 0 || !Number.isFinite(lo) ? [0, 1] : [lo - Math.abs(lo) / 2, lo + Math.abs(lo) / 2];
   const ticks = niceTicks(lo, hi);
   const step = ticks.length > 1 ? (ticks[1] as number) - (ticks[0] as number) : hi - lo;
@@ -99,8 +119,94 @@ function extent(series: readonly ChartSeries[], axis: 'x' | 'y'): [number, numbe
   return [lo, hi];
 }
 
-const fmt = (v: number): string => String(Math.round(v * 100) / 100);
-const tickLabel = (v: number): string => String(Number(v.toPrecision(10)));
+/** A coordinate for an attribute: rounded to hundredths. */
+export const fmt = (v: number): string => String(Math.round(v * 100) / 100);
+/** A tick value as text: no floating-point noise (0.30000000000000004 reads 0.3). */
+export const tickLabel = (v: number): string => String(Number(v.toPrecision(10)));
+
+/** One tick of an axis: where it stands (SVG units) and what it reads. */
+export interface AxisTick {
+  readonly at: number;
+  readonly label: string;
+}
+
+/** The plot area of a chart, in SVG units. */
+export interface PlotArea {
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/** The frame every chart of this folder shares: what {@link chartFrame} draws. Sizes in SVG units. */
+export interface ChartFrame extends ChartLabels {
+  readonly width: number;
+  readonly height: number;
+  readonly plot: PlotArea;
+  readonly xTicks: readonly AxisTick[];
+  readonly yTicks: readonly AxisTick[];
+  /** Grid lines at the x ticks too (a numeric x axis); bar charts have them at the y ticks only. Default false. */
+  readonly hasXGrid?: boolean;
+  /** x tick labels turned 35° (long category names); they then hang from the tick's end. Default false. */
+  readonly isXTickRotated?: boolean;
+  /** Content of `<defs>` (clip paths, patterns); none when empty (the default). */
+  readonly defs?: string;
+}
+
+/**
+ * The opening of a chart, as lines: the `<svg>` element, its title, defs, a white background, the
+ * title text, the grid, and the axes (plot frame, ticks with labels, axis labels). The caller adds
+ * its marks and `</svg>`.
+ */
+export function chartFrame(f: ChartFrame): string[] {
+  const { width, height } = f;
+  const { left, right, top, bottom } = f.plot;
+  const out: string[] = [];
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 ` +
+      `0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="${FONT_SIZE}">`,
+  );
+  out.push(`<title>${escapeXml(f.title)}</title>`);
+  if ((f.defs ?? '') !== '') out.push(`<defs>${f.defs}</defs>`);
+  out.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
+  out.push(
+    `<text class="title" x="${fmt((left + right) / 2)}" y="${fmt(top - 18)}" text-anchor="middle" ` +
+      `font-size="${FONT_SIZE + 3}" font-weight="bold">${escapeXml(f.title)}</text>`,
+  );
+
+  out.push('<g class="grid" stroke="#e3e3e3" stroke-width="1">');
+  if (f.hasXGrid === true)
+    for (const t of f.xTicks) out.push(`<line x1="${fmt(t.at)}" y1="${fmt(top)}" x2="${fmt(t.at)}" y2="${fmt(bottom)}"/>`);
+  for (const t of f.yTicks) out.push(`<line x1="${fmt(left)}" y1="${fmt(t.at)}" x2="${fmt(right)}" y2="${fmt(t.at)}"/>`);
+  out.push('</g>');
+
+  out.push('<g class="axes" fill="#222222">');
+  out.push(
+    `<rect x="${fmt(left)}" y="${fmt(top)}" width="${fmt(right - left)}" height="${fmt(bottom - top)}" fill="none" stroke="#444444" stroke-width="1"/>`,
+  );
+  const isTurned = f.isXTickRotated === true;
+  for (const t of f.xTicks) {
+    out.push(`<line x1="${fmt(t.at)}" y1="${fmt(bottom)}" x2="${fmt(t.at)}" y2="${fmt(bottom + 5)}" stroke="#444444"/>`);
+    const y = bottom + (isTurned ? 12 : 18);
+    const turn = isTurned ? ` transform="rotate(-35 ${fmt(t.at)} ${fmt(y)})"` : '';
+    out.push(
+      `<text class="tick" x="${fmt(t.at)}" y="${fmt(y)}" text-anchor="${isTurned ? 'end' : 'middle'}"${turn}>${escapeXml(t.label)}</text>`,
+    );
+  }
+  for (const t of f.yTicks) {
+    out.push(`<line x1="${fmt(left - 5)}" y1="${fmt(t.at)}" x2="${fmt(left)}" y2="${fmt(t.at)}" stroke="#444444"/>`);
+    out.push(`<text class="tick" x="${fmt(left - 8)}" y="${fmt(t.at + 4)}" text-anchor="end">${escapeXml(t.label)}</text>`);
+  }
+  out.push(
+    `<text class="x-label" x="${fmt((left + right) / 2)}" y="${fmt(height - 14)}" text-anchor="middle">${escapeXml(f.xLabel)}</text>`,
+  );
+  const yMid = (top + bottom) / 2;
+  out.push(
+    `<text class="y-label" x="18" y="${fmt(yMid)}" text-anchor="middle" transform="rotate(-90 18 ${fmt(yMid)})">${escapeXml(f.yLabel)}</text>`,
+  );
+  out.push('</g>');
+  return out;
+}
 
 interface Style {
   readonly stroke: string;
@@ -133,7 +239,7 @@ export function lineChartSvg(options: LineChartOptions): string {
   for (const s of options.series) {
     if (s.x.length !== s.y.length) throw new RangeError(`lineChartSvg: series "${s.name}" has ${s.x.length} x but ${s.y.length} y values`);
   }
-  const idPrefix = (options.idPrefix ?? 'chart').replace(/[^A-Za-z0-9_-]/g, '_').replace(/^(?![A-Za-z_])/, 'c');
+  const idPrefix = svgIdPrefix(options.idPrefix);
   const [xLo, xHi] = options.xDomain ?? niceDomain(...extent(options.series, 'x'));
   const [dataYLo, dataYHi] = extent(options.series, 'y');
   const [yLo, yHi] = options.yDomain ?? niceDomain(Math.min(0, dataYLo), Number.isFinite(dataYHi) ? dataYHi : 0);
@@ -147,49 +253,20 @@ export function lineChartSvg(options: LineChartOptions): string {
   const px = (x: number): number => left + ((x - xLo) / (xHi - xLo || 1)) * (right - left);
   const py = (y: number): number => bottom - ((y - yLo) / (yHi - yLo || 1)) * (bottom - top);
 
-  const out: string[] = [];
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 ` +
-      `0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="${FONT_SIZE}">`,
-  );
-  out.push(`<title>${escapeXml(options.title)}</title>`);
-  out.push(
-    `<defs><clipPath id="${idPrefix}-plot"><rect x="${fmt(left - CLIP_MARGIN)}" y="${fmt(top - CLIP_MARGIN)}" ` +
-      `width="${fmt(right - left + 2 * CLIP_MARGIN)}" height="${fmt(bottom - top + 2 * CLIP_MARGIN)}"/></clipPath></defs>`,
-  );
-  out.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
-  out.push(
-    `<text class="title" x="${fmt((left + right) / 2)}" y="${fmt(top - 18)}" text-anchor="middle" ` +
-      `font-size="${FONT_SIZE + 3}" font-weight="bold">${escapeXml(options.title)}</text>`,
-  );
-
-  out.push('<g class="grid" stroke="#e3e3e3" stroke-width="1">');
   const xTicks = niceTicks(xLo, xHi, 10).filter((t) => t >= xLo && t <= xHi);
   const yTicks = niceTicks(yLo, yHi, 5).filter((t) => t >= yLo && t <= yHi);
-  for (const t of xTicks) out.push(`<line x1="${fmt(px(t))}" y1="${fmt(top)}" x2="${fmt(px(t))}" y2="${fmt(bottom)}"/>`);
-  for (const t of yTicks) out.push(`<line x1="${fmt(left)}" y1="${fmt(py(t))}" x2="${fmt(right)}" y2="${fmt(py(t))}"/>`);
-  out.push('</g>');
-
-  out.push('<g class="axes" fill="#222222">');
-  out.push(
-    `<rect x="${fmt(left)}" y="${fmt(top)}" width="${fmt(right - left)}" height="${fmt(bottom - top)}" fill="none" stroke="#444444" stroke-width="1"/>`,
-  );
-  for (const t of xTicks) {
-    out.push(`<line x1="${fmt(px(t))}" y1="${fmt(bottom)}" x2="${fmt(px(t))}" y2="${fmt(bottom + 5)}" stroke="#444444"/>`);
-    out.push(`<text class="tick" x="${fmt(px(t))}" y="${fmt(bottom + 18)}" text-anchor="middle">${tickLabel(t)}</text>`);
-  }
-  for (const t of yTicks) {
-    out.push(`<line x1="${fmt(left - 5)}" y1="${fmt(py(t))}" x2="${fmt(left)}" y2="${fmt(py(t))}" stroke="#444444"/>`);
-    out.push(`<text class="tick" x="${fmt(left - 8)}" y="${fmt(py(t) + 4)}" text-anchor="end">${tickLabel(t)}</text>`);
-  }
-  out.push(
-    `<text class="x-label" x="${fmt((left + right) / 2)}" y="${fmt(height - 14)}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`,
-  );
-  const yMid = (top + bottom) / 2;
-  out.push(
-    `<text class="y-label" x="18" y="${fmt(yMid)}" text-anchor="middle" transform="rotate(-90 18 ${fmt(yMid)})">${escapeXml(options.yLabel)}</text>`,
-  );
-  out.push('</g>');
+  const out = chartFrame({
+    ...options,
+    width,
+    height,
+    plot: { left, right, top, bottom },
+    xTicks: xTicks.map((t) => ({ at: px(t), label: tickLabel(t) })),
+    yTicks: yTicks.map((t) => ({ at: py(t), label: tickLabel(t) })),
+    hasXGrid: true,
+    defs:
+      `<clipPath id="${idPrefix}-plot"><rect x="${fmt(left - CLIP_MARGIN)}" y="${fmt(top - CLIP_MARGIN)}" ` +
+      `width="${fmt(right - left + 2 * CLIP_MARGIN)}" height="${fmt(bottom - top + 2 * CLIP_MARGIN)}"/></clipPath>`,
+  });
 
   const styles: Style[] = [];
   let dataIndex = 0;

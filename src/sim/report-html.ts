@@ -6,6 +6,7 @@
  */
 import { specLabel } from '../core/strings.js';
 import type { CurveModel } from '../eval/ordering-models.js';
+import { BASE_CSS, htmlTable as table } from '../report/html.js';
 import { escapeXml } from '../report/svg-chart.js';
 import type { SimResultDoc, SimRunDoc } from './result.js';
 
@@ -13,14 +14,6 @@ const esc = escapeXml;
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 const dec = (v: number | null | undefined, digits: number): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits);
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
-  const body = rows
-    .map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${esc(c)}</th>` : `<td>${esc(c)}</td>`)).join('')}</tr>`)
-    .join('\n');
-  return `<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
-}
 
 function runsTable(result: SimResultDoc): string {
   const at = result.evaluation.summaryAt.map((x) => `${Math.round(100 * x)} %`);
@@ -134,14 +127,7 @@ export function simulationReportHtml(result: SimResultDoc, charts: ReadonlyMap<C
 <meta charset="utf-8">
 <title>shoal simulation: ${esc(result.runs.map((r) => r.label).join(', '))}</title>
 <style>
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; }
-td { text-align: right; font-variant-numeric: tabular-nums; }
-thead th { background: #f3f3f3; }
-tbody th { text-align: left; font-weight: normal; }
-figure { margin: 1em 0; }
-.spec { color: #555; font-family: monospace; }
+${BASE_CSS}
 </style>
 </head>
 <body>

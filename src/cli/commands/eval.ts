@@ -10,15 +10,11 @@
  * A readable table, or JSON with `--json`.
  */
 import type { Command } from 'commander';
-import { readCrawlForEval } from '../../cluster/read-crawl.js';
-import { readTopicEval } from '../../cluster/read-topic.js';
-import { geoTargetsOfSpec, readGeoEval } from '../../cluster/read-geo.js';
+import { evaluateCrawl } from '../../cluster/crawl-eval.js';
 import { formatGeoLines } from '../geo-summary-text.js';
-import { readCommunityEval } from '../../cluster/read-community.js';
 import { formatCommunityLines } from '../community-summary-text.js';
 import type { PartitionerSpec } from '../../partition/partitioner.js';
 import { formatTopicLines } from '../topic-summary-text.js';
-import { collaborationMetrics } from '../../eval/collab-metrics.js';
 import { formatCollabTable } from '../../eval/collab-table.js';
 import { readTruth } from '../../web/truth/read.js';
 import type { CliIo } from '../cli-io.js';
@@ -38,31 +34,15 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .option('--json', 'print JSON instead of a table')
     .action(async (dirs: string[], opts: { truth?: string; json?: boolean }) => {
       const truth = opts.truth === undefined ? null : await readTruth(opts.truth);
-      const crawls = [];
-      for (const dir of dirs) crawls.push(await readCrawlForEval(dir, truth));
-      const first = crawls[0];
-      const target = first?.target ?? null;
-      const metrics = collaborationMetrics({
-        nodes: crawls.flatMap((c) => c.nodes),
-        links: crawls.flatMap((c) => c.links),
-        ...(target === null ? {} : { target }),
-      });
-      const partitioner = crawls.length === 1 ? (first?.manifest?.partitioner ?? null) : null;
+      const { partitioner, partitionCount, metrics, topic, geo, isGeoWithoutTruth, community } = await evaluateCrawl(dirs, truth);
       const crawl = dirs.join(' ');
-      const topic = dirs.length === 1 ? await readTopicEval(dirs[0] as string, truth, crawls[0]) : null;
-      const hasTopic = topic !== null && topic.categorised > 0;
-      const geoTargets = partitioner === null ? null : geoTargetsOfSpec(partitioner, first?.manifest?.partitionCount ?? 0);
-      const geo =
-        geoTargets === null || truth === null ? null : await readGeoEval(dirs[0] as string, truth, { ...geoTargets, crawl: crawls[0] });
-      const community = truth === null || dirs.length !== 1 ? null : await readCommunityEval(dirs[0] as string, truth, crawls[0]);
       if (opts.json === true) {
-        const partitionCount = first?.manifest?.partitionCount ?? dirs.length;
         const report = {
           crawl,
           partitioner,
           partitionCount,
           metrics,
-          ...(hasTopic ? { topic } : {}),
+          ...(topic === null ? {} : { topic }),
           ...(geo === null ? {} : { geo }),
           ...(community === null ? {} : { community }),
         };
@@ -71,15 +51,15 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       }
       const head =
         partitioner !== null
-          ? `${first?.manifest?.partitionCount ?? 0} nodes, ${partitioner.id} ${JSON.stringify(shortParams(partitioner.params))}`
+          ? `${partitionCount} nodes, ${partitioner.id} ${JSON.stringify(shortParams(partitioner.params))}`
           : dirs.length > 1
             ? `${dirs.length} node directories`
             : 'one node';
       io.out(`shoal eval ${crawl}: ${head}\n${formatCollabTable(metrics).trimEnd()}\n`);
-      if (hasTopic) io.out(formatTopicLines(topic));
+      if (topic !== null) io.out(formatTopicLines(topic));
       if (geo !== null) io.out(formatGeoLines(geo));
+      else if (isGeoWithoutTruth) io.out('geo metrics             need the test web’s truth: --truth DIR\n');
       if (community !== null) io.out(formatCommunityLines(community));
-      else if (geoTargets !== null) io.out('geo metrics             need the test web’s truth: --truth DIR\n');
     });
 }
 

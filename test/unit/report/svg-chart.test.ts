@@ -5,50 +5,11 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DomUtils, Parser, parseDocument } from 'htmlparser2';
+import { DomUtils } from 'htmlparser2';
 import type { Element } from 'domhandler';
 import type { Curve } from '../../../src/eval/ordering-models.js';
 import { curvesChartSvg, escapeXml, lineChartSvg, niceTicks, type ChartSeries } from '../../../src/report/svg-chart.js';
-
-/** Throws unless `xml` is well-formed: tags nest and close explicitly, entities are the XML ones. */
-function assertWellFormed(xml: string): void {
-  const stack: string[] = [];
-  let elements = 0;
-  let closes = 0;
-  const parser = new Parser(
-    {
-      onopentag(name) {
-        stack.push(name);
-        elements++;
-      },
-      onclosetag(name, isImplied) {
-        // htmlparser2 calls `<x/>` an implied close too: accept only that one.
-        if (isImplied) assert.equal(xml.slice(parser.endIndex - 1, parser.endIndex + 1), '/>', `<${name}> closed implicitly`);
-        assert.equal(stack.pop(), name, `</${name}> does not close the open element`);
-        closes++;
-      },
-    },
-    { xmlMode: true },
-  );
-  parser.end(xml);
-  assert.equal(stack.length, 0, `unclosed: ${stack.join(' > ')}`);
-  assert.equal(closes, elements);
-  const written = (xml.match(/<\//g) ?? []).length + (xml.match(/\/>/g) ?? []).length;
-  assert.equal(written, elements, 'every element is closed in the text, by </x> or />');
-  assert.doesNotMatch(xml, /&(?!(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)/, 'bare & in the document');
-  assert.doesNotMatch(xml, /="[^"]*</, '< inside an attribute value');
-}
-
-function parse(svg: string): Element {
-  assertWellFormed(svg);
-  const doc = parseDocument(svg, { xmlMode: true });
-  const root = DomUtils.findOne((e) => e.name === 'svg', doc.children);
-  assert.ok(root, 'an <svg> root');
-  return root;
-}
-
-const byClass = (root: Element, cls: string): Element[] =>
-  DomUtils.findAll((e) => (e.attribs['class'] ?? '').split(' ').includes(cls), [root]);
+import { assertWellFormed, byClass, parseSvg as parse } from '../../helpers/xml.js';
 
 const SERIES: ChartSeries[] = [
   { name: 'IR′ (pagerank)', x: [0, 50, 100], y: [0, 80, 100] },
