@@ -29,7 +29,7 @@ import type { DashboardSnapshot } from '../../src/obs/dashboard/snapshot.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { WEB_PRESETS } from '../../src/web/presets.js';
 import { exportTruth } from '../../src/web/truth/export.js';
-import { launchDashboardBrowser, watchDashboardPage } from '../helpers/dashboard-browser.js';
+import { launchChromium, watchPage } from '../helpers/browser.js';
 import { startNatsServer } from '../helpers/nats-server.js';
 import { parseScrape } from '../helpers/prometheus.js';
 import { CrawlMetrics } from '../../src/obs/metrics/crawl-metrics.js';
@@ -53,7 +53,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shoal-dashboard-'));
   truthDir = join(dir, 'truth');
   await exportTruth(web.model, truthDir, { port: web.port });
-  browser = await launchDashboardBrowser();
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -193,7 +193,7 @@ describe('the dashboard of an embedded crawl, in chromium', () => {
     try {
       assert.match(stderr, /^shoal: dashboard on http:\/\/127\.0\.0\.1:\d+\/\n$/);
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      const seen = watchDashboardPage(page);
+      const seen = await watchPage(page);
       await page.goto(dashboard.url);
       const crawling = crawl.run();
       const pagesShown = async (): Promise<number> => Number(await page.getAttribute('[data-figure="totals.pages"]', 'data-value'));
@@ -262,7 +262,7 @@ describe('the dashboard of an embedded crawl, in chromium', () => {
           assert.equal(shown.get(key), scrape.value('shoal_exchange_urls_total', { node, direction }), `${node}: URLs ${direction}`);
         }
       }
-      assert.deepEqual(seen.errors, [], 'no script error');
+      assert.deepEqual([...seen.consoleErrors, ...seen.pageErrors, ...seen.failedRequests], [], 'no script error, no failed request');
       const origin = new URL(dashboard.url).origin;
       assert.deepEqual(
         seen.requests.filter((u) => !u.startsWith(origin)),
