@@ -8,6 +8,22 @@
  */
 import type { WebConfigInput } from './config.js';
 
+/**
+ * Every Web fault a test web draws by default turned off (no redirects, errors, resets, oversized
+ * bodies or compression bombs; hangs are off by default), so that every ordinary page answers 200.
+ */
+export const NO_FAULTS = Object.freeze({
+  redirectRate: 0,
+  redirectLoopRate: 0,
+  notFoundRate: 0,
+  goneRate: 0,
+  serverErrorRate: 0,
+  unavailableRate: 0,
+  resetRate: 0,
+  oversizedRate: 0,
+  bombRate: 0,
+});
+
 export const WEB_PRESETS = {
   tiny: { hosts: 12, pages: 600, seeds: 3, server: { addressCount: 4 } },
   demo: { hosts: 200, pages: 20_000, seeds: 10, server: { addressCount: 64 } },
@@ -17,17 +33,7 @@ export const WEB_PRESETS = {
     community: { count: 17, size: 100, k: 32, o: 2 },
     seeds: 17,
     server: { addressCount: 17 },
-    faults: {
-      redirectRate: 0,
-      redirectLoopRate: 0,
-      notFoundRate: 0,
-      goneRate: 0,
-      serverErrorRate: 0,
-      unavailableRate: 0,
-      resetRate: 0,
-      oversizedRate: 0,
-      bombRate: 0,
-    },
+    faults: NO_FAULTS,
     duplicates: { nearDuplicateRate: 0, mirrorHostRate: 0 },
     robots: { rulesRate: 0, serverErrorRate: 0, unavailableRate: 0, redirectRate: 0, garbageRate: 0 },
     meta: { noindexRate: 0, nofollowRate: 0 },

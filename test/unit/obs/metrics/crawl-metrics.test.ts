@@ -10,15 +10,14 @@ import { diagnosticsEvents, type CrawlProgress } from '../../../../src/obs/event
 import { CrawlMetrics } from '../../../../src/obs/metrics/crawl-metrics.js';
 import { sampleValue } from '../../../../src/obs/metrics/snapshot.js';
 import type { CrawlLogRecord, CrawlOutcomeKind } from '../../../../src/store/records.js';
+import { crawlRecord, progressEvent } from '../../../helpers/crawl-events.js';
 import { parseScrape } from '../../../helpers/prometheus.js';
 
-function record(node: string, kind: CrawlOutcomeKind, fields: Partial<CrawlLogRecord> = {}): CrawlLogRecord {
-  return {
+/** A record with nothing fetched yet, unless `fields` say otherwise. */
+const record = (node: string, kind: CrawlOutcomeKind, fields: Partial<CrawlLogRecord> = {}): CrawlLogRecord =>
+  crawlRecord(node, 'http://h.test/', {
     timeMs: 0,
-    url: 'http://h.test/',
-    host: 'h.test',
     depth: 0,
-    fromUrl: null,
     kind,
     status: null,
     contentType: null,
@@ -26,39 +25,20 @@ function record(node: string, kind: CrawlOutcomeKind, fields: Partial<CrawlLogRe
     durationMs: 0,
     ip: null,
     attempts: 0,
-    isDuplicate: false,
-    redirectTo: null,
-    node,
-    warc: null,
-    digest: null,
-    simhash: null,
-    lang: null,
-    reason: null,
     ...fields,
-  };
-}
+  });
 
 const fetched = (node: string, kind: CrawlOutcomeKind, status: number | null, bytes: number, durationMs: number): CrawlLogRecord =>
   record(node, kind, { status, bytes, durationMs, attempts: 1 });
 
-function progress(node: string, fields: Partial<CrawlProgress> = {}): CrawlProgress {
-  return {
-    node,
-    elapsedMs: 1000,
-    urls: 0,
-    pages: 0,
-    pagesPerSecond: 0,
-    recentPagesPerSecond: 0,
-    bytes: 0,
-    bytesPerSecond: 0,
+/** A progress event with every count at zero, unless `fields` say otherwise. */
+const progress = (node: string, fields: Partial<CrawlProgress> = {}): CrawlProgress =>
+  progressEvent(node, {
     frontier: { queued: 0, inFlight: 0, activeHosts: 0, parked: 0, readyHosts: 0, waitingHosts: 0, backoffs: 0 },
-    hosts: 0,
-    errors: {},
-    stopReason: null,
     robots: { requests: 0, bytes: 0, results: {} },
+    hosts: 0,
     ...fields,
-  };
-}
+  });
 
 const exchange = (urlsSent: number, partitions: readonly number[]): NonNullable<CrawlProgress['exchange']> => ({
   urlsSent,
