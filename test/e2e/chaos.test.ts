@@ -7,7 +7,8 @@
  *
  * - no restart is refused (the directory's lock died with its holder);
  * - nothing is lost: every page a polite crawler reaches is fetched;
- * - after each kill, pages fetched again are at most what was in flight (the fetch slots) and what
+ * - after each kill, no page the crawl log held is fetched again, and pages fetched again are at
+ *   most what was in flight (the fetch slots) and what
  *   was answered since the last checkpoint (records not yet written: `frontier.checkpointIntervalMs`
  *   says pages fetched since are fetched again), counted over one interval and 100 ms of timer
  *   lateness before the kill;
@@ -110,6 +111,25 @@ function start(): { child: ChildProcess; exited: Promise<{ code: number | null; 
 }
 
 const keyOf = (r: RequestRecord): string => `${r.host}${r.path}`;
+
+/** The pages the crawl log holds as fetched now (whole lines only: a torn last line is cut on restart), keyed as {@link keyOf}. */
+function pagesRecorded(): Set<string> {
+  let text: string;
+  try {
+    text = readFileSync(join(out, 'crawl-log.jsonl'), 'utf8');
+  } catch {
+    return new Set();
+  }
+  const pages = new Set<string>();
+  for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
+    if (line === '') continue;
+    const e = JSON.parse(line) as { url?: string; outcome?: string; status?: number | null };
+    if (e.url === undefined || e.outcome !== 'ok') continue;
+    const u = new URL(e.url);
+    pages.add(`${u.hostname}${u.pathname}${u.search}`);
+  }
+  return pages;
+}
 /** A page answered for good (not a 5xx or a reset, which are tried again). */
 const isFinal = (r: RequestRecord): boolean => isPage(r) && r.status > 0 && r.status < 500;
 
@@ -123,6 +143,8 @@ describe('chaos: kill -9 at random moments, restarted at once', () => {
       const kills: number[] = [];
       /** Wall-clock time of each kill, ms since the epoch. */
       const killedAtMs: number[] = [];
+      /** The pages the crawl log held as fetched when each kill landed (what the killed run had made durable). */
+      const recordedAtKill: ReadonlySet<string>[] = [];
       const runs: Promise<{ code: number | null; stderr: string }>[] = [];
       for (let k = 0; k < KILLS; k++) {
         const run = start();
@@ -136,6 +158,7 @@ describe('chaos: kill -9 at random moments, restarted at once', () => {
             kills.push(web.log.count);
             killedAtMs.push(Date.now());
             process.kill(-(run.child.pid as number), 'SIGKILL');
+            recordedAtKill.push(pagesRecorded());
             resolve();
           });
           // A run that ends before its kill (the crawl is done) ends the chaos early.
@@ -177,6 +200,16 @@ describe('chaos: kill -9 at random moments, restarted at once', () => {
         );
         t.diagnostic(
           `kill ${i + 1} after request ${at}: ${again.size} pages fetched again (${recent.size} answered since the checkpoint before)`,
+        );
+        // A page the log held when the node was killed is never fetched again: recovery reads it back.
+        const recorded = recordedAtKill[i] as ReadonlySet<string>;
+        // (Read as the server logs them: every page the log held was answered before the kill.)
+        const requested = new Set(requests.slice(0, at).filter(isPage).map(keyOf));
+        assert.ok(recorded.size > 0 && [...recorded].every((k) => requested.has(k)), `kill ${i + 1}: ${recorded.size} pages in the log`);
+        assert.deepEqual(
+          [...again].filter((k) => recorded.has(k)),
+          [],
+          `kill ${i + 1}: pages fetched again although the crawl log held them`,
         );
         assert.ok(
           again.size <= SLOTS + recent.size,
