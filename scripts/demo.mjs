@@ -10,7 +10,8 @@
 // settings: see docs/memory.md), in a child process; the web is served from this one. The crawl goes
 // to .shoal/demo-crawl (emptied first, so that every run crawls from scratch); the web's ground
 // truth to .shoal/demo-truth. Ctrl-C stops the crawl cleanly (it reaches the child through the
-// terminal), closes the web and writes no report.
+// terminal), closes the web and writes no report. SHOAL_DEMO_MAX_PAGES changes the budget (the
+// test of the demo crawls fewer pages).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { WEB_PRESETS } from '../dist/web/presets.js';
 import { startTestWeb } from '../dist/web/start.js';
 
 const out = '.shoal/demo-crawl';
+const maxPages = process.env.SHOAL_DEMO_MAX_PAGES ?? '5000';
 const truth = '.shoal/demo-truth';
 const shoal = fileURLToPath(new URL('../bin/shoal.js', import.meta.url));
 let code = await runCli(['web', 'export', '--preset', 'demo', '--out', truth]);
@@ -35,7 +37,7 @@ if (code === 0) {
     const args = [
       'crawl',
       ...['--nodes', '4', '--workers', '2', '--partition', 'topic'],
-      ...['--seeds-file', web.seedsFile, '--out', out, '--allow-loopback', '--min-delay-ms', '50', '--max-pages', '5000'],
+      ...['--seeds-file', web.seedsFile, '--out', out, '--allow-loopback', '--min-delay-ms', '50', '--max-pages', maxPages],
       ...['--dashboard', '--set', `cluster.truthDir=${truth}`],
     ];
     // Without a POSIX shell (Windows) the command's first line cannot run: node runs it, without the settings.
