@@ -1,7 +1,6 @@
 /**
- * The parser and link extractor (SPEC §2 item 9): one streaming pass of htmlparser2's SAX parser
- * over a decoded page collects the title, the visible text, `<base href>`, meta robots, the
- * canonical link, the declared language and every link with its anchor text and *extended anchor
+ * The parser and link extractor (SPEC §2 item 9): one pass over a decoded page collects the
+ * title, the visible text, `<base href>`, meta robots, the canonical link, the declared language and every link with its anchor text and *extended anchor
  * text* — the N word tokens before and after the anchor in the visible text flow (N = 10 by
  * default, the window of the geographic-crawling paper, seed 003). No DOM, no script execution.
  *
@@ -25,10 +24,14 @@
  *   against `effectiveBase`.
  * - rel `nofollow`, `ugc` and `sponsored` all make `isNofollow` true; `rel` keeps the tokens.
  *
- * This file holds the htmlparser2 callbacks (PageCollector) and the ParsedPage assembly; the text
- * flow and its windows are in text-flow.ts, the meta robots directives in meta-robots.ts.
+ * The pass is html-scanner.ts, a lean scanner that reports what htmlparser2's SAX parser would; a
+ * page it does not model (`<plaintext>`, a document cut inside a tag) goes to htmlparser2 instead,
+ * which is also the scanner's oracle in the tests (`engine: 'htmlparser2'` parses with it alone).
+ * This file holds their shared callbacks (PageCollector) and the ParsedPage assembly; the text flow
+ * and its windows are in text-flow.ts, the meta robots directives in meta-robots.ts.
  */
 import { Parser } from 'htmlparser2';
+import { scanHtml, type ScanPosition } from './html-scanner.js';
 import { metaRobotsOf, parseRobotsDirectives, type MetaRobots } from './meta-robots.js';
 import { TextFlow, collapse, type ExtendedAnchorText } from './text-flow.js';
 
@@ -120,6 +123,11 @@ export interface ParseHtmlOptions {
   readonly maxTextChars?: number;
   /** Meta names besides `robots` whose directives apply (agent-specific tags, e.g. `shoal`). Default none. */
   readonly robotsMetaNames?: readonly string[];
+  /**
+   * What reads the HTML: `scanner` (default), html-scanner.ts, which hands a page it does not model
+   * to htmlparser2; or `htmlparser2` for every page (the scanner's oracle).
+   */
+  readonly engine?: 'scanner' | 'htmlparser2';
 }
 
 /** Default of {@link ParseHtmlOptions.anchorContextTokens} (seed 003). */
@@ -228,6 +236,8 @@ const TAG_FLAGS: ReadonlyMap<string, number> = (() => {
   mark(HANDLED, IS_HANDLED);
   return flags;
 })();
+/** Elements whose attributes the collector reads: the scanner makes strings of no others. */
+const ATTRIBUTES_READ: ReadonlySet<string> = new Set(HANDLED);
 const LINK_RELS = new Set(['alternate', 'next', 'prev']);
 const NOFOLLOW_RELS = new Set(['nofollow', 'ugc', 'sponsored']);
 
@@ -357,7 +367,7 @@ class PageCollector {
   /** Open `<a>` elements (htmlparser2's count) and the link being collected, with its depth. */
   private anchorDepth = 0;
   private anchor: { link: LinkDraft | null; depth: number; text: string; before: string } | null = null;
-  private parser: Parser | null = null;
+  private position: ScanPosition | null = null;
 
   constructor(
     n: number,
@@ -368,9 +378,9 @@ class PageCollector {
     this.flow = new TextFlow(n, maxChars);
   }
 
-  /** htmlparser2 hands over its parser first: the collector is the handler object itself. */
-  onparserinit(parser: Parser): void {
-    this.parser = parser;
+  /** The scanner (or htmlparser2's parser) hands over itself first: the collector is the handler object itself. */
+  onparserinit(position: ScanPosition): void {
+    this.position = position;
   }
 
   onopentag(name: string, attrs: Record<string, string>): void {
@@ -485,7 +495,7 @@ class PageCollector {
   }
 
   private offset(): number {
-    return this.parser?.startIndex ?? 0;
+    return this.position?.startIndex ?? 0;
   }
 
   /** A new link draft, or null when skipped (counted). */
@@ -596,8 +606,11 @@ export function parseHtml(html: string, pageUrl: string, options: ParseHtmlOptio
     options.robotsMetaNames === undefined || options.robotsMetaNames.length === 0
       ? NO_NAMES
       : new Set(options.robotsMetaNames.map((s) => s.trim().toLowerCase()));
-  const c = new PageCollector(n, maxLinks, maxChars, names);
-  new Parser(c, { decodeEntities: true }).end(html);
+  let c = new PageCollector(n, maxLinks, maxChars, names);
+  if (options.engine === 'htmlparser2' || !scanHtml(html, c, ATTRIBUTES_READ)) {
+    c = new PageCollector(n, maxLinks, maxChars, names);
+    new Parser(c, { decodeEntities: true }).end(html);
+  }
   c.end();
   const visibleText = c.flow.finish();
   const links: readonly ExtractedLink[] = c.links;
