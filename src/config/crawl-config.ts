@@ -276,7 +276,10 @@ const storeSchema = z
     warcMaxFileBytes: bytes()
       .default(1024 ** 3)
       .describe('a WARC file is rotated once it has passed this size'),
-    warcCompressionLevel: count('level').max(9).default(6).describe('gzip level of WARC records, 0 (store) to 9'),
+    warcCompressionLevel: count('level')
+      .max(9)
+      .default(2)
+      .describe('gzip level of WARC records, 0 (store) to 9; 2 costs half of 6 for files about 14 % larger (docs/benchmarks.md)'),
     hasCrawlLog: z
       .boolean()
       .default(true)

@@ -12,7 +12,7 @@ import { textDigest } from '../dedup/content-digest.js';
 import { decodeHtml, detectCharset } from './charset.js';
 import { parseHtml, type HtmlLinkKind } from './html-page.js';
 import { detectLanguage } from './language.js';
-import { normalizeUrl } from '../url/normalize.js';
+import { normalizeUrl, type NormalizeResult } from '../url/normalize.js';
 import type { TopicLabel, TopicLabeler } from '../classify/topic-labeler.js';
 
 /** Parser limits of an analysis (the `parse` options of the crawl configuration). */
@@ -94,9 +94,19 @@ export function analyzePage(input: PageAnalysisInput, options: PageAnalysisOptio
   const hostnames: string[] = [];
   let invalid = 0;
   let nofollow = 0;
+  // A page links to the same targets many times (and to places in them: `x.html#m1`, `x.html#m2`),
+  // and parsing a URL is a real share of an analysis: each target up to its `#` is normalized once
+  // (the fragment never changes the rest of the URL, and normalization drops it).
+  const normalized = new Map<string, NormalizeResult>();
   for (const l of page.links) {
     if (l.isNofollow) nofollow++;
-    const n = normalizeUrl(l.href, page.effectiveBase);
+    const hash = l.href.indexOf('#');
+    const target = hash < 0 ? l.href : l.href.slice(0, hash);
+    let n = normalized.get(target);
+    if (n === undefined) {
+      n = normalizeUrl(target, page.effectiveBase);
+      normalized.set(target, n);
+    }
     if (n.kind !== 'ok') {
       invalid++;
       continue;

@@ -50,7 +50,7 @@ export interface WarcWriterOptions {
   readonly prefix?: string;
   /** A file is rotated once it has passed this size, in bytes. Default 1 GiB. */
   readonly maxFileBytes?: number;
-  /** gzip level, 0 (store) to 9. Default 6. */
+  /** gzip level, 0 (store) to 9. Default 2 (the crawl configuration's default; see the README). */
   readonly compressionLevel?: number;
   /** Operator fields added to each warcinfo block (`operator`, `isPartOf`, `description`, `robots`, ...). */
   readonly warcinfoFields?: readonly WarcField[];
@@ -204,7 +204,7 @@ export class WarcWriter {
   constructor(private readonly options: WarcWriterOptions) {
     this.prefix = options.prefix ?? 'shoal';
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    this.level = options.compressionLevel ?? 6;
+    this.level = options.compressionLevel ?? 2;
     this.isIndexed = options.isIndexed ?? true;
     this.now = options.now ?? Date.now;
     this.indexPath = join(options.dir, INDEX_FILE);
