@@ -239,10 +239,21 @@ class Scan implements ScanPosition {
     for (let k = stack.length - 1; k >= 0; k--) this.handler.onclosetag(stack[k] as string);
   }
 
-  /** Reports the text from `from` to `to`, entities decoded. */
+  /**
+   * Reports the text from `from` to `to`, entities decoded; a run of nothing but ASCII white space
+   * (the indentation between tags, most runs of a page) as one space, which every reader of text
+   * collapses it to anyway, without making a string of it.
+   */
   private text(from: number, to: number): void {
     if (to <= from) return;
-    const raw = this.html.slice(from, to);
+    const html = this.html;
+    let i = from;
+    while (i < to && isSpace(html.charCodeAt(i))) i++;
+    if (i === to) {
+      this.handler.ontext(' ');
+      return;
+    }
+    const raw = html.slice(from, to);
     this.handler.ontext(raw.includes(AMP) ? decodeHTML(raw) : raw);
   }
 
