@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import type { CrawlConfig } from '../config/crawl-config.js';
 import { listenToChannels } from '../obs/dashboard/channel-source.js';
 import { DashboardAggregator } from '../obs/dashboard/dashboard-aggregator.js';
-import { startDashboard, type Dashboard, type DashboardSettings } from '../obs/dashboard/dashboard.js';
+import type { Dashboard, DashboardSettings } from '../obs/dashboard/dashboard.js';
 import type { CliIo } from './cli-io.js';
 import { readDashboardTruth } from './dashboard-truth.js';
 
@@ -26,6 +26,8 @@ export async function startCrawlDashboard(config: CrawlConfig, io: Pick<CliIo, '
   const now = Date.now;
   const stop = listenToChannels(aggregator, now);
   try {
+    // Loaded only here: its web server's modules cost a crawl without a dashboard memory for nothing.
+    const { startDashboard } = await import('../obs/dashboard/dashboard.js');
     const dashboard = await startDashboard(config.dashboard, { aggregator, now, onClose: stop });
     announceDashboard(io, dashboard, config.dashboard);
     return dashboard;

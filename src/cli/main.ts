@@ -4,21 +4,32 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError, ShoalError, isConfigProblem } from '../core/errors.js';
-import { registerConfigCommand } from './commands/config.js';
-import { registerCrawlCommand } from './commands/crawl.js';
-import { registerDashboardCommand } from './commands/dashboard.js';
-import { registerEvalCommand } from './commands/eval.js';
-import { registerNodeCommand } from './commands/node.js';
-import { registerReportCommand } from './commands/report.js';
-import { registerSimulateCommand } from './commands/simulate.js';
-import { registerClassifyCommand } from './commands/classify.js';
-import { registerTrainCommand } from './commands/train.js';
-import { registerWebCommand } from './commands/web.js';
 import type { CliIo } from './cli-io.js';
 import { exitWith, processIo } from './process-io.js';
 import { shoalVersion } from '../node/version.js';
 
 export type { CliIo, StopCause } from './cli-io.js';
+
+/** Registers one command on the program; `setCode` receives its exit code when the command sets one. */
+type Register = (program: Command, io: CliIo, setCode: (code: number) => void) => void;
+
+/**
+ * The commands, each loaded when it is run: a command's modules (NATS for `node`, the dashboard
+ * server, the simulator, the trainer...) cost memory and start-up time the others do not need, and
+ * a crawl's memory is measured. Help and an unknown command load them all.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  crawl: async () => (await import('./commands/crawl.js')).registerCrawlCommand,
+  web: async () => (await import('./commands/web.js')).registerWebCommand,
+  config: async () => (await import('./commands/config.js')).registerConfigCommand,
+  eval: async () => (await import('./commands/eval.js')).registerEvalCommand,
+  node: async () => (await import('./commands/node.js')).registerNodeCommand,
+  simulate: async () => (await import('./commands/simulate.js')).registerSimulateCommand,
+  report: async () => (await import('./commands/report.js')).registerReportCommand,
+  dashboard: async () => (await import('./commands/dashboard.js')).registerDashboardCommand,
+  train: async () => (await import('./commands/train.js')).registerTrainCommand,
+  classify: async () => (await import('./commands/classify.js')).registerClassifyCommand,
+};
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
@@ -30,26 +41,12 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError()
     .enablePositionalOptions();
-  registerCrawlCommand(program, io, (c) => {
+  const setCode = (c: number): void => {
     code = c;
-  });
-  registerWebCommand(program, io, (c) => {
-    code = c;
-  });
-  registerConfigCommand(program, io);
-  registerEvalCommand(program, io);
-  registerNodeCommand(program, io, (c) => {
-    code = c;
-  });
-  registerSimulateCommand(program, io, (c) => {
-    code = c;
-  });
-  registerReportCommand(program, io);
-  registerDashboardCommand(program, io, (c) => {
-    code = c;
-  });
-  registerTrainCommand(program, io);
-  registerClassifyCommand(program, io);
+  };
+  const first = argv[0];
+  const named = first !== undefined && Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+  for (const load of named === undefined ? Object.values(COMMANDS) : [named]) (await load())(program, io, setCode);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return code;

@@ -25,7 +25,7 @@ import type { CrawlSummary } from '../../node/crawl-stats.js';
 import { CrawlChannel, type CrawlProgress, type CrawlStarted } from '../../obs/events.js';
 import { processSettings } from '../../node/process-settings.js';
 import { CrawlMetrics } from '../../obs/metrics/crawl-metrics.js';
-import { startMetricsServer, type MetricsServer } from '../../obs/metrics/metrics-server.js';
+import type { MetricsServer } from '../../obs/metrics/metrics-server.js';
 import type { CliIo } from '../cli-io.js';
 import { collect, fmt, PROGRESS_LINE_MS } from '../format.js';
 import { progressLine, rateSince } from '../crawl-progress.js';
@@ -192,6 +192,8 @@ export async function runCrawl(
   try {
     const { port } = config.metrics;
     if (port !== null) {
+      // Loaded only here, like the dashboard: its HTTP framework is memory a crawl without it does not need.
+      const { startMetricsServer } = await import('../../obs/metrics/metrics-server.js');
       server = await startMetricsServer(metrics, { ...config.metrics, port });
       io.err(`shoal ${command}: metrics on ${server.url}\n`);
     }
