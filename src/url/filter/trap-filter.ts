@@ -216,7 +216,21 @@ function segmentsOf(path: string): string[] {
   return out;
 }
 
+/**
+ * Whether a segment occurs more than `max` times. Paths are short (the path-depth rule caps them):
+ * comparing each segment with those after it costs less than a map per URL, which every link of
+ * every page pays.
+ */
 function hasSegmentRepeatedMoreThan(segs: readonly string[], max: number): boolean {
+  const n = segs.length;
+  if (n <= 32) {
+    for (let i = 0; i + max < n; i++) {
+      const s = segs[i] as string;
+      let count = 1;
+      for (let j = i + 1; j < n; j++) if (segs[j] === s && ++count > max) return true;
+    }
+    return false;
+  }
   const counts = new Map<string, number>();
   for (const s of segs) {
     const c = (counts.get(s) ?? 0) + 1;
