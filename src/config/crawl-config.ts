@@ -302,7 +302,7 @@ const parseSchema = z
       .nullable()
       .default(null)
       .describe(
-        'worker threads that parse pages (charset, HTML, language, SimHash, links); 0 = in the crawl thread; null = one less than the CPU count, at least 1',
+        'worker threads that parse pages (charset, HTML, language, SimHash, links); 0 = in the crawl thread; null = one less than the CPU count (0 on one core)',
       ),
     maxWorkerHeapBytes: bytes()
       .default(512 * 1024 ** 2)
