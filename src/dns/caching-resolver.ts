@@ -1,20 +1,20 @@
 /**
  * The crawler's resolver: a hosts map first (`--resolve`, hosts files), then a bounded cache of
- * answers with their time-to-live, then the system (by default the DNS records' own TTL, or the OS
- * resolver with a default TTL when the records cannot be queried directly).
+ * answers with their time-to-live, then the system (system-lookup.ts: by default the DNS records' own
+ * TTL, or the OS resolver with a default TTL when the records cannot be queried directly).
+ *
+ * Failures are kept too, for one of two times. A name that does not resolve (`isUnresolvable`:
+ * NXDOMAIN, no address record) is a definite answer, kept `negativeTtlMs` (1 min): the crawl ends the
+ * URLs of its host from the cache, one lookup a minute at most. A name server that did not answer
+ * (a timeout, SERVFAIL) says nothing about the name: kept only `transientTtlMs` (5 s), so that the
+ * next attempt, after its host's back-off, asks again rather than meeting the same failure.
  */
-import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import { canonicalHostName, type HostsMap } from './hosts-map.js';
-import { ResolveSource, type ResolveResult, type Resolver } from './resolver.js';
+import { isUnresolvable, ResolveSource, type ResolveResult, type Resolver } from './resolver.js';
+import { systemLookup, type SystemAnswer, type SystemLookup } from './system-lookup.js';
 
-/** What a system lookup returns: an address and how long it may be kept. */
-export type SystemAnswer =
-  | { readonly kind: 'ok'; readonly ip: string; readonly family: 4 | 6; readonly ttlMs: number | null }
-  | { readonly kind: 'dns-error'; readonly code: string; readonly message: string };
-
-/** Looks a name up outside the process (replaceable in tests). */
-export type SystemLookup = (host: string) => Promise<SystemAnswer>;
+export type { SystemAnswer, SystemLookup } from './system-lookup.js';
 
 /** Options of {@link CachingResolver}. */
 export interface CachingResolverOptions {
@@ -28,8 +28,10 @@ export interface CachingResolverOptions {
   readonly defaultTtlMs?: number;
   /** Upper bound on any positive TTL, in ms. Default 3,600,000 (1 h). */
   readonly maxTtlMs?: number;
-  /** How long a failure is remembered, in ms. Default 60,000. */
+  /** How long a name that does not resolve (NXDOMAIN, no address record) is remembered, in ms. Default 60,000. */
   readonly negativeTtlMs?: number;
+  /** How long any other failure (a name server that timed out, failed or refused) is remembered, in ms; at most `negativeTtlMs`. Default 5,000. */
+  readonly transientTtlMs?: number;
   /** Most cached names (least recently used out first). Default 100,000. */
   readonly maxEntries?: number;
   /** Clock in ms (injected in tests). Default Date.now. */
@@ -40,27 +42,6 @@ interface Entry {
   readonly result: ResolveResult;
   readonly expiresAtMs: number;
 }
-
-/** Default system lookup: A records (then AAAA) with their TTL; the OS resolver if DNS cannot answer. */
-export const systemLookup: SystemLookup = async (host) => {
-  for (const family of [4, 6] as const) {
-    try {
-      const records = family === 4 ? await dns.resolve4(host, { ttl: true }) : await dns.resolve6(host, { ttl: true });
-      const first = records[0];
-      if (first !== undefined) return { kind: 'ok', ip: first.address, family, ttlMs: first.ttl * 1000 };
-    } catch {
-      // No record of this family, or no DNS server: the OS resolver below may still know the name
-      // (/etc/hosts, mDNS), without a TTL.
-    }
-  }
-  try {
-    const { address, family } = await dns.lookup(host);
-    return { kind: 'ok', ip: address, family: family === 6 ? 6 : 4, ttlMs: null };
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    return { kind: 'dns-error', code: e.code ?? 'EDNS', message: e.message };
-  }
-};
 
 /** Hosts map, then cache, then system lookup; see the {@link Resolver} contract. */
 export class CachingResolver implements Resolver {
@@ -145,8 +126,10 @@ export class CachingResolver implements Resolver {
       answer.kind === 'ok'
         ? { kind: 'ok', ip: answer.ip, family: answer.family, source: ResolveSource.dns }
         : { kind: 'dns-error', code: answer.code, message: answer.message, source: ResolveSource.dns };
-    const ttlMs =
-      answer.kind === 'ok' ? Math.min(answer.ttlMs ?? o.defaultTtlMs ?? 300_000, o.maxTtlMs ?? 3_600_000) : (o.negativeTtlMs ?? 60_000);
+    const negativeTtlMs = o.negativeTtlMs ?? 60_000;
+    let ttlMs: number;
+    if (answer.kind === 'ok') ttlMs = Math.min(answer.ttlMs ?? o.defaultTtlMs ?? 300_000, o.maxTtlMs ?? 3_600_000);
+    else ttlMs = isUnresolvable(result) ? negativeTtlMs : Math.min(o.transientTtlMs ?? 5_000, negativeTtlMs);
     if (!this.isClosed && ttlMs > 0) {
       this.cache.set(name, { result, expiresAtMs: this.now() + ttlMs });
       const max = o.maxEntries ?? 100_000;

@@ -28,6 +28,20 @@ export type ResolveResult =
   | { readonly kind: 'ok'; readonly ip: string; readonly family: 4 | 6; readonly source: ResolveSource }
   | { readonly kind: 'dns-error'; readonly code: string; readonly message: string; readonly source: ResolveSource };
 
+/**
+ * Codes of a definite answer that a name has no address: it does not exist (NXDOMAIN: `ENOTFOUND`),
+ * it has no address record (`ENODATA`), it is not a host name (`EBADNAME`), or it is not in the
+ * hosts map while system lookups are off (`ENOHOSTSMAP`). Every other failure (a name server that
+ * timed out, failed or refused: `ETIMEOUT`, `ESERVFAIL`, `EAI_AGAIN`, ...) says nothing about the
+ * name, and a later lookup may succeed.
+ */
+const UNRESOLVABLE_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'ENODATA', 'EBADNAME', 'ENOHOSTSMAP']);
+
+/** Whether `result` says for certain that the name has no address (the codes above); false for an address, a failure that may pass, or null. */
+export function isUnresolvable(result: ResolveResult | null): result is Extract<ResolveResult, { kind: 'dns-error' }> {
+  return result !== null && result.kind === 'dns-error' && UNRESOLVABLE_CODES.has(result.code);
+}
+
 /** Resolves host names to addresses. */
 export interface Resolver {
   resolve(host: string): Promise<ResolveResult>;

@@ -12,11 +12,18 @@
  * place in the host's queue (`isRequeue`: not an attempt), and comes out again once the politeness gap after the
  * robots.txt request has passed, so the server never sees two requests closer than the gap.
  *
- * A slot does not wait for a slow name server either: when the host's name has no answer at hand
- * (resolver `peek`) and none comes within `dnsWaitMs`, the URL goes back to its queue, to be tried
- * again {@link DNS_RETRY_MS} later, while the lookup goes on in the resolver. Otherwise a crawl that
- * meets many hosts whose names answer slowly or not at all (dead links, a local resolver that drops
- * queries) has every slot waiting on DNS, and the hosts that do answer wait with them.
+ * Before robots.txt, a slot asks what is known of the host's name (name-check.ts). A name with no
+ * answer within `dnsWaitMs` sends the URL back to its queue for {@link DNS_RETRY_MS} while the lookup
+ * goes on: otherwise hosts whose names answer slowly or not at all (dead links, a local resolver
+ * that drops queries) would hold every slot, and the hosts that do answer would wait with them. A
+ * name known not to resolve (NXDOMAIN, no address record) ends the URL as `dns-error` at once,
+ * without robots.txt (a host that cannot be reached serves none), a request or a politeness gap;
+ * the resolver keeps that answer for its negative TTL, so a dead host costs one lookup a minute
+ * however many of its URLs are queued or found later.
+ *
+ * A URL that ends without a request (a dead name, robots.txt, a budget, a given-up host) frees its
+ * host's connection at once (`endFetch`), before its crawl-log line is written and its lease
+ * completed: the host's next URL may go in the same turn of the event loop, in another slot.
  *
  * The crawl is over when the frontier is empty, no slot is busy (a busy slot may still add URLs) and
  * nobody holds the run open ({@link FetchLoop.hold}: the node while it queues a seeds file),
@@ -38,6 +45,7 @@ import { connectionFailureOf, type HostReachability } from './host-reachability.
 import { isRetryable, type FetchOutcome, type Fetcher } from '../../fetch/fetcher.js';
 import type { CompletionReport, Frontier, Lease } from '../../frontier/frontier.js';
 import { DEFAULT_DNS_WAIT_MS, type Resolver } from '../../dns/resolver.js';
+import { NameCheck } from './name-check.js';
 import type { ScopeCounters } from '../../url/scope.js';
 
 /** Collaborators and limits of {@link FetchLoop}. */
@@ -81,6 +89,9 @@ export interface PageCounter {
   add(pages: number): void;
 }
 
+/** The completion of a URL for which nothing was sent: its host's next contact stays as it was. */
+const WITHOUT_REQUEST: CompletionReport = { fetchDurationMs: 0, isWithoutRequest: true };
+
 /** How long a URL whose host's name is not answered yet waits before it is tried again, ms. */
 export const DNS_RETRY_MS = 1000;
 
@@ -99,8 +110,8 @@ export class FetchLoop {
   private busy = 0;
   private startedPages = 0;
   private reason: StopReason | null = null;
-  /** Hosts whose name was answered after a slot stopped waiting for it (see {@link isNamePending}). */
-  private readonly answeredLate = new Set<string>();
+  /** What is known of the leased hosts' names (name-check.ts). */
+  private readonly names: NameCheck;
   /** Aborts fetches in flight: the caller's signal, or a slot failing. */
   private readonly controller = new AbortController();
   private readonly signal = this.controller.signal;
@@ -108,7 +119,9 @@ export class FetchLoop {
   /** Holds on exhaustion: while any is taken, an empty frontier means "more is coming" (seeds being queued). */
   private holds = 0;
 
-  constructor(private readonly options: FetchLoopOptions) {}
+  constructor(private readonly options: FetchLoopOptions) {
+    this.names = new NameCheck(options.resolver ?? null, options.clock, options.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS);
+  }
 
   /** Keeps the run from ending on an empty frontier until the returned function is called (once). */
   hold(): () => void {
@@ -218,8 +231,13 @@ export class FetchLoop {
       await this.endWithoutRequest(lease, unreachable.outcome, priorAttempts, unreachable.detail);
       return;
     }
-    if (await this.isNamePending(hostnameOfKey(entry.host))) {
+    const name = await this.names.verdict(hostnameOfKey(entry.host));
+    if (name.kind === 'pending') {
       await this.complete(lease, { fetchDurationMs: 0, isRequeue: true, retryAfterMs: DNS_RETRY_MS });
+      return;
+    }
+    if (name.kind === 'unresolvable') {
+      await this.endWithoutRequest(lease, 'dns-error', priorAttempts, name.code);
       return;
     }
     const robots = await this.robotsDecision(lease, parts);
@@ -295,15 +313,23 @@ export class FetchLoop {
           const report = await o.robots.fetch(parts.origin, this.signal);
           if (report.isAborted) return null;
           if (report.connectionFailure !== null) o.reachability?.failed(host, report.connectionFailure);
-          else o.reachability?.answered(host);
-          // The page itself comes one politeness gap after robots.txt, in its place in the host's queue.
+          else if (!report.isWithoutRequest) o.reachability?.answered(host);
           const after = o.robots.verdict(parts.origin, o.clock.nowMs());
+          const ip = report.ip !== null && !o.isProxied ? { ip: report.ip } : {};
+          if (after.kind === 'given-up') {
+            // No request will be made for the URL: it ends now, not after the gap. A robots.txt request
+            // that was sent still spaces the host's next contact.
+            const ended: CompletionReport = report.isWithoutRequest ? WITHOUT_REQUEST : { fetchDurationMs: report.durationMs, ...ip };
+            await this.endWithoutRequest(lease, after.reason, 0, after.detail, ended);
+            return null;
+          }
+          // The page itself comes one politeness gap after robots.txt, in its place in the host's queue.
           await this.complete(lease, {
             fetchDurationMs: report.durationMs,
             isRequeue: true,
             ...(after.kind === 'rules' ? { crawlDelayMs: after.crawlDelayMs } : {}),
             ...(after.kind === 'wait' ? { retryAfterMs: Math.max(0, after.untilMs - o.clock.nowMs()) } : {}),
-            ...(report.ip !== null && !o.isProxied ? { ip: report.ip } : {}),
+            ...ip,
           });
           return null;
         }
@@ -321,36 +347,24 @@ export class FetchLoop {
     }
   }
 
-  /** Ends the leased URL's crawl with `kind`, without a request for it: its crawl-log record, then its lease. */
-  private async endWithoutRequest(lease: Lease, kind: CrawlOutcomeKind, attempts: number, reason: string | null): Promise<void> {
-    const entry = lease.entry as NodeEntry;
-    this.options.processor.endWithoutRequest(entry, fromUrlOf(entry), kind, attempts, reason);
-    await this.completeRecorded(lease, { fetchDurationMs: 0, isWithoutRequest: true });
-  }
-
   /**
-   * Whether `hostname` has no answer at hand and none came within `dnsWaitMs` (the lookup goes on in
-   * the resolver, and the answer, even a failure, is at hand next time).
+   * Ends the leased URL's crawl with `kind`, without a request for it: its crawl-log record and the
+   * end of its fetch (its host's connection is free now), then its lease once the record is written.
+   * `report`: the politeness of a robots.txt request made under the lease, if there was one.
    */
-  private async isNamePending(hostname: string): Promise<boolean> {
-    const { resolver, clock } = this.options;
-    if (resolver == null || resolver.peek === undefined) return false;
-    // An answer that came after a wait lets the next URL of the host go, even if it is not at hand
-    // any more (a TTL of 0, or shorter than the retry): its fetch looks the name up itself, within
-    // the fetcher's own limits. Without this, such a host would go back to its queue forever.
-    if (this.answeredLate.delete(hostname) || resolver.peek(hostname) !== null) return false;
-    const stop = new AbortController();
-    const lookup = resolver.resolve(hostname).then(
-      () => true,
-      () => true,
-    );
-    const isAnswered = await Promise.race([
-      lookup,
-      clock.sleepUntil(clock.nowMs() + (this.options.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS), stop.signal).then(() => false),
-    ]);
-    stop.abort();
-    if (!isAnswered) void lookup.then(() => this.answeredLate.add(hostname));
-    return !isAnswered;
+  private async endWithoutRequest(
+    lease: Lease,
+    kind: CrawlOutcomeKind,
+    attempts: number,
+    reason: string | null,
+    report: CompletionReport = WITHOUT_REQUEST,
+  ): Promise<void> {
+    const o = this.options;
+    const entry = lease.entry as NodeEntry;
+    o.processor.endWithoutRequest(entry, fromUrlOf(entry), kind, attempts, reason);
+    o.frontier.endFetch(lease, report, o.clock.nowMs());
+    o.waker.notify();
+    await this.completeRecorded(lease, report);
   }
 
   /** Page fetches started that count against `maxPages` (every node's, when they share it), earlier runs included. */

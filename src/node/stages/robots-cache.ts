@@ -42,6 +42,8 @@ export interface RobotsFetchReport {
   readonly ip: string | null;
   /** How the last request failed before any answer (host-reachability.ts); null when the server answered or the fetch was aborted. */
   readonly connectionFailure: ConnectionFailure | null;
+  /** Whether the last request was never sent: the host's name gave no address, or an address the crawl may not contact. */
+  readonly isWithoutRequest: boolean;
 }
 
 /** Options of {@link RobotsCache}. */
@@ -162,7 +164,7 @@ export class RobotsCache {
       const startedWallMs = o.clock.wallMs();
       outcome = await o.fetcher.fetch({ url }, signal);
       if (outcome.kind === 'aborted')
-        return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null };
+        return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null, isWithoutRequest: false };
       await o.onRequest(url, outcome, startedWallMs);
       if (outcome.kind !== 'redirect' || outcome.location === null || hops >= o.config.maxRedirects) break;
       const next = normalizeUrl(outcome.location);
@@ -170,10 +172,17 @@ export class RobotsCache {
       hops++;
       url = next.url;
       await o.clock.sleepUntil(o.clock.nowMs() + o.hopGapMs(outcome.timings.totalMs), signal);
-      if (signal.aborted) return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null };
+      if (signal.aborted)
+        return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null, isWithoutRequest: false };
     }
     this.settle(origin, e, outcome, hops);
-    return { isAborted: false, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: connectionFailureOf(outcome) };
+    return {
+      isAborted: false,
+      durationMs: outcome.timings.totalMs,
+      ip: outcome.ip,
+      connectionFailure: connectionFailureOf(outcome),
+      isWithoutRequest: outcome.kind === 'dns-error' || outcome.kind === 'address-denied',
+    };
   }
 
   /** Turns the last outcome into rules, a retry time or a given-up host. */

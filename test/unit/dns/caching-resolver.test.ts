@@ -84,6 +84,29 @@ describe('CachingResolver', () => {
     assert.equal(sys.calls.length, 2);
   });
 
+  it('remembers a name server that did not answer for transientTtlMs only: the next attempt asks again', async () => {
+    let now = 0;
+    const sys = scripted({
+      'slow.example': { kind: 'dns-error', code: 'ETIMEOUT', message: 'timed out' },
+      'broken.example': { kind: 'dns-error', code: 'ESERVFAIL', message: 'server failure' },
+    });
+    const r = new CachingResolver({ lookup: sys.lookup, now: () => now, negativeTtlMs: 60_000, transientTtlMs: 5_000 });
+    for (const name of ['slow.example', 'broken.example', 'gone.example']) await r.resolve(name);
+    now = 4_999;
+    assert.deepEqual(
+      ['slow.example', 'broken.example', 'gone.example'].map((n) => r.peek(n)?.source),
+      ['cache', 'cache', 'cache'],
+    );
+    now = 5_000;
+    assert.deepEqual(
+      ['slow.example', 'broken.example', 'gone.example'].map((n) => r.peek(n)?.source ?? null),
+      [null, null, 'cache'],
+      'NXDOMAIN is kept for the negative TTL',
+    );
+    await r.resolve('slow.example');
+    assert.deepEqual(sys.calls, ['slow.example', 'broken.example', 'gone.example', 'slow.example']);
+  });
+
   it('a lookup that throws is a dns-error, not a crash', async () => {
     const r = new CachingResolver({
       lookup: async () => {

@@ -31,6 +31,8 @@ function head(status: number, headers: Readonly<Record<string, string>>): Respon
 /** A Fetcher answering from `route(url, attempt)`; each request takes `durationMs` of clock time (a `tooSlow` reply its own). */
 export class FakeFetcher implements Fetcher {
   readonly received: Received[] = [];
+  /** URLs whose fetch ended at the name (the resolver answered a failure): nothing was sent. */
+  readonly failedLookups: string[] = [];
   private readonly attempts = new Map<string, number>();
   private inFlight = 0;
   /** Most requests in flight at once, per host. */
@@ -43,7 +45,7 @@ export class FakeFetcher implements Fetcher {
     private readonly clock: ManualClock,
     private readonly route: (url: string, attempt: number) => Reply,
     private readonly durationMs = 100,
-    /** When given, a fetch first looks its host up here, as the real fetcher does (a slow name holds the fetch). */
+    /** When given, a fetch first looks its host up here, as the real fetcher does (a slow name holds the fetch, a failure ends it as `dns-error`). */
     private readonly resolver: Resolver | null = null,
   ) {}
 
@@ -55,7 +57,19 @@ export class FakeFetcher implements Fetcher {
     const url = asked.url;
     const host = new URL(url).host;
     if (this.closed.signal.aborted) return { kind: 'aborted', url, ip: null, timings: { dnsMs: 0, totalMs: 0 }, reason: 'closed' };
-    await this.resolver?.resolve(new URL(url).hostname);
+    const answer = await this.resolver?.resolve(new URL(url).hostname);
+    if (answer?.kind === 'dns-error') {
+      this.failedLookups.push(url);
+      return {
+        kind: 'dns-error',
+        url,
+        ip: null,
+        timings: { dnsMs: 0, totalMs: 0 },
+        host: new URL(url).hostname,
+        code: answer.code,
+        message: answer.message,
+      };
+    }
     const startedMs = this.clock.nowMs();
     this.received.push({ url, atMs: startedMs });
     const attempt = (this.attempts.get(url) ?? 0) + 1;

@@ -56,7 +56,7 @@ describe('RobotsCache', () => {
     }));
     assert.equal(kind(robots.verdict(ORIGIN, 0)), 'fetch');
     const report = await fetch();
-    assert.deepEqual(report, { isAborted: false, durationMs: 100, ip: '10.0.0.1', connectionFailure: null });
+    assert.deepEqual(report, { isAborted: false, durationMs: 100, ip: '10.0.0.1', connectionFailure: null, isWithoutRequest: false });
     const v = robots.verdict(ORIGIN, clock.nowMs());
     assert.equal(kind(v), 'rules delay=5000');
     assert.ok(v.kind === 'rules' && v.rules.isAllowed('/y') && !v.rules.isAllowed('/x/1'));
@@ -103,7 +103,7 @@ describe('RobotsCache', () => {
     assert.equal(kind(robots.verdict(ORIGIN, clock.nowMs() + CONFIG.maxAgeMs)), 'fetch');
   });
 
-  test('a name that does not resolve is given up at once, with that outcome', async () => {
+  test('a name that does not resolve is given up at once, with that outcome, and the report says nothing was sent', async () => {
     const failing: Fetcher = {
       fetch: async (r): Promise<FetchOutcome> => ({
         kind: 'dns-error',
@@ -117,8 +117,10 @@ describe('RobotsCache', () => {
       close: async () => {},
     };
     const { robots, fetch } = cache(() => ({ status: 200 }), {}, failing);
-    await fetch();
+    const report = await fetch();
     assert.equal(kind(robots.verdict(ORIGIN, 0)), 'given-up dns-error');
+    assert.equal(report.isWithoutRequest, true, 'the fetch loop then spares the host a politeness gap');
+    assert.equal(report.connectionFailure, null, 'NXDOMAIN is an answer, not a name server that failed to give one');
   });
 
   test('follows redirects with the politeness gap between hops, up to maxRedirects', async () => {
