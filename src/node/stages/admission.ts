@@ -99,6 +99,17 @@ export interface AdmitOptions {
 const { hi: HI, lo: LO } = WORD_OFFSET;
 
 /** The admission stage; see the file comment. */
+/** What admission decided for a URL before the seen test (see `admitNow`). */
+interface Decision {
+  readonly depth: number;
+  readonly fromUrl: string | null;
+  readonly isSitemap: boolean;
+  /** Why it was turned away, or null. */
+  rejected: RejectReason | null;
+  /** Its numbered-space key when it is a numbered sibling of its page (admitted or cut), else null. */
+  sibling: string | null;
+}
+
 export class Admission {
   private readonly ips = new Map<string, string>();
   /** Admissions under way (for checkpoints: see {@link settle}). */
@@ -218,28 +229,37 @@ export class Admission {
     /** The numbered-space key of each passed candidate that is a numbered sibling of its page. */
     const siblings = new Map<Candidate, string>();
     let from: { readonly url: string; readonly hostKey: string; readonly pathAndQuery: string } | null = null;
+    // A page links to the same URL many times (two thirds of the links of a documentation site):
+    // within a batch, a URL met again with the same depth and source takes the decision it had.
+    // Filters are pure and a numbered space's admitted count changes only after the seen test, so
+    // the decision is the same; each candidate is still counted, and goes on to the seen test.
+    const decided = new Map<string, Decision>();
     for (const c of candidates) {
-      if (o.filter !== null && c.isSitemap !== true) {
-        const verdict = o.filter.check({ url: c.url, host: c.hostname, depth: c.depth });
-        if (!verdict.isAccepted) {
-          stats.filteredBy(verdict.reason);
-          continue;
+      let d = decided.get(c.url);
+      if (d === undefined || d.depth !== c.depth || d.fromUrl !== c.fromUrl || d.isSitemap !== (c.isSitemap === true)) {
+        d = { depth: c.depth, fromUrl: c.fromUrl, isSitemap: c.isSitemap === true, rejected: null, sibling: null };
+        if (o.filter !== null && c.isSitemap !== true) {
+          const verdict = o.filter.check({ url: c.url, host: c.hostname, depth: c.depth });
+          if (!verdict.isAccepted) d.rejected = verdict.reason;
         }
-      }
-      if (numbered !== null && c.fromUrl !== null && c.isSitemap !== true) {
-        // The links of one page come in one batch: its parts are taken once.
-        if (from === null || from.url !== c.fromUrl) from = { url: c.fromUrl, ...urlParts(c.fromUrl) };
-        const to = urlParts(c.url);
-        const key = numbered.keyOf(to.hostKey, to.pathAndQuery, from.hostKey, from.pathAndQuery);
-        if (key !== null) {
+        if (d.rejected === null && numbered !== null && c.fromUrl !== null && c.isSitemap !== true) {
+          // The links of one page come in one batch: its parts are taken once.
+          if (from === null || from.url !== c.fromUrl) from = { url: c.fromUrl, ...urlParts(c.fromUrl) };
+          const to = urlParts(c.url);
+          const key = numbered.keyOf(to.hostKey, to.pathAndQuery, from.hostKey, from.pathAndQuery);
           // Checked before the URL-seen test: a URL cut here is still admitted when an index links it.
-          if (!numbered.admits(key)) {
-            stats.filteredBy(RejectReason.trapNumbered);
-            continue;
-          }
-          siblings.set(c, key);
+          d.sibling = key;
+          if (key !== null && !numbered.admits(key)) d.rejected = RejectReason.trapNumbered;
         }
+        decided.set(c.url, d);
+      } else if (d.rejected === RejectReason.trapNumbered && d.sibling !== null) {
+        numbered?.admits(d.sibling); // counts this cut too, as it counted the first
       }
+      if (d.rejected !== null) {
+        stats.filteredBy(d.rejected);
+        continue;
+      }
+      if (d.sibling !== null) siblings.set(c, d.sibling);
       passed.push(c);
     }
     const router = o.router ?? null;

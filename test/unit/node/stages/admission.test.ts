@@ -20,6 +20,8 @@ import { MemorySeenSet } from '../../../../src/seen/memory-seen-set.js';
 import type { Fingerprints } from '../../../../src/seen/seen-set.js';
 import { urlFingerprint, urlFingerprintInto } from '../../../../src/url/fingerprint.js';
 import { UrlIds } from '../../../../src/url/url-ids.js';
+import { NumberedSpaces } from '../../../../src/url/numbered-spaces.js';
+import { ACCEPTED, RejectReason, rejected, type UrlFilter } from '../../../../src/url/filter/url-filter.js';
 
 /** A memory seen set that keeps every batch it was given. */
 class RecordingSeenSet extends MemorySeenSet {
@@ -30,7 +32,13 @@ class RecordingSeenSet extends MemorySeenSet {
   }
 }
 
-function setup(): { admission: Admission; seen: RecordingSeenSet; urlIds: UrlIds; prioritized: DiscoveredUrl[] } {
+function setup(extra: Partial<ConstructorParameters<typeof Admission>[0]> = {}): {
+  admission: Admission;
+  seen: RecordingSeenSet;
+  urlIds: UrlIds;
+  prioritized: DiscoveredUrl[];
+  stats: CrawlStats;
+} {
   const prioritized: DiscoveredUrl[] = [];
   const policy: OrderingPolicy = {
     spec: { id: 'spy', params: {} },
@@ -42,6 +50,7 @@ function setup(): { admission: Admission; seen: RecordingSeenSet; urlIds: UrlIds
     observe: () => NO_PRIORITY_CHANGES,
   };
   const clock = new ManualClock();
+  const stats = new CrawlStats();
   const seen = new RecordingSeenSet();
   const urlIds = new UrlIds();
   const admission = new Admission({
@@ -54,14 +63,45 @@ function setup(): { admission: Admission; seen: RecordingSeenSet; urlIds: UrlIds
     isProxied: false,
     filter: null,
     clock,
-    stats: new CrawlStats(),
+    stats,
     waker: new Waker(clock),
     onRobotsDenied: () => {},
+    ...extra,
   });
-  return { admission, seen, urlIds, prioritized };
+  return { admission, seen, urlIds, prioritized, stats };
 }
 
 describe('Admission', () => {
+  test('decides a URL a page links to many times once, and counts every link', async () => {
+    const checked: string[] = [];
+    const filter: UrlFilter = {
+      spec: { id: 'spy', params: {} },
+      check: (c) => {
+        checked.push(c.url);
+        return c.url.endsWith('.pdf') ? rejected(RejectReason.extension) : ACCEPTED;
+      },
+    };
+    const numbered = new NumberedSpaces(1);
+    const { admission, seen, stats } = setup({ filter, numbered });
+    const from = 'http://a.test/list?page=1';
+    const link = (url: string, depth = 1): Candidate => ({ url, hostname: 'a.test', depth, fromUrl: from });
+    const urls = ['http://a.test/x', 'http://a.test/doc.pdf', 'http://a.test/x', 'http://a.test/list?page=2', 'http://a.test/doc.pdf'];
+    await admission.admit([...urls, 'http://a.test/list?page=3', 'http://a.test/list?page=3', 'http://a.test/x'].map((u) => link(u)));
+    assert.deepStrictEqual(checked, ['http://a.test/x', 'http://a.test/doc.pdf', 'http://a.test/list?page=2', 'http://a.test/list?page=3']);
+    assert.deepStrictEqual(Object.fromEntries(stats.filtered), { extension: 2 });
+    // page=2 and page=3 share a numbered space of one URL: both are new when decided, so both pass
+    // here; the space's count moves at the seen test (page=2 first).
+    assert.equal(stats.links.queued, 3);
+    assert.equal(stats.links.seenBefore, 3);
+    assert.deepStrictEqual(seen.batches[0]?.length, 6, 'every link that passed goes to the seen test, repeats included');
+    // Another batch from the same page: page=4 is cut, twice, and both cuts are counted.
+    checked.length = 0;
+    await admission.admit([link('http://a.test/list?page=4'), link('http://a.test/list?page=4'), link('http://a.test/x', 2)]);
+    assert.deepStrictEqual(checked, ['http://a.test/list?page=4', 'http://a.test/x'], 'another depth is decided again');
+    assert.deepStrictEqual(Object.fromEntries(stats.filtered), { extension: 2, 'trap-numbered': 2 });
+    assert.equal(numbered.cutSpaces()[0]?.cut, 2);
+  });
+
   test('uses the fingerprint and id a candidate carries, and hashes and numbers the others', async () => {
     const { admission, seen, urlIds, prioritized } = setup();
     const linked = 'http://a.test/linked';
