@@ -1,14 +1,16 @@
 /**
  * The entry of an analysis worker thread (see page-analyzer.ts): answers each page it is sent with
- * {@link analyzePage} (as JSON: see page-analyzer.ts), each sitemap with its parse (JSON too), each
- * batch of WARC records with their gzip members, or with the message of the exception that stopped
- * it. Tasks arrive in arrays (those of one turn of the crawl thread); answers go back in arrays too,
- * as soon as the oldest waiting one is 1.5 ms old or this thread's turn ends. Says `ready` once its
- * modules are loaded, so that the pool can tell a worker that cannot start from one that died later.
+ * {@link analyzePage} (packed into a buffer it transfers: packed-analysis.ts), each sitemap with its
+ * parse (as JSON), each batch of WARC records with their gzip members, or with the message of the
+ * exception that stopped it. Tasks arrive in arrays (those of one turn of the crawl thread); answers
+ * go back in arrays too, as soon as the oldest waiting one is 1.5 ms old or this thread's turn ends.
+ * Says `ready` once its modules are loaded, so that the pool can tell a worker that cannot start from
+ * one that died later.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzePage } from '../../parse/page-analysis.js';
 import { MessageBatch } from './message-batch.js';
+import { packAnalysis } from './packed-analysis.js';
 import { labelerOf, readSitemap, type AnalysisReply, type AnalysisRequest, type AnalysisWorkerData } from './page-analyzer.js';
 import { gzipMember } from '../../store/warc/gzip-members.js';
 
@@ -71,7 +73,8 @@ function answer(request: AnalysisRequest): void {
       reply(r, r.data.buffer as ArrayBuffer);
       return;
     }
-    reply({ id: request.id, kind: 'analysis', json: JSON.stringify(analyzePage(request, options, labeler)) });
+    const packed = packAnalysis(analyzePage(request, options, labeler));
+    reply({ id: request.id, kind: 'analysis', packed }, packed);
   } catch (err) {
     reply({ id: request.id, kind: 'error', message: err instanceof Error ? err.message : String(err) });
   }
