@@ -209,7 +209,8 @@ function caCertificatesOf(caFile: string | null): string | undefined {
 /**
  * The page analyzer of a configuration's `parse` section: worker threads, or the crawl's own thread
  * for `workers: 0`; `defaultWorkers` when `parse.workers` is null (one less than the cores: on one
- * core a worker would only take turns with the crawl's thread, and cost a second heap). Pages get a topic (`topic` section, model `cluster.model`) unless `topic.classify` is off.
+ * core a worker would only take turns with the crawl's thread, and cost a second heap). Pages get a
+ * topic (`topic` section, model `cluster.model`) unless `topic.classify` is off.
  */
 export function analyzerOf(
   config: Pick<CrawlConfig, 'parse' | 'topic' | 'cluster'>,

@@ -304,13 +304,20 @@ class Scan implements ScanPosition {
     }
   }
 
+  /** Where the tag name starting at `from` ends (white space, `/` or `>`); a name cut by the document's end is not modelled. */
+  private nameEnd(from: number): number {
+    const html = this.html;
+    const n = this.n;
+    let j = from;
+    while (j < n && !endsName(html.charCodeAt(j))) j++;
+    if (j >= n) throw UNMODELLED_ERROR;
+    return j;
+  }
+
   /** An opening tag at `lt`: reads it, reports it with what it implies; the index after it (and its text-only contents). */
   private openTag(lt: number): number {
     const html = this.html;
-    const n = this.n;
-    let j = lt + 1;
-    while (j < n && !endsName(html.charCodeAt(j))) j++;
-    if (j >= n) throw UNMODELLED_ERROR;
+    const j = this.nameEnd(lt + 1);
     const isForeign = this.content() !== HTML_CONTENT;
     const name = this.tagName(html.slice(lt + 1, j));
     if (UNMODELLED.has(name)) throw UNMODELLED_ERROR;
@@ -434,10 +441,7 @@ class Scan implements ScanPosition {
   /** An end tag at `lt`; the index after its `>`. */
   private endTag(lt: number): number {
     const html = this.html;
-    const n = this.n;
-    let j = lt + 2;
-    while (j < n && !endsName(html.charCodeAt(j))) j++;
-    if (j >= n) throw UNMODELLED_ERROR;
+    const j = this.nameEnd(lt + 2);
     const name = this.tagName(html.slice(lt + 2, j));
     const next = html.charCodeAt(j) === GT ? j + 1 : this.toGt(j);
     this.startIndex = lt;
