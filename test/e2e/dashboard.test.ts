@@ -343,10 +343,12 @@ describe('shoal dashboard --nats', () => {
         env,
       );
     const nodes = Promise.all([node(0), node(1)]);
+    // The nodes publish their statistics on their own schedules: a snapshot can show both crawling
+    // before either has published a URL sent, so the wait is for both.
     const both = await snapshotWhen(
       `${watcher.url}events`,
-      (s) => s.nodes.length === 2 && s.nodes.every((n) => n.pages > 0),
-      'both nodes crawling on the dashboard',
+      (s) => s.nodes.length === 2 && s.nodes.every((n) => n.pages > 0) && s.exchange.nodes.some((x) => x.urlsSent > 0),
+      'both nodes crawling and sending each other URLs on the dashboard',
     );
     assert.equal(both.crawl.source, 'nats');
     assert.equal(both.crawl.id, crawlId);
@@ -363,7 +365,7 @@ describe('shoal dashboard --nats', () => {
     );
     assert.equal(both.partition?.from, 'nodes');
     assert.ok(both.partition?.loadMaxOverMean !== null, 'load balance from the nodes');
-    assert.ok(both.exchange.nodes.length === 2 && both.exchange.nodes.some((x) => x.urlsSent > 0), 'URLs sent between the nodes');
+    assert.equal(both.exchange.nodes.length, 2, 'both nodes in the exchange table');
     const state = await getJson<DashboardSnapshot>(`${watcher.url}api/state`);
     assert.equal(state.nodes.length, 2);
     const [a, b] = await nodes;
