@@ -56,7 +56,11 @@ before(async () => {
   browser = await launchChromium();
 });
 
+/** The dashboard processes still running: a test that fails before they end must not leave them holding this file open. */
+const running = new Set<ReturnType<typeof spawn>>();
+
 after(async () => {
+  for (const child of running) child.kill('SIGKILL');
   await browser?.close();
   await web?.close();
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
@@ -289,9 +293,15 @@ interface ShoalWithDashboard {
 /** Runs `shoal <args>` and resolves once it has printed where its dashboard is. */
 async function shoalWithDashboard(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<ShoalWithDashboard> {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
+  running.add(child);
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const [, url] = await waitForLine(child.stderr, /shoal: dashboard on (http:\/\/127\.0\.0\.1:\d+\/)\n/, { what: 'the dashboard line' });
   return { url: url as string, stderr: () => stderr, exited, interrupt: () => child.kill('SIGINT') };
 }
