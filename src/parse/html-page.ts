@@ -1,8 +1,9 @@
 /**
  * The parser and link extractor (SPEC §2 item 9): one pass over a decoded page collects the
- * title, the visible text, `<base href>`, meta robots, the canonical link, the declared language and every link with its anchor text and *extended anchor
- * text* — the N word tokens before and after the anchor in the visible text flow (N = 10 by
- * default, the window of the geographic-crawling paper, seed 003). No DOM, no script execution.
+ * title, the visible text, `<base href>`, meta robots, the canonical link, the declared language
+ * and every link with its anchor text and *extended anchor text* — the N word tokens before and
+ * after the anchor in the visible text flow (N = 10 by default, the window of the
+ * geographic-crawling paper, seed 003). No DOM, no script execution.
  *
  * The "after" window needs text that comes after the anchor: a link waits in a FIFO queue until N
  * more tokens have gone by (or the document ends), so the pass stays single.
