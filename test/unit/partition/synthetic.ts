@@ -4,18 +4,10 @@
  * the linking page's own partition.
  */
 import type { PageToPlace, Partitioner, UrlToPlace } from '../../../src/partition/partitioner.js';
+import { seededRandom } from '../../helpers/random.js';
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Re-exported: the tests of partitioners draw their cases from it. */
+export { seededRandom };
 
 /** A URL to place; the host name is read from the URL (without port; IPv6 in brackets). */
 export function urlOf(url: string, ip: string | null = null): UrlToPlace {

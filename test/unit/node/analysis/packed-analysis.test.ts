@@ -10,17 +10,7 @@ import { packAnalysis, unpackAnalysis } from '../../../../src/node/analysis/pack
 import { analyzePage, type GraphLink, type PageAnalysis } from '../../../../src/parse/page-analysis.js';
 import { HtmlLinkKind } from '../../../../src/parse/html-page.js';
 import { TopicReason, type TopicLabel } from '../../../../src/classify/topic-labeler.js';
-
-/** Deterministic PRNG (mulberry32): the cases are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../../helpers/random.js';
 
 /** Pieces strings are made of; a string is one to four of them. */
 const PIECES = [
