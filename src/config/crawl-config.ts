@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { bytes, count, durationMs, int } from './units.js';
-import { politenessFields } from './politeness.js';
+import { activityCapFields, politenessFields } from './politeness.js';
 import { DEFAULT_POLITENESS } from '../frontier/frontier.js';
 import { DEFAULT_DNS_WAIT_MS } from '../dns/resolver.js';
 import { DEFAULT_MIN_BYTES_PER_SECOND, DEFAULT_MIN_RATE_WINDOW_MS } from '../fetch/transfer-rate.js';
@@ -135,6 +135,7 @@ const filterSchema = z
 const politenessSchema = z
   .strictObject({
     ...politenessFields('requests'),
+    ...activityCapFields(),
     backoffBaseMs: durationMs()
       .default(DEFAULT_POLITENESS.backoffBaseMs)
       .describe('first back-off of a struggling server (429, 5xx, timeout, reset) that sent no Retry-After; doubles on each failure'),

@@ -140,6 +140,8 @@ export interface FrontierStats {
   readonly retries: number;
   /** Completions that backed their host off (Retry-After or exponential back-off). */
   readonly backoffs: number;
+  /** Leases that went to another host because the best URL's host was over its activity share; absent when the cap is off. */
+  readonly heldBack?: number;
   /** Of `queued`, the URLs held on disk only (`PersistentFrontier`'s parking); absent when none can be. */
   readonly parked?: number;
 }

@@ -373,6 +373,7 @@ function assembleNode(c: Checked): CrawlNode {
     backoffMaxMs: pol.backoffMaxMs,
   };
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
+  const activityCap = pol.maxHostShare === null ? null : { maxShare: pol.maxHostShare, windowMs: pol.hostShareWindowMs };
   // Parking keeps a host's URLs in add order beyond its share: breadth-first's order, not a ranking's.
   const memoryUrlsPerHost =
     config.frontier.memoryUrlsPerHost ?? (policy.spec.id === 'bfs' ? fifoShareFor(pol.maxConnectionsPerHost) : undefined);
@@ -381,11 +382,12 @@ function assembleNode(c: Checked): CrawlNode {
       ? new PersistentFrontier({
           ...politeness,
           backQueueCount,
+          activityCap,
           segmentBytes: config.frontier.segmentBytes,
           ...(memoryUrlsPerHost === undefined ? {} : { memoryUrlsPerHost }),
         })
       : null;
-  const frontier = components.frontier ?? persistent ?? new MemoryFrontier({ ...politeness, backQueueCount });
+  const frontier = components.frontier ?? persistent ?? new MemoryFrontier({ ...politeness, backQueueCount, activityCap });
   const rules = politenessRules(politeness);
   const durableSeen =
     components.seen ??
