@@ -212,6 +212,7 @@ export class CrawlStats {
         readyHosts: frontier.readyHosts,
         waitingHosts: frontier.waitingHosts,
         backoffs: frontier.backoffs,
+        heldBack: frontier.heldBack ?? 0,
       },
       hosts: this.hostSet.size,
       errors: this.errors(),
