@@ -29,6 +29,7 @@ import { policyNeedsProblem, type SimGraph } from './graph/sim-graph.js';
 import { PageBits } from './page-bits.js';
 import { SimPlacer } from './placement.js';
 import { SIM_NEXT_WAIT } from './sim-frontier.js';
+import type { ActivityCapOptions } from '../frontier/activity-cap.js';
 import { SimNode, type SimExchangePort, type SimNodeCounts } from './sim-node.js';
 import { VisitLog, type Visits } from './visit-log.js';
 
@@ -46,6 +47,8 @@ export interface SimPoliteness {
   readonly maxConnectionsPerIp?: number;
   /** robots.txt Crawl-delay values above this are read as this, ms. Default 60,000. */
   readonly maxCrawlDelayMs?: number;
+  /** X4's per-host activity cap (`frontier/activity-cap.ts`), per node. Default null: off. */
+  readonly activityCap?: ActivityCapOptions | null;
 }
 
 /** Options of {@link simulate}. */
@@ -223,6 +226,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
           maxDelayMs: pol.maxDelayMs ?? 30_000,
           maxConnectionsPerHost: pol.maxConnectionsPerHost ?? 1,
           maxConnectionsPerIp: pol.maxConnectionsPerIp ?? 1,
+          activityCap: pol.activityCap ?? null,
           fetchSlots: concurrency,
           ...(ips === null ? {} : { ipOf: (h: number) => ips[h] }),
         },
