@@ -2,7 +2,7 @@
  * Lookups sent to named DNS servers (src/dns/server-lookup.ts), against a DNS server on loopback UDP
  * (test/helpers/dns-server.ts): answers with their TTL, NXDOMAIN final without an AAAA query, a
  * silent server a transient failure; and behind the caching resolver, the cache, the negative cache
- * and the hosts map still decide before any query leaves.
+ * and the hosts map still decide before any query leaves, and closing it cancels what is in flight.
  */
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
@@ -75,6 +75,22 @@ describe('server lookup', () => {
 });
 
 describe('caching resolver over a server lookup', () => {
+  test('closing it cancels the queries in flight', async () => {
+    const silent = createSocket('udp4');
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    try {
+      const resolver = new CachingResolver({
+        lookup: createServerLookup([`127.0.0.1:${silent.address().port}`], { timeoutMs: 3000, tries: 1 }),
+      });
+      const pending = resolver.resolve('a.test');
+      resolver.close();
+      const r = await pending;
+      assert.equal(r.kind === 'dns-error' && r.code, 'ECANCELLED');
+    } finally {
+      silent.close();
+    }
+  });
+
   test('answers and failures are cached, and the hosts map is asked first', async () => {
     let nowMs = 0;
     const resolver = new CachingResolver({
