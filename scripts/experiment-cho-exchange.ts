@@ -11,7 +11,8 @@
  * by the web's true PageRank, d = 0.9) fetched after k pages, read at 10, 20, 40, 70 and 100 % of
  * the budget, and by its distance to the one-node crawl: the mean of |PST₄(k) − PST₁(k)| over k = 1..budget.
  *   (a) in the simulator, on a test web's truth;
- *   (b) live, an embedded crawl (in-memory exchange) of the test web over loopback.
+ *   (b) live, an embedded crawl (in-memory exchange) of the test web over loopback, each kind of
+ *       crawl run several times and its PST curves averaged (a live order depends on timing).
  * Communication: link summary messages, URL entries and encoded bytes per page downloaded (live:
  * the exchange's own counters; simulator: messages and entries).
  *
@@ -33,6 +34,7 @@ import { pageRank } from '../src/eval/pagerank.js';
 import { loadTruthGraph } from '../src/sim/graph/truth-graph.js';
 import { simulate } from '../src/sim/simulator.js';
 import { PageRankPolicy } from '../src/order/pagerank.js';
+import type { ImportanceEstimator, OrderingPolicy, RankShareEstimator, RemoteLinkObserver } from '../src/order/policy.js';
 import { HostHashPartitioner } from '../src/partition/hash/host-hash.js';
 import { readCrawlLog } from '../src/store/crawl-log.js';
 import { startTestWeb } from '../src/web/start.js';
@@ -52,15 +54,17 @@ const SIM_WEB: WebConfigInput = { seed: 3, hosts: isQuick ? 300 : 800, pages: is
 const SIM_BUDGET = isQuick ? 4_000 : 12_000;
 const LIVE_WEB: WebConfigInput = {
   seed: 7,
-  hosts: 40,
-  pages: isQuick ? 1_500 : 3_000,
+  hosts: 120,
+  pages: isQuick ? 2_000 : 4_000,
   seeds: 4,
-  server: { addressCount: 40 },
+  server: { addressCount: 64 },
   traps: { hostRate: 0 },
   latency: { slowHostRate: 0 },
   robots: { crawlDelayRate: 0 },
 };
 const LIVE_BUDGET = isQuick ? 500 : 1_000;
+/** Live crawls of each kind, averaged: a live order also depends on timing. */
+const LIVE_RUNS = isQuick ? 2 : 3;
 /** Recompute IR′ often enough for crawls of a thousand pages (the default, 1,000 fetches, is one recomputation). */
 const LIVE_RECOMPUTE = 50;
 
@@ -129,6 +133,18 @@ function withGaps(rows: Row[]): Row[] {
   return rows;
 }
 
+/** The policy without its {@link RankShareEstimator}: its summaries carry counts only, each link then worth 1/c̄ at the owner. */
+function countsOnly(p: PageRankPolicy): OrderingPolicy & RemoteLinkObserver & ImportanceEstimator {
+  return {
+    spec: p.spec,
+    needs: p.needs,
+    prioritize: (u) => p.prioritize(u),
+    observe: (page) => p.observe(page),
+    observeRemoteLinks: (ids, counts, shares) => p.observeRemoteLinks(ids, counts, shares),
+    estimate: (id) => p.estimate(id),
+  };
+}
+
 /** (a) The simulator on a test web's truth. */
 async function simulated(dir: string): Promise<{ rows: Row[]; graphPages: number; graphLinks: number }> {
   const truthDir = join(dir, 'sim-truth');
@@ -137,16 +153,17 @@ async function simulated(dir: string): Promise<{ rows: Row[]; graphPages: number
   const graph = await loadTruthGraph(truthDir);
   try {
     const hot = hotOf(pageRank(graph.csr, { damping: 0.9 }));
-    const runs: [string, number, number][] = [
-      ['1 node', 1, 0],
-      ['4 nodes, no summaries', 4, 0],
-      ['4 nodes, summaries every 1 s', 4, 1_000],
+    const runs: [string, number, number, boolean][] = [
+      ['1 node', 1, 0, true],
+      ['4 nodes, no summaries', 4, 0, true],
+      ['4 nodes, summaries every 1 s', 4, 1_000, true],
+      ['4 nodes, summaries every 1 s, counts only (no shares)', 4, 1_000, false],
     ];
     const rows: Row[] = [];
-    for (const [label, nodes, interval] of runs) {
+    for (const [label, nodes, interval, isSharing] of runs) {
       const run = await simulate({
         graph,
-        createPolicy: () => new PageRankPolicy(),
+        createPolicy: () => (isSharing ? new PageRankPolicy() : countsOnly(new PageRankPolicy())),
         ...(nodes > 1 ? { partitioner: new HostHashPartitioner(nodes) } : {}),
         nodeCount: nodes,
         // The same fetch slots in all: 128 for the one node, 32 for each of four.
@@ -189,36 +206,49 @@ async function live(dir: string): Promise<{ rows: Row[]; pages: number }> {
     ];
     const rows: Row[] = [];
     for (const [label, nodes, interval] of runs) {
-      const out = join(dir, `live-${rows.length}`);
-      const t0 = performance.now();
-      const summary = await new Crawl({
-        nodeId: 'n',
-        seeds: { urls: [...web.seeds] },
-        store: { outDir: out },
-        network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
-        politeness: { minDelayMs: 5, delayFactor: 1 },
-        // The same connections in all: 32 for the one node, 8 for each of four.
-        limits: { concurrency: 32 / nodes, maxPages: LIVE_BUDGET },
-        progressIntervalMs: 0,
-        parse: { workers: 1 },
-        order: { policy: 'pagerank', recomputeEvery: LIVE_RECOMPUTE },
-        ...(nodes > 1 ? { cluster: { nodes, partition: { strategy: 'host-hash' }, linkSummaryIntervalMs: interval } } : {}),
-      }).run();
-      const nodeSummaries: readonly CrawlSummary[] = summary.cluster?.nodes ?? [summary];
-      const visits = await visitOrder(
-        nodeSummaries.map((s) => s.outDir),
-        truth,
-      );
-      const sent = nodeSummaries.map((s) => s.exchange?.endpoint.sent);
+      const curve = new Float64Array(LIVE_BUDGET);
+      const totals = { pages: 0, summaries: 0, entries: 0, bytes: 0, remoteLinks: 0 };
+      for (let r = 0; r < LIVE_RUNS; r++) {
+        const out = join(dir, `live-${rows.length}-${r}`);
+        const t0 = performance.now();
+        const summary = await new Crawl({
+          nodeId: 'n',
+          seeds: { urls: [...web.seeds] },
+          store: { outDir: out },
+          network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
+          politeness: { minDelayMs: 5, delayFactor: 1 },
+          // The same connections in all: 32 for the one node, 8 for each of four.
+          limits: { concurrency: 32 / nodes, maxPages: LIVE_BUDGET },
+          progressIntervalMs: 0,
+          parse: { workers: 1 },
+          order: { policy: 'pagerank', recomputeEvery: LIVE_RECOMPUTE },
+          ...(nodes > 1 ? { cluster: { nodes, partition: { strategy: 'host-hash' }, linkSummaryIntervalMs: interval } } : {}),
+        }).run();
+        const nodeSummaries: readonly CrawlSummary[] = summary.cluster?.nodes ?? [summary];
+        const visits = await visitOrder(
+          nodeSummaries.map((s) => s.outDir),
+          truth,
+        );
+        const one = pstCurve(visits, hot, LIVE_BUDGET);
+        for (let k = 0; k < LIVE_BUDGET; k++) curve[k] = (curve[k] as number) + (one[k] as number) / LIVE_RUNS;
+        const sent = nodeSummaries.map((s) => s.exchange?.endpoint.sent);
+        totals.pages += visits.length;
+        totals.summaries += sent.reduce((s, x) => s + (x?.linkSummaries ?? 0), 0);
+        totals.entries += sent.reduce((s, x) => s + (x?.linkCounts ?? 0), 0);
+        totals.bytes += sent.reduce((s, x) => s + (x?.linkSummaryBytes ?? 0), 0);
+        totals.remoteLinks += nodeSummaries.reduce((s, x) => s + (x.exchange?.inbox.remoteLinks ?? 0), 0);
+        rmSync(out, { recursive: true, force: true });
+        log(`live: ${label}, run ${r + 1} of ${LIVE_RUNS}: ${visits.length} pages in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      }
+      const mean = (x: number): number => x / LIVE_RUNS;
       rows.push(
-        rowOf(label, pstCurve(visits, hot, LIVE_BUDGET), visits.length, {
-          summaries: sent.reduce((s, x) => s + (x?.linkSummaries ?? 0), 0),
-          entries: sent.reduce((s, x) => s + (x?.linkCounts ?? 0), 0),
-          bytes: sent.reduce((s, x) => s + (x?.linkSummaryBytes ?? 0), 0),
-          remoteLinks: nodeSummaries.reduce((s, x) => s + (x.exchange?.inbox.remoteLinks ?? 0), 0),
+        rowOf(label, curve, mean(totals.pages), {
+          summaries: mean(totals.summaries),
+          entries: mean(totals.entries),
+          bytes: mean(totals.bytes),
+          remoteLinks: mean(totals.remoteLinks),
         }),
       );
-      log(`live: ${label}: ${visits.length} pages in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
     return { rows: withGaps(rows), pages };
   } finally {
@@ -314,7 +344,8 @@ async function main(): Promise<void> {
       '',
       `Test web seed ${SIM_WEB.seed}, ${num(sim.graphPages)} pages, ${num(sim.graphLinks)} links, ${SIM_WEB.hosts} hosts; budget ${num(SIM_BUDGET)} pages;`,
       '`pagerank` with its defaults; `host-hash` over 4 nodes; 128 fetch slots in all (32 per node of four); summaries every 1 s of virtual time.',
-      'The simulator has no encoder, so bytes are not counted there.',
+      'The simulator has no encoder, so bytes are not counted there. The last row sends counts without shares',
+      '(the owner then values each remote link at 1/c̄, c̄ its mean out-degree): what the shares add to the counts.',
       '',
       table(sim.rows),
       '',
@@ -323,7 +354,7 @@ async function main(): Promise<void> {
       `Test web seed ${LIVE_WEB.seed}, ${num(liveResult.pages)} pages, ${LIVE_WEB.hosts} hosts; budget ${num(LIVE_BUDGET)} pages;`,
       `\`--order pagerank --set order.recomputeEvery=${LIVE_RECOMPUTE}\`; 32 connections in all (8 per node of four); summaries every 200 ms`,
       '(`cluster.linkSummaryIntervalMs`); bytes are the encoded link-summary messages counted by the exchange.',
-      'A live crawl’s order also depends on timing, so one run is one sample.',
+      `A live crawl’s order also depends on timing: each row is the mean of ${LIVE_RUNS} runs (PST curves averaged point by point; counts per run).`,
       '',
       table(liveResult.rows),
       '',
