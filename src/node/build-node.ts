@@ -55,7 +55,7 @@ import { UndiciFetcher } from '../fetch/undici-fetcher.js';
 import { fetchGapMs, politenessRules, type Frontier } from '../frontier/frontier.js';
 import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.js';
 import { fifoShareFor, PersistentFrontier } from '../frontier-store/persistent-frontier.js';
-import type { OrderingPolicy } from '../order/policy.js';
+import { canShareRank, type OrderingPolicy } from '../order/policy.js';
 import { orderingPolicyFrom } from '../order/registry.js';
 import { defaultLinkSummaryIntervalMs } from '../partition/registry.js';
 import { orderModelsOf } from './order-models.js';
@@ -475,6 +475,7 @@ function assembleNode(c: Checked): CrawlNode {
           batchUrls: cl.batchUrls,
           sentCacheEntries: cl.sentCacheEntries,
           isSummarizing: summaryIntervalMs > 0,
+          ...(canShareRank(policy) ? { rankShareOf: (id: number) => policy.rankShare(id) } : {}),
         });
   const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({

@@ -116,6 +116,8 @@ export interface NodeExchangeSummary {
     readonly urls: number;
     readonly pages: number;
     readonly linkSummaries: number;
+    /** In-links named by the link summaries the ordering policy took (Σ of their counts; 0 when it takes none). */
+    readonly remoteLinks: number;
     readonly controls: number;
     readonly failed: number;
   };

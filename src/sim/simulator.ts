@@ -126,7 +126,13 @@ export interface SimulationRun {
 type Message =
   | { readonly kind: 'urls'; readonly pages: readonly number[]; readonly depths: readonly number[]; readonly edges: readonly number[] }
   | { readonly kind: 'page'; readonly page: number; readonly depth: number }
-  | { readonly kind: 'links'; readonly from: number; readonly pages: readonly number[]; readonly counts: readonly number[] };
+  | {
+      readonly kind: 'links';
+      readonly from: number;
+      readonly pages: readonly number[];
+      readonly counts: readonly number[];
+      readonly shares?: readonly number[];
+    };
 
 /** Events handled between two checks of the wall clock (yield, abort). */
 const EVENTS_PER_CHECK = 4096;
@@ -196,9 +202,9 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
       messageCounts.pages++;
       send(to, SimEventKind.page, { kind: 'page', page, depth });
     },
-    sendLinks: (from, to, pages, counts) => {
+    sendLinks: (from, to, pages, counts, shares) => {
       messageCounts.linkSummaries++;
-      send(to, SimEventKind.links, { kind: 'links', from, pages, counts });
+      send(to, SimEventKind.links, { kind: 'links', from, pages, counts, ...(shares === undefined ? {} : { shares }) });
     },
   };
 
@@ -309,7 +315,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
       case SimEventKind.links: {
         const m = messages.get(ev.ref) as Extract<Message, { kind: 'links' }>;
         messages.delete(ev.ref);
-        if (!isStopping) node.receiveLinks(m.pages, m.counts, m.from);
+        if (!isStopping) node.receiveLinks(m.pages, m.counts, m.from, m.shares);
         break;
       }
       case SimEventKind.wake:
