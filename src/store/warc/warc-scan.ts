@@ -108,7 +108,7 @@ export async function* scanWarc(path: string): AsyncGenerator<ScannedRecord, Sca
         if (n === 0) throw new WarcFormatError(`${path}: not a WARC file (${r.reason})`);
         return { endOffset: pos, fileBytes: size, problem: `${r.reason} at byte ${pos}` };
       }
-      yield { offset: pos, length: r.length, head: r.head };
+      yield { offset: pos + r.lead, length: r.length - r.lead, head: r.head };
       pos += r.length;
       n++;
     }
@@ -120,7 +120,13 @@ export async function* scanWarc(path: string): AsyncGenerator<ScannedRecord, Sca
 }
 
 type Step =
-  | { readonly kind: 'ok'; readonly length: number; readonly head: ParsedWarcHead }
+  | {
+      readonly kind: 'ok';
+      readonly length: number;
+      readonly head: ParsedWarcHead;
+      /** Line ends before the record, counted in `length`. */
+      readonly lead: number;
+    }
   | { readonly kind: 'end' }
   | { readonly kind: 'bad'; readonly reason: string };
 
@@ -146,7 +152,7 @@ async function nextPlain(win: FileWindow, pos: number): Promise<Step> {
   let t = 0;
   while (t < 4 && t < tail.length && (tail[t] === 13 || tail[t] === 10)) t++;
   length += t;
-  return { kind: 'ok', length, head };
+  return { kind: 'ok', length, head, lead: skip };
 }
 
 function blockLength(head: ParsedWarcHead): number | null {
@@ -213,7 +219,7 @@ async function nextMember(win: FileWindow, pos: number): Promise<Step> {
         'records cannot be read at their offsets; decompress it (gunzip) and serve the .warc',
     );
   }
-  return { kind: 'ok', length: hb + inflated.consumed + 8, head };
+  return { kind: 'ok', length: hb + inflated.consumed + 8, head, lead: 0 };
 }
 
 /** Inflates a member held whole in `deflate`; null when it runs past the bytes or inflates past the one-shot limit. */

@@ -1,6 +1,7 @@
 /**
  * WARC replay on a hand-written WARC, as another crawler would write it (WARC/1.0 fields, a target
- * URI in angle brackets, gzip members that carry a file name), served over loopback sockets:
+ * URI in angle brackets, gzip members that carry a file name, extra line ends between uncompressed
+ * records), served over loopback sockets:
  *
  *   http://a.example/          response 200 (recorded Content-Length wrong, Connection and Keep-Alive
  *                              headers), then later a revisit of profile server-not-modified (a 304)
@@ -165,7 +166,8 @@ const gzipFile = join(dir, 'hand.warc.gz');
 let web: TestWeb;
 
 before(async () => {
-  writeFileSync(plainFile, Buffer.concat(records()));
+  // One more line end after each record, as some writers leave.
+  writeFileSync(plainFile, Buffer.concat(records().flatMap((r) => [r, Buffer.from('\r\n')])));
   writeFileSync(gzipFile, Buffer.concat(records().map(member)));
 });
 after(async () => web?.close());
