@@ -214,6 +214,10 @@ export async function serveWarc(
   if (source === null) return plain(404, 'not in the WARC files\n');
   try {
     return await send(source.head, source.body, req, res);
+  } catch {
+    // A record that ends before its Content-Length: the head may be out already, so cut the connection.
+    res.destroy();
+    return { status: 0, bytes: 0 };
   } finally {
     source.close();
   }

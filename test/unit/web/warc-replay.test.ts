@@ -320,3 +320,32 @@ describe('shoal web --warc: a CDXJ index beside the file', () => {
     assert.equal((await fetchAt('http://a.example/old')).status, 301);
   });
 });
+
+describe('shoal web --warc: a record shorter than its Content-Length', () => {
+  it('cuts that response off and goes on serving', async () => {
+    const dir3 = mkdtempSync(join(dir, 'short-'));
+    const file = join(dir3, 'short.warc');
+    const good = response(
+      'http://d.example/good',
+      '2020-01-01T00:00:00Z',
+      'HTTP/1.1 200 OK\nContent-Type: text/plain',
+      Buffer.from('fine'),
+    );
+    const whole = response(
+      'http://d.example/short',
+      '2020-01-01T00:00:00Z',
+      'HTTP/1.1 200 OK\nContent-Type: text/plain\nTransfer-Encoding: chunked',
+      Buffer.alloc(100, 0x61),
+    );
+    // Chunked, so read whole before the head goes out; the header still says 100 body bytes, 60 are gone.
+    const cut = whole.subarray(0, whole.length - 64);
+    writeFileSync(file, Buffer.concat([good, cut]));
+    const line = (url: string, offset: number, length: number): string =>
+      `example,d)/${url} 20200101000000 {"url":"http://d.example/${url}","mime":"text/plain","status":"200","length":"${length}","offset":"${offset}","filename":"short.warc"}`;
+    writeFileSync(`${file}.cdxj`, `${line('good', 0, good.length)}\n${line('short', good.length, cut.length)}\n`);
+    await web?.close();
+    web = await startTestWeb({ hosts: 0, pages: 0, server: { addressCount: 1 }, warc: [file] });
+    await assert.rejects(fetchAt('http://d.example/short'));
+    assert.equal((await fetchAt('http://d.example/good')).body.toString(), 'fine');
+  });
+});
