@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
+import { WARCRecord, WARCSerializer } from 'warcio';
 import { cdxjEntryFromStored, cdxjLine } from '../../../src/store/warc/cdxj.js';
 import { scanMembers } from '../../../src/store/warc/gzip-members.js';
 import { sha1Digest } from '../../../src/store/warc/warc-record.js';
@@ -347,5 +348,34 @@ describe('shoal web --warc: a record shorter than its Content-Length', () => {
     web = await startTestWeb({ hosts: 0, pages: 0, server: { addressCount: 1 }, warc: [file] });
     await assert.rejects(fetchAt('http://d.example/short'));
     assert.equal((await fetchAt('http://d.example/good')).body.toString(), 'fine');
+  });
+});
+
+describe('shoal web --warc: a WARC written by warcio.js (as pywb and ReplayWeb.page write them)', () => {
+  it('serves its responses with their recorded heads', async () => {
+    const file = join(mkdtempSync(join(dir, 'warcio-')), 'warcio.warc.gz');
+    const warcVersion = 'WARC/1.1';
+    const info = await WARCRecord.createWARCInfo({ filename: 'warcio.warc.gz', warcVersion }, { software: 'warcio.js' });
+    const make = async (url: string, body: string, httpHeaders: Record<string, string>): Promise<Uint8Array> => {
+      async function* content(): AsyncGenerator<Uint8Array> {
+        yield new TextEncoder().encode(body);
+      }
+      const rec = await WARCRecord.create({ url, date: '2024-01-01T00:00:00Z', type: 'response', warcVersion, httpHeaders }, content());
+      return WARCSerializer.serialize(rec, { gzip: true });
+    };
+    const parts = [
+      await WARCSerializer.serialize(info, { gzip: true }),
+      await make('https://e.example/', '<html>e home</html>', { 'Content-Type': 'text/html', 'Custom-Header': 'somevalue' }),
+      await make('https://e.example/a?b=1', 'plain text', { 'Content-Type': 'text/plain' }),
+    ];
+    writeFileSync(file, Buffer.concat(parts.map((p) => Buffer.from(p))));
+    await web?.close();
+    web = await startTestWeb({ hosts: 0, pages: 0, server: { addressCount: 1 }, warc: [file] });
+    assert.deepEqual(web.seeds, [`http://e.example:${web.port}/`]);
+    const home = await fetchAt('http://e.example/');
+    assert.equal(home.body.toString(), '<html>e home</html>');
+    assert.equal(home.headers['custom-header'], 'somevalue');
+    assert.equal((await fetchAt('http://e.example/a?b=1')).body.toString(), 'plain text');
+    assert.equal((await fetchAt('http://e.example/a?b=2')).status, 404);
   });
 });
