@@ -7,6 +7,7 @@
  *   page's last capture;
  * - changes are caught: between two fetches of a page the crawl saw a new digest exactly when the
  *   web's truth says the page changed in between (fetches within 100 ms of a change are not judged);
+ * - revisits keep the politeness gap of their host, and count against `limits.maxPages`;
  * - the crawl ends at `recrawl.durationMs`, and a second run on the same directory resumes the
  *   schedule: it revisits pages it never discovered again (the seeds are seen), none before it was due;
  * - a run held open by `recrawl.durationMs` ends within seconds of its signal (SIGTERM).
@@ -98,10 +99,10 @@ const RECRAWL = { enabled: true, initialIntervalMs: 1000, minIntervalMs: 400, ma
 describe('re-crawl', () => {
   test('revisits with conditional GETs, writes 304s as revisit records, catches changes', { timeout: 60_000 }, async () => {
     const startedMs = Date.now();
-    const summary = await new Crawl(config({ ...RECRAWL, durationMs: 7000 })).run();
+    const summary = await new Crawl(config({ ...RECRAWL, durationMs: 6000 })).run();
     const elapsedMs = Date.now() - startedMs;
     assert.equal(summary.stopReason, 'exhausted');
-    assert.ok(elapsedMs >= 7000 && elapsedMs < 15_000, `ended at recrawl.durationMs (${elapsedMs} ms)`);
+    assert.ok(elapsedMs >= 6000 && elapsedMs < 15_000, `ended at recrawl.durationMs (${elapsedMs} ms)`);
 
     const log = (await crawlLog()).filter((e) => e.url !== '');
     const byUrl = new Map<string, CrawlLogEntry[]>();
@@ -109,8 +110,17 @@ describe('re-crawl', () => {
     const revisited = [...byUrl.values()].filter((v) => v.length >= 2).length;
     assert.ok(revisited >= 0.8 * byUrl.size, `${revisited} of ${byUrl.size} pages revisited`);
 
-    // Conditional GETs and their 304s.
+    // Politeness holds for revisits as for first visits: 20 ms at least between the end of one
+    // request to a host and the start of the next.
     const requests = web.log.entries();
+    const lastEnd = new Map<string, number>();
+    for (const r of [...requests].sort((x, y) => x.startMs - y.startMs)) {
+      const end = lastEnd.get(r.host);
+      if (end !== undefined) assert.ok(r.startMs >= end + 20 - 2, `${r.host}: a request ${r.startMs - end} ms after the last one ended`);
+      lastEnd.set(r.host, r.endMs);
+    }
+
+    // Conditional GETs and their 304s.
     const notModified = requests.filter((r) => r.status === 304).length;
     assert.ok(notModified > 10, `${notModified} 304s`);
     const warc = await readWarcs();
@@ -158,7 +168,7 @@ describe('re-crawl', () => {
     const due = new Map<string, number>();
     for (const s of states) due.set(s.url, s.dueWallMs);
     const from = web.log.count;
-    const summary = await new Crawl(config({ ...RECRAWL, durationMs: 3000 })).run();
+    const summary = await new Crawl(config({ ...RECRAWL, durationMs: 2500 })).run();
     assert.equal(summary.stopReason, 'exhausted');
     const pages = web.log.entries().filter((r) => r.seq > from && r.page >= 0);
     assert.ok(pages.length >= 10, `${pages.length} revisits in the second run`);
@@ -176,6 +186,21 @@ describe('re-crawl', () => {
       pages.some((r) => r.status === 304),
       'the resumed revisits are conditional',
     );
+  });
+
+  test('revisits count against limits.maxPages (a memory frontier)', { timeout: 30_000 }, async () => {
+    const from = web.log.count;
+    const summary = await new Crawl({
+      ...config({ ...RECRAWL, durationMs: 20_000 }),
+      store: { outDir: join(root, 'budget') },
+      frontier: { kind: 'memory' },
+      limits: { concurrency: 4, maxPages: 60 },
+    }).run();
+    assert.equal(summary.stopReason, 'max-pages');
+    const pages = web.log.entries().filter((r) => r.seq > from && r.path !== '/robots.txt');
+    // The web has 36 pages: the budget is reached only because revisits count.
+    assert.equal(pages.length, 60);
+    assert.ok(pages.filter((r) => r.status === 304).length > 0);
   });
 
   test('a run held open for revisits ends soon after its signal', { timeout: 30_000 }, async () => {
