@@ -150,6 +150,22 @@ describe('revisit scheduler', () => {
     await running;
   });
 
+  test('the schedule file is rewritten when it holds more than twice as many lines as pages', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shoal-revisits-'));
+    dirs.push(dir);
+    const first = setup(dir);
+    await first.store.open();
+    for (let i = 0; i < 1200; i++) first.scheduler.visited(visit(`http://a.test/${i % 3}`, `v${i}`));
+    await first.store.close();
+    assert.equal(readFileSync(join(dir, REVISITS_FILE), 'utf8').trim().split('\n').length, 1200);
+    const second = setup(dir);
+    await second.store.open();
+    await second.store.close();
+    const lines = readFileSync(join(dir, REVISITS_FILE), 'utf8').trim().split('\n');
+    assert.equal(lines.length, 3);
+    assert.equal(second.store.get('http://a.test/2')?.contentDigest, 'sha1:Cv1199', 'the last state of each page is kept');
+  });
+
   test('a restart reads the schedule back and queues what is due', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'shoal-revisits-'));
     dirs.push(dir);
