@@ -25,6 +25,7 @@ import { DEFAULT_MAX_NUMBERED_URLS } from '../url/numbered-spaces.js';
 import { DEFAULT_TOPIC_LABELER_OPTIONS } from '../classify/topic-labeler.js';
 import { metricsSchema } from './metrics-config.js';
 import { normalizeSchema } from './normalize-config.js';
+import { recrawlSchema } from './recrawl-config.js';
 
 const MiB = 1024 * 1024;
 
@@ -641,6 +642,7 @@ export const crawlConfigSchema = z
     topic: topicSchema,
     dedup: dedupSchema,
     frontier: frontierSchema,
+    recrawl: recrawlSchema,
     seen: seenSchema,
     cluster: clusterSchema,
     order: orderPolicySchema.prefault({ policy: 'bfs' }),

@@ -55,6 +55,8 @@ import { UndiciFetcher } from '../fetch/undici-fetcher.js';
 import { fetchGapMs, politenessRules, type Frontier } from '../frontier/frontier.js';
 import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.js';
 import { fifoShareFor, PersistentFrontier } from '../frontier-store/persistent-frontier.js';
+import { RevisitStore } from '../frontier-store/revisit-store.js';
+import { RevisitScheduler } from './stages/revisits.js';
 import { canShareRank, type OrderingPolicy } from '../order/policy.js';
 import { orderingPolicyFrom } from '../order/registry.js';
 import { defaultLinkSummaryIntervalMs } from '../partition/registry.js';
@@ -518,8 +520,26 @@ function assembleNode(c: Checked): CrawlNode {
   // With a persistent frontier the crawl resumes, and first captures outlive a run (dedup-store.ts).
   const dedupStore = persistent === null ? null : new LogDedupStore(layout.dedup, config.dedup.maxDigests);
   const dedup = new DedupIndex(config.dedup.maxDigests, dedupStore);
+  const rc = config.recrawl;
+  // Revisits are kept beside the frontier's log, in memory with a memory frontier (revisits.ts).
+  const revisitStore = rc.enabled ? new RevisitStore(persistent === null ? null : layout.frontier) : null;
+  const revisits: RevisitScheduler | null =
+    revisitStore === null
+      ? null
+      : new RevisitScheduler({
+          bounds: rc,
+          durationMs: rc.durationMs,
+          maxRevisits: rc.maxRevisits,
+          store: revisitStore,
+          frontier,
+          clock,
+          waker,
+          log,
+          hold: (): (() => void) => loop.hold(),
+        });
   processor = new PageProcessor({
     nodeId: config.nodeId,
+    revisits,
     analyzer,
     warc: warcSink,
     sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap },
@@ -538,7 +558,7 @@ function assembleNode(c: Checked): CrawlNode {
     onRecord: (r) => budget.record(r),
   });
   const gate = persistent === null ? null : new CompletionGate();
-  const loop = new FetchLoop({
+  const loop: FetchLoop = new FetchLoop({
     frontier,
     robots,
     fetcher,
@@ -556,6 +576,7 @@ function assembleNode(c: Checked): CrawlNode {
     resolver: isProxied ? null : resolver,
     dnsWaitMs: config.network.dnsWaitMs,
     reachability,
+    validatorsOf: revisits === null ? null : (url) => revisits.conditionalHeaders(url),
     ...(setup?.sharedPages === undefined ? {} : { sharedPages: setup.sharedPages }),
   });
   const pageProcessor = processor;
@@ -602,11 +623,13 @@ function assembleNode(c: Checked): CrawlNode {
       : {
           open: async (options) => {
             await persistent.open(layout.frontier, options);
+            await revisitStore?.open();
             await dedupStore?.open();
           },
           close: async () => {
             try {
               await persistent.close();
+              await revisitStore?.close();
             } finally {
               await dedupStore?.close();
             }
@@ -617,7 +640,16 @@ function assembleNode(c: Checked): CrawlNode {
             admission,
             warc,
             sinks,
-            frontier: persistent,
+            // A page's next visit is durable before its completion is (revisit-store.ts).
+            frontier:
+              revisitStore === null
+                ? persistent
+                : {
+                    flush: async () => {
+                      await revisitStore.flush();
+                      await persistent.flush();
+                    },
+                  },
             budget,
             numbered,
             dedup,
@@ -655,6 +687,7 @@ function assembleNode(c: Checked): CrawlNode {
     },
     collab,
     policy,
+    revisits,
     // Recovery reads the crawl log and WARC files of this directory, and needs a frontier that keeps its completions.
     recovery:
       persistent === null || crawlLogPath === null || components.warc !== undefined

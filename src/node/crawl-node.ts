@@ -37,6 +37,7 @@ import type { Frontier, FrontierStats } from '../frontier/frontier.js';
 import type { OrderingPolicy } from '../order/policy.js';
 import type { SeenSet } from '../seen/seen-set.js';
 import type { WarcWriter } from '../store/warc/warc-writer.js';
+import type { RevisitScheduler } from './stages/revisits.js';
 
 /** The crash-safe part of a node: a frontier on disk and the checkpoints that keep it in step. */
 export interface Durability {
@@ -107,6 +108,8 @@ export interface CrawlNodeParts {
   readonly collab: NodeCollaboration | null;
   /** The ordering policy (its spec is logged and summarized). */
   readonly policy: OrderingPolicy;
+  /** The re-crawl's schedule; null when `recrawl.enabled` is off. */
+  readonly revisits?: RevisitScheduler | null;
 }
 
 /** Seeds of a seeds file queued at a time. */
@@ -155,6 +158,11 @@ export class CrawlNode {
           }),
         );
       }
+      // Revisits fall due while the slots crawl; a configured re-crawl duration holds the run open.
+      p.revisits?.run(background.signal).catch((err: unknown) => {
+        failure ??= err;
+        stop.abort(err);
+      });
       const collab = p.collab;
       if (collab !== null) {
         // Other nodes may send URLs at any time: the run ends when the crawl as a whole is done (finish()).

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { bytes, durationMs, rate } from '../config/units.js';
+import { changesSchema } from './changes-config.js';
 
 /** The 16 top-level categories of the Open Directory, as used by the X4 crawler (SPEC §4.2). */
 export const DEFAULT_CATEGORIES = [
@@ -310,6 +311,7 @@ const webConfigObject = z.strictObject({
   duplicates: duplicateSchema,
   traps: trapSchema,
   meta: metaSchema,
+  changes: changesSchema,
   replay: z.array(replaySchema).default([]).describe('folders of real files served as extra virtual hosts'),
   warc: z
     .array(z.string().min(1))

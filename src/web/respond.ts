@@ -10,6 +10,7 @@ import { Purpose, Rng, hash32 } from '../core/prng.js';
 import { renderPage } from './render.js';
 import { MOVED_ROBOTS_PATH, TRAP_PREFIX, robotsText, sitemapXml } from './robots.js';
 import { languageVocab } from './vocab.js';
+import { versionedBody, type PageChanges } from './changes.js';
 
 /**
  * A reply the server turns into bytes on the wire. `page` is the page id the request named (-1 when
@@ -71,6 +72,8 @@ export interface RespondContext {
   readonly faults: FaultState;
   /** Renders (or fetches from cache) the encoded body of a content page. */
   readonly pageBody: (g: number) => { body: Buffer; contentType: string };
+  /** Pages that change over time, and the wall clock they change by; null for a static Web. */
+  readonly changes?: { readonly pages: PageChanges; readonly nowMs: () => number } | null;
 }
 
 /** Origin of a host as the server is reached: `http://name:port`. */
@@ -269,16 +272,26 @@ function pageReply(ctx: RespondContext, h: HostInfo, g: number): Reply {
     default:
       break;
   }
-  const { body, contentType } = ctx.pageBody(g);
+  const { body: staticBody, contentType } = ctx.pageBody(g);
   const cid = model.contentId(g);
-  const etag = `"${hash32(model.config.seed, cid, body.length, ctx.port).toString(16)}"`;
+  const changes = ctx.changes ?? null;
+  const nowMs = changes === null ? 0 : changes.nowMs();
+  const version = changes === null ? 0 : changes.pages.versionAt(g, nowMs);
+  const body = versionedBody(staticBody, model.config.seed, g, version);
+  const tag = hash32(model.config.seed, cid, body.length, ctx.port).toString(16);
+  const etag = version === 0 ? `"${tag}"` : `"${tag}-${version}"`;
+  const changedMs = version === 0 ? null : changes?.pages.lastChangeMs(g, nowMs);
   return {
     kind: 'body',
     status: 200,
-    headers: { 'content-type': contentType, etag, 'last-modified': lastModified(model, cid) },
+    headers: {
+      'content-type': contentType,
+      etag,
+      'last-modified': changedMs === null || changedMs === undefined ? lastModified(model, cid) : new Date(changedMs).toUTCString(),
+    },
     body,
     isCompressible: true,
-    cacheKey: String(g),
+    cacheKey: version === 0 ? String(g) : `${g}@${version}`,
     outcome: 'page',
     page: g,
     trap: null,

@@ -14,6 +14,7 @@ import { RequestLog, type RequestRecord } from './request-log.js';
 import { FaultState, encodePage, isPlainTarget, respond, type Reply, type RespondContext } from './respond.js';
 import { serveReplay, type ReplayHost } from './replay.js';
 import { serveWarc, type WarcHost, type WarcReplay } from './warc-replay.js';
+import { PageChanges } from './changes.js';
 
 /** The host name of a Host header value: port and trailing dot removed. */
 export function hostName(authority: string): string {
@@ -110,6 +111,8 @@ export class TestWebServer {
   private requestCounter = 0;
   private isClosed = false;
   private ctx: RespondContext | null = null;
+  /** The changing pages, from the time the server started listening (or the configured origin); null for a static Web. */
+  changes: PageChanges | null = null;
 
   constructor(
     readonly model: WebModel,
@@ -161,11 +164,14 @@ export class TestWebServer {
     if (proxyPort !== null) {
       this.proxyPort = (await this.bind(this.model.config.server.proxyAddress, proxyPort, true)).port;
     }
+    const c = this.model.config.changes;
+    this.changes = c.share > 0 ? new PageChanges(this.model, c.originMs ?? Date.now()) : null;
     this.ctx = {
       model: this.model,
       port: this.port,
       faults: this.faults,
       pageBody: (g) => this.pageBody(g),
+      changes: this.changes === null ? null : { pages: this.changes, nowMs: () => Date.now() },
     };
   }
 

@@ -13,6 +13,8 @@ import { WebModel } from './model.js';
 import { resolveReplayHosts, type ReplayHost } from './replay.js';
 import type { RequestLog } from './request-log.js';
 import { TestWebServer } from './server.js';
+import type { PageChanges } from './changes.js';
+import { changeTruth, writeChangeTruth, type ChangeTruth } from './truth/changes.js';
 import { IP_CITIES_FILE } from './truth/format.js';
 import { openWarcReplay, type WarcReplay } from './warc-replay.js';
 
@@ -49,6 +51,10 @@ export interface TestWeb {
   readonly log: RequestLog;
   /** Absolute URL of page `g`. */
   url(g: number): string;
+  /** The pages that change over time (`changes.share` > 0), from the time the server started; null for a static Web. */
+  readonly changes: PageChanges | null;
+  /** When each changing page changed, up to `untilMs` (default now); written to `changes.tsv` of the folder on close. */
+  changeTruth(untilMs?: number): ChangeTruth | null;
   /** Stops serving and removes the temporary folder, if one was made (idempotent). */
   close(): Promise<void>;
 }
@@ -72,7 +78,13 @@ export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Prom
     // Without an outDir the hosts map and seed list go to a temporary folder removed by close().
     const isTemporary = config.outDir === null;
     const dir = config.outDir ?? mkdtempSync(join(tmpdir(), 'shoal-web-'));
+    const changes = server.changes;
+    const truthOf = (untilMs = Date.now()): ChangeTruth | null => (changes === null ? null : changeTruth(model, changes, port, untilMs));
+    let isClosed = false;
     const close = async (): Promise<void> => {
+      const truth = isClosed || isTemporary ? null : truthOf();
+      isClosed = true;
+      if (truth !== null) writeChangeTruth(dir, truth);
       await server.close();
       if (isTemporary) rmSync(dir, { recursive: true, force: true });
     };
@@ -123,6 +135,8 @@ export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Prom
       proxyUrl: proxyPort === null ? null : `http://${config.server.proxyAddress}:${proxyPort}`,
       log: server.log,
       url: (g) => model.url(g, port),
+      changes,
+      changeTruth: truthOf,
       close,
     };
   } catch (err) {

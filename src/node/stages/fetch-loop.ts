@@ -81,6 +81,8 @@ export interface FetchLoopOptions {
   readonly dnsWaitMs?: number;
   /** Hosts that do not answer, counted and given up (host-reachability.ts); absent: not tracked. */
   readonly reachability?: HostReachability | null;
+  /** The validators of the copy held (a re-crawl's revisits: conditional GET); absent: none sent. */
+  readonly validatorsOf?: ((url: string) => { readonly etag?: string; readonly lastModified?: string }) | null;
 }
 
 /** Page fetches started, counted by every node of a crawl in this process (an atomic counter across threads). */
@@ -258,7 +260,8 @@ export class FetchLoop {
     const startedWallMs = o.clock.wallMs();
     o.stats.request(parts.hostKey, false);
     const from = fromUrlOf(entry);
-    const outcome = await o.fetcher.fetch(from === null ? { url } : { url, referer: from }, this.signal);
+    const validators = o.validatorsOf?.(url) ?? {};
+    const outcome = await o.fetcher.fetch(from === null ? { url, ...validators } : { url, referer: from, ...validators }, this.signal);
     if (outcome.kind === 'aborted') return;
     const failure = connectionFailureOf(outcome);
     if (failure !== null) o.reachability?.failed(entry.host, failure);

@@ -37,7 +37,14 @@ import {
 import { SitemapReader } from './sitemap-reader.js';
 import type { OrderingPolicy } from '../../order/policy.js';
 import type { UrlIds } from '../../url/url-ids.js';
-import { metadataRecord, responseRecord, revisitRecord, type WarcRecord } from '../../store/warc/warc-record.js';
+import {
+  metadataRecord,
+  responseRecord,
+  revisitRecord,
+  SERVER_NOT_MODIFIED_PROFILE,
+  type WarcRecord,
+} from '../../store/warc/warc-record.js';
+import type { RevisitScheduler } from './revisits.js';
 import type { ForwardedPageMessage } from '../../exchange/messages.js';
 import { fetchOkOf, forwardBoundaryPage, pagePlacementOf, type BoundaryPages } from '../collaboration/page-forwarding.js';
 import type { Placement } from '../../partition/partitioner.js';
@@ -70,6 +77,8 @@ export interface PageProcessorOptions {
   readonly boundary?: BoundaryPages | null;
   /** Called with each crawl-log record of this node's own (not a page another node forwarded): the budget's recorded tally. */
   readonly onRecord?: (record: CrawlLogRecord) => void;
+  /** The re-crawl's schedule (`recrawl.enabled`); null: pages are fetched once. */
+  readonly revisits?: RevisitScheduler | null;
 }
 
 /** What processing an outcome yields for its crawl-log record. */
@@ -207,7 +216,7 @@ export class PageProcessor {
         warc: await writeExchange(this.options.warc, entry.url, outcome, outcome.rawBody, startedWallMs),
       };
     } else if (outcome.kind === 'not-modified') {
-      c = { ...NOTHING, warc: await writeExchange(this.options.warc, entry.url, outcome, Buffer.alloc(0), startedWallMs) };
+      c = { ...NOTHING, warc: await this.notModified(entry.url, outcome, startedWallMs) };
     }
     o.stats.bytes += c.bytes;
     const reason = reasonOf(outcome);
@@ -328,7 +337,8 @@ export class PageProcessor {
     }
     const request = requestRecordOf(url, outcome, startedWallMs);
     // Looked up and remembered in one step, before any await: of two equal pages in flight, one is the original.
-    const first = o.dedup.find(contentDigest);
+    // A revisited page whose content has not changed refers to its last capture even when the duplicate index has forgotten it.
+    const first = o.dedup.find(contentDigest) ?? (isReceived ? undefined : this.unchangedCapture(url, contentDigest));
     const isDuplicate = first !== undefined;
     let response: WarcRecord;
     if (first !== undefined && first.payloadDigest === rawDigest) {
@@ -358,6 +368,22 @@ export class PageProcessor {
     const capture = first === undefined ? { url, payloadDigest: rawDigest, recordId: response.id, warcDate: response.date } : null;
     if (capture !== null) o.dedup.remember(contentDigest, capture);
     else o.stats.duplicates++;
+    if (o.revisits != null && !isReceived) {
+      const held = first ?? capture;
+      o.revisits.visited({
+        url,
+        host: entry.host,
+        depth: entry.depth,
+        payloadDigest: rawDigest,
+        contentDigest,
+        etag: outcome.response.headers['etag'] ?? null,
+        lastModified: outcome.response.headers['last-modified'] ?? null,
+        capture:
+          o.warc === null || held === undefined || held === null
+            ? null
+            : { recordId: held.recordId, warcDate: held.warcDate, url: held.url },
+      });
+    }
     const parsed = !isHtml || isDuplicate ? null : analysed !== undefined ? analysed : await this.analyze(url, outcome);
     const fields = metadataFields(entry, outcome, contentDigest, first?.url ?? null, parsed);
     // Records are placed in the file in call order, now; the slot waits for them below.
@@ -386,6 +412,49 @@ export class PageProcessor {
       topic: parsed?.topic ?? null,
       geoCities: this.geoCitiesOf(parsed),
     };
+  }
+
+  /**
+   * A 304 to a revisit's conditional request: request and `revisit` record (server-not-modified)
+   * referring to the page's last capture, which is scheduled again; without a last capture (not a
+   * revisit of this crawl) the exchange as it came.
+   */
+  private async notModified(
+    url: string,
+    outcome: Extract<FetchOutcome, { kind: 'not-modified' }>,
+    startedWallMs: number,
+  ): Promise<Captured['warc']> {
+    const o = this.options;
+    const last = o.revisits?.lastVisit(url);
+    o.revisits?.notModified(url);
+    if (last === undefined || last.capture === null || o.warc === null) {
+      return await writeExchange(o.warc, url, outcome, Buffer.alloc(0), startedWallMs);
+    }
+    const request = requestRecordOf(url, outcome, startedWallMs);
+    const revisit = revisitRecord({
+      date: startedWallMs,
+      targetUri: url,
+      profile: SERVER_NOT_MODIFIED_PROFILE,
+      payloadDigest: last.payloadDigest,
+      refersTo: last.capture.recordId,
+      refersToTargetUri: last.capture.url,
+      refersToDate: last.capture.warcDate,
+      httpHead: outcome.response.raw,
+      ...ipFieldOf(outcome),
+      concurrentTo: [request.id],
+    });
+    const [, at] = await Promise.all([o.warc.write(request), o.warc.write(revisit)]);
+    return { file: at.filename, offset: at.offset };
+  }
+
+  /** The last capture of a revisited page whose content is the one seen last time; undefined otherwise. */
+  private unchangedCapture(
+    url: string,
+    contentDigest: string,
+  ): { url: string; payloadDigest: string; recordId: string; warcDate: string } | undefined {
+    const last = this.options.revisits?.lastVisit(url);
+    if (last === undefined || last.capture === null || last.contentDigest !== contentDigest) return undefined;
+    return { ...last.capture, payloadDigest: last.payloadDigest };
   }
 
   /** In a geo crawl whose strategy reads pages, the page's city as the strategy sees it (pages.jsonl `geo`); else null. */

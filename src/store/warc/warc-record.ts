@@ -27,6 +27,9 @@ export type WarcType = (typeof WarcType)[keyof typeof WarcType];
 
 /** `WARC-Profile` of a revisit whose payload is byte-identical to an earlier capture. */
 export const IDENTICAL_PAYLOAD_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
+
+/** `WARC-Profile` of a revisit the server answered 304 Not Modified to (WARC/1.1 §6.7.3). */
+export const SERVER_NOT_MODIFIED_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/server-not-modified';
 /** Content types of the blocks shoal writes. */
 export const ContentType = {
   httpRequest: 'application/http;msgtype=request',
@@ -99,8 +102,10 @@ export interface ResponseInput extends HttpMessageInput {
   readonly payloadDigest?: string;
 }
 
-/** A revisit of the identical-payload-digest profile: the new head only, no body. */
+/** A revisit (identical-payload-digest profile unless `profile` says otherwise): the new head only, no body. */
 export interface RevisitInput extends RecordBase {
+  /** `WARC-Profile`; default {@link IDENTICAL_PAYLOAD_PROFILE}. */
+  readonly profile?: typeof IDENTICAL_PAYLOAD_PROFILE | typeof SERVER_NOT_MODIFIED_PROFILE;
   readonly targetUri: string;
   /** Digest of the identical payload (`sha1:BASE32`), as in the original record. */
   readonly payloadDigest: string;
@@ -388,8 +393,9 @@ export function metadataRecord(input: MetadataInput): WarcRecord {
 }
 
 /**
- * A `revisit` record of the identical-payload-digest profile (WARC/1.1 §6.7.2): the new response's
- * head (if given) and no body; the payload is the one of the record it refers to.
+ * A `revisit` record of the identical-payload-digest profile (WARC/1.1 §6.7.2), or of the
+ * server-not-modified one (§6.7.3, a 304 to a conditional request): the new response's head (if
+ * given) and no body; the payload is the one of the record it refers to.
  */
 export function revisitRecord(input: RevisitInput): WarcRecord {
   const uri = uriForm(input.targetUri);
@@ -400,7 +406,7 @@ export function revisitRecord(input: RevisitInput): WarcRecord {
   head.fields.push(['WARC-Refers-To-Target-URI', uriForm(input.refersToTargetUri)]);
   const refDate = typeof input.refersToDate === 'string' ? input.refersToDate : formatWarcDate(input.refersToDate);
   head.fields.push(['WARC-Refers-To-Date', refDate]);
-  head.fields.push(['WARC-Profile', IDENTICAL_PAYLOAD_PROFILE]);
+  head.fields.push(['WARC-Profile', input.profile ?? IDENTICAL_PAYLOAD_PROFILE]);
   if (input.httpHead === undefined) return finish(WarcType.revisit, head, uri, null, [], input.payloadDigest, null);
   const httpHead = headBytes(input.httpHead);
   return finish(WarcType.revisit, head, uri, ContentType.httpResponse, [httpHead], input.payloadDigest, parseHttpHead(httpHead));
