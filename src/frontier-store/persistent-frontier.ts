@@ -102,7 +102,9 @@ import {
 import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, type SlotFrontierOptions } from '../frontier/slot-frontier.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
 import { FrontierLog, addRecordProblem, splitLocation, type AddRecord } from './frontier-log.js';
-import { LocationQueue } from './location-queue.js';
+import type { LocationQueue } from './location-queue.js';
+import { bandOf, ParkedHost } from './parked-host.js';
+import { DEFAULT_PARKED_PRIORITY_CELLS, ParkedPriorities } from './parked-priorities.js';
 import { Recovery } from './recovery.js';
 
 /** Default size at which a new log segment starts: 64 MiB. */
@@ -142,6 +144,12 @@ export interface PersistentFrontierOptions extends SlotFrontierOptions {
    * crawl node under breadth-first order sets {@link fifoShareFor} (16 for up to 8 connections per host).
    */
   readonly memoryUrlsPerHost?: number;
+  /**
+   * Cells of the table that holds new priorities of parked URLs until they come back into slots
+   * (`parked-priorities.ts`): a power of two, 16 bytes each once a parked URL is re-prioritized.
+   * Default 262,144 (4 MiB).
+   */
+  readonly parkedPriorityCells?: number;
 }
 
 /** Options of {@link PersistentFrontier.open}. */
@@ -167,6 +175,9 @@ export interface PersistentFrontierStats extends FrontierStats {
   readonly parked: number;
   /** Hosts with parked URLs. */
   readonly parkedHosts: number;
+  /** New priorities held for parked URLs, and those lost to another URL's in their cell. */
+  readonly parkedPriorities: number;
+  readonly parkedPrioritiesOverwritten: number;
   /** From `open()`: URLs found held, and completions found final. */
   readonly recoveredUrls: number;
   readonly recoveredCompletions: number;
@@ -176,14 +187,14 @@ export interface PersistentFrontierStats extends FrontierStats {
 
 const EMPTY: NextResult = { kind: 'empty' };
 
-/** A compaction under way: the slots' records of `segment` are copied up to `offset`, then its parked records host by host. */
+/** A compaction under way: the slots' records of `segment` are copied up to `offset`, then its parked records queue by queue. */
 interface Compaction {
   readonly segment: number;
   offset: number;
-  /** The hosts that had parked URLs when the slots' records were done (null before). */
-  parkedHosts: string[] | null;
-  hostAt: number;
-  /** Entries of that host's queue already looked at, counted from the first ever pushed. */
+  /** The parked hosts' band queues when the slots' records were done (null before). */
+  parkedQueues: LocationQueue[] | null;
+  queueAt: number;
+  /** Entries of that queue already looked at, counted from the first ever pushed. */
   entryAt: number;
 }
 const NAME = 'PersistentFrontier';
@@ -210,9 +221,11 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   private nextLeaseId = 1;
   private readonly fp = new Uint32Array(2);
   private compacting: Compaction | null = null;
-  /** Hosts with parked URLs: their records' locations, oldest first. */
-  private readonly parked = new Map<string, LocationQueue>();
+  /** Hosts with parked URLs: their records' locations, by priority band. */
+  private readonly parked = new Map<string, ParkedHost>();
   private parkedCount = 0;
+  /** New priorities of parked URLs, applied when they come back into slots. */
+  private readonly parkedPriorities: ParkedPriorities;
   private compactedRecords = 0;
   private deletedSegments = 0;
   private recoveredUrls = 0;
@@ -231,6 +244,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     this.compactBytesPerFlush = options.compactBytesPerFlush ?? DEFAULT_COMPACT_BYTES_PER_FLUSH;
     this.stageBytes = options.stageBytes ?? 256 * 1024;
     this.memoryUrlsPerHost = options.memoryUrlsPerHost ?? Number.MAX_SAFE_INTEGER;
+    this.parkedPriorities = new ParkedPriorities(options.parkedPriorityCells ?? DEFAULT_PARKED_PRIORITY_CELLS);
     if (!(Number.isSafeInteger(this.memoryUrlsPerHost) && this.memoryUrlsPerHost >= 1)) {
       throw new RangeError(`frontier: memoryUrlsPerHost must be an integer >= 1, got ${this.memoryUrlsPerHost}`);
     }
@@ -273,7 +287,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         // A retried URL (its attempt count is not in its record) stays in memory.
         if (r.attempt === 1 && this.isParking(r.host)) {
           this.core.noteSeq(r.seq);
-          this.park(r.host, location, bytes);
+          this.park(r.host, r.priority, location, bytes);
           return;
         }
         const slot = this.core.add(r.hi, r.lo, r.host, r.ip, r.priority, 0, r.seq, r.attempt);
@@ -345,7 +359,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         if (this.core.slotOf(hi, lo) >= 0) return false;
         const { location, bytes } = log.appendAdd(record);
         this.core.noteSeq(seq);
-        this.park(entry.host, location, bytes);
+        this.park(entry.host, entry.priority, location, bytes);
         return true;
       }
       const slot = this.core.add(hi, lo, entry.host, entry.ip, entry.priority, nowMs, seq, 1);
@@ -406,20 +420,31 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     });
   }
 
+  /** Re-prioritizes a URL in a slot; a URL not in one may be parked: its new priority is held for when it comes back (answers false). */
   reprioritize(url: string, priority: number): boolean {
     this.check('reprioritize');
     urlFingerprintInto(url, this.fp);
-    return this.core.reprioritize(this.fp[0] as number, this.fp[1] as number, priority);
+    return this.reprioritizeFingerprint(this.fp[0] as number, this.fp[1] as number, priority);
   }
 
   reprioritizeFingerprint(hi: number, lo: number, priority: number): boolean {
     this.check('reprioritize');
-    return this.core.reprioritize(hi, lo, priority);
+    if (this.core.reprioritize(hi, lo, priority)) return true;
+    if (this.parkedCount > 0) this.parkedPriorities.set(hi, lo, priority);
+    return false;
   }
 
   reprioritizeFingerprints(count: number, his: ArrayLike<number>, los: ArrayLike<number>, priorities: ArrayLike<number>): number {
     this.check('reprioritize');
-    return this.core.reprioritizeMany(count, his, los, priorities);
+    const held = this.core.reprioritizeMany(count, his, los, priorities);
+    if (held < count && this.parkedCount > 0) {
+      for (let i = 0; i < count; i++) {
+        const hi = his[i] as number;
+        const lo = los[i] as number;
+        if (this.core.slotOf(hi, lo) < 0) this.parkedPriorities.set(hi, lo, priorities[i] as number);
+      }
+    }
+    return held;
   }
 
   inFlight(): readonly Lease[] {
@@ -435,10 +460,12 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     for (const { slot } of this.leases.values()) slots.push(slot);
     slots.sort((a, b) => t.priorityOf(b) - t.priorityOf(a) || t.seqOf(a) - t.seqOf(b));
     for (const slot of slots) yield { entry: this.readEntry(log, slot).entry, attempt: t.attemptOf(slot) };
-    for (const queue of this.parked.values()) {
-      for (let i = 0; i < queue.size; i++) {
-        const { record } = log.readAdd(queue.at(i));
-        yield { entry: entryOf(record), attempt: record.attempt };
+    for (const host of this.parked.values()) {
+      for (const queue of host.queues()) {
+        for (let i = 0; i < queue.size; i++) {
+          const { record } = log.readAdd(queue.at(i));
+          yield { entry: entryOf(record), attempt: record.attempt };
+        }
       }
     }
   }
@@ -451,6 +478,8 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       queued: core.queued + this.parkedCount,
       parked: this.parkedCount,
       parkedHosts: this.parked.size,
+      parkedPriorities: this.parkedPriorities.size,
+      parkedPrioritiesOverwritten: this.parkedPriorities.overwritten,
       liveBytes: this.liveBytes,
       logBytes: log === null ? 0 : log.totalBytes(),
       segments: log === null ? 0 : log.segmentNumbers.length,
@@ -467,18 +496,18 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     return this.parked.has(host) || this.core.heldOfHost(host) >= this.memoryUrlsPerHost;
   }
 
-  private park(host: string, location: number, bytes: number): void {
-    let queue = this.parked.get(host);
-    if (queue === undefined) {
-      queue = new LocationQueue();
-      this.parked.set(host, queue);
+  private park(host: string, priority: number, location: number, bytes: number): void {
+    let parked = this.parked.get(host);
+    if (parked === undefined) {
+      parked = new ParkedHost();
+      this.parked.set(host, parked);
     }
-    queue.push(location);
+    parked.push(bandOf(priority), location);
     this.parkedCount++;
     this.liveBytes += bytes;
   }
 
-  /** Brings `host`'s parked URLs back into memory, oldest first, while it holds fewer than its share. */
+  /** Brings `host`'s parked URLs back into memory, best band first, oldest first within it, while it holds fewer than its share. */
   private unpark(log: FrontierLog, host: string, nowMs: number): void {
     const queue = this.parked.get(host);
     if (queue === undefined) return;
@@ -495,7 +524,9 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         // Its segment is being compacted, which may have passed it: it moves now.
         location = this.copyParkedRecord(log, r, bytes).location;
       }
-      const slot = this.core.add(r.hi, r.lo, r.host, r.ip ?? undefined, r.priority, nowMs, r.seq, r.attempt);
+      const changed = this.parkedPriorities.take(r.hi, r.lo);
+      const priority = Number.isNaN(changed) ? r.priority : changed;
+      const slot = this.core.add(r.hi, r.lo, r.host, r.ip ?? undefined, priority, nowMs, r.seq, r.attempt);
       this.core.slots.setRef(slot, location);
     }
     if (queue.size === 0) this.parked.delete(host);
@@ -531,7 +562,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const segments = log.segmentNumbers;
       const dead = log.totalBytes() - this.liveBytes;
       if (segments.length < 2 || dead <= Math.max(this.liveBytes, this.segmentBytes)) return null;
-      this.compacting = { segment: segments[0] as number, offset: 0, parkedHosts: null, hostAt: 0, entryAt: 0 };
+      this.compacting = { segment: segments[0] as number, offset: 0, parkedQueues: null, queueAt: 0, entryAt: 0 };
     }
     const c = this.compacting;
     const t = this.core.slots;
@@ -556,16 +587,16 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   }
 
   /**
-   * The parked records of the segment under compaction, copied host by host (at most
+   * The parked records of the segment under compaction, copied queue by queue (at most
    * `compactBytesPerFlush` per flush). A parked URL that comes back into memory meanwhile is moved
-   * by `unpark`; URLs parked meanwhile are in the active segment. @returns true once all are copied.
+   * by `unpark`; URLs parked meanwhile are in the active segment (a band queue emptied and made
+   * anew holds only those). @returns true once all are copied.
    */
   private copyParked(log: FrontierLog, c: Compaction): boolean {
-    c.parkedHosts ??= [...this.parked.keys()];
+    c.parkedQueues ??= [...this.parked.values()].flatMap((host) => host.queues());
     let budget = this.compactBytesPerFlush;
-    for (; c.hostAt < c.parkedHosts.length; c.hostAt++, c.entryAt = 0) {
-      const queue = this.parked.get(c.parkedHosts[c.hostAt] as string);
-      if (queue === undefined) continue;
+    for (; c.queueAt < c.parkedQueues.length; c.queueAt++, c.entryAt = 0) {
+      const queue = c.parkedQueues[c.queueAt] as LocationQueue;
       for (let i = Math.max(0, c.entryAt - queue.headIndex); i < queue.size; i++) {
         if (budget <= 0) {
           c.entryAt = queue.headIndex + i;
