@@ -55,12 +55,34 @@ export class ParkedHost {
     if (queue === undefined) throw new RangeError('ParkedHost.shift(): nothing is parked');
     const location = queue.shift();
     this.count--;
-    if (queue.size === 0) {
-      this.bands.delete(this.bestBand);
-      this.bestBand = Number.NEGATIVE_INFINITY;
-      for (const band of this.bands.keys()) if (band > this.bestBand) this.bestBand = band;
-    }
+    if (queue.size === 0) this.dropBand(this.bestBand);
     return location;
+  }
+
+  private dropBand(band: number): void {
+    this.bands.delete(band);
+    if (band !== this.bestBand) return;
+    this.bestBand = Number.NEGATIVE_INFINITY;
+    for (const b of this.bands.keys()) if (b > this.bestBand) this.bestBand = b;
+  }
+
+  /**
+   * Moves `location` to `band`, behind the band's others, if it is parked here in another band:
+   * O(size). @returns whether it moved.
+   */
+  move(location: number, band: number): boolean {
+    for (const [from, queue] of this.bands) {
+      if (from === band) continue;
+      for (let i = 0; i < queue.size; i++) {
+        if (queue.at(i) !== location) continue;
+        queue.removeAt(i);
+        this.count--;
+        if (queue.size === 0) this.dropBand(from);
+        this.push(band, location);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The band queues, best band first (compaction rewrites their entries in place). */

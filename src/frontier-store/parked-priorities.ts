@@ -52,6 +52,15 @@ export class ParkedPriorities {
     this.priorities[i] = priority;
   }
 
+  /** The latest priority held for (hi, lo), kept; NaN if none. */
+  peek(hi: number, lo: number): number {
+    const priorities = this.priorities;
+    if (priorities === null) return Number.NaN;
+    const i = lo & this.mask;
+    if ((this.his as Uint32Array)[i] !== hi >>> 0 || (this.los as Uint32Array)[i] !== lo >>> 0) return Number.NaN;
+    return priorities[i] as number;
+  }
+
   /** The latest priority held for (hi, lo), forgotten as it is returned; NaN if none. */
   take(hi: number, lo: number): number {
     const priorities = this.priorities;

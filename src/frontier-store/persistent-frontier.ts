@@ -7,15 +7,15 @@
  * back with pread when the URL is leased. So memory holds about 50 bytes per URL in a slot (its
  * slot with its record's location, its cell in the fingerprint index) and no string, and the log's
  * pages stay in the OS page cache, outside the process's resident memory. With `memoryUrlsPerHost`
- * set (a crawl node sets 16 under breadth-first order), only that many URLs of a host take a slot:
- * the host's further URLs are *parked*,
- * their record's location in a FIFO per host (8 bytes each), and come back into slots, oldest
- * first, as the host's URLs complete. A million queued URLs over 10,000 hosts take about 19 MiB.
+ * set (a crawl node sets 16 under every order), only that many URLs of a host take a slot: the
+ * host's further URLs are *parked*, their record's location in the host's priority band (8 bytes
+ * each, `parked-host.ts`), and come back into slots, best band first and oldest first within it,
+ * as the host's URLs complete. A million queued URLs over 10,000 hosts take about 19 MiB.
  *
  *     add ──▶ log: ADD record (staged, written in call order) ──▶ slot (priority, seq, host, location)
- *                                                            └──▶ or parked: the host's FIFO of locations
+ *                                                            └──▶ or parked: the host's band of locations
  *     next ──▶ slot ──▶ pread of its record ──▶ lease
- *     complete ──▶ DONE or RETRY record held until the next flush ──▶ the host's oldest parked URL to a slot
+ *     complete ──▶ DONE or RETRY record held until the next flush ──▶ the host's best parked URL to a slot
  *     flush ──▶ a slice of compaction (copies staged) ──▶ staged adds, held records, fdatasync
  *               ──▶ the compacted segment deleted once empty
  *
@@ -59,17 +59,20 @@
  *   one, at most `compactBytesPerFlush` per flush each, so that the one fdatasync covers the copies
  *   too; once every live record has left that segment, it is deleted after the fdatasync.
  * - **Parking.** A URL is parked when its host has parked URLs already or holds `memoryUrlsPerHost`
- *   URLs in slots (queued, in flight, or ended and not completed). When one of the host's URLs is
- *   completed and leaves, the host's oldest parked URLs take slots again, with the priority, add
- *   order (seq) and record they were added with, until the host holds its share. So a host's URLs
- *   leave in its add order beyond its share (its parked URLs are not ranked by priority until they
- *   are back in a slot), and every host with URLs has some in slots, so no host waits behind
- *   another's backlog. A parked URL is not re-prioritized (`reprioritize` answers false) and is not
- *   checked for duplicates when it is added again: it is then held twice until it comes back into
- *   a slot, where the copy is dropped if the URL is in a slot still (the node's URL-seen test comes
- *   first, so only a URL re-added after a crash can meet this; the cost is at most one fetch more).
- *   On `open()` the rule is applied again to the recovered URLs in add order (with the share now
- *   configured), except that a URL with a retry recorded keeps a slot.
+ *   URLs in slots (queued, in flight, or ended and not completed). It waits in the band of its
+ *   priority (`bandOf`: 4 bands per doubling). When one of the host's URLs is completed and
+ *   leaves, the host's parked URLs take slots again, best band first and in add order within a
+ *   band, with the add order (seq) and record they were added with, until the host holds its
+ *   share. So a URL is leased behind at most `memoryUrlsPerHost` URLs of its host of a lower band
+ *   (those that took its slots as they came), and every host with URLs has some in slots, so no
+ *   host waits behind another's backlog. A parked URL is not moved by `reprioritize` (which
+ *   answers false): its new priority is held in a bounded table (`parked-priorities.ts`) and given
+ *   to it when it comes back into a slot, or lost if another parked URL's change takes its cell. A
+ *   parked URL is not checked for duplicates when it is added again: it is then held twice until
+ *   it comes back into a slot, where the copy is dropped if the URL is in a slot still (the node's
+ *   URL-seen test comes first, so only a URL re-added after a crash can meet this; the cost is at
+ *   most one fetch more). On `open()` the rule is applied again to the recovered URLs in add order
+ *   (with the share now configured), except that a URL with a retry recorded keeps a slot.
  * - **Re-prioritizing** (`Reprioritizable`) changes the order in memory only: after a restart a
  *   URL has the priority it was added with again, until its ordering policy learns it anew.
  * - **Politeness across a restart.** Next-contact times and back-off counts live in memory only.
@@ -103,6 +106,7 @@ import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, type SlotFrontierOptions } from '.
 import { urlFingerprintInto } from '../url/fingerprint.js';
 import { FrontierLog, addRecordProblem, splitLocation, type AddRecord } from './frontier-log.js';
 import type { LocationQueue } from './location-queue.js';
+import { sweepSlice, type SweepAt } from './band-sweep.js';
 import { bandOf, ParkedHost } from './parked-host.js';
 import { DEFAULT_PARKED_PRIORITY_CELLS, ParkedPriorities } from './parked-priorities.js';
 import { Recovery } from './recovery.js';
@@ -112,13 +116,14 @@ export const DEFAULT_SEGMENT_BYTES = 64 * 2 ** 20;
 /** Default compaction per flush: 8 MiB of the oldest segment read, its live records copied. */
 const DEFAULT_COMPACT_BYTES_PER_FLUSH = 8 * 2 ** 20;
 /**
- * The share of slots a crawl node gives each host under breadth-first order (`frontier.memoryUrlsPerHost`
- * left null): its URLs leave in add order anyway, so parking the rest changes nothing a host sees.
+ * The share of slots a crawl node gives each host (`frontier.memoryUrlsPerHost` left null): under
+ * breadth-first order its URLs leave in add order anyway, so parking the rest changes nothing a host
+ * sees; under a priority order it bounds how far a host's order departs from its priorities.
  */
 export const FIFO_MEMORY_URLS_PER_HOST = 16;
 
 /**
- * The share a crawl node gives each host under breadth-first order: {@link FIFO_MEMORY_URLS_PER_HOST},
+ * The share a crawl node gives each host: {@link FIFO_MEMORY_URLS_PER_HOST},
  * or twice the host's connections if more, so that every connection of a host finds a URL in a
  * slot while others wait for their records to be written.
  */
@@ -139,9 +144,9 @@ export interface PersistentFrontierOptions extends SlotFrontierOptions {
   /**
    * URLs of one host held in memory with their scheduling keys (queued, in flight, or waiting for
    * `complete`); the host's further URLs are parked: their records stay on disk, with 8 bytes each
-   * in memory, and come back in the order they were added as the host's URLs complete. Default:
-   * no limit (nothing parked), which a priority order needs to rank every URL it has queued; a
-   * crawl node under breadth-first order sets {@link fifoShareFor} (16 for up to 8 connections per host).
+   * in memory, and come back by priority band (in add order within a band) as the host's URLs
+   * complete. Default: no limit (nothing parked); a crawl node sets {@link fifoShareFor} (16 for up
+   * to 8 connections per host) under every order.
    */
   readonly memoryUrlsPerHost?: number;
   /**
@@ -150,6 +155,11 @@ export interface PersistentFrontierOptions extends SlotFrontierOptions {
    * Default 262,144 (4 MiB).
    */
   readonly parkedPriorityCells?: number;
+  /**
+   * Bytes of the log read per flush, at most, to move parked URLs whose priority changed to their
+   * new band (the sweep; only while changes are held and no compaction is under way). Default 8 MiB.
+   */
+  readonly sweepBytesPerFlush?: number;
 }
 
 /** Options of {@link PersistentFrontier.open}. */
@@ -178,6 +188,8 @@ export interface PersistentFrontierStats extends FrontierStats {
   /** New priorities held for parked URLs, and those lost to another URL's in their cell. */
   readonly parkedPriorities: number;
   readonly parkedPrioritiesOverwritten: number;
+  /** Parked URLs the sweep moved to the band of their new priority, since `open()`. */
+  readonly rebanded: number;
   /** From `open()`: URLs found held, and completions found final. */
   readonly recoveredUrls: number;
   readonly recoveredCompletions: number;
@@ -226,6 +238,10 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   private parkedCount = 0;
   /** New priorities of parked URLs, applied when they come back into slots. */
   private readonly parkedPriorities: ParkedPriorities;
+  private readonly sweepBytesPerFlush: number;
+  /** Where the sweep goes on reading the log. */
+  private sweepAt: SweepAt = { segment: 0, offset: 0 };
+  private rebanded = 0;
   private compactedRecords = 0;
   private deletedSegments = 0;
   private recoveredUrls = 0;
@@ -245,6 +261,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     this.stageBytes = options.stageBytes ?? 256 * 1024;
     this.memoryUrlsPerHost = options.memoryUrlsPerHost ?? Number.MAX_SAFE_INTEGER;
     this.parkedPriorities = new ParkedPriorities(options.parkedPriorityCells ?? DEFAULT_PARKED_PRIORITY_CELLS);
+    this.sweepBytesPerFlush = options.sweepBytesPerFlush ?? DEFAULT_COMPACT_BYTES_PER_FLUSH;
     if (!(Number.isSafeInteger(this.memoryUrlsPerHost) && this.memoryUrlsPerHost >= 1)) {
       throw new RangeError(`frontier: memoryUrlsPerHost must be an integer >= 1, got ${this.memoryUrlsPerHost}`);
     }
@@ -255,6 +272,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     for (const [name, value] of [
       ['segmentBytes', this.segmentBytes],
       ['compactBytesPerFlush', this.compactBytesPerFlush],
+      ['sweepBytesPerFlush', this.sweepBytesPerFlush],
     ] as const) {
       if (!(Number.isInteger(value) && value >= 4096)) throw new RangeError(`frontier: ${name} must be an integer >= 4096, got ${value}`);
     }
@@ -318,6 +336,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     this.guard(() => {
       const emptied = this.compactSlice(log);
       log.flush(this.segmentBytes);
+      this.sweepSlice(log);
       // Only now are the copies of its live records durable: the segment may go.
       if (emptied !== null) {
         log.deleteSegment(emptied);
@@ -480,6 +499,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       parkedHosts: this.parked.size,
       parkedPriorities: this.parkedPriorities.size,
       parkedPrioritiesOverwritten: this.parkedPriorities.overwritten,
+      rebanded: this.rebanded,
       liveBytes: this.liveBytes,
       logBytes: log === null ? 0 : log.totalBytes(),
       segments: log === null ? 0 : log.segmentNumbers.length,
@@ -530,6 +550,17 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       this.core.slots.setRef(slot, location);
     }
     if (queue.size === 0) this.parked.delete(host);
+  }
+
+  /** One slice of the sweep (`band-sweep.ts`); not while a compaction copies parked records queue by queue: a move would hide an entry from it. */
+  private sweepSlice(log: FrontierLog): void {
+    if (this.parkedPriorities.size === 0 || this.parkedCount === 0 || this.compacting !== null) return;
+    const slice = sweepSlice(log, this.sweepAt, this.sweepBytesPerFlush, (r, location) => {
+      const priority = this.parkedPriorities.peek(r.hi, r.lo);
+      return !Number.isNaN(priority) && this.parked.get(r.host)?.move(location, bandOf(priority)) === true;
+    });
+    this.sweepAt = slice.at;
+    this.rebanded += slice.moved;
   }
 
   /** Records where a slot's record lives. */

@@ -78,6 +78,15 @@ describe('priority bands', () => {
     while (host.size > 0) out.push(host.shift());
     assert.deepEqual(out, [15, 11, 13, 10, 12, 14]);
     assert.throws(() => host.shift(), RangeError);
+    // A move takes a location out of its band (wherever it is in it) and puts it behind the new band's.
+    for (let i = 0; i < 10; i++) host.push(bandOf(i % 2 === 0 ? 1 : 8), 100 + i);
+    assert.equal(host.move(104, bandOf(8)), true);
+    assert.equal(host.move(104, bandOf(8)), false, 'already there');
+    assert.equal(host.move(999, bandOf(64)), false, 'not parked here');
+    assert.equal(host.move(101, bandOf(0.1)), true);
+    const moved: number[] = [];
+    while (host.size > 0) moved.push(host.shift());
+    assert.deepEqual(moved, [103, 105, 107, 109, 104, 100, 102, 106, 108, 101]);
   });
 
   test('the table of new priorities: latest wins, a taken cell is forgotten, a collision overwrites and is counted', () => {
@@ -159,6 +168,24 @@ describe('PersistentFrontier: priority order with parking', () => {
         "a lease's entry is its record, as added",
       );
       assert.equal(frontier.stats().parkedPriorities, 0, 'every held change was taken');
+      await frontier.close();
+    }));
+
+  test('the sweep moves a re-prioritized parked URL to its new band at the next flushes', () =>
+    withDir(async (dir) => {
+      const frontier = await opened(dir, { memoryUrlsPerHost: 2, segmentBytes: 4096, sweepBytesPerFlush: 4096 });
+      for (let i = 0; i < 60; i++) frontier.add(entry(`http://a.test/${i}`, { priority: 1 }), 0);
+      await frontier.flush();
+      assert.equal(frontier.reprioritize('http://a.test/50', 100), false, 'parked');
+      assert.equal(frontier.reprioritize('http://a.test/40', 0.01), false, 'parked');
+      // A small slice per flush: it takes a few flushes to reach the records.
+      for (let k = 0; k < 8 && frontier.stats().rebanded < 2; k++) await frontier.flush();
+      assert.equal(frontier.stats().rebanded, 2);
+      const order = drain(frontier).map((l) => Number(l.url.slice('http://a.test/'.length)));
+      // 0 and 1 held slots; completing 0 brings 50 (best band) back, which goes before 1.
+      assert.deepEqual(order.slice(0, 3), [0, 50, 1]);
+      assert.equal(order.at(-1), 40, 'lowered: last');
+      assert.equal(order.length, 60);
       await frontier.close();
     }));
 
