@@ -17,7 +17,7 @@
  *     next ──▶ slot ──▶ pread of its record ──▶ lease
  *     complete ──▶ DONE or RETRY record held until the next flush ──▶ the host's best parked URL to a slot
  *     flush ──▶ a slice of compaction (copies staged) ──▶ staged adds, held records, fdatasync
- *               ──▶ the compacted segment deleted once empty
+ *               ──▶ the compacted segment deleted once empty ──▶ a slice of the band sweep
  *
  * ## Contract
  *
@@ -66,8 +66,9 @@
  *   share. So a URL is leased behind at most `memoryUrlsPerHost` URLs of its host of a lower band
  *   (those that took its slots as they came), and every host with URLs has some in slots, so no
  *   host waits behind another's backlog. A parked URL is not moved by `reprioritize` (which
- *   answers false): its new priority is held in a bounded table (`parked-priorities.ts`) and given
- *   to it when it comes back into a slot, or lost if another parked URL's change takes its cell. A
+ *   answers false): its new priority is held in a bounded table (`parked-priorities.ts`), each
+ *   flush's slice of the sweep (`band-sweep.ts`) moves it to the new band, and it is given the new
+ *   priority when it comes back into a slot (lost if another parked URL's change takes its cell). A
  *   parked URL is not checked for duplicates when it is added again: it is then held twice until
  *   it comes back into a slot, where the copy is dropped if the URL is in a slot still (the node's
  *   URL-seen test comes first, so only a URL re-added after a crash can meet this; the cost is at
