@@ -85,6 +85,13 @@
  *   disk may disagree: stop the node and resume.
  * - **Determinism.** The same calls on the same log give the same answers.
  *
+ * ## Size
+ *
+ * Past 600 lines, a third of it this comment: adding, leasing, completing, parking, unparking and
+ * compaction each read and move the same three things (the slots, the parked locations, the log's
+ * records), and the Durability above holds only if they move together; the parts that stand alone
+ * are in their own files (the log, recovery, the bands, the table of changes, the sweep).
+ *
  * ## Sources
  *
  * Seed 001 (the Mercator frontier, "use of disk" for scale without saying how); SPEC §2 item 5 and
