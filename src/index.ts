@@ -55,7 +55,7 @@ export type { Log, LogFields } from './obs/log.js';
 
 export { ORDER_POLICY_IDS, orderPolicySchema, orderingPolicyFrom } from './order/registry.js';
 export type { OrderModels, OrderPolicyId } from './order/registry.js';
-export { canEstimateImportance, canObserveRemoteLinks, NO_PRIORITY_CHANGES } from './order/policy.js';
+export { canEstimateImportance, canObserveRemoteLinks, canShareRank, NO_PRIORITY_CHANGES } from './order/policy.js';
 export type {
   DiscoveredUrl,
   FetchedPage,
@@ -64,6 +64,7 @@ export type {
   OrderingPolicySpec,
   PolicyNeeds,
   PriorityChanges,
+  RankShareEstimator,
   RemoteLinkObserver,
 } from './order/policy.js';
 export { UrlIds } from './url/url-ids.js';

@@ -19,6 +19,7 @@
  *   lease expires; messages for them wait in the stream. The same command on the same directory
  *   takes them back and catches up. Other nodes go on meanwhile, and wait for it before ending.
  */
+import { isDefaultNormalize } from '../config/normalize-config.js';
 import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -182,7 +183,14 @@ export class DistributedNode {
     try {
       await Promise.race([exchange.connect(), aborted]);
       const membership = exchange.membership();
-      const shared = { nodes: n, partition: partitioner.spec, forward };
+      // Nodes that normalize otherwise would give one URL two fingerprints and two owners; the
+      // default section is left out so that crawls published without one still match.
+      const shared = {
+        nodes: n,
+        partition: partitioner.spec,
+        forward,
+        ...(isDefaultNormalize(config.normalize) ? {} : { normalize: config.normalize }),
+      };
       if ((await membership.publishConfig(shared)) === 'different') {
         const theirs = (await membership.readConfig()) as { partition?: { id?: string; params?: { model?: unknown } } } | null;
         const theirModel = theirs?.partition?.params?.model;
@@ -197,7 +205,7 @@ export class DistributedNode {
             },
           ]);
         }
-        const options = `cluster.nodes, cluster.partition${partitioner.spec.id === 'geo' ? ', cluster.geo (and its files)' : ''} and cluster.forward`;
+        const options = `cluster.nodes, cluster.partition${partitioner.spec.id === 'geo' ? ', cluster.geo (and its files)' : ''}, cluster.forward and normalize`;
         throw new ConfigError([
           { path: 'cluster', message: `crawl ${crawlId} is partitioned otherwise (${JSON.stringify(theirs)}); use the same ${options}` },
         ]);

@@ -8,11 +8,12 @@
  */
 import { z } from 'zod';
 import { bytes, count, durationMs, int } from './units.js';
-import { politenessFields } from './politeness.js';
+import { activityCapFields, politenessFields } from './politeness.js';
 import { DEFAULT_POLITENESS } from '../frontier/frontier.js';
 import { DEFAULT_DNS_WAIT_MS } from '../dns/resolver.js';
 import { DEFAULT_MIN_BYTES_PER_SECOND, DEFAULT_MIN_RATE_WINDOW_MS } from '../fetch/transfer-rate.js';
 import { HostsMap } from '../dns/hosts-map.js';
+import { dnsServerProblem } from '../dns/server-lookup.js';
 import { orderPolicySchema } from '../order/registry.js';
 import { DEFAULT_BUFFER_ENTRIES, DEFAULT_CACHE_ENTRIES } from '../seen/disk-seen-set.js';
 import { partitionStrategySchema } from '../partition/registry.js';
@@ -23,6 +24,7 @@ import { TRAP_DEFAULTS } from '../url/filter/trap-filter.js';
 import { DEFAULT_MAX_NUMBERED_URLS } from '../url/numbered-spaces.js';
 import { DEFAULT_TOPIC_LABELER_OPTIONS } from '../classify/topic-labeler.js';
 import { metricsSchema } from './metrics-config.js';
+import { normalizeSchema } from './normalize-config.js';
 
 const MiB = 1024 * 1024;
 
@@ -133,6 +135,7 @@ const filterSchema = z
 const politenessSchema = z
   .strictObject({
     ...politenessFields('requests'),
+    ...activityCapFields(),
     backoffBaseMs: durationMs()
       .default(DEFAULT_POLITENESS.backoffBaseMs)
       .describe('first back-off of a struggling server (429, 5xx, timeout, reset) that sent no Retry-After; doubles on each failure'),
@@ -229,10 +232,24 @@ const networkSchema = z
       .nullable()
       .default(null)
       .describe('file of fixed answers in /etc/hosts format (IP name...), e.g. the test web’s hosts map'),
+    dnsServers: z
+      .array(
+        z.string().superRefine((entry, ctx) => {
+          const problem = dnsServerProblem(entry);
+          if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      )
+      .default([])
+      .describe(
+        'name servers asked instead of the system resolver, in order: IP, IP:PORT or [IPv6]:PORT; their NXDOMAIN is final (no /etc/hosts ' +
+          'fallback); resolve and hostsFile still answer first; [] = the system resolver',
+      ),
     isSystemDnsAllowed: z
       .boolean()
       .default(true)
-      .describe('whether names not in resolve/hostsFile are looked up in DNS (false: they fail with ENOHOSTSMAP)'),
+      .describe(
+        'whether names not in resolve/hostsFile are looked up in DNS (dnsServers or the system’s; false: they fail with ENOHOSTSMAP)',
+      ),
     dnsWaitMs: durationMs()
       .default(DEFAULT_DNS_WAIT_MS)
       .describe(
@@ -612,6 +629,7 @@ export const crawlConfigSchema = z
       .describe('name of this node: prefix of its WARC files, label of its events and log lines'),
     seeds: seedsSchema,
     scope: scopeSchema,
+    normalize: normalizeSchema,
     filter: filterSchema,
     politeness: politenessSchema,
     robots: robotsSchema,

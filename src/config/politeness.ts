@@ -43,3 +43,24 @@ export function politenessFields(what: string) {
     maxCrawlDelayMs: durationMs().default(DEFAULT_MAX_CRAWL_DELAY_MS).describe('robots.txt Crawl-delay values above this are read as this'),
   };
 }
+
+/** X4's per-host activity cap, off by default; `src/frontier/activity-cap.ts` says how it decides. */
+export function activityCapFields() {
+  return {
+    maxHostShare: z
+      .number()
+      .gt(0)
+      .max(1)
+      .meta({ unit: 'share' })
+      .nullable()
+      .default(null)
+      .describe(
+        'X4’s per-host activity cap: a host that took more than this share of the last hostShareWindowMs of fetches is passed over while a ' +
+          'host under its share may be fetched (never idling a slot: with no such host it goes anyway); X4 used 0.002; null = off',
+      ),
+    hostShareWindowMs: durationMs()
+      .refine((ms) => ms > 0, 'must be > 0')
+      .default(60 * 60 * 1000)
+      .describe('the sliding window of maxHostShare (it slides in steps of a sixtieth of its length); X4 used an hour'),
+  };
+}

@@ -28,7 +28,11 @@ export const ERROR_CODES = {
       'a graph for the simulator (TSV edge list, crawl link graph) is missing, unreadable or malformed; the message names the file and line',
   },
   TRUTH_FORMAT: { action: ErrorAction.stop, meaning: 'a ground-truth directory is incomplete, of an unknown version or corrupt' },
-  REPLAY_ROOT: { action: ErrorAction.fixConfig, meaning: 'a replay folder does not exist or is not a directory' },
+  REPLAY_ROOT: {
+    action: ErrorAction.fixConfig,
+    meaning:
+      'a replay folder does not exist or is not a directory, or a WARC file to serve cannot be read as WARC or holds a host already served',
+  },
   CRAWL_DIR_LOCKED: {
     action: ErrorAction.fixConfig,
     meaning:

@@ -22,8 +22,11 @@ export interface CachingResolverOptions {
   readonly hostsMap?: HostsMap;
   /** Whether names without a hosts-map entry may be looked up at all (false: they fail with `ENOHOSTSMAP`). Default true. */
   readonly isSystemAllowed?: boolean;
-  /** The system lookup. Default: DNS A/AAAA records with their TTL, else the OS resolver. */
-  readonly lookup?: SystemLookup;
+  /**
+   * The system lookup. Default: DNS A/AAAA records with their TTL, else the OS resolver. One with a
+   * `cancel()` (`server-lookup.ts`) has its queries in flight cancelled by {@link close}.
+   */
+  readonly lookup?: SystemLookup & { cancel?: () => void };
   /** TTL used when the lookup gives none, in ms. Default 300,000 (5 min). */
   readonly defaultTtlMs?: number;
   /** Upper bound on any positive TTL, in ms. Default 3,600,000 (1 h). */
@@ -47,7 +50,7 @@ interface Entry {
 export class CachingResolver implements Resolver {
   private readonly cache = new Map<string, Entry>();
   private readonly inFlight = new Map<string, Promise<ResolveResult>>();
-  private readonly lookup: SystemLookup;
+  private readonly lookup: SystemLookup & { cancel?: () => void };
   private readonly now: () => number;
   private isClosed = false;
 
@@ -109,6 +112,7 @@ export class CachingResolver implements Resolver {
   }
 
   close(): void {
+    if (!this.isClosed) this.lookup.cancel?.();
     this.isClosed = true;
     this.cache.clear();
   }

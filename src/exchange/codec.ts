@@ -118,10 +118,12 @@ function canonical(m: ExchangeMessage): Record<string, unknown> {
       if (m.body !== undefined) out.body = m.body;
       return out;
     }
-    case 'links':
-      return m.partition === undefined
-        ? { kind: m.kind, from: m.from, seq: m.seq, counts: m.counts }
-        : { kind: m.kind, from: m.from, seq: m.seq, counts: m.counts, partition: m.partition };
+    case 'links': {
+      const out: Record<string, unknown> = { kind: m.kind, from: m.from, seq: m.seq, counts: m.counts };
+      if (m.shares !== undefined) out.shares = m.shares;
+      if (m.partition !== undefined) out.partition = m.partition;
+      return out;
+    }
     case 'control':
       return { kind: m.kind, from: m.from, seq: m.seq, control: m.control };
   }
@@ -207,14 +209,30 @@ function readMessage(value: unknown): ExchangeMessage {
         if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) invalid(`${path}[1] is not an integer >= 0`);
         return [urlValue(pair[0], `${path}[0]`), n];
       });
-      if (o.partition === undefined) return { kind: 'links', from, seq, counts };
-      return { kind: 'links', from, seq, counts, partition: int(o, 'partition', 'message', 0) };
+      const shares = o.shares === undefined ? undefined : readShares(o.shares, counts.length);
+      return {
+        kind: 'links',
+        from,
+        seq,
+        counts,
+        ...(shares === undefined ? {} : { shares }),
+        ...(o.partition === undefined ? {} : { partition: int(o, 'partition', 'message', 0) }),
+      };
     }
     case 'control':
       return { kind: 'control', from, seq, control: readControl(fields(o.control, 'message.control')) };
     default:
       return invalid(`unknown message kind ${JSON.stringify(typeof o.kind === 'string' ? o.kind.slice(0, 40) : typeof o.kind)}`);
   }
+}
+
+/** A link summary's shares: finite numbers >= 0, one per count. */
+function readShares(value: unknown, length: number): readonly number[] {
+  if (!Array.isArray(value) || value.length !== length) invalid(`message.shares is not an array of ${length} numbers`);
+  return value.map((x: unknown, i): number => {
+    if (typeof x !== 'number' || !Number.isFinite(x) || x < 0) invalid(`message.shares[${i}] is not a finite number >= 0`);
+    return x;
+  });
 }
 
 function readUrl(value: unknown, path: string): ExchangedUrl {

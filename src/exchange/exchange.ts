@@ -85,6 +85,8 @@ export interface MessageCounts {
   readonly linkSummaries: number;
   /** Link counts carried by the link summaries. */
   readonly linkCounts: number;
+  /** Encoded bytes of the link summaries alone. */
+  readonly linkSummaryBytes: number;
   readonly controls: number;
 }
 

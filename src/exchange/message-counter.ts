@@ -16,6 +16,7 @@ export class MessageCounter {
   private pageBytes = 0;
   private linkSummaries = 0;
   private linkCounts = 0;
+  private linkSummaryBytes = 0;
   private controls = 0;
 
   /** Counts one message of `encodedBytes` bytes. */
@@ -34,6 +35,7 @@ export class MessageCounter {
       case 'links':
         this.linkSummaries++;
         this.linkCounts += message.counts.length;
+        this.linkSummaryBytes += encodedBytes;
         break;
       case 'control':
         this.controls++;
@@ -51,6 +53,7 @@ export class MessageCounter {
       pageBytes: this.pageBytes,
       linkSummaries: this.linkSummaries,
       linkCounts: this.linkCounts,
+      linkSummaryBytes: this.linkSummaryBytes,
       controls: this.controls,
     };
   }

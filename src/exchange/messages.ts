@@ -78,6 +78,12 @@ export interface LinkSummaryMessage {
   /** Pairs of a normalized target URL and the number of the sender's pages that link to it. */
   readonly counts: readonly (readonly [url: string, inLinks: number])[];
   /**
+   * Parallel to `counts`, when the sender's ordering policy values links (`pagerank`): what the
+   * sender's pages linking to the URL carry, Σ IR′(T)/(b·c_T) over them, in units of the sender's b
+   * (`order/pagerank.ts`). Absent otherwise.
+   */
+  readonly shares?: readonly number[];
+  /**
    * The partition whose pages the counts are from (the sender's first), when the crawl's strategy
    * reads citations (`community`): the counts are then of every link and go to every other node.
    */

@@ -11,7 +11,9 @@
  * - **What comes out.** `next(nowMs)` answers with a lease only for a host whose next-contact time is
  *   at or before `nowMs`, that has fewer than `maxConnectionsPerHost` leases out, and whose IP address,
  *   when the frontier knows it, has fewer than `maxConnectionsPerIp` leases out across all hosts on
- *   it. Among the hosts that may be contacted it picks the best URL (highest priority, then oldest).
+ *   it. Among the hosts that may be contacted it picks the best URL (highest priority, then oldest);
+ *   with X4's activity cap on (`activity-cap.ts`), among those of them under their share of recent
+ *   leases first, and among all of them when none is (the cap never makes `next` wait).
  *   Otherwise it answers `wait` with the exact earliest time a host becomes contactable, or
  *   `untilMs: Infinity` when only the completion of a lease in flight can unblock anything; and
  *   `empty` if and only if nothing is queued and nothing is in flight. A lease whose fetch was ended
@@ -140,6 +142,8 @@ export interface FrontierStats {
   readonly retries: number;
   /** Completions that backed their host off (Retry-After or exponential back-off). */
   readonly backoffs: number;
+  /** Leases that went to another host because the best URL's host was over its activity share; absent when the cap is off. */
+  readonly heldBack?: number;
   /** Of `queued`, the URLs held on disk only (`PersistentFrontier`'s parking); absent when none can be. */
   readonly parked?: number;
 }

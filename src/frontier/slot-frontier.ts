@@ -40,6 +40,7 @@
  * fingerprint already held), `next` a leased slot or {@link NEXT_WAIT} / {@link NEXT_EMPTY},
  * `complete` whether the slot stays (a retry) or was freed. Pure: no I/O, no clock.
  */
+import { ActivityWindow, type ActivityCapOptions } from './activity-cap.js';
 import { HostHeap, NOT_IN_HEAP, type HeapSlot } from './host-heap.js';
 import { SlotHeap, SlotIndex, SlotTable } from './slot-table.js';
 import {
@@ -71,6 +72,12 @@ export interface SlotFrontierOptions extends PolitenessOptions {
   readonly backQueueCount?: number;
   /** URLs the fingerprint index has room for before it first grows. Default 1,024. */
   readonly initialCapacity?: number;
+  /**
+   * X4's per-host activity cap (`activity-cap.ts`): a host that took more than `maxShare` of the
+   * leases of the last `windowMs` is passed over while a host under its share may be fetched.
+   * Default null: off.
+   */
+  readonly activityCap?: ActivityCapOptions | null;
 }
 
 const Place = { none: 0, waiting: 1, ready: 2 } as const;
@@ -152,6 +159,10 @@ export class SlotFrontier {
   private readonly dormant = new Map<string, Dormant>();
   private readonly dormantByTime = new HostHeap<Dormant>(dormantBefore);
   private readonly leases = new Map<number, Leased>();
+  /** Leases of the recent past by host, when the activity cap is on. */
+  private readonly activity: ActivityWindow | null;
+  /** Hosts passed over by {@link pick}, put back once it has chosen (kept to spare an allocation per lease). */
+  private readonly passedOver: Host[] = [];
   /** Slots whose fetch has ended ({@link endFetch}) and that wait for {@link complete}, with their host: still held, no longer counted against the host and its IP. */
   private readonly ended = new Map<number, Host>();
 
@@ -162,6 +173,7 @@ export class SlotFrontier {
   private leaseCount = 0;
   private retryCount = 0;
   private backoffCount = 0;
+  private heldBackCount = 0;
 
   /** @throws RangeError on an out-of-range option. */
   constructor(options: SlotFrontierOptions = {}) {
@@ -170,6 +182,7 @@ export class SlotFrontier {
     if (!(Number.isInteger(this.backQueueCount) && this.backQueueCount >= 1)) {
       throw new RangeError(`frontier: backQueueCount must be an integer >= 1, got ${this.backQueueCount}`);
     }
+    this.activity = options.activityCap == null ? null : new ActivityWindow(options.activityCap);
     this.slots = new SlotTable();
     this.bySlotKey = new SlotIndex(this.slots, options.initialCapacity);
     this.front = new SlotHeap(this.slots, 1024);
@@ -261,8 +274,8 @@ export class SlotFrontier {
       this.waiting.pop();
       this.makeReady(host);
     }
-    const group = this.readyGroups.peek();
-    if (group === undefined) {
+    const host = this.pick(nowMs);
+    if (host === undefined) {
       const soonest = this.waiting.peek();
       if (soonest !== undefined) {
         this.waitUntilMs = soonest.readyAtMs;
@@ -275,7 +288,7 @@ export class SlotFrontier {
       if (this.queued > 0) throw new Error(`frontier: ${this.queued} URLs queued but no host can be scheduled (bug)`);
       return NEXT_EMPTY;
     }
-    const host = group.ready.peek() as Host;
+    const group = host.group;
     const slot = host.queue.pop();
     this.queued--;
     host.inFlight++;
@@ -285,7 +298,38 @@ export class SlotFrontier {
     this.refreshGroup(group);
     this.leases.set(slot, { host, group });
     this.leaseCount++;
+    this.activity?.record(host.name, nowMs);
     return slot;
+  }
+
+  /**
+   * The host whose best URL goes next: the one holding the best URL among the hosts that may be
+   * contacted; with the activity cap on, the best among those under their share, or when every one
+   * of them is over its share, the best of all (the cap never idles a slot). Undefined: none may go.
+   * Costs O(k log n) for the k hosts passed over, and k ≤ 1 / maxShare (shares add up to 1).
+   */
+  private pick(nowMs: number): Host | undefined {
+    const best = this.readyGroups.peek()?.ready.peek();
+    const activity = this.activity;
+    if (best === undefined || activity === null) return best;
+    activity.expire(nowMs);
+    if (!activity.isOverShare(best.name)) return best;
+    const passed = this.passedOver;
+    let chosen: Host | undefined;
+    for (let host: Host | undefined = best; host !== undefined; host = this.readyGroups.peek()?.ready.peek()) {
+      if (!activity.isOverShare(host.name)) {
+        chosen = host;
+        break;
+      }
+      // Out of its group's ready heap for the search, so the heaps show the next best.
+      this.unschedule(host);
+      passed.push(host);
+    }
+    for (const host of passed) this.makeReady(host);
+    passed.length = 0;
+    if (chosen === undefined) return best;
+    this.heldBackCount++;
+    return chosen;
   }
 
   /**
@@ -456,6 +500,7 @@ export class SlotFrontier {
       leases: this.leaseCount,
       retries: this.retryCount,
       backoffs: this.backoffCount,
+      ...(this.activity === null ? {} : { heldBack: this.heldBackCount }),
     };
   }
 

@@ -46,6 +46,7 @@ import { Waker } from './stages/waker.js';
 import { ConfigError } from '../core/errors.js';
 import { CachingResolver } from '../dns/caching-resolver.js';
 import { HostsMap } from '../dns/hosts-map.js';
+import { createServerLookup } from '../dns/server-lookup.js';
 import type { Resolver } from '../dns/resolver.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { LinkSummaryMessage } from '../exchange/messages.js';
@@ -54,7 +55,7 @@ import { UndiciFetcher } from '../fetch/undici-fetcher.js';
 import { fetchGapMs, politenessRules, type Frontier } from '../frontier/frontier.js';
 import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.js';
 import { fifoShareFor, PersistentFrontier } from '../frontier-store/persistent-frontier.js';
-import type { OrderingPolicy } from '../order/policy.js';
+import { canShareRank, type OrderingPolicy } from '../order/policy.js';
 import { orderingPolicyFrom } from '../order/registry.js';
 import { defaultLinkSummaryIntervalMs } from '../partition/registry.js';
 import { orderModelsOf } from './order-models.js';
@@ -213,12 +214,17 @@ function caCertificatesOf(caFile: string | null): string | undefined {
  * topic (`topic` section, model `cluster.model`) unless `topic.classify` is off.
  */
 export function analyzerOf(
-  config: Pick<CrawlConfig, 'parse' | 'topic' | 'cluster'>,
+  config: Pick<CrawlConfig, 'parse' | 'topic' | 'cluster' | 'normalize'>,
   defaultWorkers = availableParallelism() - 1,
 ): PageAnalyzer {
   const parse = config.parse;
   const workers = parse.workers ?? defaultWorkers;
-  const options = { anchorContextTokens: parse.anchorContextTokens, maxLinks: parse.maxLinks, maxTextChars: parse.maxTextChars };
+  const options = {
+    anchorContextTokens: parse.anchorContextTokens,
+    maxLinks: parse.maxLinks,
+    maxTextChars: parse.maxTextChars,
+    normalize: config.normalize,
+  };
   const topic = topicSetupOf(config);
   if (workers === 0) return new InlinePageAnalyzer(options, topic);
   return new WorkerPageAnalyzer({
@@ -274,7 +280,7 @@ export function buildNode(
 ): CrawlNode {
   const outDir = config.store.outDir;
   if (outDir === null) throw new ConfigError([{ path: 'store.outDir', message: 'the crawl directory is required (--out DIR)' }]);
-  const seeds = loadSeeds(config.seeds);
+  const seeds = loadSeeds(config.seeds, config.normalize);
   const layout = crawlDirLayout(outDir);
   const clock = deps.clock ?? new SystemClock();
   const hostsMap = components.resolver === undefined ? hostsMapOf(config.network) : undefined;
@@ -328,6 +334,7 @@ function assembleNode(c: Checked): CrawlNode {
     new CachingResolver({
       hostsMap: c.hostsMap,
       isSystemAllowed: config.network.isSystemDnsAllowed,
+      ...(config.network.dnsServers.length === 0 ? {} : { lookup: createServerLookup(config.network.dnsServers) }),
       now: () => clock.nowMs(),
     });
   const fetcher =
@@ -366,6 +373,7 @@ function assembleNode(c: Checked): CrawlNode {
     backoffMaxMs: pol.backoffMaxMs,
   };
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
+  const activityCap = pol.maxHostShare === null ? null : { maxShare: pol.maxHostShare, windowMs: pol.hostShareWindowMs };
   // Beyond its share, a host's URLs wait on disk in priority bands (exact FIFO under breadth-first order).
   const memoryUrlsPerHost = config.frontier.memoryUrlsPerHost ?? fifoShareFor(pol.maxConnectionsPerHost);
   const persistent =
@@ -373,11 +381,12 @@ function assembleNode(c: Checked): CrawlNode {
       ? new PersistentFrontier({
           ...politeness,
           backQueueCount,
+          activityCap,
           segmentBytes: config.frontier.segmentBytes,
           memoryUrlsPerHost,
         })
       : null;
-  const frontier = components.frontier ?? persistent ?? new MemoryFrontier({ ...politeness, backQueueCount });
+  const frontier = components.frontier ?? persistent ?? new MemoryFrontier({ ...politeness, backQueueCount, activityCap });
   const rules = politenessRules(politeness);
   const durableSeen =
     components.seen ??
@@ -465,6 +474,7 @@ function assembleNode(c: Checked): CrawlNode {
           batchUrls: cl.batchUrls,
           sentCacheEntries: cl.sentCacheEntries,
           isSummarizing: summaryIntervalMs > 0,
+          ...(canShareRank(policy) ? { rankShareOf: (id: number) => policy.rankShare(id) } : {}),
         });
   const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({
@@ -493,7 +503,7 @@ function assembleNode(c: Checked): CrawlNode {
   /** The sitemaps a robots.txt announces, read like `seeds.sitemaps` (the URL-seen set takes each once). */
   const announcedSitemaps = async (robotsUrl: string, urls: readonly string[]): Promise<void> => {
     const candidates = urls.flatMap((u) => {
-      const n = normalizeUrl(u);
+      const n = normalizeUrl(u, undefined, config.normalize);
       return n.kind === 'ok' ? [{ url: n.url, hostname: n.host, depth: 0, fromUrl: robotsUrl, isSitemap: true }] : [];
     });
     stats.links.found += urls.length;
@@ -512,6 +522,7 @@ function assembleNode(c: Checked): CrawlNode {
     analyzer,
     warc: warcSink,
     sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap },
+    normalize: config.normalize,
     dedup,
     admission,
     policy,
@@ -653,6 +664,7 @@ function assembleNode(c: Checked): CrawlNode {
             analyzer,
             maxDecodedBytes: f.maxDecodedBytes,
             wantsText: policy.needs.text,
+            normalize: config.normalize,
           },
   });
 }

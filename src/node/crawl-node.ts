@@ -290,7 +290,7 @@ export class CrawlNode {
     };
     await admit(p.seeds.listed);
     if (p.seeds.file === null) return;
-    for await (const batch of readSeedsFile(p.seeds.file.path, SEED_BATCH)) {
+    for await (const batch of readSeedsFile(p.seeds.file.path, SEED_BATCH, p.config.normalize)) {
       if (signal.aborted || p.loop.stopReason !== null) return; // stopped (a limit, Ctrl-C): the rest is not needed
       await admit(batch);
       await new Promise((resolve) => setImmediate(resolve));

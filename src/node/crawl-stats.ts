@@ -116,6 +116,8 @@ export interface NodeExchangeSummary {
     readonly urls: number;
     readonly pages: number;
     readonly linkSummaries: number;
+    /** In-links named by the link summaries the ordering policy took (Σ of their counts; 0 when it takes none). */
+    readonly remoteLinks: number;
     readonly controls: number;
     readonly failed: number;
   };
@@ -212,6 +214,7 @@ export class CrawlStats {
         readyHosts: frontier.readyHosts,
         waitingHosts: frontier.waitingHosts,
         backoffs: frontier.backoffs,
+        heldBack: frontier.heldBack ?? 0,
       },
       hosts: this.hostSet.size,
       errors: this.errors(),

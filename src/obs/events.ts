@@ -50,6 +50,8 @@ export interface FrontierProgress {
   readonly waitingHosts: number;
   /** Times a host was backed off (Retry-After, or exponential back-off of a struggling server) since the run began. */
   readonly backoffs: number;
+  /** Fetch slots given to another host because the best URL's host was over its share (`politeness.maxHostShare`) since the run began; absent or 0 with the cap off. */
+  readonly heldBack?: number;
 }
 
 /** robots.txt in a progress event: requests, bytes and how the fetches ended, since the run began. */

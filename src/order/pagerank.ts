@@ -77,6 +77,39 @@
  * when the next is due, the next starts as soon as it ends. Measured by `bench/order.bench.ts`
  * (1 M pages, 10 M links, every 10,000 fetches): see `README.md`.
  *
+ * ## Links other nodes saw (SPEC §4.5, Cho's remedy for hash partitioning)
+ *
+ * In a hash-partitioned crawl a node fetches only its own pages, so the links into them from pages
+ * other nodes fetched are missing from its graph: IR′ is the PageRank of a partial graph. Other
+ * nodes send link summaries ({@link RemoteLinkObserver}): per URL this node owns, how many of their
+ * pages link to it and the sum of what those links carry, Σ y(T)/c_T over the linking pages T
+ * (each sender's {@link RankShareEstimator}, y = IR′/b at the sender when it fetched T). The sum is
+ * an inflow, in units of b, kept per node (`external`), and the part of IR′/b it brings is a second
+ * vector iterated with IR′ (`remote`, `rank-job.ts`):
+ *
+ *     Y(P) = d · (Σᵢ Y(Tᵢ)/cᵢ + external(P))        O(u) = IR′(u)/b + Y(u)
+ *
+ * so that y = IR′/b + Y satisfies y(P) = 1 + d · (Σᵢ y(Tᵢ)/cᵢ + external(P)): a remote page T weighs in
+ * as it would in the full graph, with the y its own node estimated (given exact shares, the
+ * owner's y of its pages is the full graph's; `test/unit/order/pagerank-remote.test.ts`). Y flows
+ * along the known links only and is not spread from pages without known out-links, so b stays the
+ * local graph's: folding the inflow into IR′ itself would feed b, which would then grow with the
+ * inflow without bound. The estimate ({@link ImportanceEstimator}) is IR′ + b · Y.
+ *
+ * Summaries are deltas (the links counted since the sender's last one); they are merged by
+ * addition, never stored as edges, so memory grows with the URLs they name (each a node of the graph
+ * anyway), not with the remote links: 16 bytes per node, plus 24 per node while a recomputation
+ * runs (a snapshot of the inflow and the work arrays of Y). A summary is applied at once as a
+ * one-step increment (Y += d · share, the queued URL re-prioritized past `minChange`); the next
+ * recomputation carries it through the local links. A summary without shares (a sender whose policy
+ * cannot value links) counts each link as carrying 1/c̄, c̄ the mean out-degree of this node's
+ * fetched pages.
+ *
+ * A share is the sender's estimate when it fetched T, not updated afterwards: a summary names the
+ * new links only, and re-sending every remote link's share at each recomputation would cost as much
+ * as the links themselves. The inflow is thus a lower estimate early in the crawl. A summary
+ * delivered twice (at-least-once delivery) counts twice: a nudge to an estimate, as for IB′.
+ *
  * Departures: the paper recomputes before each `reorder_queue` and says nothing of convergence;
  * shoal recomputes each time the crawl has grown by a fraction (every N fetches on a small crawl)
  * with a bounded, warm-started iteration, fills the gaps with one-step increments and orders by IR′/b. A page's repeated links count once; a re-fetched page
@@ -97,6 +130,8 @@ import {
   type OrderingPolicySpec,
   type PolicyNeeds,
   type PriorityChanges,
+  type RankShareEstimator,
+  type RemoteLinkObserver,
 } from './policy.js';
 import { RankJob } from './rank-job.js';
 
@@ -142,7 +177,7 @@ const FETCHED = 1;
 const QUEUED = 2;
 
 /** IR′ ordering over the discovered graph; see the file comment. */
-export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
+export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, RemoteLinkObserver, RankShareEstimator {
   /** `{ id: 'pagerank', params: { damping, recomputeEvery, tolerance, maxIterations, sliceWork, minChange } }`. */
   readonly spec: OrderingPolicySpec;
   /** Ids and links only. */
@@ -164,7 +199,18 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
   private given = new Float64Array(64);
   /** Local node index → FETCHED | QUEUED bits. */
   private state = new Uint8Array(64);
+  /** Local node index → inflow from links other nodes saw, in units of b (Σ of received shares). */
+  private external = new Float64Array(64);
+  /** Local node index → Y, the part of IR′/b the inflow brings (see the file comment). */
+  private remote = new Float64Array(64);
+  /** `external` as the running recomputation read it (null: it read none), and the job's work arrays for Y. */
+  private externalAtStart: Float64Array | null = null;
+  private externalWork = new Float64Array(0);
+  private remoteWork = new Float64Array(0);
+  private remotePushed = new Float64Array(0);
   private nodeCount = 0;
+  private remoteLinkCount = 0;
+  private remoteShareSum = 0;
   /** Out-links of fetched pages, keyed and targeted by local index. */
   private readonly log = new LinkLog();
   private readonly links = new DistinctLinks();
@@ -215,6 +261,16 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
     return this.lastIterations;
   }
 
+  /** In-links counted by other nodes and received in link summaries so far. */
+  get remoteLinks(): number {
+    return this.remoteLinkCount;
+  }
+
+  /** Σ of the shares (inflow in units of b) received in link summaries so far. */
+  get remoteShare(): number {
+    return this.remoteShareSum;
+  }
+
   /** b of the last recomputation: the IR′ of a URL without known in-links (1 before the first). */
   get base(): number {
     return this.b;
@@ -248,10 +304,49 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
     return changes;
   }
 
-  /** IR′ estimate of `id`; 0 for an id never met. */
+  /**
+   * Adds the inflow of links other nodes saw to the URLs `ids` (see the file comment); returns the
+   * queued URLs whose priority moved by more than `minChange`.
+   */
+  observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>, shares?: ArrayLike<number>): PriorityChanges {
+    const changes = this.changes.reset();
+    const n = Math.min(ids.length, counts.length);
+    const pages = this.log.pageCount;
+    const perLink = pages > 0 && this.log.linkCount > 0 ? pages / this.log.linkCount : 1;
+    const d = this.damping;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i] as number;
+      const count = counts[i] as number;
+      if (!isUrlId(id) || !Number.isFinite(count) || count < 0) continue;
+      const given = shares === undefined || i >= shares.length ? NaN : (shares[i] as number);
+      const share = Number.isFinite(given) && given >= 0 ? given : count * perLink;
+      if (share === 0 && count === 0) continue;
+      const v = this.nodeOf(id);
+      this.external[v] = (this.external[v] as number) + share;
+      this.remote[v] = (this.remote[v] as number) + d * share;
+      this.remoteLinkCount += count;
+      this.remoteShareSum += share;
+      if (((this.state[v] as number) & QUEUED) !== 0) this.emit(v, changes);
+    }
+    return changes;
+  }
+
+  /** y(P)/c_P = IR′(P)/(b · c_P) of a fetched page with links; 0 otherwise. */
+  rankShare(id: number): number {
+    const v = id >= 0 && id < this.localOf.length ? (this.localOf[id] as number) : -1;
+    if (v < 0 || ((this.state[v] as number) & FETCHED) === 0) return 0;
+    const k = this.log.pageOf(v);
+    if (k < 0) return 0;
+    const c = this.log.end(k) - this.log.start(k);
+    if (c === 0) return 0;
+    const share = this.priorityOf(v) / c;
+    return Number.isFinite(share) && share > 0 ? share : 0;
+  }
+
+  /** IR′ estimate of `id` (with the inflow of remote links, IR′ + b · Y); 0 for an id never met. */
   estimate(id: number): number {
     const v = id >= 0 && id < this.localOf.length ? (this.localOf[id] as number) : -1;
-    return v < 0 ? 0 : (this.rank[v] as number);
+    return v < 0 ? 0 : (this.rank[v] as number) + this.b * (this.remote[v] as number);
   }
 
   /** Logs the page's distinct links and applies their one-step increments. */
@@ -263,9 +358,11 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
     this.log.append(s, targets, count);
     if (count === 0) return;
     const increment = (this.damping * (this.rank[s] as number)) / count;
+    const remoteIncrement = (this.damping * (this.remote[s] as number)) / count;
     for (let i = 0; i < count; i++) {
       const t = targets[i] as number;
       this.rank[t] = (this.rank[t] as number) + increment;
+      this.remote[t] = (this.remote[t] as number) + remoteIncrement;
       if (((this.state[t] as number) & QUEUED) !== 0) this.emit(t, changes);
     }
   }
@@ -278,10 +375,23 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
       const n = this.nodeCount;
       this.work = withRoomFor(this.work, n);
       this.pushed = withRoomFor(this.pushed, n);
+      this.externalAtStart = null;
+      if (this.remoteShareSum > 0) {
+        this.externalWork = withRoomFor(this.externalWork, n);
+        this.remoteWork = withRoomFor(this.remoteWork, n);
+        this.remotePushed = withRoomFor(this.remotePushed, n);
+        this.externalWork.set(this.external.subarray(0, n));
+        this.externalAtStart = this.externalWork.subarray(0, n);
+      }
+      const external =
+        this.externalAtStart === null
+          ? {}
+          : { external: { inflow: this.externalAtStart, warm: this.remote, rank: this.remoteWork, pushed: this.remotePushed } };
       this.job = new RankJob(this.log, this.log.pageCount, n, this.rank, this.work, this.pushed, {
         damping: this.damping,
         tolerance: this.tolerance,
         maxIterations: this.maxIterations,
+        ...external,
       });
     }
     if (this.job !== null && this.job.step(this.sliceWork)) this.install(this.job, changes);
@@ -291,16 +401,31 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
   private install(job: RankJob, changes: ChangeBuffer): void {
     const n = job.nodeCount;
     this.rank.set(job.ranks.subarray(0, n));
+    const ys = job.externalRanks;
     const d = this.damping;
+    // Y and the summaries received while the job ran: their one-step increments were overwritten
+    // with the rest. A job that read no inflow left Y and its increments alone.
+    if (ys !== null) {
+      this.remote.set(ys.subarray(0, n));
+      const before = this.externalAtStart as Float64Array;
+      for (let v = 0; v < n; v++) {
+        const added = (this.external[v] as number) - (before[v] as number);
+        if (added !== 0) this.remote[v] = (this.remote[v] as number) + d * added;
+      }
+    }
     const { log } = this;
     for (let k = job.pageCount; k < log.pageCount; k++) {
       const start = log.start(k);
       const end = log.end(k);
       if (end === start) continue;
-      const increment = (d * (this.rank[log.keyOf(k)] as number)) / (end - start);
+      const key = log.keyOf(k);
+      const increment = (d * (this.rank[key] as number)) / (end - start);
+      const remoteIncrement = ys === null ? 0 : (d * (this.remote[key] as number)) / (end - start);
       for (let e = start; e < end; e++) {
         const t = log.targets[e] as number;
-        if (t < n) this.rank[t] = (this.rank[t] as number) + increment;
+        if (t >= n) continue;
+        this.rank[t] = (this.rank[t] as number) + increment;
+        if (remoteIncrement !== 0) this.remote[t] = (this.remote[t] as number) + remoteIncrement;
       }
     }
     this.b = job.base > 0 ? job.base : this.b;
@@ -312,9 +437,9 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
     this.job = null;
   }
 
-  /** IR′/b of local node v, finite. */
+  /** IR′/b + Y of local node v, finite. */
   private priorityOf(v: number): number {
-    const p = (this.rank[v] as number) / this.b;
+    const p = (this.rank[v] as number) / this.b + (this.remote[v] as number);
     return Number.isFinite(p) ? p : 0;
   }
 
@@ -341,6 +466,8 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator {
     this.rank = withRoomFor(this.rank, v + 1);
     this.state = withRoomFor(this.state, v + 1);
     this.given = withRoomFor(this.given, v + 1);
+    this.external = withRoomFor(this.external, v + 1);
+    this.remote = withRoomFor(this.remote, v + 1);
     this.idOf[v] = id;
     this.rank[v] = this.b;
     return v;

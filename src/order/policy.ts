@@ -156,9 +156,29 @@ export interface OrderingPolicy {
 export interface RemoteLinkObserver {
   /**
    * Learns in-link counts another node saw: `counts[i]` pages of that node link to the URL `ids[i]`
-   * (one this node owns) since its previous summary. Returns the priority changes.
+   * (one this node owns) since its previous summary. `shares[i]`, when the sender's policy can
+   * value its links ({@link RankShareEstimator}), is the sum of what those links carry: Σ IR′(T)/(b·c_T)
+   * over the sender's linking pages T, in units of the sender's b. Non-finite or negative values
+   * are ignored. Returns the priority changes.
    */
-  observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>): PriorityChanges;
+  observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>, shares?: ArrayLike<number>): PriorityChanges;
+}
+
+/**
+ * The optional ability to say what each link of a fetched page carries to the URL it names: for
+ * IR′, y(P)/c_P = IR′(P)/(b·c_P), the page's rank in units of b over its distinct out-links (the
+ * share each target gets in the sum of `pagerank.ts`). A collaborative node adds it to the link
+ * summaries it sends, so that the owner of a linked URL can rank it with the links this node saw
+ * (SPEC §4.5, Cho's remedy for hash partitioning).
+ */
+export interface RankShareEstimator {
+  /** y(P)/c_P of the fetched page `id` (≥ 0, finite); 0 for a page not fetched or without links. */
+  rankShare(id: number): number;
+}
+
+/** Whether a policy can value the links of the pages it fetched. */
+export function canShareRank(p: OrderingPolicy): p is OrderingPolicy & RankShareEstimator {
+  return typeof (p as Partial<RankShareEstimator>).rankShare === 'function';
 }
 
 /** Whether a policy can use other nodes' link counts. */

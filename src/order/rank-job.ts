@@ -16,6 +16,12 @@
  *
  * Per iteration: a push over the links (m units), then one pass over the n nodes that applies
  * IR = base + d · pushed, measures Σ|change| and clears the push array for the next iteration.
+ *
+ * With an external inflow (links other nodes saw, `pagerank.ts`), a second vector is iterated in
+ * the same passes, in units of b: Y(P) = d · (Σᵢ Y(Tᵢ)/cᵢ + external(P)), the part of IR′/b that
+ * the remote links bring. It flows along the known links only; what reaches a page without known
+ * out-links stays there rather than being spread to every page, so it never feeds b (which would
+ * otherwise grow with the inflow without bound).
  */
 import type { LinkLog } from './link-log.js';
 
@@ -27,6 +33,19 @@ export interface RankJobSettings {
   readonly tolerance: number;
   /** Stop after this many iterations (>= 1). */
   readonly maxIterations: number;
+  /** The inflow from other nodes' links and the vector it drives; absent when there is none. */
+  readonly external?: ExternalInflow;
+}
+
+/** Arrays of the external part of a {@link RankJob}, each of length >= its nodeCount. */
+export interface ExternalInflow {
+  /** Per node, the inflow in units of b (finite, >= 0); read only, fixed while the job runs. */
+  readonly inflow: Float64Array;
+  /** The first iterate of Y (the previous values). */
+  readonly warm: Float64Array;
+  /** Work buffers owned by the job until it is done: Y, and its push sums. */
+  readonly rank: Float64Array;
+  readonly pushed: Float64Array;
 }
 
 const PUSH = 0;
@@ -82,6 +101,11 @@ export class RankJob {
     this.settings = settings;
     rank.set(warm.subarray(0, nodeCount));
     pushed.fill(0, 0, nodeCount);
+    const ext = settings.external;
+    if (ext !== undefined) {
+      ext.rank.set(ext.warm.subarray(0, nodeCount));
+      ext.pushed.fill(0, 0, nodeCount);
+    }
     let total = 0;
     for (let v = 0; v < nodeCount; v++) total += rank[v] as number;
     this.total = total;
@@ -94,6 +118,11 @@ export class RankJob {
   /** Whether the iteration has stopped (tolerance reached or iteration cap). */
   get isDone(): boolean {
     return this.phase === DONE;
+  }
+
+  /** Y of nodes 0 .. nodeCount − 1 (units of b), when there is an external inflow; else null. */
+  get externalRanks(): Float64Array | null {
+    return this.settings.external?.rank ?? null;
   }
 
   /** IR′ of nodes 0 .. nodeCount − 1 (the last iterate; final once `isDone`). */
@@ -111,7 +140,10 @@ export class RankJob {
   private push(budget: number): number {
     const { log } = this;
     this.acc[0] = this.linkedMass;
-    const end = pushPages(log.starts, log.keys, log.targets, this.rank, this.pushed, this.position, this.pageCount, budget, this.acc);
+    const ext = this.settings.external;
+    const from = this.position;
+    const end = pushPages(log.starts, log.keys, log.targets, this.rank, this.pushed, from, this.pageCount, budget, this.acc);
+    if (ext !== undefined) pushExternal(log.starts, log.keys, log.targets, ext.rank, ext.pushed, from, end);
     this.linkedMass = this.acc[0] as number;
     this.position = end;
     if (end === this.pageCount) {
@@ -131,6 +163,8 @@ export class RankJob {
     this.acc[0] = this.change;
     this.acc[1] = this.sum;
     applyNodes(this.rank, this.pushed, from, stop, base, d, this.acc);
+    const ext = this.settings.external;
+    if (ext !== undefined) this.acc[0] = (this.acc[0] as number) + base * applyExternal(ext, from, stop, d);
     this.change = this.acc[0] as number;
     this.sum = this.acc[1] as number;
     this.position = stop;
@@ -192,6 +226,42 @@ function pushPages(
   acc[0] = linked;
   acc[1] = spent;
   return k;
+}
+
+/** Pushes Y/c from pages [from, to) to their targets (the external vector, over the same pages as the IR push). */
+function pushExternal(
+  starts: Uint32Array,
+  keys: Uint32Array,
+  targets: Uint32Array,
+  y: Float64Array,
+  pushed: Float64Array,
+  from: number,
+  to: number,
+): void {
+  for (let k = from; k < to; k++) {
+    const start = starts[k] as number;
+    const end = starts[k + 1] as number;
+    if (end === start) continue;
+    const share = (y[keys[k] as number] as number) / (end - start);
+    if (share === 0) continue;
+    for (let e = start; e < end; e++) {
+      const t = targets[e] as number;
+      pushed[t] = (pushed[t] as number) + share;
+    }
+  }
+}
+
+/** Y = d · (pushed + inflow) for nodes [from, to), clearing the push sums; returns Σ|change|. */
+function applyExternal(ext: ExternalInflow, from: number, to: number, d: number): number {
+  const { inflow, rank, pushed } = ext;
+  let change = 0;
+  for (let v = from; v < to; v++) {
+    const y = d * ((pushed[v] as number) + (inflow[v] as number));
+    change += Math.abs(y - (rank[v] as number));
+    rank[v] = y;
+    pushed[v] = 0;
+  }
+  return change;
 }
 
 /** IR = base + d · pushed for nodes [from, to), clearing `pushed`; adds to the running Σ|change| (`acc[0]`) and Σ IR (`acc[1]`). */

@@ -29,6 +29,7 @@ import { QueuedChanges } from './queued-changes.js';
 import {
   canEstimateImportance,
   canObserveRemoteLinks,
+  canShareRank,
   type DiscoveredUrl,
   type FetchedPage,
   type ImportanceEstimator,
@@ -36,6 +37,7 @@ import {
   type OrderingPolicySpec,
   type PolicyNeeds,
   type PriorityChanges,
+  type RankShareEstimator,
   type RemoteLinkObserver,
 } from './policy.js';
 
@@ -47,7 +49,7 @@ export interface WeightedComponent {
 }
 
 /** The weighted sum of component policies; see the file comment. */
-export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, ImportanceEstimator {
+export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, ImportanceEstimator, RankShareEstimator {
   /** `{ id: 'weighted', params: { components: ['{"weight":1,"id":"pagerank","params":{...}}', ...] } }`. */
   readonly spec: OrderingPolicySpec;
   /** What any component reads. */
@@ -104,15 +106,21 @@ export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
     return this.resum(changes);
   }
 
-  /** Passes other nodes' link counts to the components that use them; returns the changed sums. */
-  observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>): PriorityChanges {
+  /** Passes other nodes' link counts (and shares) to the components that use them; returns the changed sums. */
+  observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>, shares?: ArrayLike<number>): PriorityChanges {
     this.touched.reset();
     const changes = this.changes.reset();
     for (let k = 0; k < this.components.length; k++) {
       const c = this.components[k] as OrderingPolicy;
-      if (canObserveRemoteLinks(c)) this.take(k, c.observeRemoteLinks(ids, counts));
+      if (canObserveRemoteLinks(c)) this.take(k, c.observeRemoteLinks(ids, counts, shares));
     }
     return this.resum(changes);
+  }
+
+  /** The share of the first component that values links (a `pagerank` component); 0 when none does. */
+  rankShare(id: number): number {
+    for (const c of this.components) if (canShareRank(c)) return c.rankShare(id);
+    return 0;
   }
 
   /** Σₖ wₖ · (component estimate, or its last priority for the id); 0 for an id never met. */

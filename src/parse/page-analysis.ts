@@ -12,7 +12,7 @@ import { textDigest } from '../dedup/content-digest.js';
 import { decodeHtml, detectCharset } from './charset.js';
 import { parseHtml, type HtmlLinkKind } from './html-page.js';
 import { detectLanguage } from './language.js';
-import { normalizeUrl, type NormalizeResult } from '../url/normalize.js';
+import { normalizeUrl, type NormalizeOptions, type NormalizeResult } from '../url/normalize.js';
 import type { TopicLabel, TopicLabeler } from '../classify/topic-labeler.js';
 
 /** Parser limits of an analysis (the `parse` options of the crawl configuration). */
@@ -20,6 +20,8 @@ export interface PageAnalysisOptions {
   readonly anchorContextTokens: number;
   readonly maxLinks: number;
   readonly maxTextChars: number;
+  /** The crawl's optional normalization rules for links and the canonical link; default none. */
+  readonly normalize?: NormalizeOptions;
 }
 
 /** One page to analyse. */
@@ -104,7 +106,7 @@ export function analyzePage(input: PageAnalysisInput, options: PageAnalysisOptio
     const target = hash < 0 ? l.href : l.href.slice(0, hash);
     let n = normalized.get(target);
     if (n === undefined) {
-      n = normalizeUrl(target, page.effectiveBase);
+      n = normalizeUrl(target, page.effectiveBase, options.normalize);
       normalized.set(target, n);
     }
     if (n.kind !== 'ok') {
@@ -121,7 +123,7 @@ export function analyzePage(input: PageAnalysisInput, options: PageAnalysisOptio
     });
     hostnames.push(n.host);
   }
-  const canonical = page.canonical === null ? null : normalizeUrl(page.canonical, page.effectiveBase);
+  const canonical = page.canonical === null ? null : normalizeUrl(page.canonical, page.effectiveBase, options.normalize);
   return {
     charset: charset.charset,
     language: language.code,

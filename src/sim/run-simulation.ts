@@ -157,6 +157,10 @@ export async function runSimulation(config: SimConfig, options: RunSimulationOpt
           maxConnectionsPerHost: config.politeness.maxConnectionsPerHost,
           maxConnectionsPerIp: config.politeness.maxConnectionsPerIp,
           maxCrawlDelayMs: config.politeness.maxCrawlDelayMs,
+          activityCap:
+            config.politeness.maxHostShare === null
+              ? null
+              : { maxShare: config.politeness.maxHostShare, windowMs: config.politeness.hostShareWindowMs },
         },
         latencyMs,
         exchangeDelayMs: config.exchange.delayMs,

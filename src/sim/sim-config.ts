@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { count, durationMs, int } from '../config/units.js';
-import { politenessFields } from '../config/politeness.js';
+import { activityCapFields, politenessFields } from '../config/politeness.js';
 import { partitionStrategySchema } from '../partition/registry.js';
 import { orderPolicySchema } from '../order/registry.js';
 
@@ -55,7 +55,7 @@ const graphSchema = z
   })
   .prefault({});
 
-const politenessSchema = z.strictObject(politenessFields('fetches')).prefault({});
+const politenessSchema = z.strictObject({ ...politenessFields('fetches'), ...activityCapFields() }).prefault({});
 
 const latencySchema = z
   .strictObject({

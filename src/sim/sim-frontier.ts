@@ -10,6 +10,7 @@
  * report the simulated fetch time and the host's Crawl-delay; nothing ever fails, retries or backs
  * off (the simulator models no errors).
  */
+import type { ActivityCapOptions } from '../frontier/activity-cap.js';
 import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, backQueueCountFor } from '../frontier/slot-frontier.js';
 import type { PriorityChanges } from '../order/policy.js';
 
@@ -30,6 +31,8 @@ export interface SimFrontierOptions {
   readonly maxConnectionsPerIp: number;
   /** Fetch slots of the node: the frontier keeps 3 back queues per slot, as a crawl node does. */
   readonly fetchSlots: number;
+  /** X4's per-host activity cap, as a crawl node's frontier applies it; absent or null: off. */
+  readonly activityCap?: ActivityCapOptions | null;
   /** The address of a host, '' or undefined when unknown (then it is limited on its own). */
   readonly ipOf?: (host: number) => string | undefined;
 }
@@ -50,6 +53,7 @@ export class SimFrontier {
       maxConnectionsPerHost: options.maxConnectionsPerHost,
       maxConnectionsPerIp: options.maxConnectionsPerIp,
       backQueueCount: backQueueCountFor(options.fetchSlots),
+      activityCap: options.activityCap ?? null,
     });
     this.ipOf = options.ipOf ?? (() => undefined);
   }

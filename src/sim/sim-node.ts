@@ -26,7 +26,14 @@
  *    every followed link of its pages (known targets included), sends the counts to every other node,
  *    and adds the counts it receives (`src/partition/community/citation-table.ts`).
  */
-import { canObserveRemoteLinks, type DiscoveredUrl, type FetchedPage, type OrderingPolicy, type PriorityChanges } from '../order/policy.js';
+import {
+  canObserveRemoteLinks,
+  canShareRank,
+  type DiscoveredUrl,
+  type FetchedPage,
+  type OrderingPolicy,
+  type PriorityChanges,
+} from '../order/policy.js';
 import { SimPageKind, type SimGraph } from './graph/sim-graph.js';
 import { PageBits } from './page-bits.js';
 import type { SimPlacer } from './placement.js';
@@ -42,8 +49,11 @@ export interface SimExchangePort {
   sendUrls(from: number, to: number, pages: readonly number[], depths: readonly number[], edges: readonly number[]): void;
   /** A fetched page for partition `to`, which follows its links. */
   sendPage(from: number, to: number, page: number, depth: number): void;
-  /** Link counts for partition `to`: `counts[i]` links seen to `pages[i]`. */
-  sendLinks(from: number, to: number, pages: readonly number[], counts: readonly number[]): void;
+  /**
+   * Link counts for partition `to`: `counts[i]` links seen to `pages[i]`, and when the sender's
+   * policy values links, `shares[i]` what they carry (`LinkSummaryMessage.shares`).
+   */
+  sendLinks(from: number, to: number, pages: readonly number[], counts: readonly number[], shares?: readonly number[]): void;
 }
 
 /** What every node of a run shares. */
@@ -79,6 +89,10 @@ export interface SimNodeCounts {
   pageBytesReceived: number;
   /** Link summary messages sent. */
   linkSummariesSent: number;
+  /** URL entries in those messages (a summary's size). */
+  linkSummaryEntriesSent: number;
+  /** In-links named by the link summaries given to this node's policy (Σ of their counts). */
+  remoteLinksReceived: number;
   /** Priority changes the frontier applied (pages it still held). */
   reprioritized: number;
 }
@@ -99,6 +113,8 @@ export class SimNode {
     pageBytesSent: 0,
     pageBytesReceived: 0,
     linkSummariesSent: 0,
+    linkSummaryEntriesSent: 0,
+    remoteLinksReceived: 0,
     reprioritized: 0,
   };
   /** Fetches in flight. */
@@ -110,6 +126,8 @@ export class SimNode {
   private readonly outDepths: number[][];
   private readonly outEdges: number[][];
   private readonly summaries: Map<number, number>[];
+  /** Per partition, Σ of the linking pages' shares per page (parallel to `summaries`), when the policy values links; else null. */
+  private readonly shares: Map<number, number>[] | null;
   private readonly isReadingUrls: boolean;
   private readonly isReadingAnchors: boolean;
   private readonly isReadingText: boolean;
@@ -133,6 +151,7 @@ export class SimNode {
     this.outDepths = Array.from({ length: partitions }, () => []);
     this.outEdges = Array.from({ length: partitions }, () => []);
     this.summaries = Array.from({ length: partitions }, () => new Map<number, number>());
+    this.shares = canShareRank(policy) ? Array.from({ length: partitions }, () => new Map<number, number>()) : null;
     this.isReadingUrls = policy.needs.urls;
     this.isReadingAnchors = policy.needs.anchors;
     this.isReadingText = policy.needs.text;
@@ -204,23 +223,34 @@ export class SimNode {
     this.follow(page, depth, nowMs);
   }
 
-  /** Link counts node `from` sent: votes of its partition (strategies that read citations), and for a policy that can use them. */
-  receiveLinks(pages: readonly number[], counts: readonly number[], from: number): void {
+  /** Link counts (and shares) node `from` sent: votes of its partition (strategies that read citations), and for a policy that can use them. */
+  receiveLinks(pages: readonly number[], counts: readonly number[], from: number, shares?: readonly number[]): void {
     const citations = this.citations;
     if (citations !== null && from !== this.index)
       for (let i = 0; i < pages.length; i++) citations.cite(pages[i] as number, from, counts[i] as number);
     const policy = this.policy;
     if (!canObserveRemoteLinks(policy)) return;
-    this.apply(policy.observeRemoteLinks(pages, counts));
+    for (let i = 0; i < counts.length; i++) this.counts.remoteLinksReceived += counts[i] as number;
+    this.apply(policy.observeRemoteLinks(pages, counts, shares));
   }
 
   /** Sends the link counts gathered since the last summary. */
   flushSummaries(): void {
     this.summaries.forEach((counts, to) => {
       if (counts.size === 0) return;
-      this.setup.exchange.sendLinks(this.index, to, [...counts.keys()], [...counts.values()]);
+      const pages = [...counts.keys()];
+      const shares = this.shares?.[to];
+      this.setup.exchange.sendLinks(
+        this.index,
+        to,
+        pages,
+        [...counts.values()],
+        shares === undefined ? undefined : pages.map((p) => shares.get(p) ?? 0),
+      );
       this.counts.linkSummariesSent++;
+      this.counts.linkSummaryEntriesSent += pages.length;
       counts.clear();
+      shares?.clear();
     });
     if (this.cited.size === 0) return;
     const pages = [...this.cited.keys()];
@@ -230,6 +260,7 @@ export class SimNode {
       if (to === this.index) continue;
       this.setup.exchange.sendLinks(this.index, to, pages, counts);
       this.counts.linkSummariesSent++;
+      this.counts.linkSummaryEntriesSent += pages.length;
     }
   }
 
@@ -262,7 +293,7 @@ export class SimNode {
       }
       if (!this.known.testAndAdd(v)) {
         if (isSummarizing && placer !== null && citations === null)
-          this.countRemote(placer.placeUrl(v, this.index, this.anchorForPlacement(e), page), v);
+          this.countRemote(placer.placeUrl(v, this.index, this.anchorForPlacement(e), page), v, fromPage);
         continue;
       }
       if (placer === null) {
@@ -281,7 +312,7 @@ export class SimNode {
         (this.outEdges[q] as number[]).push(isFromPage ? e : -1);
         this.counts.urlsSent++;
         isSending = true;
-        if (isSummarizing && citations === null) this.countLink(q, v);
+        if (isSummarizing && citations === null) this.countLink(q, v, fromPage);
       }
       if (isKept) this.queue(v, childDepth, fromPage, isFromPage ? e : -1, nowMs);
     }
@@ -341,14 +372,20 @@ export class SimNode {
     return anchorOf === null || this.setup.placer?.isUrlOnly === true ? undefined : anchorOf(edge);
   }
 
-  private countRemote(placement: readonly number[], page: number): void {
-    for (const q of placement) if (q !== this.index) this.countLink(q, page);
+  private countRemote(placement: readonly number[], page: number, fromPage: number): void {
+    for (const q of placement) if (q !== this.index) this.countLink(q, page, fromPage);
   }
 
-  private countLink(to: number, page: number): void {
+  /** Counts a link of `fromPage` (−1: a redirect's) to `page`, owned by `to`, with the page's share when the policy values links. */
+  private countLink(to: number, page: number, fromPage: number): void {
     if (!this.canUseLinks) return;
     const counts = this.summaries[to] as Map<number, number>;
     counts.set(page, (counts.get(page) ?? 0) + 1);
+    const shares = this.shares?.[to];
+    if (shares === undefined) return;
+    const policy = this.policy;
+    const share = fromPage >= 0 && canShareRank(policy) ? policy.rankShare(fromPage) : 0;
+    shares.set(page, (shares.get(page) ?? 0) + (Number.isFinite(share) && share > 0 ? share : 0));
   }
 
   /** Sends the URL batches built while following one page. */

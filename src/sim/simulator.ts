@@ -29,6 +29,7 @@ import { policyNeedsProblem, type SimGraph } from './graph/sim-graph.js';
 import { PageBits } from './page-bits.js';
 import { SimPlacer } from './placement.js';
 import { SIM_NEXT_WAIT } from './sim-frontier.js';
+import type { ActivityCapOptions } from '../frontier/activity-cap.js';
 import { SimNode, type SimExchangePort, type SimNodeCounts } from './sim-node.js';
 import { VisitLog, type Visits } from './visit-log.js';
 
@@ -46,6 +47,8 @@ export interface SimPoliteness {
   readonly maxConnectionsPerIp?: number;
   /** robots.txt Crawl-delay values above this are read as this, ms. Default 60,000. */
   readonly maxCrawlDelayMs?: number;
+  /** X4's per-host activity cap (`frontier/activity-cap.ts`), per node. Default null: off. */
+  readonly activityCap?: ActivityCapOptions | null;
 }
 
 /** Options of {@link simulate}. */
@@ -123,7 +126,13 @@ export interface SimulationRun {
 type Message =
   | { readonly kind: 'urls'; readonly pages: readonly number[]; readonly depths: readonly number[]; readonly edges: readonly number[] }
   | { readonly kind: 'page'; readonly page: number; readonly depth: number }
-  | { readonly kind: 'links'; readonly from: number; readonly pages: readonly number[]; readonly counts: readonly number[] };
+  | {
+      readonly kind: 'links';
+      readonly from: number;
+      readonly pages: readonly number[];
+      readonly counts: readonly number[];
+      readonly shares?: readonly number[];
+    };
 
 /** Events handled between two checks of the wall clock (yield, abort). */
 const EVENTS_PER_CHECK = 4096;
@@ -193,9 +202,9 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
       messageCounts.pages++;
       send(to, SimEventKind.page, { kind: 'page', page, depth });
     },
-    sendLinks: (from, to, pages, counts) => {
+    sendLinks: (from, to, pages, counts, shares) => {
       messageCounts.linkSummaries++;
-      send(to, SimEventKind.links, { kind: 'links', from, pages, counts });
+      send(to, SimEventKind.links, { kind: 'links', from, pages, counts, ...(shares === undefined ? {} : { shares }) });
     },
   };
 
@@ -223,6 +232,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
           maxDelayMs: pol.maxDelayMs ?? 30_000,
           maxConnectionsPerHost: pol.maxConnectionsPerHost ?? 1,
           maxConnectionsPerIp: pol.maxConnectionsPerIp ?? 1,
+          activityCap: pol.activityCap ?? null,
           fetchSlots: concurrency,
           ...(ips === null ? {} : { ipOf: (h: number) => ips[h] }),
         },
@@ -305,7 +315,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
       case SimEventKind.links: {
         const m = messages.get(ev.ref) as Extract<Message, { kind: 'links' }>;
         messages.delete(ev.ref);
-        if (!isStopping) node.receiveLinks(m.pages, m.counts, m.from);
+        if (!isStopping) node.receiveLinks(m.pages, m.counts, m.from, m.shares);
         break;
       }
       case SimEventKind.wake:

@@ -311,6 +311,10 @@ const webConfigObject = z.strictObject({
   traps: trapSchema,
   meta: metaSchema,
   replay: z.array(replaySchema).default([]).describe('folders of real files served as extra virtual hosts'),
+  warc: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('WARC files (gzip per record or uncompressed) whose hosts are served as extra virtual hosts, each response as recorded'),
   outDir: z
     .string()
     .nullable()
@@ -326,8 +330,8 @@ export const webConfigSchema = webConfigObject.superRefine((c, ctx) => {
   if (c.links.model === 'web' && c.pages < c.hosts) {
     ctx.addIssue({ code: 'custom', path: ['pages'], message: `must be >= hosts (${c.hosts}): every host has a home page` });
   }
-  if (c.links.model === 'web' && c.hosts === 0 && c.replay.length === 0) {
-    ctx.addIssue({ code: 'custom', path: ['hosts'], message: 'a test web needs synthetic hosts or replay folders' });
+  if (c.links.model === 'web' && c.hosts === 0 && c.replay.length === 0 && c.warc.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['hosts'], message: 'a test web needs synthetic hosts, replay folders or WARC files' });
   }
   if (c.links.model === 'community' && c.community.k >= c.community.size) {
     ctx.addIssue({ code: 'custom', path: ['community', 'k'], message: 'must be smaller than community.size' });

@@ -13,6 +13,7 @@ import { Purpose, Rng } from '../core/prng.js';
 import { RequestLog, type RequestRecord } from './request-log.js';
 import { FaultState, encodePage, isPlainTarget, respond, type Reply, type RespondContext } from './respond.js';
 import { serveReplay, type ReplayHost } from './replay.js';
+import { serveWarc, type WarcHost, type WarcReplay } from './warc-replay.js';
 
 /** The host name of a Host header value: port and trailing dot removed. */
 export function hostName(authority: string): string {
@@ -89,6 +90,8 @@ export function isNotModified(req: IncomingMessage, headers: Readonly<Record<str
 /** Options of {@link TestWebServer} beyond the model's own configuration. */
 export interface TestWebServerOptions {
   readonly replay: readonly ReplayHost[];
+  /** WARC files served as hosts, or null. */
+  readonly warc?: WarcReplay | null;
 }
 
 /** Serves a {@link WebModel} over real sockets. */
@@ -100,6 +103,7 @@ export class TestWebServer {
   private readonly faults = new FaultState();
   private readonly cache: BodyCache;
   private readonly replayByName = new Map<string, ReplayHost>();
+  private readonly warcByName = new Map<string, WarcHost>();
   private bomb: Buffer | null = null;
   private port = 0;
   private proxyPort: number | null = null;
@@ -115,6 +119,7 @@ export class TestWebServer {
     this.log = new RequestLog(s.requestLogLimit, s.requestLogFile);
     this.cache = new BodyCache(s.renderCacheBytes);
     for (const r of options.replay) this.replayByName.set(r.name, r);
+    for (const h of options.warc?.hosts ?? []) this.warcByName.set(h.name, h);
   }
 
   /** The port every host listens on (after {@link listen}). */
@@ -132,6 +137,7 @@ export class TestWebServer {
     const ips = new Set<string>();
     for (const h of this.model.hosts) if (!h.isRefusing) ips.add(h.ip);
     for (const r of this.options.replay) ips.add(r.ip);
+    for (const h of this.warcByName.values()) ips.add(h.ip);
     return [...ips].sort();
   }
 
@@ -230,14 +236,15 @@ export class TestWebServer {
     );
     const host = this.model.hostByName(name);
     const replay = host === undefined ? this.replayByName.get(name) : undefined;
-    if (host === undefined && replay === undefined) {
+    const warc = host === undefined && replay === undefined ? this.warcByName.get(name) : undefined;
+    if (host === undefined && replay === undefined && warc === undefined) {
       return this.plain(req, res, record, isProxy ? 502 : 404, `unknown host ${name || '(none)'}\n`, 'unknown-host');
     }
     if (isProxy && host?.isRefusing === true) {
       // What a real proxy answers when the origin refuses the connection.
       return this.plain(req, res, record, 502, `${name} refused the connection\n`, 'refused');
     }
-    const ip = host?.ip ?? replay?.ip;
+    const ip = host?.ip ?? replay?.ip ?? warc?.ip;
     if (!isProxy && ip !== local) {
       return this.plain(req, res, record, 421, `${name} is served on ${ip}, not ${local}\n`, 'misdirected');
     }
@@ -249,6 +256,11 @@ export class TestWebServer {
       if (this.isClosed) return;
       if (replay !== undefined) {
         void serveReplay(replay, target, req, res).then(({ status, bytes }) => this.log.finish(record, status, bytes, 'replay'));
+        return;
+      }
+      if (warc !== undefined) {
+        const replayed = this.options.warc as WarcReplay;
+        void serveWarc(replayed, warc, target, req, res).then(({ status, bytes }) => this.log.finish(record, status, bytes, 'warc'));
         return;
       }
       const ctx = this.ctx as RespondContext;

@@ -14,6 +14,7 @@ import { resolveReplayHosts, type ReplayHost } from './replay.js';
 import type { RequestLog } from './request-log.js';
 import { TestWebServer } from './server.js';
 import { IP_CITIES_FILE } from './truth/format.js';
+import { openWarcReplay, type WarcReplay } from './warc-replay.js';
 
 /** A running test web. */
 export interface TestWeb {
@@ -21,7 +22,10 @@ export interface TestWeb {
   readonly config: WebConfig;
   /** Port every host listens on. */
   readonly port: number;
-  /** Seed URLs (home pages of the largest ordinary hosts, then each replay host's root). */
+  /**
+   * Seed URLs: home pages of the largest ordinary hosts, then each replay host's root, then the root
+   * of each WARC host whose root was captured.
+   */
   readonly seeds: readonly string[];
   /** host -> IP for every synthetic and replay host. */
   readonly hostsMap: ReadonlyMap<string, string>;
@@ -39,6 +43,8 @@ export interface TestWeb {
   /** `http://127.0.0.1:PORT` of the forward proxy, or null. */
   readonly proxyUrl: string | null;
   readonly replayHosts: readonly ReplayHost[];
+  /** The WARC files served and their hosts, or null without `warc`. */
+  readonly warc: WarcReplay | null;
   /** The server's record of every request. */
   readonly log: RequestLog;
   /** Absolute URL of page `g`. */
@@ -51,8 +57,15 @@ export interface TestWeb {
 export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Promise<TestWeb> {
   const model = new WebModel(input);
   const config = model.config;
-  const replayHosts = await resolveReplayHosts(config.replay, addressPool(config), (n) => model.hostByName(n) !== undefined);
-  const server = new TestWebServer(model, { replay: replayHosts });
+  const pool = addressPool(config);
+  const replayHosts = await resolveReplayHosts(config.replay, pool, (n) => model.hostByName(n) !== undefined);
+  const warc = await openWarcReplay(
+    config.warc,
+    pool,
+    replayHosts.length,
+    (n) => model.hostByName(n) !== undefined || replayHosts.some((r) => r.name === n),
+  );
+  const server = new TestWebServer(model, { replay: replayHosts, warc });
   await server.listen();
   const port = server.listenPort;
   try {
@@ -67,13 +80,21 @@ export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Prom
     const hostsMap = new Map<string, string>();
     for (const h of model.hosts) hostsMap.set(h.name, h.ip);
     for (const r of replayHosts) hostsMap.set(r.name, r.ip);
+    for (const h of warc?.hosts ?? []) hostsMap.set(h.name, h.ip);
     const hostsFile = join(dir, 'hosts');
     writeFileSync(
       hostsFile,
       `# shoal test web (seed ${config.seed}, port ${port}): IP host\n${[...hostsMap].map(([n, ip]) => `${ip} ${n}`).join('\n')}\n`,
     );
     const portText = port === 80 ? '' : `:${port}`;
-    const seeds = [...model.seedPages().map((g) => model.url(g, port)), ...replayHosts.map((r) => `http://${r.name}${portText}/`)];
+    const warcSeeds = (warc?.hosts ?? [])
+      .filter((h) => warc?.index.captures(`${h.name}/`).length)
+      .map((h) => `http://${h.name}${portText}/`);
+    const seeds = [
+      ...model.seedPages().map((g) => model.url(g, port)),
+      ...replayHosts.map((r) => `http://${r.name}${portText}/`),
+      ...warcSeeds,
+    ];
     const seedsFile = join(dir, 'seeds.txt');
     writeFileSync(seedsFile, `${seeds.join('\n')}\n`);
     // Seed hosts first: a crawl from a sitemap of this list starts where a crawl from the seeds does.
@@ -98,6 +119,7 @@ export async function startTestWeb(input: WebConfigInput | WebConfig = {}): Prom
       sitemapsFile,
       ipCitiesFile,
       replayHosts,
+      warc,
       proxyUrl: proxyPort === null ? null : `http://${config.server.proxyAddress}:${proxyPort}`,
       log: server.log,
       url: (g) => model.url(g, port),

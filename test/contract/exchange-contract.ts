@@ -332,6 +332,7 @@ export function exchangeContract(name: string, makeTransport: (t: TestContext) =
           pageBytes: 0,
           linkSummaries: 0,
           linkCounts: 0,
+          linkSummaryBytes: 0,
           controls: 0,
         };
         assert.deepStrictEqual(s.stats().sent, zero);
@@ -347,6 +348,7 @@ export function exchangeContract(name: string, makeTransport: (t: TestContext) =
           pageBytes,
           linkSummaries: 1,
           linkCounts: 4,
+          linkSummaryBytes: sizes[3] as number,
           controls: 1,
         };
         assert.deepStrictEqual(s.stats().sent, expected);

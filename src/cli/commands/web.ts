@@ -12,6 +12,7 @@ import { WebModel } from '../../web/model.js';
 import { WEB_PRESETS, WEB_PRESET_NAMES, type WebPresetName } from '../../web/presets.js';
 import { startTestWeb } from '../../web/start.js';
 import { exportTruth } from '../../web/truth/export.js';
+import type { WarcReplay } from '../../web/warc-replay.js';
 import type { CliIo } from '../cli-io.js';
 import { collect, fmt } from '../format.js';
 
@@ -23,6 +24,7 @@ interface WebFlags {
   proxyPort?: string;
   out?: string;
   replay: string[];
+  warc?: string[];
   set: string[];
 }
 
@@ -39,7 +41,8 @@ function addConfigFlags(cmd: Command): Command {
 
 /** Builds the web configuration from preset, file, environment and flags. */
 export function webConfigFromFlags(flags: WebFlags, env: Readonly<Record<string, string | undefined>>): WebConfig {
-  let preset: ConfigTree | undefined;
+  // WARC files alone, unless a preset asks for a synthetic web beside them (a file or --set may too).
+  let preset: ConfigTree | undefined = (flags.warc ?? []).length > 0 ? { hosts: 0, pages: 0 } : undefined;
   if (flags.preset !== undefined) {
     if (!(flags.preset in WEB_PRESETS)) {
       throw new ConfigError([{ path: '--preset', message: `unknown preset ${flags.preset}; one of ${WEB_PRESET_NAMES.join(', ')}` }], {
@@ -66,6 +69,7 @@ export function webConfigFromFlags(flags: WebFlags, env: Readonly<Record<string,
     return { host: r.slice(0, eq).toLowerCase(), root: r.slice(eq + 1) };
   });
   if (replay.length > 0) tree['replay'] = replay;
+  if ((flags.warc ?? []).length > 0) tree['warc'] = flags.warc;
   applySets(tree, flags.set, problems);
   try {
     const config = loadConfig(webConfigSchema, { preset, file: flags.config, env, envPrefix: 'SHOAL_WEB_', flags: tree });
@@ -78,10 +82,24 @@ export function webConfigFromFlags(flags: WebFlags, env: Readonly<Record<string,
   }
 }
 
+/** What the WARC replay serves: hosts, URLs, files and where each file's index came from. */
+function warcSummary(warc: WarcReplay): string {
+  const { index, hosts } = warc;
+  const files = index.files.map((f) => {
+    const from = f.indexedFrom === 'scan' ? 'records read' : `index ${f.indexedFrom}`;
+    return `  ${f.path}: ${fmt(f.captures)} captures (${from})${f.problem === null ? '' : `; stopped early: ${f.problem}`}\n`;
+  });
+  return `warc hosts: ${fmt(hosts.length)} hosts, ${fmt(index.urlCount)} URLs from ${index.files.length} files\n${files.join('')}`;
+}
+
 export function registerWebCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
   const web = addConfigFlags(
-    program.command('web').description('serve the synthetic test web (and replay folders) on loopback').enablePositionalOptions(),
+    program
+      .command('web')
+      .description('serve the synthetic test web (and replay folders and WARC files) on loopback')
+      .enablePositionalOptions(),
   )
+    .option('--warc <file...>', 'serve the hosts of WARC files, each response as recorded (alone, unless --preset is given)')
     .option('--out <dir>', 'where to write the hosts map and seed list (default: a temporary folder)')
     .option('--check <n>', 'fetch n pages over real sockets, print what came back, and exit')
     .option('--for <seconds>', 'serve for this many seconds, then exit (default: until Ctrl-C)')
@@ -98,6 +116,7 @@ export function registerWebCommand(program: Command, io: CliIo, setCode: (code: 
           ` on ${ips.size} addresses, port ${handle.port}; ready in ${Math.round(performance.now() - t0)} ms\n`,
       );
       if (handle.replayHosts.length > 0) io.out(`replay hosts: ${handle.replayHosts.map((r) => `${r.name} -> ${r.root}`).join(', ')}\n`);
+      if (handle.warc !== null) io.out(warcSummary(handle.warc));
       io.out(
         `hosts map: ${handle.hostsFile}\nseed list: ${handle.seedsFile}\nsitemap list: ${handle.sitemapsFile}\n` +
           `ip-city table: ${handle.ipCitiesFile}\n`,

@@ -46,7 +46,7 @@ function gzipped(request: Extract<AnalysisRequest, { kind: 'gzip' }>): Extract<A
 /** A sitemap's answer (the parser is asynchronous: it feeds the document in chunks). */
 async function sitemapReply(request: Extract<AnalysisRequest, { kind: 'sitemap' }>): Promise<AnalysisReply> {
   try {
-    const parsed = await readSitemap({ url: request.url, body: request.body, maxUrls: request.maxUrls });
+    const parsed = await readSitemap({ url: request.url, body: request.body, maxUrls: request.maxUrls }, options.normalize);
     return { id: request.id, kind: 'sitemap', json: JSON.stringify(parsed) };
   } catch (err) {
     return { id: request.id, kind: 'error', message: err instanceof Error ? err.message : String(err) };

@@ -30,6 +30,7 @@ import { startWorker } from './worker-entry.js';
 import { MessageBatch } from './message-batch.js';
 import { unpackAnalysis } from './packed-analysis.js';
 import { parseSitemap, type SitemapParse } from '../../sitemap/sitemap-parser.js';
+import type { NormalizeOptions } from '../../url/normalize.js';
 import type { GzipMember } from '../../store/warc/gzip-members.js';
 import type { RecordBytes } from '../../store/warc/warc-writer.js';
 import { analyzePage, type PageAnalysis, type PageAnalysisInput, type PageAnalysisOptions } from '../../parse/page-analysis.js';
@@ -71,8 +72,8 @@ export interface SitemapInput {
 }
 
 /** The sitemap parser as the node runs it. */
-export function readSitemap(input: SitemapInput): Promise<SitemapParse> {
-  return parseSitemap(input.body, { url: input.url, source: { kind: 'user' } }, { maxUrls: input.maxUrls, locationRule: 'off' });
+export function readSitemap(input: SitemapInput, normalize: NormalizeOptions = {}): Promise<SitemapParse> {
+  return parseSitemap(input.body, { url: input.url, source: { kind: 'user' } }, { maxUrls: input.maxUrls, locationRule: 'off', normalize });
 }
 
 /**
@@ -111,7 +112,7 @@ export class InlinePageAnalyzer implements PageAnalyzer {
 
   async parseSitemap(input: SitemapInput): Promise<SitemapParse> {
     try {
-      return await readSitemap(input);
+      return await readSitemap(input, this.options.normalize);
     } catch (err) {
       throw new AnalysisError(`reading the sitemap ${input.url} failed: ${(err as Error).message}`, { cause: err });
     }
@@ -218,7 +219,12 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     this.workers = options.workers;
     this.maxHeapMb = options.maxWorkerHeapMb ?? 512;
     this.workerData = {
-      options: { anchorContextTokens: options.anchorContextTokens, maxLinks: options.maxLinks, maxTextChars: options.maxTextChars },
+      options: {
+        anchorContextTokens: options.anchorContextTokens,
+        maxLinks: options.maxLinks,
+        maxTextChars: options.maxTextChars,
+        ...(options.normalize === undefined ? {} : { normalize: options.normalize }),
+      },
       topic: options.topic ?? null,
     };
     // Checked here, where a bad model is a configuration error, rather than in each worker as it

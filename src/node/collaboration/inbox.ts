@@ -48,6 +48,8 @@ export interface InboxCounts {
   urls: number;
   pages: number;
   linkSummaries: number;
+  /** In-links named by the link summaries given to the ordering policy (Σ of their counts). */
+  remoteLinks: number;
   controls: number;
   /** Messages that failed to be processed (logged; acknowledged, since processing again would fail again). */
   failed: number;
@@ -55,7 +57,7 @@ export interface InboxCounts {
 
 /** See the file comment. */
 export class Inbox {
-  readonly counts: InboxCounts = { urlBatches: 0, urls: 0, pages: 0, linkSummaries: 0, controls: 0, failed: 0 };
+  readonly counts: InboxCounts = { urlBatches: 0, urls: 0, pages: 0, linkSummaries: 0, remoteLinks: 0, controls: 0, failed: 0 };
   /** Deliveries whose processing started since the last seal, with their processing. */
   private open: { delivery: Delivery; done: Promise<void> }[] = [];
   private readonly running = new Set<Promise<void>>();
@@ -139,7 +141,9 @@ export class Inbox {
         const changes = policy.observeRemoteLinks(
           m.counts.map(([url]) => ids.idOf(url)),
           m.counts.map(([, n]) => n),
+          m.shares,
         );
+        c.remoteLinks += m.counts.reduce((sum, [, n]) => sum + n, 0);
         applyPriorityChanges(changes, ids, this.options.frontier);
         return;
       }

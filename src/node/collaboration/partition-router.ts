@@ -10,7 +10,10 @@
  *
  * While routing, it also counts, per partition, the links this node's pages make to URLs that
  * partition owns (every occurrence, before the sent cache), and sends them as link summaries (`sendLinkSummaries`, every `linkSummaryIntervalMs`), so that
- * backlink and PageRank estimates can count links seen by other nodes.
+ * backlink and PageRank estimates can count links seen by other nodes. When the node's policy values
+ * links (`rankShareOf`, a `pagerank` order), each counted link also adds the linking page's share,
+ * y(T)/c_T, to the URL's entry: the summary then carries `shares` for the owner's IR′
+ * (`order/pagerank.ts`, Cho's remedy for hash partitioning).
  *
  * A strategy that reads citations (`community`) is given, with each URL, how many links to it each
  * partition's pages made ({@link CitationTable}): this node's links are counted as they are routed,
@@ -44,6 +47,8 @@ export interface PartitionRouterOptions {
   readonly isSummarizing: boolean;
   /** Distinct target URLs counted per partition before a link summary is sent early. */
   readonly maxSummaryUrls?: number;
+  /** What each link of the fetched page with this URL id carries (the policy's `rankShare`); absent when the policy values no links. */
+  readonly rankShareOf?: (fromId: number) => number;
 }
 
 /** What the router did, for the node's statistics. */
@@ -64,6 +69,8 @@ export class PartitionRouter {
   private readonly cache: SentCache;
   private readonly batches = new Map<PartitionId, ExchangedUrl[]>();
   private readonly summaries = new Map<PartitionId, Map<string, number>>();
+  /** Per partition, Σ of the linking pages' shares per URL (parallel to `summaries`), when valued. */
+  private readonly shares = new Map<PartitionId, Map<string, number>>();
   private readonly scratch = new Uint32Array(2);
   private readonly maxSummaryUrls: number;
   private readonly isSummarizing: boolean;
@@ -111,7 +118,7 @@ export class PartitionRouter {
         if (this.own.has(p)) {
           isKept = true;
         } else {
-          if (this.isSummarizing && citations === null && c.fromUrl !== null) this.countLink(p, c.url);
+          if (this.isSummarizing && citations === null && c.fromUrl !== null) this.countLink(p, c.url, c.fromId);
           this.sendUrl(p, c);
         }
       }
@@ -173,13 +180,23 @@ export class PartitionRouter {
     };
   }
 
-  private countLink(p: PartitionId, url: string): void {
+  private countLink(p: PartitionId, url: string, fromId: number | undefined): void {
     let counts = this.summaries.get(p);
     if (counts === undefined) {
       counts = new Map();
       this.summaries.set(p, counts);
     }
     counts.set(url, (counts.get(url) ?? 0) + 1);
+    const shareOf = this.options.rankShareOf;
+    if (shareOf !== undefined) {
+      let shares = this.shares.get(p);
+      if (shares === undefined) {
+        shares = new Map();
+        this.shares.set(p, shares);
+      }
+      const share = fromId === undefined ? 0 : shareOf(fromId);
+      shares.set(url, (shares.get(url) ?? 0) + (Number.isFinite(share) && share > 0 ? share : 0));
+    }
     if (counts.size >= this.maxSummaryUrls) this.sendSummary(p, counts);
   }
 
@@ -231,7 +248,15 @@ export class PartitionRouter {
   }
 
   private sendSummary(p: PartitionId, counts: Map<string, number>): void {
-    this.options.exchange.send(p, { kind: 'links', from: this.options.nodeId, counts: [...counts] });
+    const shares = this.shares.get(p);
+    const entries = [...counts];
+    this.options.exchange.send(p, {
+      kind: 'links',
+      from: this.options.nodeId,
+      counts: entries,
+      ...(shares === undefined ? {} : { shares: entries.map(([url]) => shares.get(url) ?? 0) }),
+    });
     counts.clear();
+    shares?.clear();
   }
 }

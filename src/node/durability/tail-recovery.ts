@@ -40,7 +40,7 @@ import { readCrawlLogTail, type CrawlLogEntry } from '../../store/crawl-log.js';
 import { readRecordAt } from '../../store/warc/warc-reader.js';
 import { readHttpHead } from '../../store/warc/warc-record.js';
 import { urlFingerprintInto } from '../../url/fingerprint.js';
-import { normalizeUrl } from '../../url/normalize.js';
+import { normalizeUrl, type NormalizeOptions } from '../../url/normalize.js';
 
 /** A page whose links are sent to admission again. */
 export interface FollowedPage {
@@ -115,6 +115,8 @@ export interface TailRecoveryOptions {
   readonly maxDecodedBytes: number;
   /** Whether the analysis must return the visible text (the ordering policy or the partitioner reads it). */
   readonly wantsText: boolean;
+  /** The crawl's optional normalization rules, applied to redirect targets as the crawl did. */
+  readonly normalize?: NormalizeOptions;
 }
 
 /** Why a record cannot be followed exactly (its URL is then fetched again), or null when it can. */
@@ -193,7 +195,7 @@ async function recoverOne(
     } catch {
       return null; // the crawl found no link there either
     }
-    const n = normalizeUrl(target);
+    const n = normalizeUrl(target, undefined, o.normalize);
     return n.kind === 'ok' ? { url: n.url, hostname: n.host, depth: e.depth + 1, fromUrl: e.url } : null;
   }
   const codings = parseContentCodings(http.contentEncoding ?? undefined);

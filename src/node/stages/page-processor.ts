@@ -42,7 +42,7 @@ import type { ForwardedPageMessage } from '../../exchange/messages.js';
 import { fetchOkOf, forwardBoundaryPage, pagePlacementOf, type BoundaryPages } from '../collaboration/page-forwarding.js';
 import type { Placement } from '../../partition/partitioner.js';
 import { urlFingerprintInto } from '../../url/fingerprint.js';
-import { normalizeUrl } from '../../url/normalize.js';
+import { normalizeUrl, type NormalizeOptions } from '../../url/normalize.js';
 import { HTML_MEDIA_TYPES } from '../../parse/html-page.js';
 
 /** Collaborators of {@link PageProcessor}. */
@@ -52,6 +52,8 @@ export interface PageProcessorOptions {
   readonly analyzer: PageAnalyzer;
   /** Sitemap limits: index levels followed, URLs read per document. */
   readonly sitemaps: { readonly maxDepth: number; readonly maxUrls: number };
+  /** The crawl's optional normalization rules, applied to redirect targets; default none. */
+  readonly normalize?: NormalizeOptions;
   readonly warc: WarcSink | null;
   readonly dedup: DedupIndex;
   readonly admission: Admission;
@@ -407,7 +409,7 @@ export class PageProcessor {
   private async redirect(entry: FrontierEntry, outcome: FetchRedirect, startedWallMs: number): Promise<Captured> {
     const o = this.options;
     const written = writeExchange(this.options.warc, entry.url, outcome, outcome.rawBody, startedWallMs);
-    const target = outcome.location === null ? null : normalizeUrl(outcome.location);
+    const target = outcome.location === null ? null : normalizeUrl(outcome.location, undefined, o.normalize);
     if (target !== null && target.kind !== 'ok') o.stats.links.invalid++;
     let redirectTo: string | null = null;
     if (target !== null && target.kind === 'ok') {

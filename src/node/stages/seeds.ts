@@ -13,7 +13,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
-import { normalizeUrl } from '../../url/normalize.js';
+import { normalizeUrl, type NormalizeOptions } from '../../url/normalize.js';
 import type { CrawlConfig } from '../../config/crawl-config.js';
 
 /** A seed, normalized. */
@@ -82,7 +82,10 @@ function eachLineSync(path: string, onLine: (line: string, lineNo: number) => vo
  * @throws ConfigError listing bad seeds (up to a hundred, and how many more), an unreadable file, or
  *   no seeds and no sitemaps at all.
  */
-export function loadSeeds(config: Pick<CrawlConfig['seeds'], 'urls' | 'file'> & { readonly sitemaps?: readonly string[] }): Seeds {
+export function loadSeeds(
+  config: Pick<CrawlConfig['seeds'], 'urls' | 'file'> & { readonly sitemaps?: readonly string[] },
+  normalize: NormalizeOptions = {},
+): Seeds {
   const issues: ConfigIssue[] = [];
   let more = 0;
   const report = (path: string, text: string, reason: string): void => {
@@ -100,7 +103,7 @@ export function loadSeeds(config: Pick<CrawlConfig['seeds'], 'urls' | 'file'> & 
   const seen = new Set<string>();
   const listed: Seed[] = [];
   for (const { text, path, isSitemap } of raw) {
-    const n = normalizeUrl(text);
+    const n = normalizeUrl(text, undefined, normalize);
     if (n.kind !== 'ok') {
       report(path, text, n.reason);
       continue;
@@ -118,7 +121,7 @@ export function loadSeeds(config: Pick<CrawlConfig['seeds'], 'urls' | 'file'> & 
       eachLineSync(path, (line, lineNo) => {
         const text = lineUrl(line);
         if (text === null) return;
-        const n = normalizeUrl(text);
+        const n = normalizeUrl(text, undefined, normalize);
         if (n.kind !== 'ok') {
           report(`seeds.file:${lineNo}`, text, n.reason);
           return;
@@ -145,7 +148,7 @@ export function loadSeeds(config: Pick<CrawlConfig['seeds'], 'urls' | 'file'> & 
  * The URLs of a seeds file checked by {@link loadSeeds}, normalized, in file order, `batchSize` at a
  * time; lines that do not hold a URL are skipped. Reads 1 MiB at a time, asynchronously.
  */
-export async function* readSeedsFile(path: string, batchSize: number): AsyncGenerator<Seed[]> {
+export async function* readSeedsFile(path: string, batchSize: number, normalize: NormalizeOptions = {}): AsyncGenerator<Seed[]> {
   const handle = await open(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -155,7 +158,7 @@ export async function* readSeedsFile(path: string, batchSize: number): AsyncGene
     const take = (line: string): void => {
       const text = lineUrl(line.replace(/\r$/, ''));
       if (text === null) return;
-      const n = normalizeUrl(text);
+      const n = normalizeUrl(text, undefined, normalize);
       if (n.kind === 'ok') batch.push({ url: n.url, hostname: n.host });
     };
     for (;;) {

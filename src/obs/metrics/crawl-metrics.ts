@@ -136,6 +136,11 @@ export class CrawlMetrics {
         'Times a host was backed off (Retry-After, or a struggling server)',
         (p) => p.frontier.backoffs,
       ),
+      nodeTotal(
+        'shoal_politeness_held_back_total',
+        'Fetch slots given to another host because the best host was over its share of recent fetches (politeness.maxHostShare)',
+        (p) => p.frontier.heldBack ?? 0,
+      ),
       nodeTotal('shoal_robots_requests_total', 'robots.txt requests, redirect hops included', (p) => p.robots.requests),
       nodeTotal(
         'shoal_robots_bytes_total',

@@ -29,6 +29,8 @@ describe('crawlConfigSchema', () => {
       backoffMaxMs: 600_000,
       maxCrawlDelayMs: 60_000,
       maxRetryAfterMs: 600_000,
+      maxHostShare: null,
+      hostShareWindowMs: 3_600_000,
     });
     assert.deepEqual([c.fetch.minBytesPerSecond, c.fetch.minRateWindowMs], [1000, 10_000]);
     assert.equal(c.fetch.userAgent, DEFAULT_USER_AGENT);

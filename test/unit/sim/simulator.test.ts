@@ -457,6 +457,58 @@ describe('several nodes', () => {
     assert.equal(alone.nodes[1]?.reprioritized, 0);
   });
 
+  it('sends rank shares with link summaries, and a PageRank frontier takes them in', async () => {
+    // The graph, timing and partition of the backlink case above, ordered by IR′: node 1 queues z, x
+    // and y with one equal share of s each; the summary names y with the shares of p1, p2, p3.
+    const web = {
+      'http://a.test/': ['http://p1.test/', 'http://p2.test/', 'http://p3.test/'],
+      'http://p1.test/': ['http://y.test/'],
+      'http://p2.test/': ['http://y.test/'],
+      'http://p3.test/': ['http://y.test/'],
+      'http://s.test/': ['http://z.test/', 'http://x.test/', 'http://y.test/'],
+    };
+    const g = graphFromAdjacency(web, ['http://a.test/', 'http://s.test/']);
+    const owners = new Map(
+      Object.keys(web)
+        .concat('http://z.test/', 'http://x.test/', 'http://y.test/')
+        .map((u) => [u, /\/\/(s|z|x|y)\./.test(u) ? 1 : 0]),
+    );
+    const latencyMs = Float64Array.from(
+      { length: g.hosts.count },
+      (_, h) => (({ 'a.test': 200, 'z.test': 1000 }) as Record<string, number>)[g.hosts.nameOf(h)] ?? 10,
+    );
+    const policies: PageRankPolicy[] = [];
+    const run = (linkSummaryIntervalMs: number): Promise<SimulationRun> =>
+      simulate({
+        graph: g,
+        createPolicy: () => {
+          const p = new PageRankPolicy({ sliceWork: 0 });
+          policies.push(p);
+          return p;
+        },
+        nodeCount: 2,
+        partitioner: new TablePartitioner(owners, 2),
+        concurrency: 1,
+        politeness: { minDelayMs: 0, delayFactor: 0 },
+        latencyMs,
+        exchangeDelayMs: 10,
+        linkSummaryIntervalMs,
+      });
+    const byNode1 = (r: SimulationRun): string[] =>
+      Array.from(r.visits.pages)
+        .filter((_, i) => r.visits.nodes[i] === 1)
+        .map((p) => g.urlOf(p));
+    const summarized = await run(300);
+    assert.deepEqual(byNode1(summarized), ['http://s.test/', 'http://z.test/', 'http://y.test/', 'http://x.test/']);
+    assert.equal(summarized.nodes[1]?.remoteLinksReceived, 3);
+    assert.equal(summarized.nodes[0]?.linkSummaryEntriesSent, 1);
+    // The shares were p1, p2, p3's y/c, each more than 1 (a page with an in-link).
+    assert.ok((policies[1] as PageRankPolicy).remoteShare > 3, `${(policies[1] as PageRankPolicy).remoteShare}`);
+    const alone = await run(0);
+    assert.deepEqual(byNode1(alone), ['http://s.test/', 'http://z.test/', 'http://x.test/', 'http://y.test/']);
+    assert.equal(alone.nodes[1]?.remoteLinksReceived, 0);
+  });
+
   it('refuses several nodes without a partitioner of that many partitions', async () => {
     await assert.rejects(simulate({ graph, createPolicy: () => new BreadthFirstPolicy(), nodeCount: 2 }), /needs a partitioner/);
     await assert.rejects(

@@ -94,7 +94,7 @@ describe('Inbox', () => {
       fromUrl: 'http://x.test/',
       anchorText: 'go',
     });
-    assert.deepEqual({ ...box.counts }, { urlBatches: 1, urls: 2, pages: 0, linkSummaries: 0, controls: 0, failed: 0 });
+    assert.deepEqual({ ...box.counts }, { urlBatches: 1, urls: 2, pages: 0, linkSummaries: 0, remoteLinks: 0, controls: 0, failed: 0 });
   });
 
   test('with checkpoints, a delivery is acknowledged only by the checkpoint sealed after it started', async () => {

@@ -108,7 +108,7 @@ describe('CrawlMetrics', () => {
       diagnosticsEvents.progress(
         progress('a', {
           bytes: 25_000,
-          frontier: { ...frontier, backoffs: 5 },
+          frontier: { ...frontier, backoffs: 5, heldBack: 7 },
           hosts: 14,
           robots: { ...robots, requests: 6, results: { parsed: 5, 'client-error': 1 } },
           unreachable: { failing: 1, givenUp: 2, hosts: ['x.test: connection refused'] },
@@ -120,6 +120,8 @@ describe('CrawlMetrics', () => {
       assert.equal(sampleValue(s, 'shoal_downloaded_bytes_total', { node: 'a' }), 25_000);
       assert.equal(sampleValue(s, 'shoal_downloaded_bytes_total'), 32_000);
       assert.equal(sampleValue(s, 'shoal_politeness_backoffs_total', { node: 'a' }), 5);
+      assert.equal(sampleValue(s, 'shoal_politeness_held_back_total', { node: 'a' }), 7);
+      assert.equal(sampleValue(s, 'shoal_politeness_held_back_total', { node: 'b' }), 0);
       assert.equal(sampleValue(s, 'shoal_robots_requests_total', { node: 'a' }), 6);
       assert.equal(sampleValue(s, 'shoal_robots_bytes_total', { node: 'a' }), 900);
       assert.equal(sampleValue(s, 'shoal_robots_fetches_total', { node: 'a', result: 'parsed' }), 5);
