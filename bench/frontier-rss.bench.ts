@@ -1,7 +1,12 @@
 /**
- * `npm run bench:frontier` (node --import tsx bench/frontier-rss.bench.ts [--quick]): the crawler's
- * memory while its frontier holds a million URLs. Target: peak RSS <= 300 MB on a 2-core machine.
- * Prints figures; fails (exit code 1) only if the frontier never held 1,000,000 URLs.
+ * `npm run bench:frontier` (node --import tsx bench/frontier-rss.bench.ts [--quick] [--orders bfs,pagerank]):
+ * the crawler's memory while its frontier holds a million URLs. Target: peak RSS <= 300 MB on a
+ * 2-core machine. Prints figures; fails (exit code 1) only if the frontier never held 1,000,000 URLs.
+ *
+ * The crawler runs once per ordering policy of `--orders` (default `bfs,pagerank`: breadth-first,
+ * then a priority order, whose frontier parks a host's URLs beyond 16 on disk in priority bands),
+ * one after the other against the same test web, and a table of peak RSS and speed by order ends the
+ * output. Each run prints its own figures and `BENCH_FRONTIER_JSON` line (with its `order`).
  *
  * Three processes, so that the figures are the crawler's alone:
  *  - the test web (this file with `--serve-web`): the `large` preset (10,000 hosts, 1,049,308 pages
@@ -30,7 +35,7 @@
  * 1,000,000 URLs: the seeds file is queued in batches while the crawl already runs), `mid` and `late`
  * (half and 90 % of the pages), `closed` (the run's last progress event, after every store closed).
  * Memory figures are in MiB (2^20 bytes); the target is checked in MB (10^6 bytes), as stated.
- * Last line: `BENCH_FRONTIER_JSON {...}`.
+ * Each run's last line: `BENCH_FRONTIER_JSON {...}`.
  *
  * The anonymous memory is split further (Linux, glibc; heuristics on /proc/self/smaps): `brk` is
  * the main thread's malloc heap (the crawl thread's ArrayBuffers are there), `arenas` the malloc
@@ -68,6 +73,7 @@ const args = parseArgs({
     smaps: { type: 'string' },
     'heap-snapshot': { type: 'string' },
     'rss-trace': { type: 'string' },
+    orders: { type: 'string', default: 'bfs,pagerank' },
   },
   allowPositionals: false,
 });
@@ -75,6 +81,8 @@ const isQuick = args.values.quick;
 
 /** What the crawler child is asked to do besides crawling (see the file comment); its fifth argument. */
 interface Probes {
+  /** The ordering policy (`order.policy`), with its defaults. */
+  readonly order?: string;
   readonly set?: unknown;
   readonly smaps?: string;
   readonly heapSnapshot?: string;
@@ -104,6 +112,8 @@ const probes = probesOf(args.values);
 const nodeFlags = (args.values['node-flags'] ?? '').split(/\s+/).filter((f) => f !== '');
 const isUntuned = args.values.untuned;
 const isProbed = probes.set !== undefined || nodeFlags.length > 0 || probes.heapSnapshot !== undefined || isUntuned;
+const ORDERS = (args.values.orders ?? '').split(',').filter((o) => o !== '');
+if (ORDERS.length === 0) throw new Error('--orders wants ordering policy ids, e.g. bfs,pagerank');
 
 const WEB: WebConfigInput = { ...WEB_PRESETS.large, latency: { slowHostRate: 0 } };
 const CONCURRENCY = 64;
@@ -147,6 +157,8 @@ interface CrawlResult {
   readonly samples: readonly MemorySample[];
   readonly peakRssMb: number;
   readonly frontierMax: number;
+  /** Most URLs parked on disk at a progress event. */
+  readonly parkedMax: number;
   readonly frontierAtSeedsQueued: number;
   readonly frontierLeft: number;
   readonly loadSeedsMs: number | null;
@@ -245,6 +257,117 @@ function memoryTable(samples: readonly MemorySample[]): string {
   return [head, ...rows].join('\n');
 }
 
+/** One order's figures, for the table that ends the run. */
+interface OrderRun {
+  readonly order: string;
+  readonly frontierMax: number;
+  readonly parkedMax: number;
+  readonly peakRssMb: number;
+  readonly isWithinTarget: boolean;
+  readonly isFrontierFull: boolean;
+  readonly seedsPerSecond: number | null;
+  readonly pagesPerSecond: number;
+}
+
+/** Runs the crawler child with `order` against the web child's seeds; prints its figures and JSON line. */
+async function crawlWith(order: string, ready: WebReady, seedsMb: number, load0: number, children: ChildProcess[]): Promise<OrderRun> {
+  const crawler = fork(
+    CRAWLER,
+    [ready.hostsFile, ready.seedsFile, String(MAX_PAGES), String(CONCURRENCY), JSON.stringify({ ...probes, order })],
+    {
+      ...crawlerProcess(isUntuned, nodeFlags),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  children.push(crawler);
+  process.stdout.write(`\ncrawler, order ${order}: pid ${crawler.pid}, process settings ${processSettingsLabel(isUntuned)}\n`);
+  process.stdout.write(`  concurrency ${CONCURRENCY}, stops after ${int(MAX_PAGES)} pages; progress (MiB):\n`);
+  if (isProbed) {
+    process.stdout.write(
+      `  PROBED RUN, not the benchmark's figures: ${isUntuned ? '--untuned ' : ''}${probes.set === undefined ? '' : `--set ${JSON.stringify(probes.set)} `}` +
+        `${nodeFlags.length === 0 ? '' : `node flags ${nodeFlags.join(' ')} `}${probes.heapSnapshot === undefined ? '' : 'heap snapshot at mid'}\n`,
+    );
+  }
+  const r = await waitFor<CrawlResult>(crawler, 'result', 'crawler child');
+  if (crawler.exitCode === null) await once(crawler, 'exit');
+  const isFrontierFull = r.frontierMax >= MIN_FRONTIER;
+  const isWithinTarget = (r.peakRssMb * MiB) / 1e6 <= TARGET_RSS_MB;
+  const pagesPerSecond = r.crawlMs > 0 ? r.crawlPages / (r.crawlMs / 1000) : 0;
+  const seedsPerSecond = r.queueSeedsMs === null || r.queueSeedsMs <= 0 ? null : ready.seedUrls / (r.queueSeedsMs / 1000);
+  const peakAnon = Math.max(...r.samples.map((s) => s.rssAnon));
+  const peakFile = Math.max(...r.samples.map((s) => s.rssFile));
+  const ms = (v: number | null): string => (v === null ? 'n/a' : `${f1(v / 1000)} s`);
+  process.stdout.write(
+    [
+      '',
+      `frontier: max ${int(r.frontierMax)} URLs held (${int(r.frontierAtSeedsQueued)} when it first held 1M, ${int(r.frontierLeft)} left); ` +
+        `>= ${int(MIN_FRONTIER)}: ${isFrontierFull ? 'yes' : 'NO'}`,
+      `  seeds read, normalized, stores opened   ${ms(r.loadSeedsMs)}`,
+      `  seeds queued to 1M URLs (while crawling) ${ms(r.queueSeedsMs)}${seedsPerSecond === null ? '' : ` (${int(seedsPerSecond)} URLs/s)`}`,
+      `  longest event-loop stall                ${ms(r.longestStallMs)}`,
+      `  crawl                                   ${int(r.crawlPages)} pages in ${ms(r.crawlMs)} after the seeds were queued: ${int(pagesPerSecond)} pages/s`,
+      `  whole run                               ${ms(r.runMs)}, ${int(r.pages)} pages, stop: ` +
+        `${r.stopReason}; ${int(r.seenUrls)} URLs seen (${int(r.seenUrls - ready.seedUrls)} beyond the seeds)`,
+      `  peak RSS                                ${int(r.peakRssMb)} MiB = ${int((r.peakRssMb * MiB) / 1e6)} ` +
+        `MB (target <= ${TARGET_RSS_MB} MB: ${isWithinTarget ? 'met' : 'MISSED'}); ` +
+        `highest sampled anon ${int(peakAnon)}, file ${int(peakFile)}`,
+      `  on disk                                 frontier ${int(r.diskMb.frontier)} MiB, seen set ${int(r.diskMb.seen)} MiB`,
+      '',
+      "crawler memory, MiB (VmHWM: peak so far; anon/file/shmem: RssAnon/RssFile/RssShmem; heap*: the crawl thread's V8 heap;",
+      'crawl dir/code/anon: resident bytes of /proc/self/smaps by mapping: files of the crawl directory mapped in, other files, anonymous;',
+      "anon = brk (the main thread's malloc heap: crawl-thread ArrayBuffers) + arenas (other threads' malloc) + v8 (V8 heap pages) + other):",
+      memoryTable(r.samples),
+      '',
+    ].join('\n'),
+  );
+  const json = {
+    order,
+    isQuick,
+    isProbed,
+    probes: isProbed ? { set: probes.set ?? null, nodeFlags, isUntuned } : null,
+    seedUrls: ready.seedUrls,
+    seedsFileMb: seedsMb,
+    hosts: ready.hosts,
+    concurrency: CONCURRENCY,
+    maxPages: MAX_PAGES,
+    peakRssMb: r.peakRssMb,
+    targetRssMb: TARGET_RSS_MB,
+    isWithinTarget,
+    frontierMax: r.frontierMax,
+    isFrontierFull,
+    frontierAtSeedsQueued: r.frontierAtSeedsQueued,
+    frontierLeft: r.frontierLeft,
+    loadSeedsMs: r.loadSeedsMs,
+    queueSeedsMs: r.queueSeedsMs,
+    seedsPerSecond,
+    longestStallMs: r.longestStallMs,
+    crawlPages: r.crawlPages,
+    crawlMs: r.crawlMs,
+    pagesPerSecond,
+    runMs: r.runMs,
+    pages: r.pages,
+    seenUrls: r.seenUrls,
+    stopReason: r.stopReason,
+    diskMb: r.diskMb,
+    peakSampledAnonMb: peakAnon,
+    peakSampledFileMb: peakFile,
+    moments: Object.fromEntries(r.samples.filter((s) => s.label !== '').map(({ label, ...rest }) => [label, rest])),
+    machine: { loadAvg1mStart: load0, loadAvg1mEnd: loadavg()[0] ?? 0 },
+  };
+  process.stdout.write(`BENCH_FRONTIER_JSON ${JSON.stringify(json)}\n`);
+  if (!isFrontierFull) process.stderr.write(`the frontier never held ${int(MIN_FRONTIER)} URLs: this run does not measure the target\n`);
+  return {
+    order,
+    frontierMax: r.frontierMax,
+    parkedMax: r.parkedMax,
+    peakRssMb: r.peakRssMb,
+    isWithinTarget,
+    isFrontierFull,
+    seedsPerSecond,
+    pagesPerSecond,
+  };
+}
+
 async function main(): Promise<number> {
   const load0 = loadavg()[0] ?? 0;
   const children: ChildProcess[] = [];
@@ -268,87 +391,23 @@ async function main(): Promise<number> {
       `test web: ${int(ready.hosts)} hosts, ${int(ready.seedUrls)} page URLs in the seeds file (${f1(seedsMb)} MB), ` +
         `built in ${int(ready.buildMs)} ms (child pid ${web.pid})\n`,
     );
-    const crawler = fork(CRAWLER, [ready.hostsFile, ready.seedsFile, String(MAX_PAGES), String(CONCURRENCY), JSON.stringify(probes)], {
-      ...crawlerProcess(isUntuned, nodeFlags),
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    children.push(crawler);
-    process.stdout.write(`crawler: pid ${crawler.pid}, process settings ${processSettingsLabel(isUntuned)}\n`);
-    process.stdout.write(`  concurrency ${CONCURRENCY}, stops after ${int(MAX_PAGES)} pages; progress (MiB):\n`);
-    if (isProbed) {
-      process.stdout.write(
-        `  PROBED RUN, not the benchmark's figures: ${isUntuned ? '--untuned ' : ''}${probes.set === undefined ? '' : `--set ${JSON.stringify(probes.set)} `}` +
-          `${nodeFlags.length === 0 ? '' : `node flags ${nodeFlags.join(' ')} `}${probes.heapSnapshot === undefined ? '' : 'heap snapshot at mid'}\n`,
-      );
-    }
-    const r = await waitFor<CrawlResult>(crawler, 'result', 'crawler child');
-    if (crawler.exitCode === null) await once(crawler, 'exit');
-    const isFrontierFull = r.frontierMax >= MIN_FRONTIER;
-    const isWithinTarget = (r.peakRssMb * MiB) / 1e6 <= TARGET_RSS_MB;
-    const pagesPerSecond = r.crawlMs > 0 ? r.crawlPages / (r.crawlMs / 1000) : 0;
-    const seedsPerSecond = r.queueSeedsMs === null || r.queueSeedsMs <= 0 ? null : ready.seedUrls / (r.queueSeedsMs / 1000);
-    const peakAnon = Math.max(...r.samples.map((s) => s.rssAnon));
-    const peakFile = Math.max(...r.samples.map((s) => s.rssFile));
-    const ms = (v: number | null): string => (v === null ? 'n/a' : `${f1(v / 1000)} s`);
+    const runs: OrderRun[] = [];
+    for (const order of ORDERS) runs.push(await crawlWith(order, ready, seedsMb, load0, children));
     process.stdout.write(
       [
         '',
-        `frontier: max ${int(r.frontierMax)} URLs held (${int(r.frontierAtSeedsQueued)} when it first held 1M, ${int(r.frontierLeft)} left); ` +
-          `>= ${int(MIN_FRONTIER)}: ${isFrontierFull ? 'yes' : 'NO'}`,
-        `  seeds read, normalized, stores opened   ${ms(r.loadSeedsMs)}`,
-        `  seeds queued to 1M URLs (while crawling) ${ms(r.queueSeedsMs)}${seedsPerSecond === null ? '' : ` (${int(seedsPerSecond)} URLs/s)`}`,
-        `  longest event-loop stall                ${ms(r.longestStallMs)}`,
-        `  crawl                                   ${int(r.crawlPages)} pages in ${ms(r.crawlMs)} after the seeds were queued: ${int(pagesPerSecond)} pages/s`,
-        `  whole run                               ${ms(r.runMs)}, ${int(r.pages)} pages, stop: ` +
-          `${r.stopReason}; ${int(r.seenUrls)} URLs seen (${int(r.seenUrls - ready.seedUrls)} beyond the seeds)`,
-        `  peak RSS                                ${int(r.peakRssMb)} MiB = ${int((r.peakRssMb * MiB) / 1e6)} ` +
-          `MB (target <= ${TARGET_RSS_MB} MB: ${isWithinTarget ? 'met' : 'MISSED'}); ` +
-          `highest sampled anon ${int(peakAnon)}, file ${int(peakFile)}`,
-        `  on disk                                 frontier ${int(r.diskMb.frontier)} MiB, seen set ${int(r.diskMb.seen)} MiB`,
-        '',
-        "crawler memory, MiB (VmHWM: peak so far; anon/file/shmem: RssAnon/RssFile/RssShmem; heap*: the crawl thread's V8 heap;",
-        'crawl dir/code/anon: resident bytes of /proc/self/smaps by mapping: files of the crawl directory mapped in, other files, anonymous;',
-        "anon = brk (the main thread's malloc heap: crawl-thread ArrayBuffers) + arenas (other threads' malloc) + v8 (V8 heap pages) + other):",
-        memoryTable(r.samples),
+        `peak RSS and speed by order (target <= ${TARGET_RSS_MB} MB; ${isQuick ? '--quick, ' : ''}${int(MAX_PAGES)} pages at concurrency ${CONCURRENCY}):`,
+        `  ${'order'.padEnd(12)}${pad('frontier max', 14)}${pad('parked', 11)}${pad('peak MiB', 10)}${pad('peak MB', 9)}` +
+          `${pad('target', 8)}${pad('URLs/s queued', 15)}${pad('pages/s', 9)}`,
+        ...runs.map(
+          (r) =>
+            `  ${r.order.padEnd(12)}${pad(int(r.frontierMax), 14)}${pad(int(r.parkedMax), 11)}${pad(int(r.peakRssMb), 10)}${pad(int((r.peakRssMb * MiB) / 1e6), 9)}` +
+            `${pad(r.isWithinTarget ? 'met' : 'MISSED', 8)}${pad(r.seedsPerSecond === null ? 'n/a' : int(r.seedsPerSecond), 15)}${pad(int(r.pagesPerSecond), 9)}`,
+        ),
         '',
       ].join('\n'),
     );
-    const json = {
-      isQuick,
-      isProbed,
-      probes: isProbed ? { set: probes.set ?? null, nodeFlags, isUntuned } : null,
-      seedUrls: ready.seedUrls,
-      seedsFileMb: seedsMb,
-      hosts: ready.hosts,
-      concurrency: CONCURRENCY,
-      maxPages: MAX_PAGES,
-      peakRssMb: r.peakRssMb,
-      targetRssMb: TARGET_RSS_MB,
-      isWithinTarget,
-      frontierMax: r.frontierMax,
-      isFrontierFull,
-      frontierAtSeedsQueued: r.frontierAtSeedsQueued,
-      frontierLeft: r.frontierLeft,
-      loadSeedsMs: r.loadSeedsMs,
-      queueSeedsMs: r.queueSeedsMs,
-      seedsPerSecond,
-      longestStallMs: r.longestStallMs,
-      crawlPages: r.crawlPages,
-      crawlMs: r.crawlMs,
-      pagesPerSecond,
-      runMs: r.runMs,
-      pages: r.pages,
-      seenUrls: r.seenUrls,
-      stopReason: r.stopReason,
-      diskMb: r.diskMb,
-      peakSampledAnonMb: peakAnon,
-      peakSampledFileMb: peakFile,
-      moments: Object.fromEntries(r.samples.filter((s) => s.label !== '').map(({ label, ...rest }) => [label, rest])),
-      machine: { loadAvg1mStart: load0, loadAvg1mEnd: loadavg()[0] ?? 0 },
-    };
-    process.stdout.write(`BENCH_FRONTIER_JSON ${JSON.stringify(json)}\n`);
-    if (!isFrontierFull) process.stderr.write(`the frontier never held ${int(MIN_FRONTIER)} URLs: this run does not measure the target\n`);
-    return isFrontierFull ? 0 : 1;
+    return runs.every((r) => r.isFrontierFull) ? 0 : 1;
   } finally {
     if (web.exitCode === null && web.signalCode === null) {
       web.send({ type: 'stop' });

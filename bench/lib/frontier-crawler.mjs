@@ -1,7 +1,7 @@
 // The crawler child of bench/frontier-rss.bench.ts, in plain JavaScript so that it runs the compiled
 // package (dist/, as `shoal crawl` does) under plain node: no TypeScript loader thread, no transpiler
 // in the process whose memory is measured. Usage: node bench/lib/frontier-crawler.mjs HOSTS SEEDS MAX_PAGES CONCURRENCY [PROBES]
-// PROBES is JSON (see `Probes` in the parent): configuration merged into the crawl's, and files to
+// PROBES is JSON (see `Probes` in the parent): the ordering policy, configuration merged into the crawl's, and files to
 // write at the `mid` moment (heap snapshot, /proc/self/smaps) or all along (an RSS trace).
 // Sends one `{ type: 'result', ... }` message (the shape of CrawlResult in the parent) and exits.
 import { channel } from 'node:diagnostics_channel';
@@ -118,6 +118,7 @@ const t0 = performance.now();
 const wall0 = Date.now();
 const since = () => performance.now() - t0;
 let frontierMax = 0;
+let parkedMax = 0;
 let frontierAtSeedsQueued = 0;
 let seedsQueuedAt = null;
 /** When the page count last went up before the crawl stopped (the last fetches may take a while to end). */
@@ -132,6 +133,7 @@ const int = (n) => Math.round(n).toLocaleString('en-US');
 const onProgress = (p) => {
   const queued = p.frontier.queued + p.frontier.inFlight;
   frontierMax = Math.max(frontierMax, queued);
+  parkedMax = Math.max(parkedMax, p.frontier.parked ?? 0);
   if (p.stopReason !== null) {
     take('closed', queued, p.pages);
     return;
@@ -180,7 +182,7 @@ const crawl = new Crawl(
       store: { outDir: out },
       progressIntervalMs: 1000,
     },
-    probes.set ?? {},
+    mergeTrees(probes.order === undefined ? {} : { order: { policy: probes.order } }, probes.set ?? {}),
   ),
 );
 let result;
@@ -195,6 +197,7 @@ try {
     samples,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     frontierMax,
+    parkedMax,
     frontierAtSeedsQueued,
     frontierLeft: summary.frontierLeft.queued,
     loadSeedsMs,

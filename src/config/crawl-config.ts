@@ -385,8 +385,8 @@ const frontierSchema = z
       .nullable()
       .default(null)
       .describe(
-        "persistent frontier: a host's URLs held in memory with their scheduling keys; its further URLs wait on disk (8 bytes each in memory) and come back in the order they " +
-          'were added, so a priority order ranks only these; null = 16 (or twice politeness.maxConnectionsPerHost if more) under breadth-first order, no limit under any other',
+        "persistent frontier: a host's URLs held in memory with their scheduling keys; its further URLs wait on disk (8 bytes each in memory) in priority bands " +
+          '(4 per doubling of the priority, first come first served within a band) and come back best band first; null = 16 (or twice politeness.maxConnectionsPerHost if more)',
       ),
     segmentBytes: bytes()
       .default(64 * MiB)

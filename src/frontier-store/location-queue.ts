@@ -52,6 +52,15 @@ export class LocationQueue {
     this.ring[(this.head + i) & (this.ring.length - 1)] = location;
   }
 
+  /** Removes entry `i` (0 = oldest), the later ones moving up one place: O(size). */
+  removeAt(i: number): void {
+    this.check(i);
+    const mask = this.ring.length - 1;
+    for (let k = i; k + 1 < this.count; k++) this.ring[(this.head + k) & mask] = this.ring[(this.head + k + 1) & mask] as number;
+    this.count--;
+    if (this.ring.length > MIN_LENGTH && this.count <= this.ring.length / 4) this.resize(this.ring.length / 2);
+  }
+
   private check(i: number): void {
     if (!(Number.isInteger(i) && i >= 0 && i < this.count))
       throw new RangeError(`LocationQueue: no entry ${i} in a queue of ${this.count}`);

@@ -7,17 +7,17 @@
  * back with pread when the URL is leased. So memory holds about 50 bytes per URL in a slot (its
  * slot with its record's location, its cell in the fingerprint index) and no string, and the log's
  * pages stay in the OS page cache, outside the process's resident memory. With `memoryUrlsPerHost`
- * set (a crawl node sets 16 under breadth-first order), only that many URLs of a host take a slot:
- * the host's further URLs are *parked*,
- * their record's location in a FIFO per host (8 bytes each), and come back into slots, oldest
- * first, as the host's URLs complete. A million queued URLs over 10,000 hosts take about 19 MiB.
+ * set (a crawl node sets 16 under every order), only that many URLs of a host take a slot: the
+ * host's further URLs are *parked*, their record's location in the host's priority band (8 bytes
+ * each, `parked-host.ts`), and come back into slots, best band first and oldest first within it,
+ * as the host's URLs complete. A million queued URLs over 10,000 hosts take about 19 MiB.
  *
  *     add ──▶ log: ADD record (staged, written in call order) ──▶ slot (priority, seq, host, location)
- *                                                            └──▶ or parked: the host's FIFO of locations
+ *                                                            └──▶ or parked: the host's band of locations
  *     next ──▶ slot ──▶ pread of its record ──▶ lease
- *     complete ──▶ DONE or RETRY record held until the next flush ──▶ the host's oldest parked URL to a slot
+ *     complete ──▶ DONE or RETRY record held until the next flush ──▶ the host's best parked URL to a slot
  *     flush ──▶ a slice of compaction (copies staged) ──▶ staged adds, held records, fdatasync
- *               ──▶ the compacted segment deleted once empty
+ *               ──▶ the compacted segment deleted once empty ──▶ a slice of the band sweep
  *
  * ## Contract
  *
@@ -59,17 +59,21 @@
  *   one, at most `compactBytesPerFlush` per flush each, so that the one fdatasync covers the copies
  *   too; once every live record has left that segment, it is deleted after the fdatasync.
  * - **Parking.** A URL is parked when its host has parked URLs already or holds `memoryUrlsPerHost`
- *   URLs in slots (queued, in flight, or ended and not completed). When one of the host's URLs is
- *   completed and leaves, the host's oldest parked URLs take slots again, with the priority, add
- *   order (seq) and record they were added with, until the host holds its share. So a host's URLs
- *   leave in its add order beyond its share (its parked URLs are not ranked by priority until they
- *   are back in a slot), and every host with URLs has some in slots, so no host waits behind
- *   another's backlog. A parked URL is not re-prioritized (`reprioritize` answers false) and is not
- *   checked for duplicates when it is added again: it is then held twice until it comes back into
- *   a slot, where the copy is dropped if the URL is in a slot still (the node's URL-seen test comes
- *   first, so only a URL re-added after a crash can meet this; the cost is at most one fetch more).
- *   On `open()` the rule is applied again to the recovered URLs in add order (with the share now
- *   configured), except that a URL with a retry recorded keeps a slot.
+ *   URLs in slots (queued, in flight, or ended and not completed). It waits in the band of its
+ *   priority (`bandOf`: 4 bands per doubling). When one of the host's URLs is completed and
+ *   leaves, the host's parked URLs take slots again, best band first and in add order within a
+ *   band, with the add order (seq) and record they were added with, until the host holds its
+ *   share. So a URL is leased behind at most `memoryUrlsPerHost` URLs of its host of a lower band
+ *   (those that took its slots as they came), and every host with URLs has some in slots, so no
+ *   host waits behind another's backlog. A parked URL is not moved by `reprioritize` (which
+ *   answers false): its new priority is held in a bounded table (`parked-priorities.ts`), each
+ *   flush's slice of the sweep (`band-sweep.ts`) moves it to the new band, and it is given the new
+ *   priority when it comes back into a slot (lost if another parked URL's change takes its cell). A
+ *   parked URL is not checked for duplicates when it is added again: it is then held twice until
+ *   it comes back into a slot, where the copy is dropped if the URL is in a slot still (the node's
+ *   URL-seen test comes first, so only a URL re-added after a crash can meet this; the cost is at
+ *   most one fetch more). On `open()` the rule is applied again to the recovered URLs in add order
+ *   (with the share now configured), except that a URL with a retry recorded keeps a slot.
  * - **Re-prioritizing** (`Reprioritizable`) changes the order in memory only: after a restart a
  *   URL has the priority it was added with again, until its ordering policy learns it anew.
  * - **Politeness across a restart.** Next-contact times and back-off counts live in memory only.
@@ -80,6 +84,13 @@
  *   other than a torn tail); the frontier then refuses every further call with it, because memory and
  *   disk may disagree: stop the node and resume.
  * - **Determinism.** The same calls on the same log give the same answers.
+ *
+ * ## Size
+ *
+ * Past 600 lines, a third of it this comment: adding, leasing, completing, parking, unparking and
+ * compaction each read and move the same three things (the slots, the parked locations, the log's
+ * records), and the Durability above holds only if they move together; the parts that stand alone
+ * are in their own files (the log, recovery, the bands, the table of changes, the sweep).
  *
  * ## Sources
  *
@@ -102,7 +113,10 @@ import {
 import { NEXT_EMPTY, NEXT_WAIT, SlotFrontier, type SlotFrontierOptions } from '../frontier/slot-frontier.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
 import { FrontierLog, addRecordProblem, splitLocation, type AddRecord } from './frontier-log.js';
-import { LocationQueue } from './location-queue.js';
+import type { LocationQueue } from './location-queue.js';
+import { sweepSlice, type SweepAt } from './band-sweep.js';
+import { bandOf, ParkedHost } from './parked-host.js';
+import { DEFAULT_PARKED_PRIORITY_CELLS, ParkedPriorities } from './parked-priorities.js';
 import { Recovery } from './recovery.js';
 
 /** Default size at which a new log segment starts: 64 MiB. */
@@ -110,13 +124,14 @@ export const DEFAULT_SEGMENT_BYTES = 64 * 2 ** 20;
 /** Default compaction per flush: 8 MiB of the oldest segment read, its live records copied. */
 const DEFAULT_COMPACT_BYTES_PER_FLUSH = 8 * 2 ** 20;
 /**
- * The share of slots a crawl node gives each host under breadth-first order (`frontier.memoryUrlsPerHost`
- * left null): its URLs leave in add order anyway, so parking the rest changes nothing a host sees.
+ * The share of slots a crawl node gives each host (`frontier.memoryUrlsPerHost` left null): under
+ * breadth-first order its URLs leave in add order anyway, so parking the rest changes nothing a host
+ * sees; under a priority order it bounds how far a host's order departs from its priorities.
  */
 export const FIFO_MEMORY_URLS_PER_HOST = 16;
 
 /**
- * The share a crawl node gives each host under breadth-first order: {@link FIFO_MEMORY_URLS_PER_HOST},
+ * The share a crawl node gives each host: {@link FIFO_MEMORY_URLS_PER_HOST},
  * or twice the host's connections if more, so that every connection of a host finds a URL in a
  * slot while others wait for their records to be written.
  */
@@ -137,11 +152,22 @@ export interface PersistentFrontierOptions extends SlotFrontierOptions {
   /**
    * URLs of one host held in memory with their scheduling keys (queued, in flight, or waiting for
    * `complete`); the host's further URLs are parked: their records stay on disk, with 8 bytes each
-   * in memory, and come back in the order they were added as the host's URLs complete. Default:
-   * no limit (nothing parked), which a priority order needs to rank every URL it has queued; a
-   * crawl node under breadth-first order sets {@link fifoShareFor} (16 for up to 8 connections per host).
+   * in memory, and come back by priority band (in add order within a band) as the host's URLs
+   * complete. Default: no limit (nothing parked); a crawl node sets {@link fifoShareFor} (16 for up
+   * to 8 connections per host) under every order.
    */
   readonly memoryUrlsPerHost?: number;
+  /**
+   * Cells of the table that holds new priorities of parked URLs until they come back into slots
+   * (`parked-priorities.ts`): a power of two, 16 bytes each once a parked URL is re-prioritized.
+   * Default 262,144 (4 MiB).
+   */
+  readonly parkedPriorityCells?: number;
+  /**
+   * Bytes of the log read per flush, at most, to move parked URLs whose priority changed to their
+   * new band (the sweep; only while changes are held and no compaction is under way). Default 8 MiB.
+   */
+  readonly sweepBytesPerFlush?: number;
 }
 
 /** Options of {@link PersistentFrontier.open}. */
@@ -167,6 +193,11 @@ export interface PersistentFrontierStats extends FrontierStats {
   readonly parked: number;
   /** Hosts with parked URLs. */
   readonly parkedHosts: number;
+  /** New priorities held for parked URLs, and those lost to another URL's in their cell. */
+  readonly parkedPriorities: number;
+  readonly parkedPrioritiesOverwritten: number;
+  /** Parked URLs the sweep moved to the band of their new priority, since `open()`. */
+  readonly rebanded: number;
   /** From `open()`: URLs found held, and completions found final. */
   readonly recoveredUrls: number;
   readonly recoveredCompletions: number;
@@ -176,14 +207,14 @@ export interface PersistentFrontierStats extends FrontierStats {
 
 const EMPTY: NextResult = { kind: 'empty' };
 
-/** A compaction under way: the slots' records of `segment` are copied up to `offset`, then its parked records host by host. */
+/** A compaction under way: the slots' records of `segment` are copied up to `offset`, then its parked records queue by queue. */
 interface Compaction {
   readonly segment: number;
   offset: number;
-  /** The hosts that had parked URLs when the slots' records were done (null before). */
-  parkedHosts: string[] | null;
-  hostAt: number;
-  /** Entries of that host's queue already looked at, counted from the first ever pushed. */
+  /** The parked hosts' band queues when the slots' records were done (null before). */
+  parkedQueues: LocationQueue[] | null;
+  queueAt: number;
+  /** Entries of that queue already looked at, counted from the first ever pushed. */
   entryAt: number;
 }
 const NAME = 'PersistentFrontier';
@@ -210,9 +241,15 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   private nextLeaseId = 1;
   private readonly fp = new Uint32Array(2);
   private compacting: Compaction | null = null;
-  /** Hosts with parked URLs: their records' locations, oldest first. */
-  private readonly parked = new Map<string, LocationQueue>();
+  /** Hosts with parked URLs: their records' locations, by priority band. */
+  private readonly parked = new Map<string, ParkedHost>();
   private parkedCount = 0;
+  /** New priorities of parked URLs, applied when they come back into slots. */
+  private readonly parkedPriorities: ParkedPriorities;
+  private readonly sweepBytesPerFlush: number;
+  /** Where the sweep goes on reading the log. */
+  private sweepAt: SweepAt = { segment: 0, offset: 0 };
+  private rebanded = 0;
   private compactedRecords = 0;
   private deletedSegments = 0;
   private recoveredUrls = 0;
@@ -231,6 +268,8 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     this.compactBytesPerFlush = options.compactBytesPerFlush ?? DEFAULT_COMPACT_BYTES_PER_FLUSH;
     this.stageBytes = options.stageBytes ?? 256 * 1024;
     this.memoryUrlsPerHost = options.memoryUrlsPerHost ?? Number.MAX_SAFE_INTEGER;
+    this.parkedPriorities = new ParkedPriorities(options.parkedPriorityCells ?? DEFAULT_PARKED_PRIORITY_CELLS);
+    this.sweepBytesPerFlush = options.sweepBytesPerFlush ?? DEFAULT_COMPACT_BYTES_PER_FLUSH;
     if (!(Number.isSafeInteger(this.memoryUrlsPerHost) && this.memoryUrlsPerHost >= 1)) {
       throw new RangeError(`frontier: memoryUrlsPerHost must be an integer >= 1, got ${this.memoryUrlsPerHost}`);
     }
@@ -241,6 +280,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     for (const [name, value] of [
       ['segmentBytes', this.segmentBytes],
       ['compactBytesPerFlush', this.compactBytesPerFlush],
+      ['sweepBytesPerFlush', this.sweepBytesPerFlush],
     ] as const) {
       if (!(Number.isInteger(value) && value >= 4096)) throw new RangeError(`frontier: ${name} must be an integer >= 4096, got ${value}`);
     }
@@ -273,7 +313,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         // A retried URL (its attempt count is not in its record) stays in memory.
         if (r.attempt === 1 && this.isParking(r.host)) {
           this.core.noteSeq(r.seq);
-          this.park(r.host, location, bytes);
+          this.park(r.host, r.priority, location, bytes);
           return;
         }
         const slot = this.core.add(r.hi, r.lo, r.host, r.ip, r.priority, 0, r.seq, r.attempt);
@@ -304,6 +344,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     this.guard(() => {
       const emptied = this.compactSlice(log);
       log.flush(this.segmentBytes);
+      this.sweepSlice(log);
       // Only now are the copies of its live records durable: the segment may go.
       if (emptied !== null) {
         log.deleteSegment(emptied);
@@ -345,7 +386,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         if (this.core.slotOf(hi, lo) >= 0) return false;
         const { location, bytes } = log.appendAdd(record);
         this.core.noteSeq(seq);
-        this.park(entry.host, location, bytes);
+        this.park(entry.host, entry.priority, location, bytes);
         return true;
       }
       const slot = this.core.add(hi, lo, entry.host, entry.ip, entry.priority, nowMs, seq, 1);
@@ -406,20 +447,31 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     });
   }
 
+  /** Re-prioritizes a URL in a slot; a URL not in one may be parked: its new priority is held for when it comes back (answers false). */
   reprioritize(url: string, priority: number): boolean {
     this.check('reprioritize');
     urlFingerprintInto(url, this.fp);
-    return this.core.reprioritize(this.fp[0] as number, this.fp[1] as number, priority);
+    return this.reprioritizeFingerprint(this.fp[0] as number, this.fp[1] as number, priority);
   }
 
   reprioritizeFingerprint(hi: number, lo: number, priority: number): boolean {
     this.check('reprioritize');
-    return this.core.reprioritize(hi, lo, priority);
+    if (this.core.reprioritize(hi, lo, priority)) return true;
+    if (this.parkedCount > 0) this.parkedPriorities.set(hi, lo, priority);
+    return false;
   }
 
   reprioritizeFingerprints(count: number, his: ArrayLike<number>, los: ArrayLike<number>, priorities: ArrayLike<number>): number {
     this.check('reprioritize');
-    return this.core.reprioritizeMany(count, his, los, priorities);
+    const held = this.core.reprioritizeMany(count, his, los, priorities);
+    if (held < count && this.parkedCount > 0) {
+      for (let i = 0; i < count; i++) {
+        const hi = his[i] as number;
+        const lo = los[i] as number;
+        if (this.core.slotOf(hi, lo) < 0) this.parkedPriorities.set(hi, lo, priorities[i] as number);
+      }
+    }
+    return held;
   }
 
   inFlight(): readonly Lease[] {
@@ -435,10 +487,12 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     for (const { slot } of this.leases.values()) slots.push(slot);
     slots.sort((a, b) => t.priorityOf(b) - t.priorityOf(a) || t.seqOf(a) - t.seqOf(b));
     for (const slot of slots) yield { entry: this.readEntry(log, slot).entry, attempt: t.attemptOf(slot) };
-    for (const queue of this.parked.values()) {
-      for (let i = 0; i < queue.size; i++) {
-        const { record } = log.readAdd(queue.at(i));
-        yield { entry: entryOf(record), attempt: record.attempt };
+    for (const host of this.parked.values()) {
+      for (const queue of host.queues()) {
+        for (let i = 0; i < queue.size; i++) {
+          const { record } = log.readAdd(queue.at(i));
+          yield { entry: entryOf(record), attempt: record.attempt };
+        }
       }
     }
   }
@@ -451,6 +505,9 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       queued: core.queued + this.parkedCount,
       parked: this.parkedCount,
       parkedHosts: this.parked.size,
+      parkedPriorities: this.parkedPriorities.size,
+      parkedPrioritiesOverwritten: this.parkedPriorities.overwritten,
+      rebanded: this.rebanded,
       liveBytes: this.liveBytes,
       logBytes: log === null ? 0 : log.totalBytes(),
       segments: log === null ? 0 : log.segmentNumbers.length,
@@ -467,18 +524,18 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     return this.parked.has(host) || this.core.heldOfHost(host) >= this.memoryUrlsPerHost;
   }
 
-  private park(host: string, location: number, bytes: number): void {
-    let queue = this.parked.get(host);
-    if (queue === undefined) {
-      queue = new LocationQueue();
-      this.parked.set(host, queue);
+  private park(host: string, priority: number, location: number, bytes: number): void {
+    let parked = this.parked.get(host);
+    if (parked === undefined) {
+      parked = new ParkedHost();
+      this.parked.set(host, parked);
     }
-    queue.push(location);
+    parked.push(bandOf(priority), location);
     this.parkedCount++;
     this.liveBytes += bytes;
   }
 
-  /** Brings `host`'s parked URLs back into memory, oldest first, while it holds fewer than its share. */
+  /** Brings `host`'s parked URLs back into memory, best band first, oldest first within it, while it holds fewer than its share. */
   private unpark(log: FrontierLog, host: string, nowMs: number): void {
     const queue = this.parked.get(host);
     if (queue === undefined) return;
@@ -495,10 +552,23 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         // Its segment is being compacted, which may have passed it: it moves now.
         location = this.copyParkedRecord(log, r, bytes).location;
       }
-      const slot = this.core.add(r.hi, r.lo, r.host, r.ip ?? undefined, r.priority, nowMs, r.seq, r.attempt);
+      const changed = this.parkedPriorities.take(r.hi, r.lo);
+      const priority = Number.isNaN(changed) ? r.priority : changed;
+      const slot = this.core.add(r.hi, r.lo, r.host, r.ip ?? undefined, priority, nowMs, r.seq, r.attempt);
       this.core.slots.setRef(slot, location);
     }
     if (queue.size === 0) this.parked.delete(host);
+  }
+
+  /** One slice of the sweep (`band-sweep.ts`); not while a compaction copies parked records queue by queue: a move would hide an entry from it. */
+  private sweepSlice(log: FrontierLog): void {
+    if (this.parkedPriorities.size === 0 || this.parkedCount === 0 || this.compacting !== null) return;
+    const slice = sweepSlice(log, this.sweepAt, this.sweepBytesPerFlush, (r, location) => {
+      const priority = this.parkedPriorities.peek(r.hi, r.lo);
+      return !Number.isNaN(priority) && this.parked.get(r.host)?.move(location, bandOf(priority)) === true;
+    });
+    this.sweepAt = slice.at;
+    this.rebanded += slice.moved;
   }
 
   /** Records where a slot's record lives. */
@@ -531,7 +601,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const segments = log.segmentNumbers;
       const dead = log.totalBytes() - this.liveBytes;
       if (segments.length < 2 || dead <= Math.max(this.liveBytes, this.segmentBytes)) return null;
-      this.compacting = { segment: segments[0] as number, offset: 0, parkedHosts: null, hostAt: 0, entryAt: 0 };
+      this.compacting = { segment: segments[0] as number, offset: 0, parkedQueues: null, queueAt: 0, entryAt: 0 };
     }
     const c = this.compacting;
     const t = this.core.slots;
@@ -556,16 +626,16 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   }
 
   /**
-   * The parked records of the segment under compaction, copied host by host (at most
+   * The parked records of the segment under compaction, copied queue by queue (at most
    * `compactBytesPerFlush` per flush). A parked URL that comes back into memory meanwhile is moved
-   * by `unpark`; URLs parked meanwhile are in the active segment. @returns true once all are copied.
+   * by `unpark`; URLs parked meanwhile are in the active segment (a band queue emptied and made
+   * anew holds only those). @returns true once all are copied.
    */
   private copyParked(log: FrontierLog, c: Compaction): boolean {
-    c.parkedHosts ??= [...this.parked.keys()];
+    c.parkedQueues ??= [...this.parked.values()].flatMap((host) => host.queues());
     let budget = this.compactBytesPerFlush;
-    for (; c.hostAt < c.parkedHosts.length; c.hostAt++, c.entryAt = 0) {
-      const queue = this.parked.get(c.parkedHosts[c.hostAt] as string);
-      if (queue === undefined) continue;
+    for (; c.queueAt < c.parkedQueues.length; c.queueAt++, c.entryAt = 0) {
+      const queue = c.parkedQueues[c.queueAt] as LocationQueue;
       for (let i = Math.max(0, c.entryAt - queue.headIndex); i < queue.size; i++) {
         if (budget <= 0) {
           c.entryAt = queue.headIndex + i;

@@ -376,9 +376,8 @@ function assembleNode(c: Checked): CrawlNode {
   };
   const backQueueCount = backQueueCountFor(config.limits.concurrency);
   const activityCap = pol.maxHostShare === null ? null : { maxShare: pol.maxHostShare, windowMs: pol.hostShareWindowMs };
-  // Parking keeps a host's URLs in add order beyond its share: breadth-first's order, not a ranking's.
-  const memoryUrlsPerHost =
-    config.frontier.memoryUrlsPerHost ?? (policy.spec.id === 'bfs' ? fifoShareFor(pol.maxConnectionsPerHost) : undefined);
+  // Beyond its share, a host's URLs wait on disk in priority bands (exact FIFO under breadth-first order).
+  const memoryUrlsPerHost = config.frontier.memoryUrlsPerHost ?? fifoShareFor(pol.maxConnectionsPerHost);
   const persistent =
     components.frontier === undefined && config.frontier.kind === 'persistent'
       ? new PersistentFrontier({
@@ -386,7 +385,7 @@ function assembleNode(c: Checked): CrawlNode {
           backQueueCount,
           activityCap,
           segmentBytes: config.frontier.segmentBytes,
-          ...(memoryUrlsPerHost === undefined ? {} : { memoryUrlsPerHost }),
+          memoryUrlsPerHost,
         })
       : null;
   const frontier = components.frontier ?? persistent ?? new MemoryFrontier({ ...politeness, backQueueCount, activityCap });
