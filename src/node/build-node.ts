@@ -24,6 +24,8 @@ import { CrawlNode, type Durability, type NodeCollaboration } from './crawl-node
 import { CrawlStats } from './crawl-stats.js';
 import { DedupIndex } from './durability/dedup-index.js';
 import { LogDedupStore } from './durability/dedup-store.js';
+import { NearDuplicates } from './stages/near-duplicates.js';
+import { keptPagesOf } from './durability/kept-pages.js';
 import { NumberedStore } from './durability/numbered-store.js';
 import { HostReachability } from './stages/host-reachability.js';
 import { diagnosticsEvents, type CrawlEvents, type StopReason } from '../obs/events.js';
@@ -508,12 +510,14 @@ function assembleNode(c: Checked): CrawlNode {
   // With a persistent frontier the crawl resumes, and first captures outlive a run (dedup-store.ts).
   const dedupStore = persistent === null ? null : new LogDedupStore(layout.dedup, config.dedup.maxDigests);
   const dedup = new DedupIndex(config.dedup.maxDigests, dedupStore);
+  const nearDuplicates = config.dedup.near.action === 'off' ? null : new NearDuplicates(config.dedup.near);
   processor = new PageProcessor({
     nodeId: config.nodeId,
     analyzer,
     warc: warcSink,
     sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap },
     dedup,
+    nearDuplicates,
     admission,
     policy,
     urlIds,
@@ -592,6 +596,12 @@ function assembleNode(c: Checked): CrawlNode {
           open: async (options) => {
             await persistent.open(layout.frontier, options);
             await dedupStore?.open();
+            // Near-duplicates are remembered across runs by reading back the pages of earlier ones (near-duplicates.ts).
+            if (nearDuplicates !== null && components.sinks === undefined) {
+              const pages = keptPagesOf(layout.root, config.store);
+              if (pages !== null)
+                log.info('near-duplicates-restored', { lines: await nearDuplicates.restore(pages), kept: nearDuplicates.size });
+            }
           },
           close: async () => {
             try {
