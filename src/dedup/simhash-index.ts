@@ -11,16 +11,18 @@
  * a larger m means more tables (memory) and longer keys (fewer candidates): a table keyed by b bits
  * returns about N / 2^b unrelated candidates out of N fingerprints.
  *
- * Where it departs from the paper: the tables are hash tables with chains (a bucket head per key
- * hash, a `next` link per fingerprint and table) rather than sorted permuted copies, so that
- * fingerprints can be added one at a time while the crawl runs; and the index is a FIFO ring of
- * `capacity` fingerprints, the oldest forgotten first. A chain runs from newer to older entries,
- * so a slot reused for a newer fingerprint is recognised by its age (it is newer than the entry
- * that links to it) and ends the chain: eviction costs nothing.
+ * Where it departs from the paper, so that fingerprints can be added one at a time while the crawl
+ * runs: each table is a bucketed copy of the fingerprints (a counting sort by a hash of the table's
+ * key bits into one contiguous array per table, scanned sequentially: a linked chain per bucket cost
+ * a cache miss per candidate and made a lookup slower than a scan of everything). Fingerprints added
+ * since the tables were last built wait in a tail that every lookup scans; the tables are rebuilt
+ * when the tail reaches 2·√(size × tables), which balances the tail's scan against the rebuild's
+ * cost (both about √(N·T) per page). The index is a FIFO ring of `capacity` fingerprints: an entry
+ * of a table whose sequence number has left the ring is skipped, and dropped at the next rebuild.
  *
- * Memory per fingerprint: 8 bytes for the fingerprint, 4 per table for its chain link, 4 per
- * table for bucket heads (at most one bucket per fingerprint), and one reference to its value:
- * about 8 + 8·C(m, k) bytes plus the value. Arrays grow by doubling up to `capacity`.
+ * Memory per fingerprint: 8 bytes in the ring and a reference to its value, and 12 bytes per table
+ * (fingerprint and sequence number; arrays are reused across rebuilds and sized with a quarter of
+ * slack): about 16 + 12·C(m, k) bytes plus the value, 16 + 15·C(m, k) at most.
  */
 import { fmix32 } from '../core/hash.js';
 
@@ -96,21 +98,25 @@ export class SimHashIndex<T> {
   readonly maxDistance: number;
   readonly blocks: number;
   readonly capacity: number;
-  /** Per table: the high and low word masks of its key bits. */
+  /** Per table: the high and low word masks of its key bits, and how many bits that is. */
   private readonly keyHi: Uint32Array;
   private readonly keyLo: Uint32Array;
+  private readonly keyBits: number[];
   private readonly tableCount: number;
   /** Fingerprints added so far (the next one's sequence number). */
   private added = 0;
-  /** Slots allocated (≤ capacity). */
-  private length = 0;
+  /** The ring: fingerprint of sequence number s at words 2(s mod capacity) and + 1; grows up to capacity. */
   private words = new Uint32Array(0);
   private values: (T | undefined)[] = [];
-  /** Per table, `next[t * length + slot]`: the next older slot of its chain, or −1. */
-  private next = new Int32Array(0);
-  /** Per table, `heads[t * buckets + b]`: the newest slot of bucket b, or −1. */
-  private heads = new Int32Array(0);
-  private bucketBits = 0;
+  /** Sequence numbers below this are in the tables; from it on, in the tail. */
+  private builtUpTo = 0;
+  /** Per table: bucket bits, bucket offsets (in entries) and entries (high word, low word, sequence number). */
+  private bucketBits: number[] = [];
+  private offsets: Uint32Array[] = [];
+  private entries: Uint32Array[] = [];
+  private scratch = new Uint32Array(0);
+  private verified = 0;
+  private isLoading = false;
 
   /** @throws RangeError on options outside their ranges, or more than {@link MAX_SIMHASH_TABLES} tables. */
   constructor(options: SimHashIndexOptions) {
@@ -119,8 +125,8 @@ export class SimHashIndex<T> {
     if (!Number.isInteger(k) || k < 0 || k > 32) throw new RangeError(`SimHashIndex: maxDistance must be an integer in 0 .. 32, got ${k}`);
     if (!Number.isInteger(m) || m <= k || m > 64)
       throw new RangeError(`SimHashIndex: blocks must be an integer in ${k + 1} .. 64, got ${m}`);
-    if (!Number.isSafeInteger(options.capacity) || options.capacity < 1) {
-      throw new RangeError(`SimHashIndex: capacity must be a positive integer, got ${options.capacity}`);
+    if (!Number.isSafeInteger(options.capacity) || options.capacity < 1 || options.capacity > 2 ** 30) {
+      throw new RangeError(`SimHashIndex: capacity must be an integer in 1 .. 2^30, got ${options.capacity}`);
     }
     const tables = simhashTableCount(k, m);
     if (tables > MAX_SIMHASH_TABLES) {
@@ -134,6 +140,7 @@ export class SimHashIndex<T> {
     this.tableCount = chosen.length;
     this.keyHi = new Uint32Array(chosen.length);
     this.keyLo = new Uint32Array(chosen.length);
+    this.keyBits = chosen.map((blocks) => blocks.reduce((sum, b) => sum + (bounds[b + 1] as number) - (bounds[b] as number), 0));
     chosen.forEach((blocks, t) => {
       for (const b of blocks) {
         const [hi, lo] = rangeMask(bounds[b] as number, bounds[b + 1] as number);
@@ -153,20 +160,47 @@ export class SimHashIndex<T> {
     return Math.min(this.added, this.capacity);
   }
 
+  /** Stored fingerprints compared with a query so far, over all lookups (a measure of lookup cost). */
+  get probes(): number {
+    return this.verified;
+  }
+
   /** Bytes held by the index's arrays (not counting the values themselves): see the file comment. */
   get arrayBytes(): number {
-    return this.words.byteLength + this.next.byteLength + this.heads.byteLength + 8 * this.values.length;
+    let bytes = this.words.byteLength + 8 * this.values.length + this.scratch.byteLength;
+    for (let t = 0; t < this.offsets.length; t++)
+      bytes += (this.offsets[t] as Uint32Array).byteLength + (this.entries[t] as Uint32Array).byteLength;
+    return bytes;
+  }
+
+  /**
+   * Adds fingerprints without looking them up, building the tables once at the end rather than as the
+   * tail fills (reading back a crawl: a rebuild per √(N·T) pages would cost N^1.5).
+   */
+  addAll(fingerprints: Iterable<readonly [hi: number, lo: number, value: T]>): void {
+    this.isLoading = true;
+    try {
+      for (const [hi, lo, value] of fingerprints) this.add(hi, lo, value);
+    } finally {
+      this.isLoading = false;
+    }
+    if (this.added > this.builtUpTo) this.rebuild();
   }
 
   /** Adds a fingerprint with its value, forgetting the oldest when the index is full. */
   add(hi: number, lo: number, value: T): void {
-    if (this.added < this.capacity && this.added === this.length) this.grow();
+    if (this.added < this.capacity && 2 * this.added === this.words.length) {
+      const words = new Uint32Array(2 * Math.min(this.capacity, Math.max(64, 2 * this.added)));
+      words.set(this.words);
+      this.words = words;
+    }
     const slot = this.added % this.capacity;
     this.added++;
     this.words[2 * slot] = hi >>> 0;
     this.words[2 * slot + 1] = lo >>> 0;
     this.values[slot] = value;
-    this.link(slot);
+    if (!this.isLoading && this.added - this.builtUpTo > Math.max(64, Math.ceil(2 * Math.sqrt(this.size * this.tableCount))))
+      this.rebuild();
   }
 
   /**
@@ -175,73 +209,89 @@ export class SimHashIndex<T> {
    * called for every stored fingerprint within `maxDistance` the lookup meets (some more than once).
    */
   nearest(hi: number, lo: number, accept?: (value: T) => boolean): SimHashMatch<T> | null {
-    let best = -1;
-    let bestDistance = this.maxDistance + 1;
-    let bestAge = -1;
-    const shift = 32 - this.bucketBits;
-    const buckets = 1 << this.bucketBits;
-    for (let t = 0; t < this.tableCount; t++) {
-      const b = this.bucketOf(t, hi, lo, shift);
-      let prevSeq = Infinity;
-      let slot = this.heads[t * buckets + b] as number;
-      // Only the head needs its bucket checked: see the file comment.
-      if (slot >= 0 && this.bucketOf(t, this.words[2 * slot] as number, this.words[2 * slot + 1] as number, shift) !== b) slot = -1;
-      while (slot >= 0) {
-        const seq = this.seqOf(slot);
-        if (seq >= prevSeq) break;
-        prevSeq = seq;
-        const d = popcount32((hi ^ (this.words[2 * slot] as number)) >>> 0) + popcount32((lo ^ (this.words[2 * slot + 1] as number)) >>> 0);
-        if (
-          d <= this.maxDistance &&
-          (accept === undefined || accept(this.values[slot] as T)) &&
-          (d < bestDistance || (d === bestDistance && seq < bestAge))
-        ) {
-          best = slot;
-          bestDistance = d;
-          bestAge = seq;
-        }
-        slot = this.next[t * this.length + slot] as number;
+    const k = this.maxDistance;
+    const oldest = Math.max(0, this.added - this.capacity);
+    let bestSeq = -1;
+    let bestDistance = k + 1;
+    const consider = (seq: number, d: number): void => {
+      if (
+        (d < bestDistance || (d === bestDistance && seq < bestSeq)) &&
+        (accept === undefined || accept(this.values[seq % this.capacity] as T))
+      ) {
+        bestSeq = seq;
+        bestDistance = d;
       }
+    };
+    let probes = 0;
+    for (let t = 0; t < this.offsets.length; t++) {
+      const offsets = this.offsets[t] as Uint32Array;
+      const e = this.entries[t] as Uint32Array;
+      const b = this.bucketOf(t, hi, lo, this.bucketBits[t] as number);
+      const end = offsets[b + 1] as number;
+      for (let i = offsets[b] as number; i < end; i++) {
+        const d = popcount32((hi ^ (e[3 * i] as number)) >>> 0) + popcount32((lo ^ (e[3 * i + 1] as number)) >>> 0);
+        if (d <= k) {
+          const seq = e[3 * i + 2] as number;
+          if (seq >= oldest) consider(seq, d);
+        }
+      }
+      probes += end - (offsets[b] as number);
     }
-    return best < 0 ? null : { value: this.values[best] as T, distance: bestDistance };
+    const words = this.words;
+    for (let seq = Math.max(this.builtUpTo, oldest); seq < this.added; seq++) {
+      const slot = seq % this.capacity;
+      const d = popcount32((hi ^ (words[2 * slot] as number)) >>> 0) + popcount32((lo ^ (words[2 * slot + 1] as number)) >>> 0);
+      if (d <= k) consider(seq, d);
+      probes++;
+    }
+    this.verified += probes;
+    return bestSeq < 0 ? null : { value: this.values[bestSeq % this.capacity] as T, distance: bestDistance };
   }
 
-  /** The sequence number of the fingerprint in `slot` (the ring holds the newest `capacity`). */
-  private seqOf(slot: number): number {
-    const newest = this.added - 1;
-    return slot + this.capacity * Math.floor((newest - slot) / this.capacity);
-  }
-
-  private bucketOf(t: number, hi: number, lo: number, shift: number): number {
-    if (shift === 32) return 0;
+  private bucketOf(t: number, hi: number, lo: number, bits: number): number {
+    if (bits === 0) return 0;
     const key = Math.imul((hi & (this.keyHi[t] as number)) | 0, 0x9e3779b1) ^ ((lo & (this.keyLo[t] as number)) | 0);
-    return fmix32(key) >>> shift;
+    return fmix32(key) >>> (32 - bits);
   }
 
-  private link(slot: number): void {
-    const shift = 32 - this.bucketBits;
-    const buckets = 1 << this.bucketBits;
-    const hi = this.words[2 * slot] as number;
-    const lo = this.words[2 * slot + 1] as number;
+  /** Counting sort of every fingerprint in the ring into each table's buckets; the tail is then empty. */
+  private rebuild(): void {
+    const from = Math.max(0, this.added - this.capacity);
+    const count = this.added - from;
+    if (this.scratch.length < count) this.scratch = new Uint32Array(Math.min(this.capacity, Math.ceil(count * 1.25)));
+    const buckets = this.scratch;
+    const sizeBits = Math.max(1, Math.ceil(Math.log2(count)));
     for (let t = 0; t < this.tableCount; t++) {
-      const h = t * buckets + this.bucketOf(t, hi, lo, shift);
-      this.next[t * this.length + slot] = this.heads[h] as number;
-      this.heads[h] = slot;
+      // Four buckets per key value when keys are short: hashed keys then seldom share a bucket.
+      const bits = Math.min((this.keyBits[t] as number) + 2, sizeBits);
+      let offsets = this.offsets[t];
+      if (offsets === undefined || offsets.length !== (1 << bits) + 1) offsets = new Uint32Array((1 << bits) + 1);
+      else offsets.fill(0);
+      let e = this.entries[t];
+      if (e === undefined || e.length < 3 * count) e = new Uint32Array(3 * Math.min(this.capacity, Math.ceil(count * 1.25)));
+      for (let i = 0; i < count; i++) {
+        const slot = (from + i) % this.capacity;
+        const b = this.bucketOf(t, this.words[2 * slot] as number, this.words[2 * slot + 1] as number, bits);
+        buckets[i] = b;
+        offsets[b + 1] = (offsets[b + 1] as number) + 1;
+      }
+      for (let b = 0; b < 1 << bits; b++) offsets[b + 1] = (offsets[b + 1] as number) + (offsets[b] as number);
+      // Placed oldest first within a bucket; `offsets[b]` runs ahead while placing, then is shifted back.
+      for (let i = 0; i < count; i++) {
+        const slot = (from + i) % this.capacity;
+        const b = buckets[i] as number;
+        const at = offsets[b] as number;
+        offsets[b] = at + 1;
+        e[3 * at] = this.words[2 * slot] as number;
+        e[3 * at + 1] = this.words[2 * slot + 1] as number;
+        e[3 * at + 2] = from + i;
+      }
+      for (let b = 1 << bits; b > 0; b--) offsets[b] = offsets[b - 1] as number;
+      offsets[0] = 0;
+      this.bucketBits[t] = bits;
+      this.offsets[t] = offsets;
+      this.entries[t] = e;
     }
-  }
-
-  /** Doubles the slots (up to capacity) and the buckets with them, relinking every chain. */
-  private grow(): void {
-    const length = Math.min(this.capacity, Math.max(64, 2 * this.length));
-    const words = new Uint32Array(2 * length);
-    words.set(this.words);
-    this.words = words;
-    this.values.length = length;
-    this.length = length;
-    this.bucketBits = Math.min(30, Math.ceil(Math.log2(length)));
-    this.next = new Int32Array(this.tableCount * length);
-    this.heads = new Int32Array(this.tableCount << this.bucketBits).fill(-1);
-    // Growth happens before the ring wraps: slots 0 .. added − 1 in order, oldest first.
-    for (let slot = 0; slot < this.added; slot++) this.link(slot);
+    this.builtUpTo = this.added;
   }
 }

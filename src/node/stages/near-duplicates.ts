@@ -51,6 +51,9 @@ export interface KeptPage {
 /** Hex digits of a fingerprint as `simhashHex` writes them. */
 const HEX16 = /^[0-9a-f]{16}$/;
 
+/** Pages read back per rebuild of the index's tables. */
+const RESTORE_BATCH = 65_536;
+
 /** One node's near-duplicate index; see the file comment. */
 export class NearDuplicates {
   private readonly index: SimHashIndex<string>;
@@ -96,13 +99,23 @@ export class NearDuplicates {
     return null;
   }
 
-  /** Takes back the pages of earlier runs (see the file comment); returns how many were read. */
+  /**
+   * Takes back the pages of earlier runs (see the file comment), in batches added without lookups:
+   * they were compared when they were fetched. Returns how many lines were read.
+   */
   async restore(pages: AsyncIterable<KeptPage>): Promise<number> {
     let n = 0;
+    let batch: [number, number, string][] = [];
     for await (const p of pages) {
       n++;
-      if (p.simhash !== null && p.nearDuplicateOf === null) this.check(p.url, p.simhash);
+      if (p.simhash === null || p.nearDuplicateOf !== null || !HEX16.test(p.simhash) || p.simhash === '0000000000000000') continue;
+      batch.push([Number.parseInt(p.simhash.slice(0, 8), 16), Number.parseInt(p.simhash.slice(8), 16), p.url]);
+      if (batch.length === RESTORE_BATCH) {
+        this.index.addAll(batch);
+        batch = [];
+      }
     }
+    this.index.addAll(batch);
     return n;
   }
 }
