@@ -367,11 +367,13 @@ const nearDuplicatesSchema = z
       .nullable()
       .default(null)
       .describe(
-        'blocks the fingerprint is split into for the index (more than maxDistance; C(blocks, maxDistance) tables of 8 bytes a page each, at most 64); null = maxDistance + 1',
+        'blocks the fingerprint is split into for the index (more than maxDistance; C(blocks, maxDistance) tables of 12 bytes a page each, at most 64); null = maxDistance + 1',
       ),
     maxFingerprints: count('fingerprints', 1)
       .default(1_000_000)
-      .describe('fingerprints of distinct pages the node remembers (oldest forgotten first); about 8 + 8 x tables bytes each plus the URL'),
+      .describe(
+        'fingerprints of distinct pages the node remembers (oldest forgotten first); about 16 + 12 x tables bytes each plus the URL (132 MiB for 1M pages at the default)',
+      ),
   })
   .superRefine((v, ctx) => {
     const blocks = v.blocks ?? v.maxDistance + 1;

@@ -75,7 +75,7 @@ export class NearDuplicates {
     return this.index.size;
   }
 
-  /** Tables of the index (its memory is about 8 + 8 × tables bytes a page, plus the URL). */
+  /** Tables of the index (its memory is about 16 + 12 × tables bytes a page, plus the URL). */
   get tables(): number {
     return this.index.tables;
   }
