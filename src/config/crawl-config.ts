@@ -26,6 +26,8 @@ import { DEFAULT_TOPIC_LABELER_OPTIONS } from '../classify/topic-labeler.js';
 import { metricsSchema } from './metrics-config.js';
 import { normalizeSchema } from './normalize-config.js';
 import { recrawlSchema } from './recrawl-config.js';
+import { MAX_SIMHASH_TABLES, simhashTableCount } from '../dedup/simhash-index.js';
+import { DEFAULT_NEAR_DUPLICATE_DISTANCE, NEAR_DUPLICATE_ACTIONS } from '../dedup/near-duplicate-action.js';
 
 const MiB = 1024 * 1024;
 
@@ -363,6 +365,48 @@ const topicSchema = z
   .prefault({})
   .describe('the topic of each page (SPEC §4.2): under minTerms terms unclassifiable, other languages by language, else the classifier');
 
+/** Near-duplicates by SimHash (SPEC §2.10; docs/near-duplicates.md). */
+const nearDuplicatesSchema = z
+  .strictObject({
+    action: z
+      .enum(NEAR_DUPLICATE_ACTIONS)
+      .default('archive')
+      .describe(
+        'what happens to an HTML page within maxDistance bits of an earlier one (marked with its URL and distance in pages.jsonl and the crawl log): ' +
+          'archive = archived and followed; archive-nofollow = archived, links not followed; ' +
+          'skip = not archived, links not followed (crawl log and pages.jsonl only); off = not looked up',
+      ),
+    maxDistance: count('bits')
+      .max(32)
+      .default(DEFAULT_NEAR_DUPLICATE_DISTANCE)
+      .describe('largest Hamming distance between two 64-bit SimHash fingerprints that makes the later page a near-duplicate'),
+    blocks: count('blocks', 1)
+      .max(64)
+      .nullable()
+      .default(null)
+      .describe(
+        'blocks the fingerprint is split into for the index (more than maxDistance; C(blocks, maxDistance) tables of 12 bytes a page each, at most 64); null = maxDistance + 1',
+      ),
+    maxFingerprints: count('fingerprints', 1)
+      .default(1_000_000)
+      .describe(
+        'fingerprints of distinct pages the node remembers (oldest forgotten first); about 16 + 12 x tables bytes each plus the URL (132 MiB for 1M pages at the default)',
+      ),
+  })
+  .superRefine((v, ctx) => {
+    const blocks = v.blocks ?? v.maxDistance + 1;
+    if (blocks <= v.maxDistance)
+      ctx.addIssue({ code: 'custom', path: ['blocks'], message: `must be more than maxDistance (${v.maxDistance})` });
+    else if (simhashTableCount(v.maxDistance, blocks) > MAX_SIMHASH_TABLES) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['blocks'],
+        message: `${blocks} blocks at maxDistance ${v.maxDistance} need ${simhashTableCount(v.maxDistance, blocks)} tables, more than ${MAX_SIMHASH_TABLES}`,
+      });
+    }
+  })
+  .prefault({});
+
 const dedupSchema = z
   .strictObject({
     maxDigests: count('digests')
@@ -370,6 +414,7 @@ const dedupSchema = z
       .describe(
         'content digests remembered for exact-duplicate detection (least recently seen dropped; about 250 bytes of memory each plus the URL; 0 = off)',
       ),
+    near: nearDuplicatesSchema,
   })
   .prefault({});
 

@@ -24,6 +24,8 @@ import { CrawlNode, type Durability, type NodeCollaboration } from './crawl-node
 import { CrawlStats } from './crawl-stats.js';
 import { DedupIndex } from './durability/dedup-index.js';
 import { LogDedupStore } from './durability/dedup-store.js';
+import { NearDuplicates } from './stages/near-duplicates.js';
+import { keptPagesOf } from './durability/kept-pages.js';
 import { NumberedStore } from './durability/numbered-store.js';
 import { HostReachability } from './stages/host-reachability.js';
 import { diagnosticsEvents, type CrawlEvents, type StopReason } from '../obs/events.js';
@@ -536,6 +538,7 @@ function assembleNode(c: Checked): CrawlNode {
           log,
           hold: (): (() => void) => loop.hold(),
         });
+  const nearDuplicates = config.dedup.near.action === 'off' ? null : new NearDuplicates(config.dedup.near);
   processor = new PageProcessor({
     nodeId: config.nodeId,
     revisits,
@@ -544,6 +547,7 @@ function assembleNode(c: Checked): CrawlNode {
     sitemaps: { maxDepth: config.seeds.maxSitemapDepth, maxUrls: config.seeds.maxUrlsPerSitemap },
     normalize: config.normalize,
     dedup,
+    nearDuplicates,
     admission,
     policy,
     urlIds,
@@ -624,6 +628,12 @@ function assembleNode(c: Checked): CrawlNode {
             await persistent.open(layout.frontier, options);
             await revisitStore?.open();
             await dedupStore?.open();
+            // Near-duplicates are remembered across runs by reading back the pages of earlier ones (near-duplicates.ts).
+            if (nearDuplicates !== null && components.sinks === undefined) {
+              const pages = keptPagesOf(layout.root, config.store);
+              if (pages !== null)
+                log.info('near-duplicates-restored', { lines: await nearDuplicates.restore(pages), kept: nearDuplicates.size });
+            }
           },
           close: async () => {
             try {

@@ -66,6 +66,8 @@ export function crawlLogSink(log: CrawlLog): RecordSink<CrawlLogRecord> {
         category: r.topic?.category ?? null,
         categoryProbability: r.topic?.probability ?? null,
         categoryReason: r.topic?.reason ?? null,
+        nearDuplicateOf: r.nearDuplicateOf ?? null,
+        nearDuplicateDistance: r.nearDuplicateDistance ?? null,
       }),
     flush: () => log.flush(),
     close: () => log.close(),
@@ -95,6 +97,8 @@ export function pageMetadataSink(log: PageMetadataLog): RecordSink<PageRecord> {
         categoryProbability: p.topic?.probability ?? null,
         categoryReason: p.topic?.reason ?? null,
         geo: p.geo ?? null,
+        nearDuplicateOf: p.nearDuplicateOf ?? null,
+        nearDuplicateDistance: p.nearDuplicateDistance ?? null,
       });
     },
     flush: () => log.flush(),

@@ -128,7 +128,7 @@ export interface CrawlLogEntry {
   readonly warc: WarcPointer | null;
   /** WARC payload digest of the body (`sha1:` + 32 base32 characters); null without a body. */
   readonly digest: string | null;
-  /** Whether the body repeats one already fetched (same `digest`, or near-duplicate by SimHash). */
+  /** Whether the page repeats one already fetched, so its links were not followed: same content digest, or a near-duplicate whose action does not follow links. */
   readonly isDuplicate: boolean;
   /** 64-bit SimHash of the visible text, 16 lowercase hex digits (see `simhashHex`); null when not parsed. */
   readonly simhash: string | null;
@@ -142,6 +142,10 @@ export interface CrawlLogEntry {
   readonly categoryProbability: number | null;
   /** Why the page has its category: `classifier`, `language` or `unclassifiable`; null when not classified. */
   readonly categoryReason: string | null;
+  /** URL of the earlier page whose SimHash is within `dedup.near.maxDistance` bits of this page's (a near-duplicate); null otherwise. */
+  readonly nearDuplicateOf: string | null;
+  /** Hamming distance to `nearDuplicateOf`, bits; null when not a near-duplicate. */
+  readonly nearDuplicateDistance: number | null;
 }
 
 /** Fields {@link CrawlLog.append} may leave out, with the default it writes. */
@@ -160,7 +164,9 @@ type Defaulted =
   | 'reason'
   | 'category'
   | 'categoryProbability'
-  | 'categoryReason';
+  | 'categoryReason'
+  | 'nearDuplicateOf'
+  | 'nearDuplicateDistance';
 
 /**
  * What {@link CrawlLog.append} takes: a {@link CrawlLogEntry} whose optional fields default to
@@ -197,6 +203,8 @@ export const CRAWL_LOG_SHAPE: RecordShape<CrawlLogEntry> = {
   category: nullable(Checks.nonEmptyString),
   categoryProbability: nullable(probabilityCheck),
   categoryReason: nullable(oneOf(['classifier', 'language', 'unclassifiable'])),
+  nearDuplicateOf: nullable(Checks.nonEmptyString),
+  nearDuplicateDistance: nullable(Checks.count),
 };
 
 /** Options of {@link CrawlLog}. */
@@ -251,6 +259,8 @@ export class CrawlLog {
       category: entry.category ?? null,
       categoryProbability: entry.categoryProbability ?? null,
       categoryReason: entry.categoryReason ?? null,
+      nearDuplicateOf: entry.nearDuplicateOf ?? null,
+      nearDuplicateDistance: entry.nearDuplicateDistance ?? null,
     });
   }
 

@@ -78,10 +78,19 @@ export interface PageMetadata {
   readonly isNofollow: boolean;
   /** `<link rel=canonical>` resolved against the page; null when absent. */
   readonly canonical: string | null;
+  /** URL of the earlier page this one is a near-duplicate of (SimHash within `dedup.near.maxDistance` bits); null otherwise. */
+  readonly nearDuplicateOf: string | null;
+  /** Hamming distance to `nearDuplicateOf`, bits; null when not a near-duplicate. */
+  readonly nearDuplicateDistance: number | null;
 }
 
 /** What {@link PageMetadataLog.append} takes: `urlId` comes from the link graph; `category` and `geo` default to null. */
-export type PageMetadataInput = Omit<PageMetadata, 'urlId' | 'category' | 'categoryProbability' | 'categoryReason' | 'geo'> & {
+export type PageMetadataInput = Omit<
+  PageMetadata,
+  'urlId' | 'category' | 'categoryProbability' | 'categoryReason' | 'geo' | 'nearDuplicateOf' | 'nearDuplicateDistance'
+> & {
+  readonly nearDuplicateOf?: string | null;
+  readonly nearDuplicateDistance?: number | null;
   readonly category?: string | null;
   readonly categoryProbability?: number | null;
   readonly categoryReason?: string | null;
@@ -106,6 +115,8 @@ export const PAGE_METADATA_SHAPE: RecordShape<PageMetadata> = {
   isNoindex: Checks.boolean,
   isNofollow: Checks.boolean,
   canonical: nullable(Checks.nonEmptyString),
+  nearDuplicateOf: nullable(Checks.nonEmptyString),
+  nearDuplicateDistance: nullable(Checks.count),
 };
 
 /** Options of {@link PageMetadataLog}. */
@@ -167,6 +178,8 @@ export class PageMetadataLog {
       isNoindex: page.isNoindex,
       isNofollow: page.isNofollow,
       canonical: page.canonical,
+      nearDuplicateOf: page.nearDuplicateOf ?? null,
+      nearDuplicateDistance: page.nearDuplicateDistance ?? null,
     };
     // Checked before the URL gets an id, so that a rejected page leaves no trace in the dictionary.
     const problem = problemOf(record, PAGE_METADATA_SHAPE);

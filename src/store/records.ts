@@ -88,6 +88,10 @@ export interface CrawlLogRecord {
    * the node that fetched it, which wrote a record of its own): the page counts where it was fetched.
    */
   readonly isReceived?: boolean;
+  /** The earlier page whose SimHash is within `dedup.near.maxDistance` bits of this one's; absent or null when none. */
+  readonly nearDuplicateOf?: string | null;
+  /** Hamming distance to `nearDuplicateOf`, bits; absent or null when none. */
+  readonly nearDuplicateDistance?: number | null;
 }
 
 /** One link of a fetched page, as the parser found it and the link graph keeps it (defined in parse/). */
@@ -124,6 +128,10 @@ export interface PageRecord {
   readonly geo?: string | null;
   /** Links extracted (duplicates counted), distinct targets, rel=nofollow ones, to the page's own host. */
   readonly linkCounts: { readonly total: number; readonly unique: number; readonly nofollow: number; readonly sameHost: number };
+  /** The earlier page this one is a near-duplicate of (SimHash); absent or null when none. */
+  readonly nearDuplicateOf?: string | null;
+  /** Hamming distance to `nearDuplicateOf`, bits; absent or null when none. */
+  readonly nearDuplicateDistance?: number | null;
 }
 
 /** An append-only store of records of one kind. `start()` opens (and repairs); `close()` flushes and is idempotent. */

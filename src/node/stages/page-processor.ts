@@ -51,6 +51,7 @@ import type { Placement } from '../../partition/partitioner.js';
 import { urlFingerprintInto } from '../../url/fingerprint.js';
 import { normalizeUrl, type NormalizeOptions } from '../../url/normalize.js';
 import { HTML_MEDIA_TYPES } from '../../parse/html-page.js';
+import type { NearDuplicateMatch, NearDuplicates } from './near-duplicates.js';
 
 /** Collaborators of {@link PageProcessor}. */
 export interface PageProcessorOptions {
@@ -63,6 +64,8 @@ export interface PageProcessorOptions {
   readonly normalize?: NormalizeOptions;
   readonly warc: WarcSink | null;
   readonly dedup: DedupIndex;
+  /** Near-duplicates by SimHash (near-duplicates.ts); absent or null: not looked up. */
+  readonly nearDuplicates?: NearDuplicates | null;
   readonly admission: Admission;
   readonly policy: OrderingPolicy;
   /** The node's URL ids when its policy keeps per-URL state (`policy.needs.ids`); null: every id is -1. */
@@ -95,6 +98,10 @@ interface Captured {
   readonly geoCities?: readonly number[] | null;
   /** The partitions a boundary page was sent to (this node did not keep it); empty otherwise. */
   readonly forwardedTo?: readonly number[];
+  /** The earlier page this one resembles (near-duplicates.ts); absent or null otherwise. */
+  readonly nearDuplicate?: NearDuplicateMatch | null;
+  /** Why a page that was fetched was not archived; absent otherwise. */
+  readonly reason?: string;
 }
 
 const NOTHING: Captured = Object.freeze({
@@ -252,7 +259,11 @@ export class PageProcessor {
       lang: c.lang,
       topic: c.topic,
       geoCities: c.geoCities ?? null,
-      reason: c.forwardedTo !== undefined && c.forwardedTo.length > 0 ? `forwarded to partition ${c.forwardedTo.join(', ')}` : reason,
+      reason:
+        c.forwardedTo !== undefined && c.forwardedTo.length > 0
+          ? `forwarded to partition ${c.forwardedTo.join(', ')}`
+          : (c.reason ?? reason),
+      ...nearDuplicateFields(c),
     });
   }
 
@@ -301,8 +312,9 @@ export class PageProcessor {
       lang: c.lang,
       topic: c.topic,
       geoCities: c.geoCities ?? null,
-      reason: null,
+      reason: c.reason ?? null,
       isReceived: true,
+      ...nearDuplicateFields(c),
     });
   }
 
@@ -335,11 +347,19 @@ export class PageProcessor {
         };
       }
     }
+    const near = o.nearDuplicates?.action === 'off' ? null : (o.nearDuplicates ?? null);
+    // A page to skip must be known before its exact-duplicate capture is remembered: no revisit may point at it.
+    if (near?.action === 'skip' && isHtml && analysed === undefined) analysed = await this.analyze(url, outcome);
     const request = requestRecordOf(url, outcome, startedWallMs);
     // Looked up and remembered in one step, before any await: of two equal pages in flight, one is the original.
     // A revisited page whose content has not changed refers to its last capture even when the duplicate index has forgotten it.
     const first = o.dedup.find(contentDigest) ?? (isReceived ? undefined : this.unchangedCapture(url, contentDigest));
     const isDuplicate = first !== undefined;
+    let resembled: NearDuplicateMatch | null = null;
+    if (near?.action === 'skip' && !isDuplicate && analysed != null) {
+      resembled = near.check(url, analysed.simhash);
+      if (resembled !== null) return this.skipNearDuplicate(url, outcome, startedWallMs, rawDigest, contentDigest, analysed, resembled);
+    }
     let response: WarcRecord;
     if (first !== undefined && first.payloadDigest === rawDigest) {
       o.stats.revisits++;
@@ -385,7 +405,11 @@ export class PageProcessor {
       });
     }
     const parsed = !isHtml || isDuplicate ? null : analysed !== undefined ? analysed : await this.analyze(url, outcome);
+    if (parsed !== null && near !== null && near.action !== 'skip') resembled = near.check(url, parsed.simhash);
+    // Links of a near-duplicate are followed only when the action says so, like none of an exact duplicate's.
+    const isFollowed = resembled === null || near?.action === 'archive';
     const fields = metadataFields(entry, outcome, contentDigest, first?.url ?? null, parsed);
+    if (resembled !== null) fields.push(['nearDuplicateOf', resembled.url], ['nearDuplicateDistance', String(resembled.distance)]);
     // Records are placed in the file in call order, now; the slot waits for them below.
     const written =
       o.warc === null
@@ -396,14 +420,20 @@ export class PageProcessor {
             o.warc.write(metadataRecord({ date: startedWallMs, targetUri: url, fields, concurrentTo: [response.id] })),
           ]);
     const pageRecord = pageRecordOf(url, outcome, startedWallMs, rawDigest, contentDigest, first?.url ?? null, parsed);
-    o.sinks.pageMetadata?.append({ ...pageRecord, geo: this.geoScopeOf(url, outcome, parsed) });
-    if (parsed !== null) await this.follow(entry, parsed, false, pagePlacement);
+    o.sinks.pageMetadata?.append({
+      ...pageRecord,
+      geo: this.geoScopeOf(url, outcome, parsed),
+      ...nearDuplicateFields({ nearDuplicate: resembled }),
+    });
+    if (parsed !== null && isFollowed) await this.follow(entry, parsed, false, pagePlacement);
     const at = written === null ? null : (await written)[1];
     // Its response record is in the WARC file now: the capture may outlive the run (dedup-index.ts).
     if (capture !== null && at !== null) o.dedup.confirm(contentDigest, capture);
     return {
       bytes: outcome.rawBody.length,
-      isDuplicate,
+      // In the crawl log: its links were not followed because it repeats a page (tail-recovery.ts reads it so).
+      isDuplicate: isDuplicate || !isFollowed,
+      nearDuplicate: resembled,
       redirectTo: null,
       warc: at === null ? null : { file: at.filename, offset: at.offset },
       digest: rawDigest,
@@ -455,6 +485,40 @@ export class PageProcessor {
     const last = this.options.revisits?.lastVisit(url);
     if (last === undefined || last.capture === null || last.contentDigest !== contentDigest) return undefined;
     return { ...last.capture, payloadDigest: last.payloadDigest };
+  }
+
+  /**
+   * A near-duplicate under `dedup.near.action: skip`: no WARC records, no links, no link graph; its
+   * line in pages.jsonl and the crawl log's say which page it resembles.
+   */
+  private skipNearDuplicate(
+    url: string,
+    outcome: FetchOk,
+    startedWallMs: number,
+    rawDigest: string,
+    contentDigest: string,
+    parsed: PageAnalysis,
+    resembled: NearDuplicateMatch,
+  ): Captured {
+    const o = this.options;
+    const pageRecord = pageRecordOf(url, outcome, startedWallMs, rawDigest, contentDigest, null, parsed);
+    o.sinks.pageMetadata?.append({
+      ...pageRecord,
+      geo: this.geoScopeOf(url, outcome, parsed),
+      ...nearDuplicateFields({ nearDuplicate: resembled }),
+    });
+    return {
+      ...NOTHING,
+      bytes: outcome.rawBody.length,
+      isDuplicate: true,
+      digest: rawDigest,
+      simhash: parsed.simhash,
+      lang: parsed.language,
+      topic: parsed.topic,
+      geoCities: this.geoCitiesOf(parsed),
+      nearDuplicate: resembled,
+      reason: 'near-duplicate, not archived',
+    };
   }
 
   /** In a geo crawl whose strategy reads pages, the page's city as the strategy sees it (pages.jsonl `geo`); else null. */
@@ -587,6 +651,11 @@ export class PageProcessor {
   written(): Promise<void> {
     return this.options.sinks.crawlLog?.written?.() ?? Promise.resolve();
   }
+}
+
+/** The near-duplicate fields of a crawl-log or page record. */
+function nearDuplicateFields(c: Pick<Captured, 'nearDuplicate'>): { nearDuplicateOf: string | null; nearDuplicateDistance: number | null } {
+  return { nearDuplicateOf: c.nearDuplicate?.url ?? null, nearDuplicateDistance: c.nearDuplicate?.distance ?? null };
 }
 
 function mediaType(value: string | undefined): string | null {

@@ -54,6 +54,8 @@ const FULL: CrawlLogEntry = {
   category: 'SCIENCE',
   categoryProbability: 0.75,
   categoryReason: 'classifier',
+  nearDuplicateOf: 'http://b.test/',
+  nearDuplicateDistance: 3,
 };
 
 const MINIMAL: CrawlLogInput = {
@@ -104,6 +106,8 @@ describe('CrawlLog', () => {
         category: null,
         categoryProbability: null,
         categoryReason: null,
+        nearDuplicateOf: null,
+        nearDuplicateDistance: null,
         isDuplicate: false,
         simhash: null,
         lang: null,

@@ -67,6 +67,8 @@ describe('PageMetadataLog', () => {
         categoryProbability: 0.5,
         categoryReason: 'classifier',
         geo: 'Austin, TX',
+        nearDuplicateOf: 'http://b.test/',
+        nearDuplicateDistance: 4,
       }),
       2,
       'a new URL gets the next id',
@@ -76,7 +78,16 @@ describe('PageMetadataLog', () => {
 
     const got = await readAll(path);
     assert.deepEqual(got, [
-      { ...page('http://b.test/'), urlId: 1, category: null, categoryProbability: null, categoryReason: null, geo: null },
+      {
+        ...page('http://b.test/'),
+        urlId: 1,
+        category: null,
+        categoryProbability: null,
+        categoryReason: null,
+        geo: null,
+        nearDuplicateOf: null,
+        nearDuplicateDistance: null,
+      },
       {
         ...page('http://c.test/', null),
         urlId: 2,
@@ -84,6 +95,8 @@ describe('PageMetadataLog', () => {
         categoryProbability: 0.5,
         categoryReason: 'classifier',
         geo: 'Austin, TX',
+        nearDuplicateOf: 'http://b.test/',
+        nearDuplicateDistance: 4,
       },
     ]);
     assert.match(got[0]?.simhash ?? '', /^[0-9a-f]{16}$/);
@@ -105,6 +118,8 @@ describe('PageMetadataLog', () => {
       'isNoindex',
       'isNofollow',
       'canonical',
+      'nearDuplicateOf',
+      'nearDuplicateDistance',
     ]);
     const g = await readLinkGraph(join(dir, 'links'));
     assert.deepEqual(
@@ -183,7 +198,7 @@ describe('PageMetadataLog', () => {
     const path = join(freshDir(), PAGE_METADATA_FILE);
     writeFileSync(
       path,
-      `${JSON.stringify({ ...page('http://a.test/'), urlId: null, category: null, categoryProbability: null, categoryReason: null, geo: null })}\n{"ts":1}\n`,
+      `${JSON.stringify({ ...page('http://a.test/'), urlId: null, category: null, categoryProbability: null, categoryReason: null, geo: null, nearDuplicateOf: null, nearDuplicateDistance: null })}\n{"ts":1}\n`,
     );
     await assert.rejects(
       readAll(path),
