@@ -18,6 +18,7 @@ import type { AppendRepairReport } from './append-file.js';
 import {
   Checks,
   JsonLinesWriter,
+  addedLater,
   nullable,
   object,
   oneOf,
@@ -203,8 +204,8 @@ export const CRAWL_LOG_SHAPE: RecordShape<CrawlLogEntry> = {
   category: nullable(Checks.nonEmptyString),
   categoryProbability: nullable(probabilityCheck),
   categoryReason: nullable(oneOf(['classifier', 'language', 'unclassifiable'])),
-  nearDuplicateOf: nullable(Checks.nonEmptyString),
-  nearDuplicateDistance: nullable(Checks.count),
+  nearDuplicateOf: addedLater(nullable(Checks.nonEmptyString)),
+  nearDuplicateDistance: addedLater(nullable(Checks.count)),
 };
 
 /** Options of {@link CrawlLog}. */

@@ -21,6 +21,11 @@ export interface FieldCheck {
   readonly test: (value: unknown) => boolean;
   /** What a valid value is, e.g. `a non-negative integer`. */
   readonly expects: string;
+  /**
+   * For a field added after the store's first release: the value it reads as in a line written
+   * before it existed (see {@link addedLater}). Writers must still give it.
+   */
+  readonly absentAs?: unknown;
 }
 
 /** Checks for every field of a record type: the compiler makes sure none is forgotten. */
@@ -46,6 +51,15 @@ export const Checks = {
 /** The same check, also accepting `null`. */
 export function nullable(check: FieldCheck): FieldCheck {
   return { test: (v) => v === null || check.test(v), expects: `${check.expects} or null` };
+}
+
+/**
+ * The same check, for a field that lines written by an earlier shoal lack: read back, such a line
+ * gets `absentAs` (null by default), so that a crawl directory made before the field existed still
+ * resumes and reports. Appending still requires the field.
+ */
+export function addedLater(check: FieldCheck, absentAs: unknown = null): FieldCheck {
+  return { ...check, absentAs };
 }
 
 /** A probability: a number in [0, 1]. */
@@ -88,6 +102,15 @@ export function problemOf<T>(value: unknown, shape: RecordShape<T>): string | nu
     if (!check.test(record[field])) return `field "${field}" is ${JSON.stringify(record[field])}, expected ${check.expects}`;
   }
   return null;
+}
+
+/** Gives a record read back the fields added after it was written ({@link addedLater}). */
+function fillAbsent<T>(value: unknown, shape: RecordShape<T>): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+  const record = value as Record<string, unknown>;
+  for (const [field, check] of fieldsOf(shape)) {
+    if (check.absentAs !== undefined && !(field in record)) record[field] = check.absentAs;
+  }
 }
 
 /** The repair test of every JSON-lines store: the line is a JSON object (see the file comment). */
@@ -169,6 +192,7 @@ export async function* readJsonLines<T>(path: string, name: string, shape: Recor
     } catch (err) {
       throw new ShoalError('IO', `${path}:${line.lineNumber}: not valid JSON`, { cause: err });
     }
+    fillAbsent(value, shape);
     const problem = problemOf(value, shape);
     if (problem !== null) throw new ShoalError('IO', `${path}:${line.lineNumber}: invalid ${name}: ${problem}`);
     yield value as T;

@@ -19,6 +19,7 @@ import type { AppendFile, AppendRepairReport } from './append-file.js';
 import {
   Checks,
   JsonLinesWriter,
+  addedLater,
   nullable,
   object,
   oneOf,
@@ -115,8 +116,8 @@ export const PAGE_METADATA_SHAPE: RecordShape<PageMetadata> = {
   isNoindex: Checks.boolean,
   isNofollow: Checks.boolean,
   canonical: nullable(Checks.nonEmptyString),
-  nearDuplicateOf: nullable(Checks.nonEmptyString),
-  nearDuplicateDistance: nullable(Checks.count),
+  nearDuplicateOf: addedLater(nullable(Checks.nonEmptyString)),
+  nearDuplicateDistance: addedLater(nullable(Checks.count)),
 };
 
 /** Options of {@link PageMetadataLog}. */

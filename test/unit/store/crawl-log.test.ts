@@ -6,6 +6,7 @@ import { ShoalError } from '../../../src/core/errors.js';
 import type { FetchOutcomeKind } from '../../../src/fetch/fetcher.js';
 import {
   CRAWL_LOG_FILE,
+  CRAWL_LOG_SHAPE,
   CrawlLog,
   CrawlOutcome,
   crawlOutcomeOf,
@@ -13,7 +14,7 @@ import {
   type CrawlLogEntry,
   type CrawlLogInput,
 } from '../../../src/store/crawl-log.js';
-import { simhashHex } from '../../../src/store/json-lines.js';
+import { problemOf, simhashHex } from '../../../src/store/json-lines.js';
 import { scratchDirs, killWhileRunning } from '../../helpers/scratch.js';
 
 // The every-offset test repairs (truncates and fsyncs) a file per byte: cheap on a RAM disk.
@@ -234,6 +235,16 @@ describe('CrawlLog', () => {
         (err: unknown) => err instanceof ShoalError && err.code === 'IO' && err.message.startsWith(path) && message.test(err.message),
       );
     }
+  });
+
+  it('reads a line written before the near-duplicate fields existed as not a near-duplicate; appending still needs them', async () => {
+    const path = freshPath();
+    const earlier = Object.fromEntries(Object.entries(FULL).filter(([k]) => k !== 'nearDuplicateOf' && k !== 'nearDuplicateDistance'));
+    writeFileSync(path, `${JSON.stringify(earlier)}\n${JSON.stringify({ ...earlier, nearDuplicateDistance: -1 })}\n`);
+    await assert.rejects(readAll(path), /:2: invalid crawl log entry: field "nearDuplicateDistance" is -1/);
+    writeFileSync(path, `${JSON.stringify(earlier)}\n`);
+    assert.deepEqual(await readAll(path), [{ ...FULL, nearDuplicateOf: null, nearDuplicateDistance: null }]);
+    assert.equal(problemOf(earlier, CRAWL_LOG_SHAPE), 'field "nearDuplicateOf" is missing', 'what is written is checked in full');
   });
 
   it("repair keeps a well-formed line it cannot read (a later version's), so that nothing is lost", async () => {
