@@ -28,7 +28,13 @@ export function summaryText(s: CrawlSummary, command = 'crawl'): string {
     `  pages       ${fmt(s.pages)} (${s.pagesPerSecond.toFixed(1)} pages/s, ${megabytes(s.bytesPerSecond)}/s, ${megabytes(s.bytes)} in all)`,
     `  urls        ${fmt(s.urls)}: ${outcomes === '' ? 'none' : outcomes}`,
     `  requests    ${fmt(s.requests)} (${fmt(s.robotsRequests)} robots.txt, ${fmt(s.retries)} retries) to ${fmt(s.hosts)} hosts`,
-    `  duplicates  ${fmt(s.duplicates)} exact (${fmt(s.revisits)} written as revisit records)`,
+    `  duplicates  ${fmt(s.duplicates)} exact (${fmt(s.revisits)} written as revisit records), ${fmt(s.nearDuplicates)} near-duplicates marked`,
+    ...(s.recrawl === undefined
+      ? []
+      : [
+          `  revisits    ${fmt(s.recrawl.queued)} queued: ${fmt(s.recrawl.changed)} changed, ${fmt(s.recrawl.unchanged)} unchanged, ` +
+            `${fmt(s.recrawl.notModified)} not modified (304); ${fmt(s.recrawl.scheduled)} pages scheduled`,
+        ]),
     `  links       ${fmt(l.found)} found${l.received > 0 ? ` + ${fmt(l.received)} received` : ''}: ${fmt(l.queued)} queued, ${fmt(l.seenBefore)} seen before,` +
       ` ${fmt(filteredTotal)} filtered, ${fmt(l.robotsDenied)} disallowed, ${fmt(l.notFollowed)} nofollow, ${fmt(l.invalid)} invalid` +
       (l.routed > 0 ? `, ${fmt(l.routed)} sent to other nodes` : ''),

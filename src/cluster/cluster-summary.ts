@@ -53,6 +53,18 @@ export function combineSummaries(
     retries: sum(nodes, (s) => s.retries),
     duplicates: sum(nodes, (s) => s.duplicates),
     revisits: sum(nodes, (s) => s.revisits),
+    nearDuplicates: sum(nodes, (s) => s.nearDuplicates),
+    ...(nodes.every((s) => s.recrawl === undefined)
+      ? {}
+      : {
+          recrawl: {
+            scheduled: sum(nodes, (s) => s.recrawl?.scheduled ?? 0),
+            queued: sum(nodes, (s) => s.recrawl?.queued ?? 0),
+            notModified: sum(nodes, (s) => s.recrawl?.notModified ?? 0),
+            unchanged: sum(nodes, (s) => s.recrawl?.unchanged ?? 0),
+            changed: sum(nodes, (s) => s.recrawl?.changed ?? 0),
+          },
+        }),
     analysisFailures: sum(nodes, (s) => s.analysisFailures),
     links,
     sitemaps: {

@@ -453,6 +453,8 @@ export class CrawlNode {
       retries: stats.retries,
       duplicates: stats.duplicates,
       revisits: stats.revisits,
+      nearDuplicates: stats.nearDuplicates,
+      ...(this.parts.revisits == null ? {} : { recrawl: { ...this.parts.revisits.counts } }),
       analysisFailures: stats.analysisFailures,
       links: stats.linkCounts(),
       sitemaps: { ...stats.sitemaps },

@@ -64,6 +64,10 @@ export interface CrawlSummary {
   readonly duplicates: number;
   /** Of which written as WARC revisit records (identical payload as received). */
   readonly revisits: number;
+  /** HTML pages marked as near-duplicates of an earlier page (`dedup.near`), whatever the action. */
+  readonly nearDuplicates: number;
+  /** What the re-crawl did in this run; absent when `recrawl.enabled` is off. */
+  readonly recrawl?: RecrawlCounts;
   /** HTML pages whose analysis failed (kept in the WARC files without parse results or links; see logs/node.jsonl). */
   readonly analysisFailures: number;
   readonly links: LinkCounts;
@@ -94,6 +98,20 @@ export interface CrawlSummary {
     readonly partitioner: { readonly id: string; readonly params: Readonly<Record<string, unknown>> };
     readonly nodes: readonly CrawlSummary[];
   };
+}
+
+/** A run's revisits (`recrawl`, docs/recrawl.md). */
+export interface RecrawlCounts {
+  /** Pages scheduled for a first revisit. */
+  readonly scheduled: number;
+  /** Revisits handed to the frontier. */
+  readonly queued: number;
+  /** Revisits answered 304 Not Modified. */
+  readonly notModified: number;
+  /** Revisits answered 2xx with the content seen last time. */
+  readonly unchanged: number;
+  /** Revisits answered 2xx with new content: changes caught. */
+  readonly changed: number;
 }
 
 /** What a run recovered from the crawl log of a run killed between two checkpoints. */
@@ -145,6 +163,7 @@ export class CrawlStats {
   retries = 0;
   duplicates = 0;
   revisits = 0;
+  nearDuplicates = 0;
   analysisFailures = 0;
   /** Set when the run began by recovering an earlier run's tail. */
   recovered: RecoveredCounts | null = null;

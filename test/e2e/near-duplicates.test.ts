@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Crawl } from '../../src/crawl/crawl.js';
 import type { CrawlConfigInput } from '../../src/config/crawl-config.js';
+import type { CrawlSummary } from '../../src/node/crawl-stats.js';
 import { readCrawlLog, type CrawlLogEntry } from '../../src/store/crawl-log.js';
 import { readPageMetadata, type PageMetadata } from '../../src/store/page-metadata.js';
 import { readLinkGraph } from '../../src/store/link-graph-reader.js';
@@ -82,16 +83,17 @@ interface Crawled {
   readonly out: string;
   readonly pages: PageMetadata[];
   readonly log: CrawlLogEntry[];
+  readonly summary: CrawlSummary;
 }
 
 async function crawl(name: string, action: NearDuplicateAction, extra: Partial<CrawlConfigInput> = {}): Promise<Crawled> {
   const out = join(dir, name);
-  await new Crawl(config(out, action, extra)).run();
+  const summary = await new Crawl(config(out, action, extra)).run();
   const pages: PageMetadata[] = [];
   for await (const p of readPageMetadata(join(out, 'pages.jsonl'))) pages.push(p);
   const log: CrawlLogEntry[] = [];
   for await (const e of readCrawlLog(join(out, 'crawl-log.jsonl'))) log.push(e);
-  return { out, pages, log };
+  return { out, pages, log, summary };
 }
 
 /** The marks of a crawl point at earlier pages of the same family, at the distance of their fingerprints, alike in both files. */
@@ -119,6 +121,7 @@ function checkMarks(c: Crawled): PageMetadata[] {
     logged.map((e) => [e.url, e.nearDuplicateOf, e.nearDuplicateDistance]).sort(),
     marked.map((p) => [p.url, p.nearDuplicateOf, p.nearDuplicateDistance]).sort(),
   );
+  assert.equal(c.summary.nearDuplicates, marked.length, 'the summary counts the marks');
   const q = nearDuplicateQuality(c.pages, familyOf);
   assert.equal(q.precision, 1);
   assert.ok(q.recall >= 0.6, `recall ${q.recall}`);

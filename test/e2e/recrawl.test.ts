@@ -162,6 +162,15 @@ describe('re-crawl', () => {
       }
     }
     assert.ok(judged > 20 && caught >= 3, `${caught} changes caught in ${judged} revisits judged`);
+
+    // The summary counts what the crawl log shows.
+    const r = summary.recrawl;
+    assert.ok(r !== undefined, 'the summary has the re-crawl counts');
+    const revisited = [...byUrl.values()].reduce((n, v) => n + v.length - 1, 0);
+    assert.equal(r.notModified, log.filter((e) => e.outcome === 'not-modified').length);
+    assert.equal(r.notModified + r.unchanged + r.changed, revisited, 'every revisit in the log is counted once');
+    assert.ok(r.changed >= caught, `${r.changed} changed >= ${caught} judged changes`);
+    assert.equal(r.scheduled, byUrl.size, 'every page fetched was scheduled');
   });
 
   test('a second run resumes the schedule: revisits only, none before due', { timeout: 30_000 }, async () => {

@@ -358,7 +358,10 @@ export class PageProcessor {
     let resembled: NearDuplicateMatch | null = null;
     if (near?.action === 'skip' && !isDuplicate && analysed != null) {
       resembled = near.check(url, analysed.simhash);
-      if (resembled !== null) return this.skipNearDuplicate(url, outcome, startedWallMs, rawDigest, contentDigest, analysed, resembled);
+      if (resembled !== null) {
+        o.stats.nearDuplicates++;
+        return this.skipNearDuplicate(url, outcome, startedWallMs, rawDigest, contentDigest, analysed, resembled);
+      }
     }
     let response: WarcRecord;
     if (first !== undefined && first.payloadDigest === rawDigest) {
@@ -406,6 +409,7 @@ export class PageProcessor {
     }
     const parsed = !isHtml || isDuplicate ? null : analysed !== undefined ? analysed : await this.analyze(url, outcome);
     if (parsed !== null && near !== null && near.action !== 'skip') resembled = near.check(url, parsed.simhash);
+    if (resembled !== null) o.stats.nearDuplicates++;
     // Links of a near-duplicate are followed only when the action says so, like none of an exact duplicate's.
     const isFollowed = resembled === null || near?.action === 'archive';
     const fields = metadataFields(entry, outcome, contentDigest, first?.url ?? null, parsed);
