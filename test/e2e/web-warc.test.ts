@@ -135,6 +135,7 @@ describe('shoal web --warc: a crawl replayed and crawled again', () => {
     const second = join(dir, 'second');
     let r2;
     try {
+      assert.match(out, /^shoal web: no synthetic hosts \(WARC hosts only\), port \d+; ready in \d+ ms$/m);
       assert.match(out, /^warc hosts: 8 hosts, [\d,]+ URLs from 1 files$/m);
       assert.match(out, /captures \(index .*index\.cdxj\)/);
       r2 = await crawl(second, join(served, 'hosts'), ['--set', 'dedup.maxDigests=0']);

@@ -111,9 +111,12 @@ export function registerWebCommand(program: Command, io: CliIo, setCode: (code: 
       const handle = await startTestWeb(config);
       const { model } = handle;
       const ips = new Set(model.hosts.map((h) => h.ip));
+      const ready = `port ${handle.port}; ready in ${Math.round(performance.now() - t0)} ms`;
       io.out(
-        `shoal web: ${fmt(model.hosts.length)} hosts, ${fmt(model.pageCount)} pages (seed ${config.seed}, ${config.links.model} model)` +
-          ` on ${ips.size} addresses, port ${handle.port}; ready in ${Math.round(performance.now() - t0)} ms\n`,
+        model.hosts.length === 0
+          ? `shoal web: no synthetic hosts (WARC hosts only), ${ready}\n`
+          : `shoal web: ${fmt(model.hosts.length)} hosts, ${fmt(model.pageCount)} pages (seed ${config.seed}, ${config.links.model} model)` +
+              ` on ${ips.size} addresses, ${ready}\n`,
       );
       if (handle.replayHosts.length > 0) io.out(`replay hosts: ${handle.replayHosts.map((r) => `${r.name} -> ${r.root}`).join(', ')}\n`);
       if (handle.warc !== null) io.out(warcSummary(handle.warc));
