@@ -4,6 +4,7 @@
  * next call), and at most one entry per id per batch: a later `set` of the same id overwrites the
  * earlier one, so the frontier is never asked twice for one URL.
  */
+import { PagedArray } from '../core/paged-arrays.js';
 import { withRoomFor } from '../core/typed-arrays.js';
 import { isUrlId } from './id-arrays.js';
 import type { PriorityChanges } from './policy.js';
@@ -17,11 +18,11 @@ export class ChangeBuffer implements PriorityChanges {
   /** New priorities, parallel to `ids`. */
   priorities = new Float64Array(16);
   /** Per id: 1 + its index in the current batch, 0 when absent. */
-  private slotOf = new Int32Array(0);
+  private readonly slotOf = new PagedArray(Int32Array);
 
   /** Empties the batch (O(entries)); call at the start of each `observe`. */
   reset(): this {
-    for (let i = 0; i < this.length; i++) this.slotOf[this.ids[i] as number] = 0;
+    for (let i = 0; i < this.length; i++) this.slotOf.set(this.ids[i] as number, 0);
     this.length = 0;
     return this;
   }
@@ -29,8 +30,7 @@ export class ChangeBuffer implements PriorityChanges {
   /** Records that `id` now has `priority` (finite; ignored otherwise, as is an invalid id). */
   set(id: number, priority: number): void {
     if (!isUrlId(id) || !Number.isFinite(priority)) return;
-    this.slotOf = withRoomFor(this.slotOf, id + 1);
-    const slot = this.slotOf[id] as number;
+    const slot = this.slotOf.get(id);
     if (slot > 0) {
       this.priorities[slot - 1] = priority;
       return;
@@ -39,6 +39,6 @@ export class ChangeBuffer implements PriorityChanges {
     this.priorities = withRoomFor(this.priorities, this.length + 1);
     this.ids[this.length] = id;
     this.priorities[this.length] = priority;
-    this.slotOf[id] = ++this.length;
+    this.slotOf.set(id, ++this.length);
   }
 }

@@ -9,6 +9,7 @@
  * A stamp per id marks the targets met in the current call, so deduplication costs O(links) with no
  * clearing between pages.
  */
+import { PagedArray } from '../core/paged-arrays.js';
 import { withRoomFor } from '../core/typed-arrays.js';
 import { isUrlId } from './id-arrays.js';
 
@@ -18,13 +19,13 @@ export class DistinctLinks {
   targets = new Uint32Array(64);
   /** Number of distinct valid targets of the last call. */
   count = 0;
-  private stamp = new Int32Array(0);
+  private readonly stamp = new PagedArray(Int32Array);
   private generation = 0;
 
   /** Fills `targets`/`count` with the distinct valid ids of `outIds` other than `self`, first occurrence order; returns `count`. */
   of(outIds: ArrayLike<number>, self: number): number {
     if (this.generation === 0x7fffffff) {
-      this.stamp.fill(0);
+      this.stamp.clear();
       this.generation = 0;
     }
     const generation = ++this.generation;
@@ -33,9 +34,8 @@ export class DistinctLinks {
     for (let i = 0; i < n; i++) {
       const id = outIds[i] as number;
       if (!isUrlId(id) || id === self) continue;
-      if (id >= this.stamp.length) this.stamp = withRoomFor(this.stamp, id + 1);
-      if (this.stamp[id] === generation) continue;
-      this.stamp[id] = generation;
+      if (this.stamp.get(id) === generation) continue;
+      this.stamp.set(id, generation);
       if (count === this.targets.length) this.targets = withRoomFor(this.targets, count + 1);
       this.targets[count++] = id;
     }
