@@ -63,8 +63,13 @@
  *
  * The graph lives in growable typed arrays: a {@link LinkLog} (4 bytes per link, grouped by source
  * in fetch order, so it is read as a CSR as it is, without a counting-sort rebuild or a transpose),
- * and about 45 bytes per node (estimate, priority held by the frontier, id ↔ local index, flags,
- * link dedup stamps, two work arrays): about 40 MB + 45 MB for 10 M links and 1 M nodes. An
+ * and about 41 bytes per node: 25 in pages that never move (estimate, priority held by the
+ * frontier, id ↔ local index, flags; `core/paged-arrays.ts`) and 16 in the two flat work arrays of
+ * a recomputation, reused from one to the next (allocating them afresh for each recomputation
+ * leaves the old ones to the garbage collector, which let several accumulate: a higher peak, not a
+ * lower one): about 40 MB + 41 MB for 10 M links and 1 M nodes, besides the node's URL ids
+ * (`url/url-ids.ts`). A recomputation that re-prioritizes most queued URLs returns them in one
+ * batch, 12 bytes per change. An
  * iteration is one pass over the links and one over the nodes: 30–50 ms at that size on one core of
  * the test machine.
  *
