@@ -16,14 +16,15 @@
  * a lower bound of the remote count, not added to it, since the same links may also arrive in a
  * later summary. {@link ImportanceEstimator}: IB′ itself, for fetched and unfetched pages.
  *
- * Cost: O(links) per fetched page, 8 bytes per URL for each of the two counts.
+ * Cost: O(links) per fetched page; 4 bytes per URL linked to for the local count (an integer),
+ * 8 per URL named by another node for the remote one (counts and hints need not be integers).
  *
  * Departures: the paper counts every (page, target) occurrence in its `links` list; shoal counts a
  * page's repeated links once (as for IR′). A re-fetched page's links are counted from its first
  * fetch only. IB′ is known to fall into locally dense clusters (§6, Figure 3); see `pagerank.ts`.
  */
 import { DistinctLinks } from './distinct-links.js';
-import { IdFlags, IdNumbers, isUrlId } from './id-arrays.js';
+import { IdCounts, IdFlags, IdNumbers, isUrlId } from './id-arrays.js';
 import { QueuedChanges } from './queued-changes.js';
 import {
   NEEDS_LINKS_ONLY,
@@ -43,7 +44,7 @@ export class BacklinkPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
   readonly spec: OrderingPolicySpec = Object.freeze({ id: 'backlink', params: Object.freeze({}) });
   /** Ids and links only. */
   readonly needs: PolicyNeeds = NEEDS_LINKS_ONLY;
-  private readonly local = new IdNumbers();
+  private readonly local = new IdCounts();
   private readonly remote = new IdNumbers();
   private readonly observed = new IdFlags();
   private readonly links = new DistinctLinks();
@@ -67,7 +68,7 @@ export class BacklinkPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
     const targets = this.links.targets;
     for (let i = 0; i < count; i++) {
       const t = targets[i] as number;
-      this.local.set(t, this.local.get(t) + 1);
+      this.local.increment(t);
       if (changes.isQueued(t)) changes.set(t, this.estimate(t));
     }
     return changes;

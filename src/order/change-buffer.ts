@@ -5,6 +5,7 @@
  * earlier one, so the frontier is never asked twice for one URL.
  */
 import { withRoomFor } from '../core/typed-arrays.js';
+import { BatchIndex } from './batch-index.js';
 import { isUrlId } from './id-arrays.js';
 import type { PriorityChanges } from './policy.js';
 
@@ -16,12 +17,12 @@ export class ChangeBuffer implements PriorityChanges {
   ids = new Uint32Array(16);
   /** New priorities, parallel to `ids`. */
   priorities = new Float64Array(16);
-  /** Per id: 1 + its index in the current batch, 0 when absent. */
-  private slotOf = new Int32Array(0);
+  /** Where each id sits in `ids`: memory that follows the batch, not the ids the node numbered. */
+  private readonly index = new BatchIndex();
 
   /** Empties the batch (O(entries)); call at the start of each `observe`. */
   reset(): this {
-    for (let i = 0; i < this.length; i++) this.slotOf[this.ids[i] as number] = 0;
+    this.index.clear(this.ids, this.length);
     this.length = 0;
     return this;
   }
@@ -29,16 +30,16 @@ export class ChangeBuffer implements PriorityChanges {
   /** Records that `id` now has `priority` (finite; ignored otherwise, as is an invalid id). */
   set(id: number, priority: number): void {
     if (!isUrlId(id) || !Number.isFinite(priority)) return;
-    this.slotOf = withRoomFor(this.slotOf, id + 1);
-    const slot = this.slotOf[id] as number;
-    if (slot > 0) {
-      this.priorities[slot - 1] = priority;
+    const at = this.index.find(id, this.ids);
+    if (at >= 0) {
+      this.priorities[at] = priority;
       return;
     }
     this.ids = withRoomFor(this.ids, this.length + 1);
     this.priorities = withRoomFor(this.priorities, this.length + 1);
     this.ids[this.length] = id;
     this.priorities[this.length] = priority;
-    this.slotOf[id] = ++this.length;
+    this.index.add(this.length, this.ids);
+    this.length++;
   }
 }

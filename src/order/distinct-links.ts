@@ -6,10 +6,11 @@
  * IR′ tend to IB and IR as the crawl sees the whole Web), and skip ids that cannot name a URL (-1
  * when the caller numbers no URLs, fractions, negatives).
  *
- * A stamp per id marks the targets met in the current call, so deduplication costs O(links) with no
- * clearing between pages.
+ * A {@link BatchIndex} over the targets found so far deduplicates in O(links), with memory that
+ * follows the page's links rather than the number of URLs the node knows.
  */
 import { withRoomFor } from '../core/typed-arrays.js';
+import { BatchIndex } from './batch-index.js';
 import { isUrlId } from './id-arrays.js';
 
 /** Deduplicates a page's out-link ids; see the file comment. */
@@ -18,26 +19,21 @@ export class DistinctLinks {
   targets = new Uint32Array(64);
   /** Number of distinct valid targets of the last call. */
   count = 0;
-  private stamp = new Int32Array(0);
-  private generation = 0;
+  private readonly index = new BatchIndex();
 
   /** Fills `targets`/`count` with the distinct valid ids of `outIds` other than `self`, first occurrence order; returns `count`. */
   of(outIds: ArrayLike<number>, self: number): number {
-    if (this.generation === 0x7fffffff) {
-      this.stamp.fill(0);
-      this.generation = 0;
-    }
-    const generation = ++this.generation;
+    this.index.clear(this.targets, this.count);
     let count = 0;
     const n = outIds.length;
     for (let i = 0; i < n; i++) {
       const id = outIds[i] as number;
       if (!isUrlId(id) || id === self) continue;
-      if (id >= this.stamp.length) this.stamp = withRoomFor(this.stamp, id + 1);
-      if (this.stamp[id] === generation) continue;
-      this.stamp[id] = generation;
+      if (this.index.find(id, this.targets) >= 0) continue;
       if (count === this.targets.length) this.targets = withRoomFor(this.targets, count + 1);
-      this.targets[count++] = id;
+      this.targets[count] = id;
+      this.index.add(count, this.targets);
+      count++;
     }
     this.count = count;
     return count;

@@ -15,7 +15,8 @@
  * {@link ImportanceEstimator}: IF(P) itself for a fetched page (known exactly, as the paper notes),
  * the ordering value above for a page not fetched yet.
  *
- * Cost: O(links) per fetched page; 8 bytes per URL for each of the two values.
+ * Cost: O(links) per fetched page; 8 bytes per URL linked to (the best value), 8 per fetched page
+ * (its out-degree).
  */
 import { DistinctLinks } from './distinct-links.js';
 import { IdFlags, IdNumbers, isUrlId } from './id-arrays.js';

@@ -1,13 +1,15 @@
 /**
- * Per-URL state of the ordering policies lives in typed arrays indexed by the dense URL id
- * (`policy.ts`, Contract "Identity of URLs"); these helpers check ids and grow the arrays.
+ * Per-URL state of the ordering policies lives in arrays indexed by the dense URL id (`policy.ts`,
+ * Contract "Identity of URLs"); these helpers check ids and hold the state.
  *
- * Writes grow an array to the next power of two above the id, so n URLs cost O(n) copies in all.
- * Reads never grow: an id beyond an array's length is simply unknown (0, or the fill value), which
- * is how a policy meets an unknown `fromId` without allocating for it.
+ * The state is paged (`core/paged-arrays.ts`): a node numbers every URL it queues, a million or
+ * more, and a flat array doubled at each power of two would be resident twice over while it is
+ * copied. Pages are allocated on write; reads never allocate: an id on a page never written is
+ * simply unknown (0, or the fill value), which is how a policy meets an unknown `fromId` without
+ * allocating for it. Flags are bits: 1 bit per id rather than a byte.
  */
 
-import { withRoomFor } from '../core/typed-arrays.js';
+import { PagedArray } from '../core/paged-arrays.js';
 
 /** Largest id a policy keeps state for: ids are array indices, and 2^31 − 2 keeps them Int32-safe. */
 const MAX_URL_ID = 2 ** 31 - 2;
@@ -18,46 +20,66 @@ export function isUrlId(id: number): boolean {
 }
 
 /**
- * One flag per id (prioritized, fetched, ...). Unknown ids read false; setting an invalid id is a
- * no-op, so odd input never throws.
+ * One flag per id (prioritized, fetched, ...), one bit each. Unknown ids read false; setting an
+ * invalid id is a no-op, so odd input never throws.
  */
 export class IdFlags {
-  private bits = new Uint8Array(0);
+  private readonly words = new PagedArray(Int32Array);
 
   /** Whether the flag is set for `id`. */
   has(id: number): boolean {
-    return id >= 0 && id < this.bits.length && this.bits[id] === 1;
+    return isUrlId(id) && (this.words.get(id >>> 5) & (1 << (id & 31))) !== 0;
   }
 
   /** Sets or clears the flag of `id` (ignored for an invalid id). */
   set(id: number, isSet: boolean): void {
     if (!isUrlId(id)) return;
-    if (!isSet && id >= this.bits.length) return;
-    this.bits = withRoomFor(this.bits, id + 1);
-    this.bits[id] = isSet ? 1 : 0;
+    const w = id >>> 5;
+    const word = this.words.get(w);
+    const bit = 1 << (id & 31);
+    const next = isSet ? word | bit : word & ~bit;
+    if (next !== word) this.words.set(w, next);
   }
 }
 
-/** Float64 per id, 0 for ids never written; non-finite writes are refused by the caller's checks. */
+/** Float64 per id, the fill value for ids never written; non-finite writes are refused by the caller's checks. */
 export class IdNumbers {
-  private values: Float64Array;
-  private readonly fill: number;
+  private readonly values: PagedArray<Float64Array>;
 
   /** `fill`: the value of an id never written (default 0). */
   constructor(fill = 0) {
-    this.fill = fill;
-    this.values = new Float64Array(0);
+    this.values = new PagedArray(Float64Array, fill);
   }
 
   /** The value of `id`, or the fill value for an id never written. */
   get(id: number): number {
-    return id >= 0 && id < this.values.length ? (this.values[id] as number) : this.fill;
+    return isUrlId(id) ? this.values.get(id) : this.values.fill;
   }
 
   /** Stores `value` for `id` (ignored for an invalid id). */
   set(id: number, value: number): void {
-    if (!isUrlId(id)) return;
-    this.values = withRoomFor(this.values, id + 1, this.fill);
-    this.values[id] = value;
+    if (isUrlId(id)) this.values.set(id, value);
+  }
+}
+
+/**
+ * A count per id, 0 for ids never counted: 4 bytes per id rather than a Float64's 8. Exact up to
+ * 2^32 − 1 per id, which no count of pages reaches; {@link add} saturates there rather than wrap.
+ */
+export class IdCounts {
+  private readonly values = new PagedArray(Uint32Array);
+
+  /** The count of `id`, 0 for an id never counted or invalid. */
+  get(id: number): number {
+    return isUrlId(id) ? this.values.get(id) : 0;
+  }
+
+  /** Adds 1 to the count of `id` (ignored for an invalid id); returns the new count. */
+  increment(id: number): number {
+    if (!isUrlId(id)) return 0;
+    const c = this.values.get(id);
+    if (c === 0xffffffff) return c;
+    this.values.set(id, c + 1);
+    return c + 1;
   }
 }

@@ -8,6 +8,7 @@
  * recomputation read a fixed snapshot of the graph while the crawl goes on (`rank-job.ts`). About
  * 4 bytes per link plus 12 bytes per page and 4 per key.
  */
+import { PagedArray } from '../core/paged-arrays.js';
 import { withRoomFor } from '../core/typed-arrays.js';
 
 /** Out-links of fetched pages in fetch order; see the file comment. */
@@ -23,7 +24,7 @@ export class LinkLog {
   /** Key of page k, valid below `pageCount`. */
   keys = new Uint32Array(64);
   /** Per key: 1 + its page number, 0 when not logged. */
-  private pageOfKey = new Int32Array(0);
+  private readonly pageOfKey = new PagedArray(Int32Array);
 
   /** Logs the page `key` (an integer >= 0, not logged before) with `targets[0 .. count)`; returns its page number. */
   append(key: number, targets: ArrayLike<number>, count: number): number {
@@ -35,15 +36,14 @@ export class LinkLog {
     this.linkCount += count;
     this.keys[k] = key;
     this.starts[k + 1] = this.linkCount;
-    this.pageOfKey = withRoomFor(this.pageOfKey, key + 1);
-    this.pageOfKey[key] = k + 1;
+    this.pageOfKey.set(key, k + 1);
     this.pageCount = k + 1;
     return k;
   }
 
   /** Page number of `key`, or -1 when it was not logged. */
   pageOf(key: number): number {
-    return key >= 0 && key < this.pageOfKey.length ? (this.pageOfKey[key] as number) - 1 : -1;
+    return Number.isInteger(key) && key >= 0 && key < 2 ** 31 ? this.pageOfKey.get(key) - 1 : -1;
   }
 
   /** Key of page `k` (k < pageCount). */

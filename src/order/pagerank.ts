@@ -63,8 +63,13 @@
  *
  * The graph lives in growable typed arrays: a {@link LinkLog} (4 bytes per link, grouped by source
  * in fetch order, so it is read as a CSR as it is, without a counting-sort rebuild or a transpose),
- * and about 45 bytes per node (estimate, priority held by the frontier, id ↔ local index, flags,
- * link dedup stamps, two work arrays): about 40 MB + 45 MB for 10 M links and 1 M nodes. An
+ * and about 41 bytes per node: 25 in pages that never move (estimate, priority held by the
+ * frontier, id ↔ local index, flags; `core/paged-arrays.ts`) and 16 in the two flat work arrays of
+ * a recomputation, reused from one to the next (allocating them afresh for each recomputation
+ * leaves the old ones to the garbage collector, which let several accumulate: a higher peak, not a
+ * lower one): about 40 MB + 41 MB for 10 M links and 1 M nodes, besides the node's URL ids
+ * (`url/url-ids.ts`). A recomputation that re-prioritizes most queued URLs returns them in one
+ * batch, 12 bytes per change. An
  * iteration is one pass over the links and one over the nodes: 30–50 ms at that size on one core of
  * the test machine.
  *
@@ -117,6 +122,7 @@
  */
 import { ChangeBuffer } from './change-buffer.js';
 import { DistinctLinks } from './distinct-links.js';
+import { PagedArray } from '../core/paged-arrays.js';
 import { withRoomFor } from '../core/typed-arrays.js';
 import { isUrlId } from './id-arrays.js';
 import { LinkLog } from './link-log.js';
@@ -189,20 +195,26 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
   private readonly maxIterations: number;
   private readonly sliceWork: number;
   private readonly minChange: number;
-  /** URL id → local node index, -1 when not met. */
-  private localOf = new Int32Array(0);
-  /** Local node index → URL id. */
-  private idOf = new Uint32Array(64);
+  /** URL id → 1 + local node index, 0 when not met (paged: one cell per URL id the node numbered). */
+  private readonly localOf = new PagedArray(Int32Array);
+  /** Local node index → URL id. The per-node state is paged (`core/paged-arrays.ts`): a node per URL the crawl queued, a million or more. */
+  private readonly idOf = new PagedArray(Uint32Array);
   /** Local node index → current IR′ estimate. */
-  private rank = new Float64Array(64);
+  private readonly rank = new PagedArray(Float64Array);
   /** Local node index → the priority (IR′/b) the frontier holds for it, valid while QUEUED. */
-  private given = new Float64Array(64);
+  private readonly given = new PagedArray(Float64Array);
   /** Local node index → FETCHED | QUEUED bits. */
-  private state = new Uint8Array(64);
-  /** Local node index → inflow from links other nodes saw, in units of b (Σ of received shares). */
-  private external = new Float64Array(64);
-  /** Local node index → Y, the part of IR′/b the inflow brings (see the file comment). */
-  private remote = new Float64Array(64);
+  private readonly state = new PagedArray(Uint8Array);
+  /**
+   * Local node index → inflow from links other nodes saw, in units of b (Σ of received shares).
+   * With `remote`, allocated at the first link summary: a node that never receives one (a crawl
+   * alone) keeps no 16 bytes per node of zeros.
+   */
+  private external = new Float64Array(0);
+  /** Local node index → Y, the part of IR′/b the inflow brings (see the file comment); all 0 until `hasInflow`. */
+  private remote = new Float64Array(0);
+  /** Whether a link summary has arrived: `external` and `remote` then cover every node. */
+  private hasInflow = false;
   /** `external` as the running recomputation read it (null: it read none), and the job's work arrays for Y. */
   private externalAtStart: Float64Array | null = null;
   private externalWork = new Float64Array(0);
@@ -280,9 +292,9 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
   prioritize(url: DiscoveredUrl): number {
     if (!isUrlId(url.id)) return 1;
     const v = this.nodeOf(url.id);
-    this.state[v] = (this.state[v] as number) | QUEUED;
+    this.state.set(v, this.state.get(v) | QUEUED);
     const priority = this.priorityOf(v);
-    this.given[v] = priority;
+    this.given.set(v, priority);
     return priority;
   }
 
@@ -294,8 +306,8 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
       return changes;
     }
     const s = this.nodeOf(page.id);
-    const wasFetched = ((this.state[s] as number) & FETCHED) !== 0;
-    this.state[s] = FETCHED;
+    const wasFetched = (this.state.get(s) & FETCHED) !== 0;
+    this.state.set(s, FETCHED);
     if (!wasFetched) {
       this.addLinks(s, page.id, page.outIds, changes);
       this.fetchesSinceStart++;
@@ -311,6 +323,11 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
   observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>, shares?: ArrayLike<number>): PriorityChanges {
     const changes = this.changes.reset();
     const n = Math.min(ids.length, counts.length);
+    if (n > 0 && !this.hasInflow) {
+      this.hasInflow = true;
+      this.external = new Float64Array(this.nodeCount);
+      this.remote = new Float64Array(this.nodeCount);
+    }
     const pages = this.log.pageCount;
     const perLink = pages > 0 && this.log.linkCount > 0 ? pages / this.log.linkCount : 1;
     const d = this.damping;
@@ -326,15 +343,15 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
       this.remote[v] = (this.remote[v] as number) + d * share;
       this.remoteLinkCount += count;
       this.remoteShareSum += share;
-      if (((this.state[v] as number) & QUEUED) !== 0) this.emit(v, changes);
+      if ((this.state.get(v) & QUEUED) !== 0) this.emit(v, changes);
     }
     return changes;
   }
 
   /** y(P)/c_P = IR′(P)/(b · c_P) of a fetched page with links; 0 otherwise. */
   rankShare(id: number): number {
-    const v = id >= 0 && id < this.localOf.length ? (this.localOf[id] as number) : -1;
-    if (v < 0 || ((this.state[v] as number) & FETCHED) === 0) return 0;
+    const v = isUrlId(id) ? this.localOf.get(id) - 1 : -1;
+    if (v < 0 || (this.state.get(v) & FETCHED) === 0) return 0;
     const k = this.log.pageOf(v);
     if (k < 0) return 0;
     const c = this.log.end(k) - this.log.start(k);
@@ -345,8 +362,8 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
 
   /** IR′ estimate of `id` (with the inflow of remote links, IR′ + b · Y); 0 for an id never met. */
   estimate(id: number): number {
-    const v = id >= 0 && id < this.localOf.length ? (this.localOf[id] as number) : -1;
-    return v < 0 ? 0 : (this.rank[v] as number) + this.b * (this.remote[v] as number);
+    const v = isUrlId(id) ? this.localOf.get(id) - 1 : -1;
+    return v < 0 ? 0 : this.rank.get(v) + this.b * this.remoteOf(v);
   }
 
   /** Logs the page's distinct links and applies their one-step increments. */
@@ -357,13 +374,13 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
     const targets = this.localTargets;
     this.log.append(s, targets, count);
     if (count === 0) return;
-    const increment = (this.damping * (this.rank[s] as number)) / count;
-    const remoteIncrement = (this.damping * (this.remote[s] as number)) / count;
+    const increment = (this.damping * this.rank.get(s)) / count;
+    const remoteIncrement = (this.damping * this.remoteOf(s)) / count;
     for (let i = 0; i < count; i++) {
       const t = targets[i] as number;
-      this.rank[t] = (this.rank[t] as number) + increment;
-      this.remote[t] = (this.remote[t] as number) + remoteIncrement;
-      if (((this.state[t] as number) & QUEUED) !== 0) this.emit(t, changes);
+      this.rank.set(t, this.rank.get(t) + increment);
+      if (remoteIncrement !== 0) this.remote[t] = (this.remote[t] as number) + remoteIncrement;
+      if ((this.state.get(t) & QUEUED) !== 0) this.emit(t, changes);
     }
   }
 
@@ -387,7 +404,9 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
         this.externalAtStart === null
           ? {}
           : { external: { inflow: this.externalAtStart, warm: this.remote, rank: this.remoteWork, pushed: this.remotePushed } };
-      this.job = new RankJob(this.log, this.log.pageCount, n, this.rank, this.work, this.pushed, {
+      // The job starts from the current estimates, copied flat into its work array (its own start).
+      this.rank.copyTo(this.work, n);
+      this.job = new RankJob(this.log, this.log.pageCount, n, this.work, this.work, this.pushed, {
         damping: this.damping,
         tolerance: this.tolerance,
         maxIterations: this.maxIterations,
@@ -400,7 +419,7 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
   /** Takes a finished recomputation's ranks, re-applies the links found meanwhile, emits queued URLs. */
   private install(job: RankJob, changes: ChangeBuffer): void {
     const n = job.nodeCount;
-    this.rank.set(job.ranks.subarray(0, n));
+    this.rank.copyFrom(job.ranks, n);
     const ys = job.externalRanks;
     const d = this.damping;
     // Y and the summaries received while the job ran: their one-step increments were overwritten
@@ -419,18 +438,18 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
       const end = log.end(k);
       if (end === start) continue;
       const key = log.keyOf(k);
-      const increment = (d * (this.rank[key] as number)) / (end - start);
+      const increment = (d * this.rank.get(key)) / (end - start);
       const remoteIncrement = ys === null ? 0 : (d * (this.remote[key] as number)) / (end - start);
       for (let e = start; e < end; e++) {
         const t = log.targets[e] as number;
         if (t >= n) continue;
-        this.rank[t] = (this.rank[t] as number) + increment;
+        this.rank.set(t, this.rank.get(t) + increment);
         if (remoteIncrement !== 0) this.remote[t] = (this.remote[t] as number) + remoteIncrement;
       }
     }
     this.b = job.base > 0 ? job.base : this.b;
     for (let v = 0; v < this.nodeCount; v++) {
-      if (((this.state[v] as number) & QUEUED) !== 0) this.emit(v, changes);
+      if ((this.state.get(v) & QUEUED) !== 0) this.emit(v, changes);
     }
     this.completed++;
     this.lastIterations = job.iterations;
@@ -439,37 +458,36 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
 
   /** IR′/b + Y of local node v, finite. */
   private priorityOf(v: number): number {
-    const p = (this.rank[v] as number) / this.b + (this.remote[v] as number);
+    const p = this.rank.get(v) / this.b + this.remoteOf(v);
     return Number.isFinite(p) ? p : 0;
   }
 
   /** Returns a queued node's priority as a change if it moved by more than `minChange` (relative) from what the frontier holds. */
   private emit(v: number, changes: ChangeBuffer): void {
     const priority = this.priorityOf(v);
-    const given = this.given[v] as number;
+    const given = this.given.get(v);
     if (Math.abs(priority - given) <= this.minChange * Math.abs(given)) return;
-    this.given[v] = priority;
-    changes.set(this.idOf[v] as number, priority);
+    this.given.set(v, priority);
+    changes.set(this.idOf.get(v), priority);
+  }
+
+  /** Y of local node v: 0 while no link summary has arrived. */
+  private remoteOf(v: number): number {
+    return this.hasInflow ? (this.remote[v] as number) : 0;
   }
 
   /** Local index of `id`, adding it as a node (IR′ = b) on first sight. */
   private nodeOf(id: number): number {
-    if (id < this.localOf.length) {
-      const v = this.localOf[id] as number;
-      if (v >= 0) return v;
-    } else {
-      this.localOf = withRoomFor(this.localOf, id + 1, -1);
-    }
+    const known = this.localOf.get(id);
+    if (known > 0) return known - 1;
     const v = this.nodeCount++;
-    this.localOf[id] = v;
-    this.idOf = withRoomFor(this.idOf, v + 1);
-    this.rank = withRoomFor(this.rank, v + 1);
-    this.state = withRoomFor(this.state, v + 1);
-    this.given = withRoomFor(this.given, v + 1);
-    this.external = withRoomFor(this.external, v + 1);
-    this.remote = withRoomFor(this.remote, v + 1);
-    this.idOf[v] = id;
-    this.rank[v] = this.b;
+    this.localOf.set(id, v + 1);
+    if (this.hasInflow) {
+      this.external = withRoomFor(this.external, v + 1);
+      this.remote = withRoomFor(this.remote, v + 1);
+    }
+    this.idOf.set(v, id);
+    this.rank.set(v, this.b);
     return v;
   }
 }

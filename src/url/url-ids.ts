@@ -6,18 +6,29 @@
  * knows URLs by.
  *
  * Keyed by the URL's 64-bit fingerprint (`fingerprint.ts`), so two URLs with one fingerprint are one
- * URL here too, as in the URL-seen set. Memory: about 20–32 bytes per URL (the fingerprint → id map
- * and the id → fingerprint words), no object per URL. Volatile by design: ids name URLs for the life
- * of one process, as the policy's own state does; a resumed crawl numbers URLs afresh.
+ * URL here too, as in the URL-seen set. Memory: 14–20 bytes per URL, no object per URL: the
+ * fingerprint words of each id (8 bytes, in pages that never move, `core/paged-arrays.ts`) and an
+ * open-addressing index of 1 + id per slot (4 bytes per slot, 35–70 % full), which reads the
+ * keys back from the words rather than holding a second copy of them. A node of a priority order
+ * numbers every URL it queues, a million or more, so these bytes count against its memory bound
+ * (`docs/memory.md`). Volatile by design: ids name URLs for the life of one process, as the
+ * policy's own state does; a resumed crawl numbers URLs afresh.
  */
-import { FingerprintMap, NOT_FOUND } from '../core/fingerprint-map.js';
+import { slotHash } from '../core/hash.js';
+import { PagedArray } from '../core/paged-arrays.js';
 import { urlFingerprintInto } from './fingerprint.js';
+
+/** Linear probing stays short (about 2 probes for a hit, 6 for a miss) up to this load. */
+const MAX_LOAD = 0.7;
 
 /** Fingerprint ↔ dense id; see the file comment. */
 export class UrlIds {
-  private readonly byFingerprint = new FingerprintMap(4096);
+  /** Slot s holds 1 + the id whose fingerprint hashes there (linear probing), 0 when empty. */
+  private slots = new Int32Array(4096);
+  private mask = 4095;
+  private growAt = Math.floor(4096 * MAX_LOAD);
   /** Fingerprint words of id i at (2i, 2i + 1). */
-  private words = new Uint32Array(2 * 4096);
+  private readonly words = new PagedArray(Uint32Array);
   private count = 0;
   private readonly scratch = new Uint32Array(2);
 
@@ -29,36 +40,74 @@ export class UrlIds {
 
   /** The id of the URL whose fingerprint is (hi, lo), handing out the next one on first sight. */
   idOfFingerprint(hi: number, lo: number): number {
-    const known = this.byFingerprint.get(hi, lo);
-    if (known !== NOT_FOUND) return known;
-    const id = this.count++;
-    if (2 * id + 1 >= this.words.length) {
-      const grown = new Uint32Array(this.words.length * 2);
-      grown.set(this.words);
-      this.words = grown;
+    hi >>>= 0;
+    lo >>>= 0;
+    const { slots, mask, words } = this;
+    let s = slotHash(hi, lo) & mask;
+    for (; ; s = (s + 1) & mask) {
+      const entry = slots[s] as number;
+      if (entry === 0) break;
+      const id = entry - 1;
+      if (words.get(2 * id) === hi && words.get(2 * id + 1) === lo) return id;
     }
-    this.words[2 * id] = hi;
-    this.words[2 * id + 1] = lo;
-    this.byFingerprint.set(hi, lo, id);
+    const id = this.count++;
+    words.set(2 * id, hi);
+    words.set(2 * id + 1, lo);
+    slots[s] = id + 1;
+    if (this.count > this.growAt) this.grow();
     return id;
   }
 
   /** The id of `url` if it has one, else -1; hands out nothing. */
   peek(url: string): number {
     urlFingerprintInto(url, this.scratch);
-    return this.byFingerprint.get(this.scratch[0] as number, this.scratch[1] as number);
+    const hi = this.scratch[0] as number;
+    const lo = this.scratch[1] as number;
+    const { slots, mask, words } = this;
+    for (let s = slotHash(hi, lo) & mask; ; s = (s + 1) & mask) {
+      const entry = slots[s] as number;
+      if (entry === 0) return -1;
+      const id = entry - 1;
+      if (words.get(2 * id) === hi && words.get(2 * id + 1) === lo) return id;
+    }
   }
 
   /** The fingerprint's high word of id `id` (an id this table handed out). */
   hiOf(id: number): number {
     this.check(id);
-    return this.words[2 * id] as number;
+    return this.words.get(2 * id);
   }
 
   /** The fingerprint's low word of id `id`. */
   loOf(id: number): number {
     this.check(id);
-    return this.words[2 * id + 1] as number;
+    return this.words.get(2 * id + 1);
+  }
+
+  /** URLs numbered so far. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Bytes held: the fingerprint words' pages and the index. */
+  get bytes(): number {
+    return this.words.bytes + this.slots.byteLength;
+  }
+
+  /** Doubles the index, placing every id again from its words (the keys are not copied). */
+  private grow(): void {
+    const size = this.slots.length * 2;
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    const { words } = this;
+    for (let id = 0; id < this.count; id++) {
+      let s = slotHash(words.get(2 * id), words.get(2 * id + 1)) & mask;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = id + 1;
+    }
+    this.slots = slots;
+    this.mask = mask;
+    this.growAt = Math.floor(size * MAX_LOAD);
   }
 
   private check(id: number): void {
