@@ -1,5 +1,5 @@
 /**
- * `node --expose-gc --import tsx bench/order-memory.bench.ts [--urls N] [--pages P] [--links L]`:
+ * `npm run bench:orders -- [--urls N] [--pages P] [--links L]`:
  * the memory of the priority orders' own per-URL state, without a crawl around it: the node's URL
  * ids (`src/url/url-ids.ts`) and each policy's arrays (`src/order/`), at the size of
  * `bench:frontier` (default 1,049,308 URLs queued, 20,000 pages fetched with 11 links each).
