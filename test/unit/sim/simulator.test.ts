@@ -408,39 +408,7 @@ describe('several nodes', () => {
      * counts (one message), which arrive at 310: y's IB′ is 4 when z is done, so node 1 visits y
      * before x. Without summaries, x (queued first) comes first.
      */
-    const web = {
-      'http://a.test/': ['http://p1.test/', 'http://p2.test/', 'http://p3.test/'],
-      'http://p1.test/': ['http://y.test/'],
-      'http://p2.test/': ['http://y.test/'],
-      'http://p3.test/': ['http://y.test/'],
-      'http://s.test/': ['http://z.test/', 'http://x.test/', 'http://y.test/'],
-    };
-    const g = graphFromAdjacency(web, ['http://a.test/', 'http://s.test/']);
-    const owners = new Map(
-      Object.keys(web)
-        .concat('http://z.test/', 'http://x.test/', 'http://y.test/')
-        .map((u) => [u, /\/\/(s|z|x|y)\./.test(u) ? 1 : 0]),
-    );
-    const latencyMs = Float64Array.from(
-      { length: g.hosts.count },
-      (_, h) => (({ 'a.test': 200, 'z.test': 1000 }) as Record<string, number>)[g.hosts.nameOf(h)] ?? 10,
-    );
-    const run = (linkSummaryIntervalMs: number): Promise<SimulationRun> =>
-      simulate({
-        graph: g,
-        createPolicy: () => new BacklinkPolicy(),
-        nodeCount: 2,
-        partitioner: new TablePartitioner(owners, 2),
-        concurrency: 1,
-        politeness: { minDelayMs: 0, delayFactor: 0 },
-        latencyMs,
-        exchangeDelayMs: 10,
-        linkSummaryIntervalMs,
-      });
-    const byNode1 = (r: SimulationRun): string[] =>
-      Array.from(r.visits.pages)
-        .filter((_, i) => r.visits.nodes[i] === 1)
-        .map((p) => g.urlOf(p));
+    const { run, byNode1 } = summaryWorld(() => new BacklinkPolicy());
     const summarized = await run(300);
     assert.deepEqual(byNode1(summarized), ['http://s.test/', 'http://z.test/', 'http://y.test/', 'http://x.test/']);
     assert.equal(summarized.messages.linkSummaries, 1);
@@ -460,44 +428,12 @@ describe('several nodes', () => {
   it('sends rank shares with link summaries, and a PageRank frontier takes them in', async () => {
     // The graph, timing and partition of the backlink case above, ordered by IR′: node 1 queues z, x
     // and y with one equal share of s each; the summary names y with the shares of p1, p2, p3.
-    const web = {
-      'http://a.test/': ['http://p1.test/', 'http://p2.test/', 'http://p3.test/'],
-      'http://p1.test/': ['http://y.test/'],
-      'http://p2.test/': ['http://y.test/'],
-      'http://p3.test/': ['http://y.test/'],
-      'http://s.test/': ['http://z.test/', 'http://x.test/', 'http://y.test/'],
-    };
-    const g = graphFromAdjacency(web, ['http://a.test/', 'http://s.test/']);
-    const owners = new Map(
-      Object.keys(web)
-        .concat('http://z.test/', 'http://x.test/', 'http://y.test/')
-        .map((u) => [u, /\/\/(s|z|x|y)\./.test(u) ? 1 : 0]),
-    );
-    const latencyMs = Float64Array.from(
-      { length: g.hosts.count },
-      (_, h) => (({ 'a.test': 200, 'z.test': 1000 }) as Record<string, number>)[g.hosts.nameOf(h)] ?? 10,
-    );
     const policies: PageRankPolicy[] = [];
-    const run = (linkSummaryIntervalMs: number): Promise<SimulationRun> =>
-      simulate({
-        graph: g,
-        createPolicy: () => {
-          const p = new PageRankPolicy({ sliceWork: 0 });
-          policies.push(p);
-          return p;
-        },
-        nodeCount: 2,
-        partitioner: new TablePartitioner(owners, 2),
-        concurrency: 1,
-        politeness: { minDelayMs: 0, delayFactor: 0 },
-        latencyMs,
-        exchangeDelayMs: 10,
-        linkSummaryIntervalMs,
-      });
-    const byNode1 = (r: SimulationRun): string[] =>
-      Array.from(r.visits.pages)
-        .filter((_, i) => r.visits.nodes[i] === 1)
-        .map((p) => g.urlOf(p));
+    const { run, byNode1 } = summaryWorld(() => {
+      const p = new PageRankPolicy({ sliceWork: 0 });
+      policies.push(p);
+      return p;
+    });
     const summarized = await run(300);
     assert.deepEqual(byNode1(summarized), ['http://s.test/', 'http://z.test/', 'http://y.test/', 'http://x.test/']);
     assert.equal(summarized.nodes[1]?.remoteLinksReceived, 3);
@@ -555,3 +491,50 @@ describe('what a fetch gave', () => {
     ]);
   });
 });
+
+/**
+ * The world of the link-summary cases: two nodes, node 1 owning s, z, x and y; a links to p1, p2,
+ * p3, each linking to y; s links to z, x and y. Fetches take 10 ms, a's 200 and z's 1000. `run`
+ * simulates it with summaries every `linkSummaryIntervalMs` (0: none); `byNode1` lists the pages
+ * node 1 visited, in order.
+ */
+function summaryWorld(createPolicy: () => OrderingPolicy): {
+  run: (linkSummaryIntervalMs: number) => Promise<SimulationRun>;
+  byNode1: (r: SimulationRun) => string[];
+} {
+  const web = {
+    'http://a.test/': ['http://p1.test/', 'http://p2.test/', 'http://p3.test/'],
+    'http://p1.test/': ['http://y.test/'],
+    'http://p2.test/': ['http://y.test/'],
+    'http://p3.test/': ['http://y.test/'],
+    'http://s.test/': ['http://z.test/', 'http://x.test/', 'http://y.test/'],
+  };
+  const g = graphFromAdjacency(web, ['http://a.test/', 'http://s.test/']);
+  const owners = new Map(
+    Object.keys(web)
+      .concat('http://z.test/', 'http://x.test/', 'http://y.test/')
+      .map((u) => [u, /\/\/(s|z|x|y)\./.test(u) ? 1 : 0]),
+  );
+  const latencyMs = Float64Array.from(
+    { length: g.hosts.count },
+    (_, h) => (({ 'a.test': 200, 'z.test': 1000 }) as Record<string, number>)[g.hosts.nameOf(h)] ?? 10,
+  );
+  return {
+    run: (linkSummaryIntervalMs) =>
+      simulate({
+        graph: g,
+        createPolicy,
+        nodeCount: 2,
+        partitioner: new TablePartitioner(owners, 2),
+        concurrency: 1,
+        politeness: { minDelayMs: 0, delayFactor: 0 },
+        latencyMs,
+        exchangeDelayMs: 10,
+        linkSummaryIntervalMs,
+      }),
+    byNode1: (r) =>
+      Array.from(r.visits.pages)
+        .filter((_, i) => r.visits.nodes[i] === 1)
+        .map((p) => g.urlOf(p)),
+  };
+}
