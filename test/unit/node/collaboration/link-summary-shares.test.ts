@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { recordingExchange } from '../../../helpers/exchange.js';
 import type { Candidate } from '../../../../src/node/stages/candidate.js';
 import { PartitionRouter } from '../../../../src/node/collaboration/partition-router.js';
-import type { Exchange, ExchangeStats } from '../../../../src/exchange/exchange.js';
-import type { LinkSummaryMessage, OutgoingMessage } from '../../../../src/exchange/messages.js';
+import type { LinkSummaryMessage } from '../../../../src/exchange/messages.js';
 import { decodeMessage, encodeMessage } from '../../../../src/exchange/codec.js';
-import type { Partitioner, PartitionId, UrlToPlace } from '../../../../src/partition/partitioner.js';
+import type { Partitioner, UrlToPlace } from '../../../../src/partition/partitioner.js';
 
 /** `http://p<k>.test/...` is on partition k. */
 const byHostName: Partitioner = {
@@ -19,19 +19,6 @@ const byHostName: Partitioner = {
   needsIp: false,
   placeUrl: (u: UrlToPlace) => [Number(u.hostname.slice(1, u.hostname.indexOf('.')))],
 };
-
-function recorder(): { exchange: Exchange; sent: { to: PartitionId; message: OutgoingMessage }[] } {
-  const sent: { to: PartitionId; message: OutgoingMessage }[] = [];
-  const exchange: Exchange = {
-    spec: { id: 'recorder', params: {} },
-    start: async () => {},
-    send: (to, message) => sent.push({ to, message }),
-    flush: async () => {},
-    close: async () => {},
-    stats: () => ({}) as ExchangeStats,
-  };
-  return { exchange, sent };
-}
 
 const link = (path: string, fromId: number): Candidate => ({
   url: `http://p1.test${path}`,
@@ -43,7 +30,7 @@ const link = (path: string, fromId: number): Candidate => ({
 
 describe('link summaries with shares', () => {
   test('the router sums the linking pages’ shares per URL, parallel to the counts', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const shareOf = new Map([
       [7, 0.5],
       [8, 0.25],
@@ -75,7 +62,7 @@ describe('link summaries with shares', () => {
   });
 
   test('without a policy that values links, a summary has no shares', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = new PartitionRouter({
       nodeId: 'n0',
       partitioner: byHostName,

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { recordingExchange } from '../../../helpers/exchange.js';
 import type { Candidate } from '../../../../src/node/stages/candidate.js';
 import { PartitionRouter, type PartitionRouterOptions } from '../../../../src/node/collaboration/partition-router.js';
-import type { Exchange, ExchangeStats } from '../../../../src/exchange/exchange.js';
-import type { OutgoingMessage } from '../../../../src/exchange/messages.js';
-import type { Partitioner, PartitionId, UrlToPlace } from '../../../../src/partition/partitioner.js';
+import type { Exchange } from '../../../../src/exchange/exchange.js';
+import type { Partitioner, UrlToPlace } from '../../../../src/partition/partitioner.js';
 import { CommunityPartitioner } from '../../../../src/partition/community/community.js';
 
 /** Places `http://p<k>.test/...` on partition k (and on every partition listed after `+` in the host: `p0+2`). */
@@ -22,19 +22,6 @@ const byHostName: Partitioner = {
 
 /** Keeps every URL where it was found (topic-like). */
 const keepHere: Partitioner = { spec: { id: 'here', params: {} }, partitionCount: 3, needsIp: false, placeUrl: (_u, self) => [self] };
-
-function recorder(): { exchange: Exchange; sent: { to: PartitionId; message: OutgoingMessage }[] } {
-  const sent: { to: PartitionId; message: OutgoingMessage }[] = [];
-  const exchange: Exchange = {
-    spec: { id: 'recorder', params: {} },
-    start: async () => {},
-    send: (to, message) => sent.push({ to, message }),
-    flush: async () => {},
-    close: async () => {},
-    stats: () => ({}) as ExchangeStats,
-  };
-  return { exchange, sent };
-}
 
 const link = (host: string, path: string, fromUrl: string | null = 'http://p0.test/'): Candidate => ({
   url: `http://${host}.test${path}`,
@@ -59,7 +46,7 @@ function router(o: Partial<PartitionRouterOptions> & { exchange: Exchange }): Pa
 
 describe('PartitionRouter', () => {
   test('keeps the URLs placed on its partition; batches the others per partition until flushed', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = router({ exchange });
     const kept = r.route([link('p0', '/a'), link('p1', '/b'), link('p2', '/c'), link('p1', '/d')], noIp);
     assert.deepEqual(
@@ -85,7 +72,7 @@ describe('PartitionRouter', () => {
   });
 
   test('a full batch goes at once', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = router({ exchange });
     r.route([link('p1', '/1'), link('p1', '/2'), link('p1', '/3'), link('p1', '/4')], noIp);
     assert.equal(sent.length, 1);
@@ -94,7 +81,7 @@ describe('PartitionRouter', () => {
   });
 
   test('a URL sent lately is not sent again, to the same partition', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = router({ exchange });
     r.route([link('p1', '/x'), link('p1', '/x'), link('p1', '/y')], noIp);
     r.route([link('p1', '/x')], noIp);
@@ -104,14 +91,14 @@ describe('PartitionRouter', () => {
   });
 
   test('with the cache off, every occurrence is sent', () => {
-    const { exchange } = recorder();
+    const { exchange } = recordingExchange();
     const r = router({ exchange, sentCacheEntries: 0 });
     r.route([link('p1', '/x'), link('p1', '/x')], noIp);
     assert.deepEqual(r.counts, { kept: 0, sent: 2, cached: 0 });
   });
 
   test('a placement on several partitions (Policy B) keeps the URL and sends it to each other one', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = router({ exchange });
     const kept = r.route([link('p0+1+2', '/b')], noIp);
     r.flush();
@@ -123,7 +110,7 @@ describe('PartitionRouter', () => {
   });
 
   test('a node owning several partitions keeps what any of them owns', () => {
-    const { exchange } = recorder();
+    const { exchange } = recordingExchange();
     const r = router({ exchange, partitions: [0, 2] });
     const kept = r.route([link('p0', '/a'), link('p1', '/b'), link('p2', '/c')], noIp);
     assert.deepEqual(
@@ -133,7 +120,7 @@ describe('PartitionRouter', () => {
   });
 
   test('seeds: kept when placed here, never sent; strategies that keep URLs where found deal them round-robin', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = router({ exchange, partitions: [1] });
     assert.equal(r.keepsSeed(link('p1', '/', null), 0, noIp), true);
     assert.equal(r.keepsSeed(link('p2', '/', null), 0, noIp), false);
@@ -146,7 +133,7 @@ describe('PartitionRouter', () => {
   });
 
   test('link summaries count every link to another partition’s URL (before the sent cache), links only', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = router({ exchange, batchUrls: 100 });
     r.route([link('p1', '/x'), link('p1', '/x'), link('p2', '/y'), link('p1', '/seed', null), link('p0', '/own')], noIp);
     r.flush();
@@ -163,7 +150,7 @@ describe('PartitionRouter', () => {
   });
 
   test('no link summaries when they are off', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = router({ exchange, isSummarizing: false });
     r.route([link('p1', '/x')], noIp);
     r.sendLinkSummaries();
@@ -176,7 +163,7 @@ describe('PartitionRouter with a strategy that reads citations (community)', () 
   const here = (path: string, from = 'http://p0.test/'): Candidate => link('p0', path, from);
 
   test('its own links vote for its partition: with no other counts, URLs stay, and every link is summarized to every other partition', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = router({ exchange, partitioner: community() });
     const kept = r.route([here('/a'), here('/b'), here('/a', 'http://p0.test/2')], noIp);
     assert.equal(kept.length, 3);
@@ -196,7 +183,7 @@ describe('PartitionRouter with a strategy that reads citations (community)', () 
   });
 
   test('a URL another partition’s pages cite more goes there; one this node took before stays', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = router({ exchange, partitioner: community(), batchUrls: 100 });
     r.route([here('/kept')], noIp);
     r.receiveLinks({
@@ -224,7 +211,7 @@ describe('PartitionRouter with a strategy that reads citations (community)', () 
   });
 
   test('counts from its own partition or without a partition are ignored', () => {
-    const { exchange, sent } = recorder();
+    const { exchange, sent } = recordingExchange();
     const r = router({ exchange, partitioner: community(), batchUrls: 100 });
     r.receiveLinks({ kind: 'links', from: 'me', seq: 1, partition: 0, counts: [['http://p0.test/x', 9]] });
     r.receiveLinks({ kind: 'links', from: 'old', seq: 1, counts: [['http://p0.test/x', 9]] });
