@@ -22,6 +22,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Frontier } from '../../frontier/frontier.js';
 import type { LastCapture, RevisitState, RevisitStore } from '../../frontier-store/revisit-store.js';
 import type { Log } from '../../obs/log.js';
+import type { RecrawlCounts } from '../crawl-stats.js';
 import { firstVisit, nextIntervalMs, recordVisit, type RevisitBounds } from '../../frontier/change-rate.js';
 import type { Waker } from './waker.js';
 
@@ -43,19 +44,8 @@ export interface PageVisit {
   readonly capture: LastCapture | null;
 }
 
-/** Counters of a run's revisits. */
-export interface RevisitCounts {
-  /** Pages scheduled for a first revisit in this run. */
-  scheduled: number;
-  /** Revisits handed to the frontier. */
-  queued: number;
-  /** Revisits answered 304. */
-  notModified: number;
-  /** Revisits answered 2xx with the content seen last time. */
-  unchanged: number;
-  /** Revisits answered 2xx with a new content: changes caught. */
-  changed: number;
-}
+/** Counters of a run's revisits: the summary's {@link RecrawlCounts}, counted up as they happen. */
+export type RevisitCounts = { -readonly [K in keyof RecrawlCounts]: RecrawlCounts[K] };
 
 /** Collaborators of {@link RevisitScheduler}. */
 export interface RevisitSchedulerOptions {
