@@ -15,10 +15,16 @@
  *       crawl run several times and its PST curves averaged (a live order depends on timing).
  * Communication: link summary messages, URL entries and encoded bytes per page downloaded (live:
  * the exchange's own counters; simulator: messages and entries).
+ *   (c) `--order forward-links` in the simulator, on the web of (a): summaries then carry the
+ *       largest out-degree of the sender's pages linking to each URL (`src/order/forward-links.ts`,
+ *       "Pages other nodes fetched"). Scored by how much of the one-node crawl's order the four
+ *       nodes keep: the share of the one-node crawl's first k pages among their first k, read at the
+ *       same fractions of the budget and averaged over k = 1..budget.
  *
  * Verdicts (each can fail): with summaries the four-node crawl's PST is closer to the one-node
  * crawl's than without, in the simulator and live; the live nodes' policies took remote links in;
- * the summaries cost less than a kilobyte per page downloaded.
+ * the summaries cost less than a kilobyte per page downloaded; under forward-links, the four nodes
+ * keep more of the one-node crawl's order with summaries than without.
  *
  * `--quick` uses smaller webs and budgets (about a minute); the default takes a few minutes on a
  * 2-core machine. Progress goes to stderr.
@@ -34,6 +40,7 @@ import { pageRank } from '../src/eval/pagerank.js';
 import { loadTruthGraph } from '../src/sim/graph/truth-graph.js';
 import { simulate } from '../src/sim/simulator.js';
 import { PageRankPolicy } from '../src/order/pagerank.js';
+import { ForwardLinksPolicy } from '../src/order/forward-links.js';
 import type { ImportanceEstimator, OrderingPolicy, RankShareEstimator, RemoteLinkObserver } from '../src/order/policy.js';
 import { HostHashPartitioner } from '../src/partition/hash/host-hash.js';
 import { readCrawlLog } from '../src/store/crawl-log.js';
@@ -145,8 +152,80 @@ function countsOnly(p: PageRankPolicy): OrderingPolicy & RemoteLinkObserver & Im
   };
 }
 
-/** (a) The simulator on a test web's truth. */
-async function simulated(dir: string): Promise<{ rows: Row[]; graphPages: number; graphLinks: number }> {
+/** A forward-links crawl's figures: how much of the one-node crawl's order it keeps. */
+interface OrderRow {
+  readonly label: string;
+  readonly pages: number;
+  /** Share of the one-node crawl's first k pages among this crawl's first k, at each of {@link AT}. */
+  readonly common: readonly number[];
+  /** The same share averaged over k = 1..budget. */
+  readonly meanCommon: number;
+  readonly summaries: number;
+  readonly entries: number;
+}
+
+/** Share of `one`'s first k distinct pages among `other`'s first k, for k = 1..budget. */
+function commonCurve(one: ArrayLike<number>, other: ArrayLike<number>, budget: number): Float64Array {
+  const distinct = (visits: ArrayLike<number>): number[] => [...new Set(Array.from(visits))].slice(0, budget);
+  const a = distinct(one);
+  const b = distinct(other);
+  const inA = new Set<number>();
+  const inB = new Set<number>();
+  const curve = new Float64Array(budget);
+  let common = 0;
+  for (let k = 0; k < budget; k++) {
+    const x = a[k];
+    const y = b[k];
+    if (x !== undefined) {
+      inA.add(x);
+      if (inB.has(x)) common++;
+    }
+    if (y !== undefined) {
+      inB.add(y);
+      if (inA.has(y)) common++;
+    }
+    curve[k] = common / (k + 1);
+  }
+  return curve;
+}
+
+/** (c) Forward-link ordering in the simulator, on the graph of (a). */
+async function forwardLinksSimulated(graph: Parameters<typeof simulate>[0]['graph']): Promise<OrderRow[]> {
+  const runs: [string, number, number][] = [
+    ['1 node', 1, 0],
+    ['4 nodes, no summaries', 4, 0],
+    ['4 nodes, summaries every 1 s', 4, 1_000],
+  ];
+  const rows: OrderRow[] = [];
+  let one: Uint32Array | null = null;
+  for (const [label, nodes, interval] of runs) {
+    const run = await simulate({
+      graph,
+      createPolicy: () => new ForwardLinksPolicy(),
+      ...(nodes > 1 ? { partitioner: new HostHashPartitioner(nodes) } : {}),
+      nodeCount: nodes,
+      concurrency: 128 / nodes,
+      maxPages: SIM_BUDGET,
+      linkSummaryIntervalMs: interval,
+    });
+    const visits = Uint32Array.from(run.visits.pages.subarray(0, run.visits.count));
+    one ??= visits;
+    const curve = commonCurve(one, visits, SIM_BUDGET);
+    rows.push({
+      label,
+      pages: run.visits.count,
+      common: AT.map((f) => curve[Math.max(0, Math.ceil(f * SIM_BUDGET) - 1)] as number),
+      meanCommon: curve.reduce((sum, x) => sum + x, 0) / SIM_BUDGET,
+      summaries: run.messages.linkSummaries,
+      entries: run.nodes.reduce((sum, x) => sum + x.linkSummaryEntriesSent, 0),
+    });
+    log(`simulator, forward-links: ${label}: ${run.visits.count} visits in ${(run.wallMs / 1000).toFixed(1)} s`);
+  }
+  return rows;
+}
+
+/** (a) The simulator on a test web's truth, and (c) forward-links on the same graph. */
+async function simulated(dir: string): Promise<{ rows: Row[]; forward: OrderRow[]; graphPages: number; graphLinks: number }> {
   const truthDir = join(dir, 'sim-truth');
   log(`simulator: exporting a test web of ${SIM_WEB.pages} pages`);
   await exportTruth(new WebModel(SIM_WEB), truthDir);
@@ -182,7 +261,8 @@ async function simulated(dir: string): Promise<{ rows: Row[]; graphPages: number
       );
       log(`simulator: ${label}: ${run.visits.count} visits in ${(run.wallMs / 1000).toFixed(1)} s`);
     }
-    return { rows: withGaps(rows), graphPages: graph.pageCount, graphLinks: graph.csr.targets.length };
+    const forward = await forwardLinksSimulated(graph);
+    return { rows: withGaps(rows), forward, graphPages: graph.pageCount, graphLinks: graph.csr.targets.length };
   } finally {
     graph.close();
   }
@@ -291,8 +371,19 @@ interface Verdict {
   readonly evidence: string;
 }
 
-function verdicts(sim: readonly Row[], liveRows: readonly Row[]): Verdict[] {
+function forwardTable(rows: readonly OrderRow[]): string {
+  const head = `| crawl | pages | ${AT.map((f) => `in common at ${Math.round(100 * f)} %`).join(' | ')} | mean in common | summaries / page | entries / page |`;
+  const sep = `|${'---|'.repeat(AT.length + 5)}`;
+  const lines = rows.map((r) => {
+    const per = (x: number, d: number): string => (r.pages > 0 ? num(x / r.pages, d) : '—');
+    return `| ${r.label} | ${num(r.pages)} | ${r.common.map(pct).join(' | ')} | ${pct(r.meanCommon)} | ${per(r.summaries, 3)} | ${per(r.entries, 2)} |`;
+  });
+  return [head, sep, ...lines].join('\n');
+}
+
+function verdicts(sim: readonly Row[], liveRows: readonly Row[], forward: readonly OrderRow[]): Verdict[] {
   const [, simWithout, simWith] = sim as [Row, Row, Row];
+  const [, forwardWithout, forwardWith] = forward as [OrderRow, OrderRow, OrderRow];
   const [, liveWithout, liveWith] = liveRows as [Row, Row, Row];
   const bytesPerPage = liveWith.bytes / Math.max(1, liveWith.pages);
   return [
@@ -316,6 +407,11 @@ function verdicts(sim: readonly Row[], liveRows: readonly Row[]): Verdict[] {
       isHeld: bytesPerPage < 1024,
       evidence: `${num(bytesPerPage, 1)} bytes per page (${num(liveWith.summaries)} messages, ${num(liveWith.entries)} entries)`,
     },
+    {
+      claim: 'Simulator, forward-links: with link summaries the 4-node crawl keeps more of the 1-node crawl’s order than without',
+      isHeld: forwardWith.meanCommon > forwardWithout.meanCommon,
+      evidence: `${pct(forwardWith.meanCommon)} of the first k pages in common with, ${pct(forwardWithout.meanCommon)} without (mean over k)`,
+    },
   ];
 }
 
@@ -324,9 +420,9 @@ async function main(): Promise<void> {
   try {
     const sim = await simulated(dir);
     const liveResult = await live(dir);
-    const vs = verdicts(sim.rows, liveResult.rows);
+    const vs = verdicts(sim.rows, liveResult.rows, sim.forward);
     const doc = [
-      '# Cho’s remedy for hash partitioning: link summaries for PageRank ordering',
+      '# Cho’s remedy for hash partitioning: link summaries for PageRank and forward-link ordering',
       '',
       `Generated by \`npm run experiment:cho-exchange${isQuick ? ' -- --quick' : ''}\` on ${new Date().toISOString().slice(0, 10)} ` +
         `(Node ${process.versions.node}, ${availableParallelism()} CPUs, ${((performance.now() - started) / 1000).toFixed(0)} s). Do not edit by hand.`,
@@ -357,6 +453,17 @@ async function main(): Promise<void> {
       `A live crawl’s order also depends on timing: each row is the mean of ${LIVE_RUNS} runs (PST curves averaged point by point; counts per run).`,
       '',
       table(liveResult.rows),
+      '',
+      '## (c) Forward-link ordering, simulator',
+      '',
+      'The web, budget, partition, fetch slots and summary interval of (a), `--order forward-links`: a URL is ranked by the',
+      'largest out-degree among the fetched pages linking to it, and the summaries carry, per URL, the largest out-degree',
+      'of the sender’s pages linking to it, which the owner merges by max (`src/order/forward-links.ts`). *In common at',
+      'x %*: the share of the 1-node crawl’s first k pages that the crawl also fetched among its first k, k = x % of the',
+      'budget; *mean in common*: the same averaged over k = 1..budget. 4 nodes cannot match it exactly: each serves its',
+      'own frontier, and the crawl interleaves four orders.',
+      '',
+      forwardTable(sim.forward),
       '',
       '## Verdicts',
       '',

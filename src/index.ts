@@ -55,13 +55,14 @@ export type { Log, LogFields } from './obs/log.js';
 
 export { ORDER_POLICY_IDS, orderPolicySchema, orderingPolicyFrom } from './order/registry.js';
 export type { OrderModels, OrderPolicyId } from './order/registry.js';
-export { canEstimateImportance, canObserveRemoteLinks, canShareRank, NO_PRIORITY_CHANGES } from './order/policy.js';
+export { canEstimateImportance, canObserveRemoteLinks, canShareRank, canTellOutDegree, NO_PRIORITY_CHANGES } from './order/policy.js';
 export type {
   DiscoveredUrl,
   FetchedPage,
   ImportanceEstimator,
   OrderingPolicy,
   OrderingPolicySpec,
+  OutDegreeEstimator,
   PolicyNeeds,
   PriorityChanges,
   RankShareEstimator,

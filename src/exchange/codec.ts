@@ -12,7 +12,8 @@
  * from the fields it knows (unknown fields are dropped, so a newer sender that adds an optional field
  * does not break an older receiver; anything incompatible bumps the version byte), caps the inflated
  * size (a message must not be a zip bomb), and turns every failure into one `ShoalError` with code
- * `EXCHANGE_MESSAGE_INVALID` saying what is wrong.
+ * `EXCHANGE_MESSAGE_INVALID` saying what is wrong. A link summary's `shares` and `outDegrees` are
+ * such optional fields: a receiver that predates them drops them and orders without them.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Packr, Unpackr } from 'msgpackr';
@@ -121,6 +122,7 @@ function canonical(m: ExchangeMessage): Record<string, unknown> {
     case 'links': {
       const out: Record<string, unknown> = { kind: m.kind, from: m.from, seq: m.seq, counts: m.counts };
       if (m.shares !== undefined) out.shares = m.shares;
+      if (m.outDegrees !== undefined) out.outDegrees = m.outDegrees;
       if (m.partition !== undefined) out.partition = m.partition;
       return out;
     }
@@ -210,12 +212,14 @@ function readMessage(value: unknown): ExchangeMessage {
         return [urlValue(pair[0], `${path}[0]`), n];
       });
       const shares = o.shares === undefined ? undefined : readShares(o.shares, counts.length);
+      const outDegrees = o.outDegrees === undefined ? undefined : readOutDegrees(o.outDegrees, counts.length);
       return {
         kind: 'links',
         from,
         seq,
         counts,
         ...(shares === undefined ? {} : { shares }),
+        ...(outDegrees === undefined ? {} : { outDegrees }),
         ...(o.partition === undefined ? {} : { partition: int(o, 'partition', 'message', 0) }),
       };
     }
@@ -231,6 +235,15 @@ function readShares(value: unknown, length: number): readonly number[] {
   if (!Array.isArray(value) || value.length !== length) invalid(`message.shares is not an array of ${length} numbers`);
   return value.map((x: unknown, i): number => {
     if (typeof x !== 'number' || !Number.isFinite(x) || x < 0) invalid(`message.shares[${i}] is not a finite number >= 0`);
+    return x;
+  });
+}
+
+/** A link summary's out-degrees: integers >= 0, one per count. */
+function readOutDegrees(value: unknown, length: number): readonly number[] {
+  if (!Array.isArray(value) || value.length !== length) invalid(`message.outDegrees is not an array of ${length} integers`);
+  return value.map((x: unknown, i): number => {
+    if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 0) invalid(`message.outDegrees[${i}] is not an integer >= 0`);
     return x;
   });
 }

@@ -68,8 +68,8 @@ export interface ForwardedPageMessage {
 
 /**
  * In-link counts the sender saw for URLs the receiver owns, since its last summary (Cho's remedy
- * for hash partitioning: backlink and PageRank estimates count links found by other nodes; the
- * community strategy's votes).
+ * for hash partitioning: backlink, PageRank and forward-link estimates count links found by other
+ * nodes; the community strategy's votes).
  */
 export interface LinkSummaryMessage {
   readonly kind: 'links';
@@ -83,6 +83,13 @@ export interface LinkSummaryMessage {
    * (`order/pagerank.ts`). Absent otherwise.
    */
   readonly shares?: readonly number[];
+  /**
+   * Parallel to `counts`, when the sender's ordering policy knows out-degrees (`forward-links`): the
+   * largest number of distinct URLs one of the sender's pages linking to the URL links to (IF,
+   * `order/forward-links.ts`), an integer ≥ 0. Merged by max. Absent otherwise, and when every
+   * value would be 0.
+   */
+  readonly outDegrees?: readonly number[];
   /**
    * The partition whose pages the counts are from (the sender's first), when the crawl's strategy
    * reads citations (`community`): the counts are then of every link and go to every other node.

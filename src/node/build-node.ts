@@ -59,7 +59,7 @@ import { MemoryFrontier, backQueueCountFor } from '../frontier/memory-frontier.j
 import { fifoShareFor, PersistentFrontier } from '../frontier-store/persistent-frontier.js';
 import { RevisitStore } from '../frontier-store/revisit-store.js';
 import { RevisitScheduler } from './stages/revisits.js';
-import { canShareRank, type OrderingPolicy } from '../order/policy.js';
+import { canShareRank, canTellOutDegree, type OrderingPolicy } from '../order/policy.js';
 import { orderingPolicyFrom } from '../order/registry.js';
 import { defaultLinkSummaryIntervalMs } from '../partition/registry.js';
 import { orderModelsOf } from './order-models.js';
@@ -479,6 +479,7 @@ function assembleNode(c: Checked): CrawlNode {
           sentCacheEntries: cl.sentCacheEntries,
           isSummarizing: summaryIntervalMs > 0,
           ...(canShareRank(policy) ? { rankShareOf: (id: number) => policy.rankShare(id) } : {}),
+          ...(canTellOutDegree(policy) ? { outDegreeOf: (id: number) => policy.outDegree(id) } : {}),
         });
   const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({

@@ -136,6 +136,8 @@ export interface NodeExchangeSummary {
     readonly linkSummaries: number;
     /** In-links named by the link summaries the ordering policy took (Σ of their counts; 0 when it takes none). */
     readonly remoteLinks: number;
+    /** Queued URLs whose priority the link summaries changed (in-link counts, shares, out-degrees). */
+    readonly reprioritized: number;
     readonly controls: number;
     readonly failed: number;
   };

@@ -16,6 +16,11 @@
  * the few that leave the community included, so a crawler drifts into other communities once its own
  * is used up. `npm run experiment:community` measures both (docs/experiments/community-crawling.md).
  *
+ * Link summaries from other nodes (SPEC §4.5) are not read: R is this node's own retrieved set, and
+ * the similarities need whole link lists (who cites u together with what, which out-links pages
+ * share), where a summary gives one count of links per URL. (The `community` partitioner reads those
+ * counts, as votes: `partition/community/`.)
+ *
  * The paper's capacity (a crawler keeps its best documents and drops the rest) is the frontier's
  * business in a crawl: `limits.maxPages` bounds what a node retrieves. Memory: a row of similarities
  * per known page, each list of links capped at `maxNeighbours`; meant for focused crawls (thousands

@@ -15,8 +15,19 @@
  * {@link ImportanceEstimator}: IF(P) itself for a fetched page (known exactly, as the paper notes),
  * the ordering value above for a page not fetched yet.
  *
- * Cost: O(links) per fetched page; 8 bytes per URL linked to (the best value), 8 per fetched page
- * (its out-degree).
+ * ## Pages other nodes fetched
+ *
+ * In a collaborative crawl the pages linking to u may have been fetched by other nodes, which
+ * alone know their out-degrees. Each node tells the owners of the URLs its pages link to, in its
+ * link summaries, the largest IF among its pages linking to each URL ({@link OutDegreeEstimator},
+ * `outDegrees` of `LinkSummaryMessage`); the owner takes it into O(u) like a local link
+ * ({@link RemoteLinkObserver}). O(u) is a maximum, so summaries merge by max, a repeated summary
+ * changes nothing, and the order of summaries and local fetches does not matter: once every node
+ * has sent its summaries, the owner's O(u) is the one a single node that fetched all the pages
+ * would give. In-link counts and rank shares of the same summaries are not read.
+ *
+ * Cost: O(links) per fetched page, O(entries) per summary; 8 bytes per URL linked to (the best
+ * value, local and remote together), 8 per fetched page (its out-degree).
  */
 import { DistinctLinks } from './distinct-links.js';
 import { IdFlags, IdNumbers, isUrlId } from './id-arrays.js';
@@ -28,20 +39,22 @@ import {
   type ImportanceEstimator,
   type OrderingPolicy,
   type OrderingPolicySpec,
+  type OutDegreeEstimator,
   type PolicyNeeds,
   type PriorityChanges,
+  type RemoteLinkObserver,
 } from './policy.js';
 
 /** Forward-link ordering: the best out-degree among in-linking fetched pages; see the file comment. */
-export class ForwardLinksPolicy implements OrderingPolicy, ImportanceEstimator {
+export class ForwardLinksPolicy implements OrderingPolicy, RemoteLinkObserver, OutDegreeEstimator, ImportanceEstimator {
   /** `{ id: 'forward-links', params: {} }`. */
   readonly spec: OrderingPolicySpec = Object.freeze({ id: 'forward-links', params: Object.freeze({}) });
   /** Ids and links only. */
   readonly needs: PolicyNeeds = NEEDS_LINKS_ONLY;
-  /** Largest out-degree of a fetched page linking to the id. */
+  /** Largest out-degree of a fetched page linking to the id, this node's or another's. */
   private readonly best = new IdNumbers();
   /** Out-degree of a fetched page (valid when `fetched` has the id). */
-  private readonly outDegree = new IdNumbers();
+  private readonly degrees = new IdNumbers();
   private readonly fetched = new IdFlags();
   private readonly links = new DistinctLinks();
   private readonly changes = new QueuedChanges();
@@ -59,7 +72,7 @@ export class ForwardLinksPolicy implements OrderingPolicy, ImportanceEstimator {
     const degree = this.links.of(page.outIds, page.id);
     if (isUrlId(page.id)) {
       this.fetched.set(page.id, true);
-      this.outDegree.set(page.id, degree);
+      this.degrees.set(page.id, degree);
     }
     const targets = this.links.targets;
     for (let i = 0; i < degree; i++) {
@@ -71,8 +84,37 @@ export class ForwardLinksPolicy implements OrderingPolicy, ImportanceEstimator {
     return changes;
   }
 
+  /**
+   * Takes in the largest out-degree of other nodes' pages linking to each URL (`outDegrees[i]` for
+   * `ids[i]`); returns the queued URLs whose value rose. Counts and shares are not read; a summary
+   * without out-degrees changes nothing, and a value that is not a finite number ≥ 0 is skipped.
+   */
+  observeRemoteLinks(
+    ids: ArrayLike<number>,
+    _counts: ArrayLike<number>,
+    _shares?: ArrayLike<number>,
+    outDegrees?: ArrayLike<number>,
+  ): PriorityChanges {
+    const changes = this.changes.reset();
+    if (outDegrees === undefined) return changes;
+    const n = Math.min(ids.length, outDegrees.length);
+    for (let i = 0; i < n; i++) {
+      const id = ids[i] as number;
+      const degree = outDegrees[i] as number;
+      if (!isUrlId(id) || !Number.isFinite(degree) || degree <= this.best.get(id)) continue;
+      this.best.set(id, degree);
+      changes.setIfQueued(id, degree);
+    }
+    return changes;
+  }
+
+  /** IF(id) of a page this node fetched; 0 for any other id. */
+  outDegree(id: number): number {
+    return this.fetched.has(id) ? this.degrees.get(id) : 0;
+  }
+
   /** IF(id) for a fetched page, else the best in-linking out-degree; 0 for an id never met. */
   estimate(id: number): number {
-    return this.fetched.has(id) ? this.outDegree.get(id) : this.best.get(id);
+    return this.fetched.has(id) ? this.degrees.get(id) : this.best.get(id);
   }
 }

@@ -158,10 +158,16 @@ export interface RemoteLinkObserver {
    * Learns in-link counts another node saw: `counts[i]` pages of that node link to the URL `ids[i]`
    * (one this node owns) since its previous summary. `shares[i]`, when the sender's policy can
    * value its links ({@link RankShareEstimator}), is the sum of what those links carry: Σ IR′(T)/(b·c_T)
-   * over the sender's linking pages T, in units of the sender's b. Non-finite or negative values
-   * are ignored. Returns the priority changes.
+   * over the sender's linking pages T, in units of the sender's b. `outDegrees[i]`, when the
+   * sender's policy knows out-degrees ({@link OutDegreeEstimator}), is the largest IF(T) among those
+   * pages. Non-finite or negative values are ignored. Returns the priority changes.
    */
-  observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>, shares?: ArrayLike<number>): PriorityChanges;
+  observeRemoteLinks(
+    ids: ArrayLike<number>,
+    counts: ArrayLike<number>,
+    shares?: ArrayLike<number>,
+    outDegrees?: ArrayLike<number>,
+  ): PriorityChanges;
 }
 
 /**
@@ -174,6 +180,22 @@ export interface RemoteLinkObserver {
 export interface RankShareEstimator {
   /** y(P)/c_P of the fetched page `id` (≥ 0, finite); 0 for a page not fetched or without links. */
   rankShare(id: number): number;
+}
+
+/**
+ * The optional ability to say how many distinct URLs a fetched page links to: IF(P), the value
+ * forward-link ordering gives the URLs P links to. A collaborative node adds, per URL of a link
+ * summary, the largest IF among its pages linking to that URL, so that the owner of the URL ranks it
+ * with the pages other nodes fetched (SPEC §4.5, Cho's remedy for hash partitioning).
+ */
+export interface OutDegreeEstimator {
+  /** IF(P) of the fetched page `id` (an integer ≥ 0); 0 for a page not fetched. */
+  outDegree(id: number): number;
+}
+
+/** Whether a policy can tell the out-degrees of the pages it fetched. */
+export function canTellOutDegree(p: OrderingPolicy): p is OrderingPolicy & OutDegreeEstimator {
+  return typeof (p as Partial<OutDegreeEstimator>).outDegree === 'function';
 }
 
 /** Whether a policy can value the links of the pages it fetched. */

@@ -14,9 +14,11 @@
  * is 0 or 1. Weights must bring them to comparable ranges for the sum to mean what is intended
  * (e.g. 1·IR′ + 5·similarity + 10·hot, where the hot term dominates as in the two-queue policy).
  *
- * Optional abilities: link counts from other nodes go to the components that use them
- * ({@link RemoteLinkObserver}); {@link ImportanceEstimator} gives Σₖ wₖ · (component estimate, or its
- * last priority for a component that cannot estimate).
+ * Optional abilities: link summaries from other nodes go to the components that use them
+ * ({@link RemoteLinkObserver}); rank shares and out-degrees for the summaries this node sends are
+ * those of its first `pagerank` and `forward-links` components, 0 without one;
+ * {@link ImportanceEstimator} gives Σₖ wₖ · (component estimate, or its last priority for a
+ * component that cannot estimate).
  *
  * Cost: the components' costs, plus 8 bytes per URL per component and O(changes) per call.
  * Departures: none; the paper names the combination but does not test one as an ordering.
@@ -30,11 +32,13 @@ import {
   canEstimateImportance,
   canObserveRemoteLinks,
   canShareRank,
+  canTellOutDegree,
   type DiscoveredUrl,
   type FetchedPage,
   type ImportanceEstimator,
   type OrderingPolicy,
   type OrderingPolicySpec,
+  type OutDegreeEstimator,
   type PolicyNeeds,
   type PriorityChanges,
   type RankShareEstimator,
@@ -49,7 +53,7 @@ export interface WeightedComponent {
 }
 
 /** The weighted sum of component policies; see the file comment. */
-export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, ImportanceEstimator, RankShareEstimator {
+export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, ImportanceEstimator, RankShareEstimator, OutDegreeEstimator {
   /** `{ id: 'weighted', params: { components: ['{"weight":1,"id":"pagerank","params":{...}}', ...] } }`. */
   readonly spec: OrderingPolicySpec;
   /** What any component reads. */
@@ -106,13 +110,18 @@ export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
     return this.resum(changes);
   }
 
-  /** Passes other nodes' link counts (and shares) to the components that use them; returns the changed sums. */
-  observeRemoteLinks(ids: ArrayLike<number>, counts: ArrayLike<number>, shares?: ArrayLike<number>): PriorityChanges {
+  /** Passes other nodes' link counts (shares, out-degrees) to the components that use them; returns the changed sums. */
+  observeRemoteLinks(
+    ids: ArrayLike<number>,
+    counts: ArrayLike<number>,
+    shares?: ArrayLike<number>,
+    outDegrees?: ArrayLike<number>,
+  ): PriorityChanges {
     this.touched.reset();
     const changes = this.changes.reset();
     for (let k = 0; k < this.components.length; k++) {
       const c = this.components[k] as OrderingPolicy;
-      if (canObserveRemoteLinks(c)) this.take(k, c.observeRemoteLinks(ids, counts, shares));
+      if (canObserveRemoteLinks(c)) this.take(k, c.observeRemoteLinks(ids, counts, shares, outDegrees));
     }
     return this.resum(changes);
   }
@@ -120,6 +129,12 @@ export class WeightedPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
   /** The share of the first component that values links (a `pagerank` component); 0 when none does. */
   rankShare(id: number): number {
     for (const c of this.components) if (canShareRank(c)) return c.rankShare(id);
+    return 0;
+  }
+
+  /** The out-degree the first component that knows out-degrees (a `forward-links` component) gives; 0 when none does. */
+  outDegree(id: number): number {
+    for (const c of this.components) if (canTellOutDegree(c)) return c.outDegree(id);
     return 0;
   }
 

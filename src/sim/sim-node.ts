@@ -21,7 +21,8 @@
  * 4. **Boundary pages** (forward mode `pages` or `both`, a partitioner that places pages): a page
  *    placed on other partitions only is sent to them and not followed here; its owners follow it.
  * 5. **Link summaries**: the links this node's pages make to URLs other partitions own, every
- *    occurrence counted, sent every summary interval to policies that can use them. A strategy that
+ *    occurrence counted (with the linking pages' rank shares and largest out-degree when the
+ *    policy gives them), sent every summary interval to policies that can use them. A strategy that
  *    reads citations (`community`) is given each page's link counts per partition: this node counts
  *    every followed link of its pages (known targets included), sends the counts to every other node,
  *    and adds the counts it receives (`src/partition/community/citation-table.ts`).
@@ -29,6 +30,7 @@
 import {
   canObserveRemoteLinks,
   canShareRank,
+  canTellOutDegree,
   type DiscoveredUrl,
   type FetchedPage,
   type OrderingPolicy,
@@ -50,10 +52,18 @@ export interface SimExchangePort {
   /** A fetched page for partition `to`, which follows its links. */
   sendPage(from: number, to: number, page: number, depth: number): void;
   /**
-   * Link counts for partition `to`: `counts[i]` links seen to `pages[i]`, and when the sender's
-   * policy values links, `shares[i]` what they carry (`LinkSummaryMessage.shares`).
+   * Link counts for partition `to`: `counts[i]` links seen to `pages[i]`; when the sender's policy
+   * values links, `shares[i]` what they carry (`LinkSummaryMessage.shares`); when it knows
+   * out-degrees, `outDegrees[i]` the largest among the linking pages (`LinkSummaryMessage.outDegrees`).
    */
-  sendLinks(from: number, to: number, pages: readonly number[], counts: readonly number[], shares?: readonly number[]): void;
+  sendLinks(
+    from: number,
+    to: number,
+    pages: readonly number[],
+    counts: readonly number[],
+    shares?: readonly number[],
+    outDegrees?: readonly number[],
+  ): void;
 }
 
 /** What every node of a run shares. */
@@ -128,6 +138,8 @@ export class SimNode {
   private readonly summaries: Map<number, number>[];
   /** Per partition, Σ of the linking pages' shares per page (parallel to `summaries`), when the policy values links; else null. */
   private readonly shares: Map<number, number>[] | null;
+  /** Per partition, the largest out-degree of the linking pages per page (parallel to `summaries`), when the policy knows out-degrees; else null. */
+  private readonly degrees: Map<number, number>[] | null;
   private readonly isReadingUrls: boolean;
   private readonly isReadingAnchors: boolean;
   private readonly isReadingText: boolean;
@@ -152,6 +164,7 @@ export class SimNode {
     this.outEdges = Array.from({ length: partitions }, () => []);
     this.summaries = Array.from({ length: partitions }, () => new Map<number, number>());
     this.shares = canShareRank(policy) ? Array.from({ length: partitions }, () => new Map<number, number>()) : null;
+    this.degrees = canTellOutDegree(policy) ? Array.from({ length: partitions }, () => new Map<number, number>()) : null;
     this.isReadingUrls = policy.needs.urls;
     this.isReadingAnchors = policy.needs.anchors;
     this.isReadingText = policy.needs.text;
@@ -223,15 +236,21 @@ export class SimNode {
     this.follow(page, depth, nowMs);
   }
 
-  /** Link counts (and shares) node `from` sent: votes of its partition (strategies that read citations), and for a policy that can use them. */
-  receiveLinks(pages: readonly number[], counts: readonly number[], from: number, shares?: readonly number[]): void {
+  /** Link counts (shares, out-degrees) node `from` sent: votes of its partition (strategies that read citations), and for a policy that can use them. */
+  receiveLinks(
+    pages: readonly number[],
+    counts: readonly number[],
+    from: number,
+    shares?: readonly number[],
+    outDegrees?: readonly number[],
+  ): void {
     const citations = this.citations;
     if (citations !== null && from !== this.index)
       for (let i = 0; i < pages.length; i++) citations.cite(pages[i] as number, from, counts[i] as number);
     const policy = this.policy;
     if (!canObserveRemoteLinks(policy)) return;
     for (let i = 0; i < counts.length; i++) this.counts.remoteLinksReceived += counts[i] as number;
-    this.apply(policy.observeRemoteLinks(pages, counts, shares));
+    this.apply(policy.observeRemoteLinks(pages, counts, shares, outDegrees));
   }
 
   /** Sends the link counts gathered since the last summary. */
@@ -240,17 +259,22 @@ export class SimNode {
       if (counts.size === 0) return;
       const pages = [...counts.keys()];
       const shares = this.shares?.[to];
+      const degrees = this.degrees?.[to];
+      const outDegrees = degrees === undefined ? [] : pages.map((p) => degrees.get(p) ?? 0);
       this.setup.exchange.sendLinks(
         this.index,
         to,
         pages,
         [...counts.values()],
         shares === undefined ? undefined : pages.map((p) => shares.get(p) ?? 0),
+        // As the crawl's router: all zeros are not sent.
+        outDegrees.some((d) => d > 0) ? outDegrees : undefined,
       );
       this.counts.linkSummariesSent++;
       this.counts.linkSummaryEntriesSent += pages.length;
       counts.clear();
       shares?.clear();
+      degrees?.clear();
     });
     if (this.cited.size === 0) return;
     const pages = [...this.cited.keys()];
@@ -376,16 +400,26 @@ export class SimNode {
     for (const q of placement) if (q !== this.index) this.countLink(q, page, fromPage);
   }
 
-  /** Counts a link of `fromPage` (−1: a redirect's) to `page`, owned by `to`, with the page's share when the policy values links. */
+  /**
+   * Counts a link of `fromPage` (−1: a redirect's) to `page`, owned by `to`, with the page's share
+   * when the policy values links and its out-degree when the policy knows out-degrees.
+   */
   private countLink(to: number, page: number, fromPage: number): void {
     if (!this.canUseLinks) return;
     const counts = this.summaries[to] as Map<number, number>;
     counts.set(page, (counts.get(page) ?? 0) + 1);
-    const shares = this.shares?.[to];
-    if (shares === undefined) return;
     const policy = this.policy;
-    const share = fromPage >= 0 && canShareRank(policy) ? policy.rankShare(fromPage) : 0;
-    shares.set(page, (shares.get(page) ?? 0) + (Number.isFinite(share) && share > 0 ? share : 0));
+    const shares = this.shares?.[to];
+    if (shares !== undefined) {
+      const share = fromPage >= 0 && canShareRank(policy) ? policy.rankShare(fromPage) : 0;
+      shares.set(page, (shares.get(page) ?? 0) + (Number.isFinite(share) && share > 0 ? share : 0));
+    }
+    const degrees = this.degrees?.[to];
+    if (degrees !== undefined) {
+      const degree = fromPage >= 0 && canTellOutDegree(policy) ? policy.outDegree(fromPage) : 0;
+      const best = degrees.get(page) ?? 0;
+      degrees.set(page, Number.isSafeInteger(degree) && degree > best ? degree : best);
+    }
   }
 
   /** Sends the URL batches built while following one page. */

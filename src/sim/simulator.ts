@@ -132,6 +132,7 @@ type Message =
       readonly pages: readonly number[];
       readonly counts: readonly number[];
       readonly shares?: readonly number[];
+      readonly outDegrees?: readonly number[];
     };
 
 /** Events handled between two checks of the wall clock (yield, abort). */
@@ -202,9 +203,16 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
       messageCounts.pages++;
       send(to, SimEventKind.page, { kind: 'page', page, depth });
     },
-    sendLinks: (from, to, pages, counts, shares) => {
+    sendLinks: (from, to, pages, counts, shares, outDegrees) => {
       messageCounts.linkSummaries++;
-      send(to, SimEventKind.links, { kind: 'links', from, pages, counts, ...(shares === undefined ? {} : { shares }) });
+      send(to, SimEventKind.links, {
+        kind: 'links',
+        from,
+        pages,
+        counts,
+        ...(shares === undefined ? {} : { shares }),
+        ...(outDegrees === undefined ? {} : { outDegrees }),
+      });
     },
   };
 
@@ -315,7 +323,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRu
       case SimEventKind.links: {
         const m = messages.get(ev.ref) as Extract<Message, { kind: 'links' }>;
         messages.delete(ev.ref);
-        if (!isStopping) node.receiveLinks(m.pages, m.counts, m.from, m.shares);
+        if (!isStopping) node.receiveLinks(m.pages, m.counts, m.from, m.shares, m.outDegrees);
         break;
       }
       case SimEventKind.wake:

@@ -96,7 +96,13 @@ const LONG = 'computer '.repeat(20_000);
 type Step =
   | { readonly kind: 'prioritize'; readonly url: DiscoveredUrl }
   | { readonly kind: 'observe'; readonly page: FetchedPage }
-  | { readonly kind: 'remote'; readonly ids: readonly number[]; readonly counts: readonly number[] };
+  | {
+      readonly kind: 'remote';
+      readonly ids: readonly number[];
+      readonly counts: readonly number[];
+      readonly shares?: readonly number[];
+      readonly outDegrees?: readonly number[];
+    };
 
 /**
  * A deterministic crawl of 60 pages with odd input mixed in: repeated and invalid link ids, links
@@ -150,6 +156,15 @@ function script(): Step[] {
       });
     }
     if (fetch % 11 === 5) steps.push({ kind: 'remote', ids: [queued[0] ?? 1, -4, 77, 3], counts: [2, 1, Number.NaN] });
+    // Shares and out-degrees as a sender may give them, odd values included (skipped, never thrown on).
+    if (fetch % 11 === 8)
+      steps.push({
+        kind: 'remote',
+        ids: [queued[1] ?? 2, queued[2] ?? 3, -1, 5],
+        counts: [1, 3, 1, 2],
+        shares: [0.5, Number.NaN, 2, -1],
+        outDegrees: [40, Number.POSITIVE_INFINITY, 3, -2],
+      });
   }
   steps.push({ kind: 'observe', page: { id: 9998, url: '', depth: 0, outIds: [] } });
   return steps;
@@ -182,7 +197,7 @@ function run(policy: OrderingPolicy, what: string): number[] {
       waiting.delete(step.page.id);
       checkChanges(policy.observe(step.page), `observe(${step.page.id})`);
     } else if (canObserveRemoteLinks(policy)) {
-      checkChanges(policy.observeRemoteLinks(step.ids, step.counts), 'observeRemoteLinks');
+      checkChanges(policy.observeRemoteLinks(step.ids, step.counts, step.shares, step.outDegrees), 'observeRemoteLinks');
     }
   }
   if (canEstimateImportance(policy)) {

@@ -1,12 +1,16 @@
 /**
- * Cho's remedy for hash partitioning (SPEC §4.5; `src/order/pagerank.ts`, "Links other nodes saw"):
- * a live embedded crawl of three `host-hash` nodes ordered by `pagerank`, over loopback against the
- * test web, with the in-memory exchange.
+ * Cho's remedy for hash partitioning (SPEC §4.5; `src/order/pagerank.ts`, "Links other nodes saw";
+ * `src/order/forward-links.ts`, "Pages other nodes fetched"): live embedded crawls of three
+ * `host-hash` nodes, over loopback against the test web, with the in-memory exchange.
  *
- * - With link summaries every 100 ms, the nodes send summaries (the encoded link-summary bytes are
- *   counted), and each receiving node's PageRank policy takes the remote in-links in (the inbox's
- *   `remoteLinks` counter of the node's summary).
+ * - Ordered by `pagerank`, with link summaries every 100 ms, the nodes send summaries (the encoded
+ *   link-summary bytes are counted), and each receiving node's PageRank policy takes the remote
+ *   in-links in (the inbox's `remoteLinks` counter of the node's summary).
  * - With `cluster.linkSummaryIntervalMs: 0` none are sent and no policy takes any in.
+ * - Ordered by `forward-links`, the summaries carry the out-degrees of the pages other nodes fetched,
+ *   and they raise the priority of URLs queued on their owners (the inbox's `reprioritized`: the
+ *   policy reads nothing else of a summary, so every such change comes from a remote out-degree).
+ *   Without summaries no priority moves that way.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Crawl } from '../../src/crawl/crawl.js';
+import type { OrderPolicyInput } from '../../src/order/registry.js';
 import type { CrawlSummary } from '../../src/node/crawl-stats.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 
@@ -40,7 +45,11 @@ after(async () => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
-async function crawl(name: string, linkSummaryIntervalMs: number): Promise<readonly CrawlSummary[]> {
+async function crawl(
+  name: string,
+  linkSummaryIntervalMs: number,
+  order: OrderPolicyInput = { policy: 'pagerank', recomputeEvery: 20 },
+): Promise<readonly CrawlSummary[]> {
   const summary = await new Crawl({
     nodeId: 'n',
     seeds: { urls: [...web.seeds] },
@@ -50,7 +59,7 @@ async function crawl(name: string, linkSummaryIntervalMs: number): Promise<reado
     limits: { concurrency: 6, maxPages: 150 },
     progressIntervalMs: 0,
     parse: { workers: 1 },
-    order: { policy: 'pagerank', recomputeEvery: 20 },
+    order,
     cluster: { nodes: 3, partition: { strategy: 'host-hash' }, linkSummaryIntervalMs },
   }).run();
   return summary.cluster?.nodes ?? [];
@@ -81,6 +90,32 @@ describe('pagerank ordering with link summaries (live, 3 embedded nodes)', () =>
     for (const n of nodes) {
       assert.equal(n.exchange?.endpoint.sent.linkSummaries, 0);
       assert.equal(n.exchange?.inbox.remoteLinks, 0);
+    }
+    assert.ok(nodes.reduce((s, n) => s + n.pages, 0) > 0);
+  });
+});
+
+describe('forward-links ordering with link summaries (live, 3 embedded nodes)', () => {
+  test('remote out-degrees reach each node’s forward-links priorities', async () => {
+    const nodes = await crawl('forward-with', 100, { policy: 'forward-links' });
+    assert.equal(nodes.length, 3);
+    let received = 0;
+    let raised = 0;
+    for (const n of nodes) {
+      const x = n.exchange;
+      assert.ok(x !== undefined, 'a collaborative node reports its exchange');
+      received += x.inbox.linkSummaries;
+      raised += x.inbox.reprioritized;
+    }
+    assert.ok(received > 0, `link summaries received: ${received}`);
+    assert.ok(raised > 0, `queued URLs raised by remote out-degrees: ${raised}`);
+  });
+
+  test('without summaries no remote out-degree moves a priority', async () => {
+    const nodes = await crawl('forward-without', 0, { policy: 'forward-links' });
+    for (const n of nodes) {
+      assert.equal(n.exchange?.inbox.linkSummaries, 0);
+      assert.equal(n.exchange?.inbox.reprioritized, 0);
     }
     assert.ok(nodes.reduce((s, n) => s + n.pages, 0) > 0);
   });

@@ -50,6 +50,8 @@ export interface InboxCounts {
   linkSummaries: number;
   /** In-links named by the link summaries given to the ordering policy (Σ of their counts). */
   remoteLinks: number;
+  /** Queued URLs whose priority the link summaries changed (those the frontier still held). */
+  reprioritized: number;
   controls: number;
   /** Messages that failed to be processed (logged; acknowledged, since processing again would fail again). */
   failed: number;
@@ -57,7 +59,16 @@ export interface InboxCounts {
 
 /** See the file comment. */
 export class Inbox {
-  readonly counts: InboxCounts = { urlBatches: 0, urls: 0, pages: 0, linkSummaries: 0, remoteLinks: 0, controls: 0, failed: 0 };
+  readonly counts: InboxCounts = {
+    urlBatches: 0,
+    urls: 0,
+    pages: 0,
+    linkSummaries: 0,
+    remoteLinks: 0,
+    reprioritized: 0,
+    controls: 0,
+    failed: 0,
+  };
   /** Deliveries whose processing started since the last seal, with their processing. */
   private open: { delivery: Delivery; done: Promise<void> }[] = [];
   private readonly running = new Set<Promise<void>>();
@@ -142,9 +153,10 @@ export class Inbox {
           m.counts.map(([url]) => ids.idOf(url)),
           m.counts.map(([, n]) => n),
           m.shares,
+          m.outDegrees,
         );
         c.remoteLinks += m.counts.reduce((sum, [, n]) => sum + n, 0);
-        applyPriorityChanges(changes, ids, this.options.frontier);
+        c.reprioritized += applyPriorityChanges(changes, ids, this.options.frontier);
         return;
       }
       case 'control':

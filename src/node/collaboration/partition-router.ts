@@ -13,7 +13,9 @@
  * backlink and PageRank estimates can count links seen by other nodes. When the node's policy values
  * links (`rankShareOf`, a `pagerank` order), each counted link also adds the linking page's share,
  * y(T)/c_T, to the URL's entry: the summary then carries `shares` for the owner's IR′
- * (`order/pagerank.ts`, Cho's remedy for hash partitioning).
+ * (`order/pagerank.ts`, Cho's remedy for hash partitioning). When it knows out-degrees
+ * (`outDegreeOf`, a `forward-links` order), the entry keeps the largest out-degree of the linking
+ * pages: the summary's `outDegrees`, for the owner's forward-link order (`order/forward-links.ts`).
  *
  * A strategy that reads citations (`community`) is given, with each URL, how many links to it each
  * partition's pages made ({@link CitationTable}): this node's links are counted as they are routed,
@@ -49,6 +51,8 @@ export interface PartitionRouterOptions {
   readonly maxSummaryUrls?: number;
   /** What each link of the fetched page with this URL id carries (the policy's `rankShare`); absent when the policy values no links. */
   readonly rankShareOf?: (fromId: number) => number;
+  /** The out-degree of the fetched page with this URL id (the policy's `outDegree`); absent when the policy knows none. */
+  readonly outDegreeOf?: (fromId: number) => number;
 }
 
 /** What the router did, for the node's statistics. */
@@ -71,6 +75,8 @@ export class PartitionRouter {
   private readonly summaries = new Map<PartitionId, Map<string, number>>();
   /** Per partition, Σ of the linking pages' shares per URL (parallel to `summaries`), when valued. */
   private readonly shares = new Map<PartitionId, Map<string, number>>();
+  /** Per partition, the largest out-degree of the linking pages per URL (parallel to `summaries`), when known. */
+  private readonly degrees = new Map<PartitionId, Map<string, number>>();
   private readonly scratch = new Uint32Array(2);
   private readonly maxSummaryUrls: number;
   private readonly isSummarizing: boolean;
@@ -181,21 +187,20 @@ export class PartitionRouter {
   }
 
   private countLink(p: PartitionId, url: string, fromId: number | undefined): void {
-    let counts = this.summaries.get(p);
-    if (counts === undefined) {
-      counts = new Map();
-      this.summaries.set(p, counts);
-    }
+    const counts = entriesOf(this.summaries, p);
     counts.set(url, (counts.get(url) ?? 0) + 1);
     const shareOf = this.options.rankShareOf;
     if (shareOf !== undefined) {
-      let shares = this.shares.get(p);
-      if (shares === undefined) {
-        shares = new Map();
-        this.shares.set(p, shares);
-      }
+      const shares = entriesOf(this.shares, p);
       const share = fromId === undefined ? 0 : shareOf(fromId);
       shares.set(url, (shares.get(url) ?? 0) + (Number.isFinite(share) && share > 0 ? share : 0));
+    }
+    const degreeOf = this.options.outDegreeOf;
+    if (degreeOf !== undefined) {
+      const degrees = entriesOf(this.degrees, p);
+      const degree = fromId === undefined ? 0 : degreeOf(fromId);
+      const best = degrees.get(url) ?? 0;
+      degrees.set(url, Number.isSafeInteger(degree) && degree > best ? degree : best);
     }
     if (counts.size >= this.maxSummaryUrls) this.sendSummary(p, counts);
   }
@@ -249,14 +254,29 @@ export class PartitionRouter {
 
   private sendSummary(p: PartitionId, counts: Map<string, number>): void {
     const shares = this.shares.get(p);
+    const degrees = this.degrees.get(p);
     const entries = [...counts];
+    const outDegrees = degrees === undefined ? [] : entries.map(([url]) => degrees.get(url) ?? 0);
     this.options.exchange.send(p, {
       kind: 'links',
       from: this.options.nodeId,
       counts: entries,
       ...(shares === undefined ? {} : { shares: entries.map(([url]) => shares.get(url) ?? 0) }),
+      // All zeros say nothing a forward-link order can use (a weighted order without such a component).
+      ...(outDegrees.some((d) => d > 0) ? { outDegrees } : {}),
     });
     counts.clear();
     shares?.clear();
+    degrees?.clear();
   }
+}
+
+/** The entry map of partition `p` in `byPartition`, created when missing. */
+function entriesOf(byPartition: Map<PartitionId, Map<string, number>>, p: PartitionId): Map<string, number> {
+  let entries = byPartition.get(p);
+  if (entries === undefined) {
+    entries = new Map();
+    byPartition.set(p, entries);
+  }
+  return entries;
 }

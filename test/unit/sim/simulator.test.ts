@@ -445,6 +445,20 @@ describe('several nodes', () => {
     assert.equal(alone.nodes[1]?.remoteLinksReceived, 0);
   });
 
+  it('sends out-degrees with link summaries, and a forward-links frontier takes them in', async () => {
+    // The world above, with a linking to y too: node 1 queues z, x and y at 3 (s's out-degree),
+    // node 0 fetches a (out-degree 4) and names y with 4 in its summary, so y passes x. Without
+    // summaries x, queued first, comes first.
+    const { run, byNode1 } = summaryWorld(() => new ForwardLinksPolicy(), true);
+    const summarized = await run(300);
+    assert.deepEqual(byNode1(summarized), ['http://s.test/', 'http://z.test/', 'http://y.test/', 'http://x.test/']);
+    assert.equal(summarized.nodes[0]?.linkSummaryEntriesSent, 1);
+    assert.equal(summarized.nodes[1]?.reprioritized, 1);
+    const alone = await run(0);
+    assert.deepEqual(byNode1(alone), ['http://s.test/', 'http://z.test/', 'http://x.test/', 'http://y.test/']);
+    assert.equal(alone.nodes[1]?.reprioritized, 0);
+  });
+
   it('refuses several nodes without a partitioner of that many partitions', async () => {
     await assert.rejects(simulate({ graph, createPolicy: () => new BreadthFirstPolicy(), nodeCount: 2 }), /needs a partitioner/);
     await assert.rejects(
@@ -494,16 +508,19 @@ describe('what a fetch gave', () => {
 
 /**
  * The world of the link-summary cases: two nodes, node 1 owning s, z, x and y; a links to p1, p2,
- * p3, each linking to y; s links to z, x and y. Fetches take 10 ms, a's 200 and z's 1000. `run`
- * simulates it with summaries every `linkSummaryIntervalMs` (0: none); `byNode1` lists the pages
- * node 1 visited, in order.
+ * p3 (and to y when `isALinkingY`), each linking to y; s links to z, x and y. Fetches take 10 ms,
+ * a's 200 and z's 1000. `run` simulates it with summaries every `linkSummaryIntervalMs` (0: none);
+ * `byNode1` lists the pages node 1 visited, in order.
  */
-function summaryWorld(createPolicy: () => OrderingPolicy): {
+function summaryWorld(
+  createPolicy: () => OrderingPolicy,
+  isALinkingY = false,
+): {
   run: (linkSummaryIntervalMs: number) => Promise<SimulationRun>;
   byNode1: (r: SimulationRun) => string[];
 } {
   const web = {
-    'http://a.test/': ['http://p1.test/', 'http://p2.test/', 'http://p3.test/'],
+    'http://a.test/': ['http://p1.test/', 'http://p2.test/', 'http://p3.test/', ...(isALinkingY ? ['http://y.test/'] : [])],
     'http://p1.test/': ['http://y.test/'],
     'http://p2.test/': ['http://y.test/'],
     'http://p3.test/': ['http://y.test/'],

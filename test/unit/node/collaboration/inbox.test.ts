@@ -14,6 +14,7 @@ import type { Delivery } from '../../../../src/exchange/exchange.js';
 import type { ExchangeMessage, ForwardedPageMessage } from '../../../../src/exchange/messages.js';
 import { MemoryFrontier } from '../../../../src/frontier/memory-frontier.js';
 import { BreadthFirstPolicy } from '../../../../src/order/bfs.js';
+import { ForwardLinksPolicy } from '../../../../src/order/forward-links.js';
 import { NEEDS_LINKS_ONLY, NO_PRIORITY_CHANGES, type OrderingPolicy, type PriorityChanges } from '../../../../src/order/policy.js';
 import { UrlIds } from '../../../../src/url/url-ids.js';
 
@@ -94,7 +95,10 @@ describe('Inbox', () => {
       fromUrl: 'http://x.test/',
       anchorText: 'go',
     });
-    assert.deepEqual({ ...box.counts }, { urlBatches: 1, urls: 2, pages: 0, linkSummaries: 0, remoteLinks: 0, controls: 0, failed: 0 });
+    assert.deepEqual(
+      { ...box.counts },
+      { urlBatches: 1, urls: 2, pages: 0, linkSummaries: 0, remoteLinks: 0, reprioritized: 0, controls: 0, failed: 0 },
+    );
   });
 
   test('with checkpoints, a delivery is acknowledged only by the checkpoint sealed after it started', async () => {
@@ -185,9 +189,32 @@ describe('Inbox', () => {
     assert.deepEqual(seen, [[['http://a.test/x', 4]]]);
     const next = frontier.next(0);
     assert.equal(next.kind === 'url' ? next.lease.entry.url : null, 'http://a.test/x', 'reprioritized ahead of y');
+    assert.equal(box.counts.reprioritized, 1);
     const bfs = inbox({ admission });
     bfs.deliver(delivery({ kind: 'links', from: 'n2', seq: 4, counts: [['http://a.test/x', 1]] }));
     await bfs.drain();
     assert.equal(bfs.counts.linkSummaries, 1);
+  });
+
+  test('a summary’s out-degrees reach a forward-links policy, and the URL it raises moves up the frontier', async () => {
+    const { admission } = fakeAdmission();
+    const urlIds = new UrlIds();
+    const policy = new ForwardLinksPolicy();
+    const frontier = new MemoryFrontier({ minDelayMs: 0 });
+    for (const url of ['http://a.test/y', 'http://a.test/x']) {
+      const priority = policy.prioritize({ id: urlIds.idOf(url), url, depth: 1 });
+      frontier.add({ url, host: 'a.test', depth: 1, priority }, 0);
+    }
+    const box = inbox({ admission, policy, urlIds, frontier });
+    const counts: [string, number][] = [['http://a.test/x', 1]];
+    box.deliver(delivery({ kind: 'links', from: 'n2', seq: 5, counts }));
+    await box.drain();
+    assert.equal(box.counts.reprioritized, 0, 'counts alone say nothing to forward-links');
+    box.deliver(delivery({ kind: 'links', from: 'n2', seq: 6, counts, outDegrees: [9] }));
+    await box.drain();
+    assert.deepEqual([box.counts.linkSummaries, box.counts.remoteLinks, box.counts.reprioritized], [2, 2, 1]);
+    assert.equal(policy.estimate(urlIds.idOf('http://a.test/x')), 9);
+    const next = frontier.next(0);
+    assert.equal(next.kind === 'url' ? next.lease.entry.url : null, 'http://a.test/x', 'raised ahead of y');
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Link summaries with shares (SPEC §4.5, Cho's remedy for hash partitioning): the router adds the
- * linking page's share (the policy's `rankShare`) to each counted link, the codec carries the shares
- * and refuses bad ones, and the inbox hands them to the policy.
+ * Link summaries with shares and out-degrees (SPEC §4.5, Cho's remedy for hash partitioning): the
+ * router adds the linking page's share (the policy's `rankShare`) to each counted link and keeps the
+ * largest out-degree of the linking pages (the policy's `outDegree`), the codec carries both and
+ * refuses bad ones, and the inbox hands them to the policy.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -94,5 +95,75 @@ describe('link summaries with shares', () => {
     assert.deepEqual(decodeMessage(encodeMessage(noShares)), noShares);
     assert.throws(() => decodeMessage(encodeMessage({ ...m, shares: [1] })), /shares/);
     assert.throws(() => decodeMessage(encodeMessage({ ...m, shares: [1, -1] })), /shares\[1\]/);
+  });
+});
+
+describe('link summaries with out-degrees', () => {
+  const router = (outDegreeOf?: (id: number) => number) => {
+    const { exchange, sent } = recordingExchange();
+    const r = new PartitionRouter({
+      nodeId: 'n0',
+      partitioner: byHostName,
+      partitions: [0],
+      exchange,
+      batchUrls: 100,
+      sentCacheEntries: 0,
+      isSummarizing: true,
+      ...(outDegreeOf === undefined ? {} : { outDegreeOf }),
+    });
+    const summaries = () => sent.filter((s) => s.message.kind === 'links').map((s) => s.message as Omit<LinkSummaryMessage, 'seq'>);
+    return { r, summaries };
+  };
+
+  test('the router keeps the largest out-degree of the linking pages per URL, parallel to the counts', () => {
+    const degreeOf = new Map([
+      [7, 12],
+      [8, 30],
+    ]);
+    const { r, summaries } = router((id) => degreeOf.get(id) ?? 0);
+    r.route([link('/a', 7), link('/b', 7), link('/a', 8), link('/a', 7)], () => null);
+    r.sendLinkSummaries();
+    assert.deepEqual(summaries()[0]?.counts, [
+      ['http://p1.test/a', 3],
+      ['http://p1.test/b', 1],
+    ]);
+    assert.deepEqual(summaries()[0]?.outDegrees, [30, 12]);
+    assert.equal(summaries()[0]?.shares, undefined);
+    // The next summary starts afresh.
+    r.route([link('/a', 7)], () => null);
+    r.sendLinkSummaries();
+    assert.deepEqual(summaries()[1]?.outDegrees, [12]);
+  });
+
+  test('no out-degrees without a policy that knows them, nor when all would be 0', () => {
+    const plain = router();
+    plain.r.route([link('/a', 7)], () => null);
+    plain.r.sendLinkSummaries();
+    assert.equal(plain.summaries()[0]?.outDegrees, undefined);
+    const zeros = router(() => 0);
+    zeros.r.route([link('/a', 7)], () => null);
+    zeros.r.sendLinkSummaries();
+    assert.deepEqual(zeros.summaries()[0]?.counts, [['http://p1.test/a', 1]]);
+    assert.equal(zeros.summaries()[0]?.outDegrees, undefined);
+  });
+
+  test('the codec carries out-degrees beside shares and refuses a wrong length or a value that is not a count', () => {
+    const m: LinkSummaryMessage = {
+      kind: 'links',
+      from: 'n1',
+      seq: 6,
+      counts: [
+        ['http://a.test/', 2],
+        ['http://b.test/', 1],
+      ],
+      shares: [0.5, 0.25],
+      outDegrees: [17, 0],
+    };
+    assert.deepEqual(decodeMessage(encodeMessage(m)), m);
+    const withoutShares: LinkSummaryMessage = { kind: 'links', from: 'n1', seq: 7, counts: m.counts, outDegrees: [4, 2] };
+    assert.deepEqual(decodeMessage(encodeMessage(withoutShares)), withoutShares);
+    assert.throws(() => decodeMessage(encodeMessage({ ...m, outDegrees: [3] })), /outDegrees is not an array of 2/);
+    assert.throws(() => decodeMessage(encodeMessage({ ...m, outDegrees: [3, 1.5] })), /outDegrees\[1\] is not an integer/);
+    assert.throws(() => decodeMessage(encodeMessage({ ...m, outDegrees: [-1, 1] })), /outDegrees\[0\]/);
   });
 });
