@@ -32,6 +32,7 @@ import { diagnosticsEvents, type CrawlEvents, type StopReason } from '../obs/eve
 import { FetchLoop, type PageCounter } from './stages/fetch-loop.js';
 import { Inbox } from './collaboration/inbox.js';
 import { PartitionRouter } from './collaboration/partition-router.js';
+import { SimHashSharing } from './collaboration/simhash-sharing.js';
 import { JsonLog, type Log } from '../obs/log.js';
 import type { TopicLabelerOptions } from '../classify/topic-labeler.js';
 import { InlinePageAnalyzer, WorkerPageAnalyzer, type PageAnalyzer, type TopicSetup } from './analysis/page-analyzer.js';
@@ -51,7 +52,7 @@ import { HostsMap } from '../dns/hosts-map.js';
 import { createServerLookup } from '../dns/server-lookup.js';
 import type { Resolver } from '../dns/resolver.js';
 import type { Exchange } from '../exchange/exchange.js';
-import type { LinkSummaryMessage } from '../exchange/messages.js';
+import type { LinkSummaryMessage, SimHashBatchMessage } from '../exchange/messages.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { UndiciFetcher } from '../fetch/undici-fetcher.js';
 import { fetchGapMs, politenessRules, type Frontier } from '../frontier/frontier.js';
@@ -467,6 +468,20 @@ function assembleNode(c: Checked): CrawlNode {
   });
   const cl = config.cluster;
   const summaryIntervalMs = setup === null ? 0 : (cl.linkSummaryIntervalMs ?? defaultLinkSummaryIntervalMs(setup.partitioner));
+  const near = config.dedup.near;
+  // Kept pages' fingerprints go to every other node's index, and theirs come to this one (simhash-sharing.ts).
+  const simhashSharing: SimHashSharing | null =
+    setup === null || near.action === 'off' || !near.isShared || setup.partitioner.partitionCount < 2
+      ? null
+      : new SimHashSharing({
+          nodeId: config.nodeId,
+          exchange: setup.exchange,
+          partitionCount: setup.partitioner.partitionCount,
+          partitions: setup.partitions,
+          batchSize: cl.batchUrls,
+          addRemote: (url, hi, lo): boolean => (nearDuplicates as NearDuplicates).addRemote(url, hi, lo),
+        });
+  const nearDuplicates: NearDuplicates | null = near.action === 'off' ? null : new NearDuplicates(near, simhashSharing?.share ?? null);
   const router =
     setup === null
       ? null
@@ -479,6 +494,7 @@ function assembleNode(c: Checked): CrawlNode {
           sentCacheEntries: cl.sentCacheEntries,
           isSummarizing: summaryIntervalMs > 0,
           ...(canShareRank(policy) ? { rankShareOf: (id: number) => policy.rankShare(id) } : {}),
+          ...(simhashSharing === null ? {} : { simhashes: simhashSharing }),
         });
   const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({
@@ -538,7 +554,6 @@ function assembleNode(c: Checked): CrawlNode {
           log,
           hold: (): (() => void) => loop.hold(),
         });
-  const nearDuplicates = config.dedup.near.action === 'off' ? null : new NearDuplicates(config.dedup.near);
   processor = new PageProcessor({
     nodeId: config.nodeId,
     revisits,
@@ -595,6 +610,7 @@ function assembleNode(c: Checked): CrawlNode {
           onPage: (page) => pageProcessor.receivePage(page),
           isCheckpointed: persistent !== null,
           ...(router === null ? {} : { onLinks: (m: LinkSummaryMessage) => router.receiveLinks(m) }),
+          ...(simhashSharing === null ? {} : { onSimHashes: (m: SimHashBatchMessage) => simhashSharing.receive(m) }),
         });
   const collab: NodeCollaboration | null =
     setup === null || router === null || inbox === null

@@ -136,6 +136,10 @@ export interface NodeExchangeSummary {
     readonly linkSummaries: number;
     /** In-links named by the link summaries the ordering policy took (Σ of their counts; 0 when it takes none). */
     readonly remoteLinks: number;
+    readonly simhashBatches: number;
+    /** Fingerprints of other nodes' pages received, and of them those new to the near-duplicate index. */
+    readonly simhashes: number;
+    readonly simhashesTaken: number;
     readonly controls: number;
     readonly failed: number;
   };

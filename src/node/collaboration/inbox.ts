@@ -8,6 +8,8 @@
  * - **Forwarded pages** are handled as if this node had fetched them (`onPage`).
  * - **Link summaries** go to the ordering policy when it can use them (`order/policy.ts`,
  *   `RemoteLinkObserver`).
+ * - **SimHash batches** go to the node's near-duplicate index (`simhash-sharing.ts`), when it keeps
+ *   one and shares it; otherwise they are counted and dropped.
  * - **Control** messages are counted.
  *
  * Acknowledgement: with checkpoints, a delivery is acknowledged after the first checkpoint that
@@ -20,7 +22,7 @@ import type { Candidate } from '../stages/candidate.js';
 import type { Log } from '../../obs/log.js';
 import { hostnameOfKey, urlParts } from '../../url/url-parts.js';
 import type { Delivery } from '../../exchange/exchange.js';
-import type { ForwardedPageMessage, LinkSummaryMessage } from '../../exchange/messages.js';
+import type { ForwardedPageMessage, LinkSummaryMessage, SimHashBatchMessage } from '../../exchange/messages.js';
 import { canObserveRemoteLinks, type OrderingPolicy } from '../../order/policy.js';
 import type { Frontier } from '../../frontier/frontier.js';
 import { applyPriorityChanges } from '../stages/priority-changes.js';
@@ -40,6 +42,8 @@ export interface InboxOptions {
   readonly isCheckpointed: boolean;
   /** Also given every link summary (the router's votes for strategies that read citations). */
   readonly onLinks?: (m: LinkSummaryMessage) => void;
+  /** Adds another node's kept pages to the near-duplicate index, returning how many were new; absent when this node shares none. */
+  readonly onSimHashes?: (m: SimHashBatchMessage) => number;
 }
 
 /** What the inbox received, by kind. */
@@ -50,6 +54,11 @@ export interface InboxCounts {
   linkSummaries: number;
   /** In-links named by the link summaries given to the ordering policy (Σ of their counts). */
   remoteLinks: number;
+  simhashBatches: number;
+  /** Fingerprints the SimHash batches carried. */
+  simhashes: number;
+  /** Of them, those added to the near-duplicate index (not held already). */
+  simhashesTaken: number;
   controls: number;
   /** Messages that failed to be processed (logged; acknowledged, since processing again would fail again). */
   failed: number;
@@ -57,7 +66,18 @@ export interface InboxCounts {
 
 /** See the file comment. */
 export class Inbox {
-  readonly counts: InboxCounts = { urlBatches: 0, urls: 0, pages: 0, linkSummaries: 0, remoteLinks: 0, controls: 0, failed: 0 };
+  readonly counts: InboxCounts = {
+    urlBatches: 0,
+    urls: 0,
+    pages: 0,
+    linkSummaries: 0,
+    remoteLinks: 0,
+    simhashBatches: 0,
+    simhashes: 0,
+    simhashesTaken: 0,
+    controls: 0,
+    failed: 0,
+  };
   /** Deliveries whose processing started since the last seal, with their processing. */
   private open: { delivery: Delivery; done: Promise<void> }[] = [];
   private readonly running = new Set<Promise<void>>();
@@ -147,6 +167,11 @@ export class Inbox {
         applyPriorityChanges(changes, ids, this.options.frontier);
         return;
       }
+      case 'simhashes':
+        c.simhashBatches++;
+        c.simhashes += m.urls.length;
+        c.simhashesTaken += this.options.onSimHashes?.(m) ?? 0;
+        return;
       case 'control':
         c.controls++;
         return;
