@@ -26,6 +26,7 @@ import { DedupIndex } from './durability/dedup-index.js';
 import { LogDedupStore } from './durability/dedup-store.js';
 import { NearDuplicates } from './stages/near-duplicates.js';
 import { keptPagesOf } from './durability/kept-pages.js';
+import { SharedSimHashes } from './durability/shared-simhashes.js';
 import { NumberedStore } from './durability/numbered-store.js';
 import { HostReachability } from './stages/host-reachability.js';
 import { diagnosticsEvents, type CrawlEvents, type StopReason } from '../obs/events.js';
@@ -479,8 +480,14 @@ function assembleNode(c: Checked): CrawlNode {
           partitionCount: setup.partitioner.partitionCount,
           partitions: setup.partitions,
           batchSize: cl.batchUrls,
-          addRemote: (url, hi, lo): boolean => (nearDuplicates as NearDuplicates).addRemote(url, hi, lo),
+          addRemote: (url, hi, lo): boolean => {
+            const isNew = (nearDuplicates as NearDuplicates).addRemote(url, hi, lo);
+            if (isNew) sharedSimHashes?.append(url, hi, lo);
+            return isNew;
+          },
         });
+  // What other nodes shared outlives a restart with the frontier (shared-simhashes.ts).
+  const sharedSimHashes = simhashSharing === null || persistent === null ? null : new SharedSimHashes(layout.state);
   const nearDuplicates: NearDuplicates | null = near.action === 'off' ? null : new NearDuplicates(near, simhashSharing?.share ?? null);
   const router =
     setup === null
@@ -629,7 +636,11 @@ function assembleNode(c: Checked): CrawlNode {
       ? null
       : {
           seal: () => collab.inbox.seal(),
-          settle: (sealed) => collab.inbox.settle(sealed as ReturnType<Inbox['seal']>),
+          settle: async (sealed) => {
+            await collab.inbox.settle(sealed as ReturnType<Inbox['seal']>);
+            // The fingerprints those deliveries brought are durable before they are acknowledged.
+            await sharedSimHashes?.flush();
+          },
           syncSends: async () => {
             collab.router.flush();
             await collab.exchange.flush();
@@ -650,13 +661,21 @@ function assembleNode(c: Checked): CrawlNode {
               if (pages !== null)
                 log.info('near-duplicates-restored', { lines: await nearDuplicates.restore(pages), kept: nearDuplicates.size });
             }
+            if (nearDuplicates !== null && sharedSimHashes !== null) {
+              const lines = await nearDuplicates.restore(sharedSimHashes.open());
+              log.info('shared-simhashes-restored', { lines, kept: nearDuplicates.size });
+            }
           },
           close: async () => {
             try {
               await persistent.close();
               await revisitStore?.close();
             } finally {
-              await dedupStore?.close();
+              try {
+                await dedupStore?.close();
+              } finally {
+                await sharedSimHashes?.close();
+              }
             }
           },
           checkpointer: new Checkpointer({

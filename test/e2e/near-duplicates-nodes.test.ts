@@ -8,6 +8,9 @@
  *   a page of the same truth family that its node kept unmarked, at the distance of their SimHashes;
  *   the fingerprints' traffic is counted in the exchange's figures and in `exchange.json`.
  * - Not shared: no mark crosses nodes, and fewer true near-duplicates are found.
+ * - Across runs: a crawl of the originals of those cross-node pairs, then a second run in the same
+ *   directories seeded only with their copies: every copy is marked with a first-run page, kept by
+ *   another node (read back from `state/shared-simhashes.tsv`).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -66,10 +69,19 @@ interface Crawled {
   readonly pages: readonly (PageMetadata & { readonly node: number })[];
 }
 
-async function crawl(name: string, isShared: boolean): Promise<Crawled> {
+/** Cross-node (copy, original) pairs of the shared crawl, for the test across runs. */
+let crossPairs: (readonly [copy: string, original: string])[] = [];
+
+async function crawl(
+  name: string,
+  isShared: boolean,
+  seeds: readonly string[] = web.seeds,
+  maxDepth: number | null = null,
+): Promise<Crawled> {
   const summary = await new Crawl({
     nodeId: 'n',
-    seeds: { urls: [...web.seeds] },
+    seeds: { urls: [...seeds] },
+    scope: { maxDepth },
     store: { outDir: join(dir, name) },
     network: { hostsFile: web.hostsFile, allowLoopback: true, isSystemDnsAllowed: false },
     politeness: { minDelayMs: 5, delayFactor: 1 },
@@ -109,6 +121,7 @@ describe('near-duplicates across nodes (3 embedded url-hash nodes)', () => {
     const byUrl = new Map(shared.pages.map((p) => [p.url, p]));
     const cross = crossNodeMarks(shared);
     assert.ok(cross.length >= 5, `${cross.length} marks across nodes`);
+    crossPairs = cross.map((p) => [p.url, p.nearDuplicateOf as string] as const);
     for (const p of shared.pages.filter((x) => x.nearDuplicateOf !== null)) {
       const original = byUrl.get(p.nearDuplicateOf as string);
       assert.ok(original !== undefined, `${p.nearDuplicateOf} was fetched by a node`);
@@ -157,6 +170,27 @@ describe('near-duplicates across nodes (3 embedded url-hash nodes)', () => {
         `other messages ${urlBytes} bytes; ${shared.pages.length} pages; ` +
         `${shared.nodes.reduce((s, n) => s + (n.exchange?.endpoint.sent.simhashBatches ?? 0), 0)} batches; ` +
         `URLs of ${(kept.reduce((s, p) => s + p.url.length, 0) / kept.length).toFixed(1)} characters`,
+    );
+  });
+
+  test('a restarted node still knows the pages other nodes shared before', async () => {
+    const originals = [...new Set(crossPairs.map(([, o]) => o))];
+    const copies = [...new Set(crossPairs.map(([c]) => c))].filter((c) => !originals.includes(c));
+    assert.ok(copies.length >= 3, `${copies.length} copies`);
+    const first = await crawl('resume', true, originals, 0);
+    assert.deepEqual(new Set(first.pages.map((p) => p.url)), new Set(originals));
+    const second = await crawl('resume', true, copies, 0);
+    const firstRun = new Map(first.pages.map((p) => [p.url, p.node]));
+    const secondRun = second.pages.filter((p) => !firstRun.has(p.url));
+    assert.deepEqual(new Set(secondRun.map((p) => p.url)), new Set(copies));
+    for (const p of secondRun) {
+      const of = p.nearDuplicateOf;
+      assert.ok(of !== null && firstRun.has(of), `${p.url} marked as a copy of a first-run page (${of})`);
+      assert.equal(familyOf(p.url), familyOf(of));
+    }
+    assert.ok(
+      secondRun.some((p) => firstRun.get(p.nearDuplicateOf as string) !== p.node),
+      'some copies name a page another node kept in the first run',
     );
   });
 });

@@ -28,8 +28,8 @@
  * Across runs: with a persistent frontier, the index is rebuilt as the crawl opens from the page
  * lines of earlier runs (pages.jsonl, or the crawl log when pages.jsonl is not kept), taking the
  * pages not marked as near-duplicates in the order they were written, so that a resumed crawl
- * remembers what an uninterrupted one would (the newest `maxFingerprints`) of its own pages. Other
- * nodes' fingerprints received before a restart are not kept on disk, and are not known again.
+ * remembers what an uninterrupted one would (the newest `maxFingerprints`); then the fingerprints
+ * other nodes shared, from `state/shared-simhashes.tsv` (`../durability/shared-simhashes.ts`).
  */
 import { SimHashIndex } from '../../dedup/simhash-index.js';
 import type { NearDuplicateAction } from '../../dedup/near-duplicate-action.js';
