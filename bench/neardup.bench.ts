@@ -11,6 +11,11 @@
  * which cost their length in the crawl) with the resulting MB for 1M pages. Then a brute-force
  * scan of the same index at the default k, for scale.
  *
+ * Last, what sharing a kept page's fingerprint with another node costs on the exchange
+ * (`dedup.near.isShared`, `src/node/collaboration/simhash-sharing.ts`): encoded bytes per
+ * fingerprint of SimHash batches of 1 to 500 pages of the `demo` test web (URLs in a seeded random
+ * order, as pages of many hosts finish), next to a URL batch of the same URLs. Exact, not timed.
+ *
  * Fingerprints are seeded: the same on every run. Rates are medians over repetitions, each of up to
  * 50,000 lookups or 3 s (1 s with `--quick`).
  *
@@ -22,6 +27,9 @@ import { SimHashIndex } from '../src/dedup/simhash-index.js';
 import { DEFAULT_NEAR_DUPLICATE_DISTANCE } from '../src/dedup/near-duplicate-action.js';
 import { hash32 } from '../src/core/prng.js';
 import { median } from './lib/report.js';
+import { encodeMessage } from '../src/exchange/codec.js';
+import { WebModel } from '../src/web/model.js';
+import { WEB_PRESETS } from '../src/web/presets.js';
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, pages: { type: 'string' } } });
 const N = Number(flags.pages ?? (flags.quick === true ? 200_000 : 1_000_000));
@@ -134,3 +142,28 @@ console.log(
   `brute-force scan of ${N.toLocaleString('en')} fingerprints (k = ${DEFAULT_NEAR_DUPLICATE_DISTANCE}): ` +
     `${Math.round(scanRate).toLocaleString('en')} lookups/s, ${(1e6 / scanRate).toFixed(0)} µs per page (${near} found)`,
 );
+
+// The exchange's cost of a shared fingerprint, by batch size (exact bytes).
+const web = new WebModel(WEB_PRESETS.demo);
+const order = Array.from({ length: web.pageCount }, (_, g) => g).sort((a, b) => hash32(5, a, 0) - hash32(5, b, 0));
+console.log('\n| pages per batch | bytes per fingerprint (SimHash batch) | bytes per URL (URL batch of the same URLs) |');
+console.log('|---:|---:|---:|');
+for (const size of [1, 4, 16, 64, 500]) {
+  let simhashBytes = 0;
+  let urlBytes = 0;
+  let urlChars = 0;
+  const batches = Math.floor(Math.min(order.length, 20_000) / size);
+  for (let b = 0; b < batches; b++) {
+    const urls = order.slice(b * size, (b + 1) * size).map((g) => web.url(g, 8080));
+    urlChars += urls.reduce((sum, u) => sum + u.length, 0);
+    const simhashes = new Uint8Array(8 * size);
+    const view = new DataView(simhashes.buffer);
+    for (let i = 0; i < 2 * size; i++) view.setUint32(4 * i, word(11, b * size + (i >> 1), i & 1) | 1);
+    simhashBytes += encodeMessage({ kind: 'simhashes', from: 'node-1', seq: b + 1, urls, simhashes }).length;
+    const exchanged = urls.map((url) => ({ url, depth: 3, fromUrl: null }));
+    urlBytes += encodeMessage({ kind: 'urls', from: 'node-1', seq: b + 1, urls: exchanged }).length;
+  }
+  const n = batches * size;
+  console.log(`| ${size} | ${(simhashBytes / n).toFixed(1)} | ${(urlBytes / n).toFixed(1)} |`);
+  if (size === 500) console.log(`(URLs of ${(urlChars / n).toFixed(1)} characters on average)`);
+}

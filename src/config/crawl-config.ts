@@ -390,7 +390,16 @@ const nearDuplicatesSchema = z
     maxFingerprints: count('fingerprints', 1)
       .default(1_000_000)
       .describe(
-        'fingerprints of distinct pages the node remembers (oldest forgotten first); about 16 + 12 x tables bytes each plus the URL (132 MiB for 1M pages at the default)',
+        'fingerprints of distinct pages the node remembers, its own and those other nodes share (oldest forgotten first); ' +
+          'about 16 + 12 x tables bytes each plus the URL (132 MiB for 1M pages at the default)',
+      ),
+    isShared: z
+      .boolean()
+      .default(true)
+      .describe(
+        'in a collaborative crawl, each node sends the fingerprint and URL of every page it keeps (not a near-duplicate) to every other node, ' +
+          'so pages are compared with every node’s (8 bytes + the URL per page and other node, deflated); ' +
+          'false = each node compares with its own pages only; no effect on a crawl of one node',
       ),
   })
   .superRefine((v, ctx) => {

@@ -18,7 +18,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Packr, Unpackr } from 'msgpackr';
 import { ShoalError } from '../core/errors.js';
-import type { ControlMessage, ExchangeMessage, ExchangedUrl, ForwardedPageMessage } from './messages.js';
+import type { ControlMessage, ExchangeMessage, ExchangedUrl, ForwardedPageMessage, SimHashBatchMessage } from './messages.js';
 
 /** The format version written in the first byte. */
 export const CODEC_VERSION = 1;
@@ -126,6 +126,8 @@ function canonical(m: ExchangeMessage): Record<string, unknown> {
       if (m.partition !== undefined) out.partition = m.partition;
       return out;
     }
+    case 'simhashes':
+      return { kind: m.kind, from: m.from, seq: m.seq, urls: m.urls, simhashes: m.simhashes };
     case 'control':
       return { kind: m.kind, from: m.from, seq: m.seq, control: m.control };
   }
@@ -223,6 +225,8 @@ function readMessage(value: unknown): ExchangeMessage {
         ...(o.partition === undefined ? {} : { partition: int(o, 'partition', 'message', 0) }),
       };
     }
+    case 'simhashes':
+      return readSimHashes(o, from, seq);
     case 'control':
       return { kind: 'control', from, seq, control: readControl(fields(o.control, 'message.control')) };
     default:
@@ -246,6 +250,19 @@ function readOutDegrees(value: unknown, length: number): readonly number[] {
     if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 0) invalid(`message.outDegrees[${i}] is not an integer >= 0`);
     return x;
   });
+}
+
+/** A SimHash batch: one URL per 8 bytes of fingerprints, none of them 0 (an empty page's, never shared). */
+function readSimHashes(o: Fields, from: string, seq: number): SimHashBatchMessage {
+  const urls = array(o, 'urls', 'message').map((u, i) => urlValue(u, `message.urls[${i}]`));
+  const simhashes = bytesField(o, 'simhashes', 'message');
+  if (simhashes.length !== 8 * urls.length)
+    invalid(`message.simhashes holds ${simhashes.length} bytes, not 8 for each of ${urls.length} URLs`);
+  const view = new DataView(simhashes.buffer, simhashes.byteOffset, simhashes.byteLength);
+  for (let i = 0; i < urls.length; i++) {
+    if (view.getUint32(8 * i) === 0 && view.getUint32(8 * i + 4) === 0) invalid(`message.simhashes[${i}] is 0`);
+  }
+  return { kind: 'simhashes', from, seq, urls, simhashes };
 }
 
 function readUrl(value: unknown, path: string): ExchangedUrl {

@@ -1,8 +1,8 @@
 /**
  * The exchange extension point: the asynchronous transport between the nodes of a collaborative
  * crawl (SPEC §4.5). Each node holds one endpoint. It sends URL batches, forwarded pages, link
- * summaries and control messages to *partitions* (not to nodes: whoever owns a partition receives
- * what is sent to it), and receives what is sent to the partitions it owns.
+ * summaries, SimHash batches and control messages to *partitions* (not to nodes: whoever owns a
+ * partition receives what is sent to it), and receives what is sent to the partitions it owns.
  *
  * Two transports implement it: `memory/` (all nodes in one process) and `nats/` (NATS JetStream,
  * nodes anywhere). Both keep what a node sends in a durable *outbox* in its crawl directory
@@ -72,7 +72,7 @@ export interface ExchangeStats {
   readonly unconfirmed: number;
 }
 
-/** Counts of messages by kind, with the URLs and pages they carry and their encoded size. */
+/** Counts of messages by kind, with the URLs, pages, link counts and fingerprints they carry and their encoded size. */
 export interface MessageCounts {
   readonly messages: number;
   /** Encoded bytes of every message (what the transport carried). */
@@ -87,6 +87,12 @@ export interface MessageCounts {
   readonly linkCounts: number;
   /** Encoded bytes of the link summaries alone. */
   readonly linkSummaryBytes: number;
+  /** SimHash batches (fingerprints of pages kept, for other nodes' near-duplicate indexes). */
+  readonly simhashBatches: number;
+  /** Fingerprints carried by the SimHash batches. */
+  readonly simhashes: number;
+  /** Encoded bytes of the SimHash batches alone. */
+  readonly simhashBytes: number;
   readonly controls: number;
 }
 

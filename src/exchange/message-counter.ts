@@ -1,6 +1,6 @@
 /**
  * Running counts of messages by kind for {@link ExchangeStats}: what a node sent and received, with
- * the URLs, pages and link counts they carried and their encoded size — the exact communication
+ * the URLs, pages, link counts and SimHash fingerprints they carried and their encoded size — the exact communication
  * overhead SPEC §4.5 asks to count.
  */
 import type { MessageCounts } from './exchange.js';
@@ -17,6 +17,9 @@ export class MessageCounter {
   private linkSummaries = 0;
   private linkCounts = 0;
   private linkSummaryBytes = 0;
+  private simhashBatches = 0;
+  private simhashes = 0;
+  private simhashBytes = 0;
   private controls = 0;
 
   /** Counts one message of `encodedBytes` bytes. */
@@ -37,6 +40,11 @@ export class MessageCounter {
         this.linkCounts += message.counts.length;
         this.linkSummaryBytes += encodedBytes;
         break;
+      case 'simhashes':
+        this.simhashBatches++;
+        this.simhashes += message.urls.length;
+        this.simhashBytes += encodedBytes;
+        break;
       case 'control':
         this.controls++;
         break;
@@ -54,6 +62,9 @@ export class MessageCounter {
       linkSummaries: this.linkSummaries,
       linkCounts: this.linkCounts,
       linkSummaryBytes: this.linkSummaryBytes,
+      simhashBatches: this.simhashBatches,
+      simhashes: this.simhashes,
+      simhashBytes: this.simhashBytes,
       controls: this.controls,
     };
   }

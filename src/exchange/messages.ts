@@ -1,7 +1,7 @@
 /**
  * What the nodes of a collaborative crawl say to each other (SPEC §4.5): URL batches, forwarded
- * pages, link summaries and control messages. These are plain immutable values; `codec.ts` turns them
- * into bytes for transports that need bytes (NATS) and checks bytes coming back.
+ * pages, link summaries, SimHash batches and control messages. These are plain immutable values;
+ * `codec.ts` turns them into bytes for transports that need bytes (NATS) and checks bytes coming back.
  *
  * Every message names the node that sent it (`from`) and carries the sender's message sequence
  * number (`seq`, from 1, increasing by one per message sent by that node over the crawl's whole life,
@@ -97,6 +97,21 @@ export interface LinkSummaryMessage {
   readonly partition?: number;
 }
 
+/**
+ * SimHash fingerprints of pages the sender kept as the first of their kind (not near-duplicates),
+ * for every other node's near-duplicate index (`dedup.near.isShared`; docs/near-duplicates.md): a
+ * page is then found to resemble a page another node fetched.
+ */
+export interface SimHashBatchMessage {
+  readonly kind: 'simhashes';
+  readonly from: string;
+  readonly seq: number;
+  /** Normalized URLs of the pages. */
+  readonly urls: readonly string[];
+  /** Their 64-bit fingerprints, 8 bytes each, big-endian, in the order of `urls` (never 0). */
+  readonly simhashes: Uint8Array;
+}
+
 /** Live statistics a node publishes, and requests to stop. */
 export interface ControlMessage {
   readonly kind: 'control';
@@ -108,8 +123,12 @@ export interface ControlMessage {
 }
 
 /** Any message between nodes. */
-export type ExchangeMessage = UrlBatchMessage | ForwardedPageMessage | LinkSummaryMessage | ControlMessage;
+export type ExchangeMessage = UrlBatchMessage | ForwardedPageMessage | LinkSummaryMessage | SimHashBatchMessage | ControlMessage;
 
 /** A message before the sender numbers it (the exchange assigns `seq` when it is sent). */
 export type OutgoingMessage =
-  Omit<UrlBatchMessage, 'seq'> | Omit<ForwardedPageMessage, 'seq'> | Omit<LinkSummaryMessage, 'seq'> | Omit<ControlMessage, 'seq'>;
+  | Omit<UrlBatchMessage, 'seq'>
+  | Omit<ForwardedPageMessage, 'seq'>
+  | Omit<LinkSummaryMessage, 'seq'>
+  | Omit<SimHashBatchMessage, 'seq'>
+  | Omit<ControlMessage, 'seq'>;

@@ -26,12 +26,14 @@ import { DedupIndex } from './durability/dedup-index.js';
 import { LogDedupStore } from './durability/dedup-store.js';
 import { NearDuplicates } from './stages/near-duplicates.js';
 import { keptPagesOf } from './durability/kept-pages.js';
+import { SharedSimHashes } from './durability/shared-simhashes.js';
 import { NumberedStore } from './durability/numbered-store.js';
 import { HostReachability } from './stages/host-reachability.js';
 import { diagnosticsEvents, type CrawlEvents, type StopReason } from '../obs/events.js';
 import { FetchLoop, type PageCounter } from './stages/fetch-loop.js';
 import { Inbox } from './collaboration/inbox.js';
 import { PartitionRouter } from './collaboration/partition-router.js';
+import { SimHashSharing } from './collaboration/simhash-sharing.js';
 import { JsonLog, type Log } from '../obs/log.js';
 import type { TopicLabelerOptions } from '../classify/topic-labeler.js';
 import { InlinePageAnalyzer, WorkerPageAnalyzer, type PageAnalyzer, type TopicSetup } from './analysis/page-analyzer.js';
@@ -51,7 +53,7 @@ import { HostsMap } from '../dns/hosts-map.js';
 import { createServerLookup } from '../dns/server-lookup.js';
 import type { Resolver } from '../dns/resolver.js';
 import type { Exchange } from '../exchange/exchange.js';
-import type { LinkSummaryMessage } from '../exchange/messages.js';
+import type { LinkSummaryMessage, SimHashBatchMessage } from '../exchange/messages.js';
 import type { Fetcher } from '../fetch/fetcher.js';
 import { UndiciFetcher } from '../fetch/undici-fetcher.js';
 import { fetchGapMs, politenessRules, type Frontier } from '../frontier/frontier.js';
@@ -467,6 +469,26 @@ function assembleNode(c: Checked): CrawlNode {
   });
   const cl = config.cluster;
   const summaryIntervalMs = setup === null ? 0 : (cl.linkSummaryIntervalMs ?? defaultLinkSummaryIntervalMs(setup.partitioner));
+  const near = config.dedup.near;
+  // Kept pages' fingerprints go to every other node's index, and theirs come to this one (simhash-sharing.ts).
+  const simhashSharing: SimHashSharing | null =
+    setup === null || near.action === 'off' || !near.isShared || setup.partitioner.partitionCount < 2
+      ? null
+      : new SimHashSharing({
+          nodeId: config.nodeId,
+          exchange: setup.exchange,
+          partitionCount: setup.partitioner.partitionCount,
+          partitions: setup.partitions,
+          batchSize: cl.batchUrls,
+          addRemote: (url, hi, lo): boolean => {
+            const isNew = (nearDuplicates as NearDuplicates).addRemote(url, hi, lo);
+            if (isNew) sharedSimHashes?.append(url, hi, lo);
+            return isNew;
+          },
+        });
+  // What other nodes shared outlives a restart with the frontier (shared-simhashes.ts).
+  const sharedSimHashes = simhashSharing === null || persistent === null ? null : new SharedSimHashes(layout.state);
+  const nearDuplicates: NearDuplicates | null = near.action === 'off' ? null : new NearDuplicates(near, simhashSharing?.share ?? null);
   const router =
     setup === null
       ? null
@@ -480,6 +502,7 @@ function assembleNode(c: Checked): CrawlNode {
           isSummarizing: summaryIntervalMs > 0,
           ...(canShareRank(policy) ? { rankShareOf: (id: number) => policy.rankShare(id) } : {}),
           ...(canTellOutDegree(policy) ? { outDegreeOf: (id: number) => policy.outDegree(id) } : {}),
+          ...(simhashSharing === null ? {} : { simhashes: simhashSharing }),
         });
   const isRoutingUrls = setup !== null && setup.forward !== 'pages';
   const admission = new Admission({
@@ -539,7 +562,6 @@ function assembleNode(c: Checked): CrawlNode {
           log,
           hold: (): (() => void) => loop.hold(),
         });
-  const nearDuplicates = config.dedup.near.action === 'off' ? null : new NearDuplicates(config.dedup.near);
   processor = new PageProcessor({
     nodeId: config.nodeId,
     revisits,
@@ -596,6 +618,7 @@ function assembleNode(c: Checked): CrawlNode {
           onPage: (page) => pageProcessor.receivePage(page),
           isCheckpointed: persistent !== null,
           ...(router === null ? {} : { onLinks: (m: LinkSummaryMessage) => router.receiveLinks(m) }),
+          ...(simhashSharing === null ? {} : { onSimHashes: (m: SimHashBatchMessage) => simhashSharing.receive(m) }),
         });
   const collab: NodeCollaboration | null =
     setup === null || router === null || inbox === null
@@ -614,7 +637,11 @@ function assembleNode(c: Checked): CrawlNode {
       ? null
       : {
           seal: () => collab.inbox.seal(),
-          settle: (sealed) => collab.inbox.settle(sealed as ReturnType<Inbox['seal']>),
+          settle: async (sealed) => {
+            await collab.inbox.settle(sealed as ReturnType<Inbox['seal']>);
+            // The fingerprints those deliveries brought are durable before they are acknowledged.
+            await sharedSimHashes?.flush();
+          },
           syncSends: async () => {
             collab.router.flush();
             await collab.exchange.flush();
@@ -635,13 +662,21 @@ function assembleNode(c: Checked): CrawlNode {
               if (pages !== null)
                 log.info('near-duplicates-restored', { lines: await nearDuplicates.restore(pages), kept: nearDuplicates.size });
             }
+            if (nearDuplicates !== null && sharedSimHashes !== null) {
+              const lines = await nearDuplicates.restore(sharedSimHashes.open());
+              log.info('shared-simhashes-restored', { lines, kept: nearDuplicates.size });
+            }
           },
           close: async () => {
             try {
               await persistent.close();
               await revisitStore?.close();
             } finally {
-              await dedupStore?.close();
+              try {
+                await dedupStore?.close();
+              } finally {
+                await sharedSimHashes?.close();
+              }
             }
           },
           checkpointer: new Checkpointer({

@@ -138,6 +138,10 @@ export interface NodeExchangeSummary {
     readonly remoteLinks: number;
     /** Queued URLs whose priority the link summaries changed (in-link counts, shares, out-degrees). */
     readonly reprioritized: number;
+    readonly simhashBatches: number;
+    /** Fingerprints of other nodes' pages received, and of them those new to the near-duplicate index. */
+    readonly simhashes: number;
+    readonly simhashesTaken: number;
     readonly controls: number;
     readonly failed: number;
   };

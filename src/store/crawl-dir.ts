@@ -10,6 +10,7 @@
  *     <out>/state/budget.json  pages fetched, pages per host and bytes counted so far, and the crawl
  *                            log's offset they were counted to (crash recovery reads from there)
  *     <out>/state/numbered.json  URLs admitted per endless numbered space (the trap bound)
+ *     <out>/state/shared-simhashes.tsv  fingerprints other nodes shared, for near-duplicates across runs
  *     <out>/crawl-log.jsonl, pages.jsonl, links/   the crawl log, page metadata, link graph (src/store/)
  *     <out>/logs/node.jsonl  structured log lines
  *

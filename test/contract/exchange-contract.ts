@@ -117,6 +117,12 @@ const LINKS: OutgoingMessage = {
     ['https://d.example/', 9],
   ],
 };
+const SIMHASHES: OutgoingMessage = {
+  kind: 'simhashes',
+  from: 'x',
+  urls: ['https://a.example/near', 'https://b.example/near'],
+  simhashes: new Uint8Array([0x8f, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 1]),
+};
 const STOP: OutgoingMessage = { kind: 'control', from: 'x', control: { kind: 'stop', reason: 'test' } };
 
 /** The message as the receiver must see it. */
@@ -173,16 +179,16 @@ export function exchangeContract(name: string, makeTransport: (t: TestContext) =
         const own = new Receiver();
         const s = endpoint('s');
         await s.start([1], own.deliver);
-        const outgoing = [urls('kinds', 3), PAGE, LINKS, STOP];
+        const outgoing = [urls('kinds', 3), PAGE, LINKS, SIMHASHES, STOP];
         assert.deepStrictEqual(
           outgoing.map((m) => s.send(0, m)),
-          [1, 2, 3, 4],
+          [1, 2, 3, 4, 5],
         );
         const expected = outgoing.map((m, i) => sent(m, node('s'), i + 1));
-        await r.until('4 messages', () => r.deliveries.length >= 4);
+        await r.until('5 messages', () => r.deliveries.length >= 5);
         assert.deepStrictEqual(
           r.deliveries.map((d) => d.partition),
-          [0, 0, 0, 0],
+          [0, 0, 0, 0, 0],
         );
         assert.deepStrictEqual(
           r.deliveries.map((d) => d.message),
@@ -333,14 +339,17 @@ export function exchangeContract(name: string, makeTransport: (t: TestContext) =
           linkSummaries: 0,
           linkCounts: 0,
           linkSummaryBytes: 0,
+          simhashBatches: 0,
+          simhashes: 0,
+          simhashBytes: 0,
           controls: 0,
         };
         assert.deepStrictEqual(s.stats().sent, zero);
-        const outgoing = [urls('c1', 3), urls('c2', 2), PAGE, LINKS, STOP];
+        const outgoing = [urls('c1', 3), urls('c2', 2), PAGE, LINKS, SIMHASHES, STOP];
         const sizes = outgoing.map((m) => encodeMessage(sent(m, node('s'), s.send(0, m))).length);
         const pageBytes = sizes[2] as number;
         const expected: MessageCounts = {
-          messages: 5,
+          messages: 6,
           bytes: sizes.reduce((a, b) => a + b, 0),
           urlBatches: 2,
           urls: 5,
@@ -349,14 +358,17 @@ export function exchangeContract(name: string, makeTransport: (t: TestContext) =
           linkSummaries: 1,
           linkCounts: 4,
           linkSummaryBytes: sizes[3] as number,
+          simhashBatches: 1,
+          simhashes: 2,
+          simhashBytes: sizes[4] as number,
           controls: 1,
         };
         assert.deepStrictEqual(s.stats().sent, expected);
-        await r.until('5 messages', () => r.deliveries.length >= 5);
+        await r.until('6 messages', () => r.deliveries.length >= 6);
         assert.deepStrictEqual(receiver.stats().received, { ...expected, invalid: 0 });
         assert.deepStrictEqual(receiver.stats().sent, zero);
         const { unconfirmed } = s.stats();
-        assert.ok(Number.isInteger(unconfirmed) && unconfirmed >= 0 && unconfirmed <= 5, `unconfirmed ${unconfirmed}`);
+        assert.ok(Number.isInteger(unconfirmed) && unconfirmed >= 0 && unconfirmed <= 6, `unconfirmed ${unconfirmed}`);
       });
     });
   });

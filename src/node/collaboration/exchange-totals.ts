@@ -21,6 +21,11 @@ export interface ExchangeTotals extends NodeExchangeCounts {
   readonly messagesReceived: number;
   readonly linkSummariesSent: number;
   readonly linkSummariesReceived: number;
+  /** Page fingerprints shared for near-duplicate detection (one per page and receiving partition), and their encoded bytes. */
+  readonly simhashesSent: number;
+  readonly simhashesReceived: number;
+  readonly simhashBytesSent: number;
+  readonly simhashBytesReceived: number;
   /** Messages received that could not be decoded. */
   readonly invalidReceived: number;
 }
@@ -39,8 +44,15 @@ const ZERO: ExchangeTotals = {
   pageBytesReceived: 0,
   linkSummariesSent: 0,
   linkSummariesReceived: 0,
+  simhashesSent: 0,
+  simhashesReceived: 0,
+  simhashBytesSent: 0,
+  simhashBytesReceived: 0,
   invalidReceived: 0,
 };
+
+/** Counts added after the file's first version: a file written before them reads them as 0. */
+const LATER: ReadonlySet<string> = new Set(['simhashesSent', 'simhashesReceived', 'simhashBytesSent', 'simhashBytesReceived']);
 
 /** The totals in `dir`, or zeros when the file does not exist yet. */
 export function readExchangeTotals(dir: string): ExchangeTotals {
@@ -48,7 +60,7 @@ export function readExchangeTotals(dir: string): ExchangeTotals {
     readStateFile(join(dir, EXCHANGE_TOTALS_FILE), 'the exchange totals', (parsed) => {
       const out: Record<string, number> = {};
       for (const key of Object.keys(ZERO)) {
-        const v = (parsed as Record<string, unknown>)[key];
+        const v = (parsed as Record<string, unknown>)[key] ?? (LATER.has(key) ? 0 : undefined);
         if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${key} is not a count`);
         out[key] = v;
       }
@@ -76,6 +88,10 @@ export function addExchangeTotals(dir: string, run: ExchangeStats): ExchangeTota
     pageBytesReceived: t.pageBytesReceived + r.pageBytes,
     linkSummariesSent: t.linkSummariesSent + s.linkSummaries,
     linkSummariesReceived: t.linkSummariesReceived + r.linkSummaries,
+    simhashesSent: t.simhashesSent + s.simhashes,
+    simhashesReceived: t.simhashesReceived + r.simhashes,
+    simhashBytesSent: t.simhashBytesSent + s.simhashBytes,
+    simhashBytesReceived: t.simhashBytesReceived + r.simhashBytes,
     invalidReceived: t.invalidReceived + r.invalid,
   };
   writeStateFile(join(dir, EXCHANGE_TOTALS_FILE), next, 'the exchange totals');

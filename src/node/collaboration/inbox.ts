@@ -8,6 +8,8 @@
  * - **Forwarded pages** are handled as if this node had fetched them (`onPage`).
  * - **Link summaries** go to the ordering policy when it can use them (`order/policy.ts`,
  *   `RemoteLinkObserver`).
+ * - **SimHash batches** go to the node's near-duplicate index (`simhash-sharing.ts`), when it keeps
+ *   one and shares it; otherwise they are counted and dropped.
  * - **Control** messages are counted.
  *
  * Acknowledgement: with checkpoints, a delivery is acknowledged after the first checkpoint that
@@ -20,7 +22,7 @@ import type { Candidate } from '../stages/candidate.js';
 import type { Log } from '../../obs/log.js';
 import { hostnameOfKey, urlParts } from '../../url/url-parts.js';
 import type { Delivery } from '../../exchange/exchange.js';
-import type { ForwardedPageMessage, LinkSummaryMessage } from '../../exchange/messages.js';
+import type { ForwardedPageMessage, LinkSummaryMessage, SimHashBatchMessage } from '../../exchange/messages.js';
 import { canObserveRemoteLinks, type OrderingPolicy } from '../../order/policy.js';
 import type { Frontier } from '../../frontier/frontier.js';
 import { applyPriorityChanges } from '../stages/priority-changes.js';
@@ -40,6 +42,8 @@ export interface InboxOptions {
   readonly isCheckpointed: boolean;
   /** Also given every link summary (the router's votes for strategies that read citations). */
   readonly onLinks?: (m: LinkSummaryMessage) => void;
+  /** Adds another node's kept pages to the near-duplicate index, returning how many were new; absent when this node shares none. */
+  readonly onSimHashes?: (m: SimHashBatchMessage) => number;
 }
 
 /** What the inbox received, by kind. */
@@ -52,6 +56,11 @@ export interface InboxCounts {
   remoteLinks: number;
   /** Queued URLs whose priority the link summaries changed (those the frontier still held). */
   reprioritized: number;
+  simhashBatches: number;
+  /** Fingerprints the SimHash batches carried. */
+  simhashes: number;
+  /** Of them, those added to the near-duplicate index (not held already). */
+  simhashesTaken: number;
   controls: number;
   /** Messages that failed to be processed (logged; acknowledged, since processing again would fail again). */
   failed: number;
@@ -66,6 +75,9 @@ export class Inbox {
     linkSummaries: 0,
     remoteLinks: 0,
     reprioritized: 0,
+    simhashBatches: 0,
+    simhashes: 0,
+    simhashesTaken: 0,
     controls: 0,
     failed: 0,
   };
@@ -159,6 +171,11 @@ export class Inbox {
         c.reprioritized += applyPriorityChanges(changes, ids, this.options.frontier);
         return;
       }
+      case 'simhashes':
+        c.simhashBatches++;
+        c.simhashes += m.urls.length;
+        c.simhashesTaken += this.options.onSimHashes?.(m) ?? 0;
+        return;
       case 'control':
         c.controls++;
         return;

@@ -6,7 +6,9 @@
  * own partition is in the placement, the URL goes on to this node's URL-seen test and frontier; for
  * every other partition named, it is sent, unless the {@link SentCache} says it was sent lately.
  * Sent URLs are batched per partition (`batchUrls` URLs, or whatever is waiting when `flush` is
- * called: every `batchDelayMs` and at each checkpoint, before the exchange's outbox is synced).
+ * called: every `batchDelayMs` and at each checkpoint, before the exchange's outbox is synced);
+ * the fingerprints of the pages the node keeps, for the other nodes' near-duplicate indexes
+ * (`simhash-sharing.ts`), are flushed with them.
  *
  * While routing, it also counts, per partition, the links this node's pages make to URLs that
  * partition owns (every occurrence, before the sent cache), and sends them as link summaries (`sendLinkSummaries`, every `linkSummaryIntervalMs`), so that
@@ -33,6 +35,7 @@ import type { Partitioner, PartitionId, Placement, UrlToPlace } from '../../part
 import { urlFingerprintInto } from '../../url/fingerprint.js';
 import { CitationTable } from '../../partition/community/citation-table.js';
 import { readsCitations } from '../../partition/community/community.js';
+import type { SimHashSharing } from './simhash-sharing.js';
 
 /** Options of {@link PartitionRouter}. */
 export interface PartitionRouterOptions {
@@ -53,6 +56,8 @@ export interface PartitionRouterOptions {
   readonly rankShareOf?: (fromId: number) => number;
   /** The out-degree of the fetched page with this URL id (the policy's `outDegree`); absent when the policy knows none. */
   readonly outDegreeOf?: (fromId: number) => number;
+  /** Fingerprints of kept pages for the other nodes, batched and flushed with the URLs; absent when not shared. */
+  readonly simhashes?: SimHashSharing;
 }
 
 /** What the router did, for the node's statistics. */
@@ -101,9 +106,9 @@ export class PartitionRouter {
     return this.options.partitioner.needsIp;
   }
 
-  /** URLs waiting in batches not yet sent. */
+  /** URLs (and page fingerprints) waiting in batches not yet sent. */
   get batched(): number {
-    let n = 0;
+    let n = this.options.simhashes?.batched ?? 0;
     for (const b of this.batches.values()) n += b.length;
     return n;
   }
@@ -148,8 +153,9 @@ export class PartitionRouter {
     return placement.some((p) => this.own.has(p));
   }
 
-  /** Sends every partial batch. */
+  /** Sends every partial batch (of fingerprints too). */
   flush(): void {
+    this.options.simhashes?.flush();
     for (const [p, batch] of this.batches) {
       if (batch.length > 0) this.sendBatch(p, batch);
     }

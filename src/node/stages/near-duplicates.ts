@@ -1,6 +1,7 @@
 /**
  * Near-duplicate detection in the crawl (SPEC §2.10): each analysed HTML page's SimHash is looked up
- * among the pages this node kept before it (`src/dedup/simhash-index.ts`); within
+ * among the pages kept before it (`src/dedup/simhash-index.ts`; this node's, and other nodes' when
+ * they share them, see below); within
  * `dedup.near.maxDistance` bits of one, the page is a near-duplicate of the nearest (the oldest on a
  * tie), and the page processor marks it and applies `dedup.near.action`.
  *
@@ -14,18 +15,26 @@
  * Lookup and insertion happen in one synchronous step, so of two similar pages in flight the one
  * whose analysis ends first is the original.
  *
- * Scope: one index per node. In a collaborative crawl a page is compared with the pages its node
- * kept (its own and those forwarded to it), not with other nodes': under host partitioning the
- * copies within a host (the common case) meet on one node; copies across hosts on different nodes
- * are not found. Across runs: with a persistent frontier, the index is rebuilt as the crawl opens
- * from the page lines of earlier runs (pages.jsonl, or the crawl log when pages.jsonl is not kept),
- * taking the pages not marked as near-duplicates in the order they were written, so that a resumed
- * crawl remembers what an uninterrupted one would (the newest `maxFingerprints`).
+ * Across nodes: in a collaborative crawl with `dedup.near.isShared` (the default), every page a node
+ * keeps as the first of its kind is handed to `onKept`, and the node sends its fingerprint and URL to
+ * every other node (`node/collaboration/simhash-sharing.ts`), which adds it with {@link addRemote}:
+ * a page is then compared with the pages every node kept whose fingerprints reached its node before
+ * it was looked up. "Earlier" across nodes means exactly that: arrived in this node's index first.
+ * The exchange is asynchronous, so two similar pages fetched on two nodes within a batch delay of each
+ * other may both be kept as originals (and both shared); later copies are marked with the nearer of
+ * them, the one that reached the index first on a tie. Only pages kept (not marked) are shared and a
+ * mark is never revised, so a mark never names a page that is itself marked, wherever it was fetched.
+ *
+ * Across runs: with a persistent frontier, the index is rebuilt as the crawl opens from the page
+ * lines of earlier runs (pages.jsonl, or the crawl log when pages.jsonl is not kept), taking the
+ * pages not marked as near-duplicates in the order they were written, so that a resumed crawl
+ * remembers what an uninterrupted one would (the newest `maxFingerprints`); then the fingerprints
+ * other nodes shared, from `state/shared-simhashes.tsv` (`../durability/shared-simhashes.ts`).
  */
 import { SimHashIndex } from '../../dedup/simhash-index.js';
 import type { NearDuplicateAction } from '../../dedup/near-duplicate-action.js';
 
-/** The `dedup.near` configuration section. */
+/** The `dedup.near` configuration section (`isShared` is read where the node is built). */
 export interface NearDuplicateOptions {
   readonly action: NearDuplicateAction;
   readonly maxDistance: number;
@@ -58,7 +67,14 @@ const RESTORE_BATCH = 65_536;
 export class NearDuplicates {
   private readonly index: SimHashIndex<string>;
 
-  constructor(readonly options: NearDuplicateOptions) {
+  /**
+   * @param onKept called with each page kept as the first of its kind (not with pages restored or
+   *   received from other nodes): the node shares it with the others.
+   */
+  constructor(
+    readonly options: NearDuplicateOptions,
+    private readonly onKept: ((url: string, hi: number, lo: number) => void) | null = null,
+  ) {
     this.index = new SimHashIndex<string>({
       maxDistance: options.maxDistance,
       capacity: options.maxFingerprints,
@@ -95,8 +111,23 @@ export class NearDuplicates {
       return false;
     });
     if (match !== null) return { url: match.value, distance: match.distance };
-    if (!isKept) this.index.add(hi, lo, url);
+    if (!isKept) {
+      this.index.add(hi, lo, url);
+      this.onKept?.(url, hi, lo);
+    }
     return null;
+  }
+
+  /**
+   * Adds a page another node kept as the first of its kind (fingerprint as two unsigned 32-bit words,
+   * high first), without a lookup: its node compared it with what it knew. Returns false, adding
+   * nothing, for fingerprint 0 and for a (fingerprint, URL) pair already held (a message delivered
+   * again, or sent to several partitions of this node).
+   */
+  addRemote(url: string, hi: number, lo: number): boolean {
+    if ((hi | lo) === 0 || this.index.holds(hi, lo, url)) return false;
+    this.index.add(hi, lo, url);
+    return true;
   }
 
   /**

@@ -2,7 +2,7 @@
  * The SimHash index: every fingerprint within k bits is found (the pigeonhole guarantee of the
  * permuted tables), checked against a brute-force scan over random fingerprints and near copies of
  * them, for the band scheme (m = k + 1) and for more blocks; the FIFO bound (the oldest forgotten,
- * and never found again even when its slot is reused); and the table counts the memory figures
+ * and never found again even when its slot is reused); exact membership (`holds`); and the table counts the memory figures
  * rest on. Cases come from a seeded PRNG, so they are the same on every run.
  */
 import { describe, test } from 'node:test';
@@ -115,6 +115,21 @@ describe('SimHashIndex', () => {
     assert.equal(index.nearest(0, 1), null);
     assert.equal(index.nearest(0xffffffff, 0xfffffffe)?.value, 3);
     assert.equal(index.nearest(0xffffffff, 1)?.value, 1);
+  });
+
+  test('holds() finds exactly a stored (fingerprint, value) pair, in the tables and in the tail', () => {
+    const index = new SimHashIndex<number>({ maxDistance: 3, capacity: 300 });
+    const stored: [number, number][] = [];
+    for (let i = 0; i < 400; i++) {
+      const fp: [number, number] = [word(), word()];
+      stored.push(fp);
+      index.add(fp[0], fp[1], i);
+    }
+    // The oldest 100 were forgotten; the rest are found whether the tables or the tail hold them.
+    stored.forEach(([hi, lo], i) => assert.equal(index.holds(hi, lo, i), i >= 100, `fingerprint ${i}`));
+    const [hi, lo] = stored[250] as [number, number];
+    assert.equal(index.holds(hi, lo, 251), false, 'another value');
+    assert.equal(index.holds(hi, (lo ^ 1) >>> 0, 250), false, 'a fingerprint one bit away');
   });
 
   test('has C(m, k) tables and refuses impossible shapes', () => {

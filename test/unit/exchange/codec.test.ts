@@ -66,6 +66,14 @@ const SAMPLES: readonly ExchangeMessage[] = [
     ],
   },
   { kind: 'links', from: 'node-4', seq: 3, counts: [['https://c.example/', 2]], partition: 5 },
+  { kind: 'simhashes', from: 'node-5', seq: 4, urls: [], simhashes: bytes() },
+  {
+    kind: 'simhashes',
+    from: 'node-5',
+    seq: 5,
+    urls: ['https://a.example/near', 'http://b.example/copy?x=1'],
+    simhashes: bytes(0xff, 0xee, 0, 1, 2, 3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 1),
+  },
   { kind: 'control', from: 'node-3', seq: 9, control: { kind: 'stats', pages: 10, bytes: 123_456, frontier: 7, atMs: 1_700_000_000_000 } },
   { kind: 'control', from: 'node-3', seq: 10, control: { kind: 'stop', reason: 'limit reached' } },
 ];
@@ -215,6 +223,37 @@ describe('codec', () => {
       [{ kind: 'links', from: 'n', seq: 1, counts: [['https://a.example/', -1]] }, /counts\[0\]\[1\]/],
       [{ kind: 'links', from: 'n', seq: 1, counts: [[1, 1]] }, /counts\[0\]\[0\]/],
       [{ kind: 'links', from: 'n', seq: 1, counts: [], partition: -1 }, /message\.partition/],
+      [{ kind: 'simhashes', from: 'n', seq: 1, urls: ['https://a.example/'] }, /simhashes is not binary/],
+      [{ kind: 'simhashes', from: 'n', seq: 1, urls: ['https://a.example/'], simhashes: [1, 2] }, /simhashes is not binary/],
+      [
+        { kind: 'simhashes', from: 'n', seq: 1, urls: 'https://a.example/', simhashes: bytes(1, 0, 0, 0, 0, 0, 0, 0) },
+        /urls is not an array/,
+      ],
+      [{ kind: 'simhashes', from: 'n', seq: 1, urls: ['a.example/x'], simhashes: bytes(1, 0, 0, 0, 0, 0, 0, 0) }, /urls\[0\]/],
+      [
+        { kind: 'simhashes', from: 'n', seq: 1, urls: ['https://a.example/'], simhashes: bytes(1, 2, 3) },
+        /3 bytes, not 8 for each of 1 URLs/,
+      ],
+      [
+        {
+          kind: 'simhashes',
+          from: 'n',
+          seq: 1,
+          urls: ['https://a.example/', 'https://b.example/'],
+          simhashes: bytes(1, 0, 0, 0, 0, 0, 0, 0),
+        },
+        /8 bytes, not 8 for each of 2 URLs/,
+      ],
+      [
+        {
+          kind: 'simhashes',
+          from: 'n',
+          seq: 1,
+          urls: ['https://a.example/', 'https://b.example/'],
+          simhashes: new Uint8Array(16).fill(0, 0, 16).fill(7, 0, 8),
+        },
+        /simhashes\[1\] is 0/,
+      ],
       [{ kind: 'control', from: 'n', seq: 1, control: { kind: 'x' } }, /unknown control kind "x"/],
       [{ kind: 'control', from: 'n', seq: 1, control: null }, /control is not a map/],
       [{ kind: 'control', from: 'n', seq: 1, control: { kind: 'stats', pages: 'a', bytes: 0, frontier: 0, atMs: 0 } }, /pages/],

@@ -1,6 +1,7 @@
 /**
  * The receiving side of a collaborative node (src/node/collaboration/inbox.ts): URL batches go to admission as
- * already placed; pages to the page handler; link summaries to a policy that can use them; failures
+ * already placed; pages to the page handler; link summaries to a policy that can use them; SimHash
+ * batches to the near-duplicate index when there is one; failures
  * are counted, never thrown; acknowledgements wait for the checkpoint that covers the delivery (or
  * only for the processing, without checkpoints).
  */
@@ -97,8 +98,47 @@ describe('Inbox', () => {
     });
     assert.deepEqual(
       { ...box.counts },
-      { urlBatches: 1, urls: 2, pages: 0, linkSummaries: 0, remoteLinks: 0, reprioritized: 0, controls: 0, failed: 0 },
+      {
+        urlBatches: 1,
+        urls: 2,
+        pages: 0,
+        linkSummaries: 0,
+        remoteLinks: 0,
+        reprioritized: 0,
+        simhashBatches: 0,
+        simhashes: 0,
+        simhashesTaken: 0,
+        controls: 0,
+        failed: 0,
+      },
     );
+  });
+
+  test('SimHash batches go to the near-duplicate index when the node shares one, else are only counted', async () => {
+    const { admission } = fakeAdmission();
+    const batch: ExchangeMessage = {
+      kind: 'simhashes',
+      from: 'n1',
+      seq: 3,
+      urls: ['http://a.test/', 'http://b.test/'],
+      simhashes: new Uint8Array(16).fill(1),
+    };
+    const taken: string[] = [];
+    const sharing = inbox({
+      admission,
+      onSimHashes: (m) => {
+        if (m.kind === 'simhashes') taken.push(...m.urls);
+        return 1;
+      },
+    });
+    sharing.deliver(delivery(batch));
+    await sharing.drain();
+    assert.deepEqual(taken, ['http://a.test/', 'http://b.test/']);
+    assert.deepEqual([sharing.counts.simhashBatches, sharing.counts.simhashes, sharing.counts.simhashesTaken], [1, 2, 1]);
+    const alone = inbox({ admission });
+    alone.deliver(delivery(batch));
+    await alone.drain();
+    assert.deepEqual([alone.counts.simhashBatches, alone.counts.simhashes, alone.counts.simhashesTaken, alone.counts.failed], [1, 2, 0, 0]);
   });
 
   test('with checkpoints, a delivery is acknowledged only by the checkpoint sealed after it started', async () => {
