@@ -29,7 +29,7 @@ import type { ExchangeMessage, OutgoingMessage } from '../messages.js';
 import { Outbox, type OutboxEntry } from '../outbox.js';
 import { connectNats, type NatsAuthOptions, type NatsTlsOptions } from './connection.js';
 import { MessageCounter } from '../message-counter.js';
-import { NatsMembership, type NatsMembershipOptions } from './nats-membership.js';
+import { NatsMembership, PartitionClaimedError, type NatsMembershipOptions } from './nats-membership.js';
 import { checkId, checkPartition, streamName } from './names.js';
 import { PartitionConsumers } from './partition-consumers.js';
 import { Publisher } from './publisher.js';
@@ -146,7 +146,10 @@ export class NatsExchange implements Exchange {
     for (const entry of unconfirmed) this.publisher.enqueue(entry);
     this.publisher.start();
     if (unconfirmed.length > 0) this.log('nats-republish', { entries: unconfirmed.length });
-    if (this.options.membership !== undefined && this.options.membership !== false) await this.membership().join(partitions);
+    // A broker that has just restarted answers before its JetStream is back: the claims are tried
+    // again like every other setup step (a partition held by another live node is not).
+    if (this.options.membership !== undefined && this.options.membership !== false)
+      await this.retrying('joining the crawl', () => this.membership().join(partitions));
     this.consumers = new PartitionConsumers({
       js,
       jsm: this.jsm as JetStreamManager,
@@ -313,7 +316,7 @@ export class NatsExchange implements Exchange {
       try {
         return await step();
       } catch (err) {
-        if (err instanceof ConfigError || this.isClosed) throw err;
+        if (err instanceof ConfigError || err instanceof PartitionClaimedError || this.isClosed) throw err;
         this.log('nats-setup-retry', { step: what, delayMs, error: String(err) });
         // Cut short by close(), which then throws the step's error out of start().
         await sleep(delayMs, undefined, { signal: this.closed.signal }).catch(() => {

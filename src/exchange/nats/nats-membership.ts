@@ -111,6 +111,8 @@ export class NatsMembership {
    * node and starts the heartbeat. Throws {@link PartitionClaimedError} when another live node holds one.
    */
   async join(partitions: readonly PartitionId[]): Promise<void> {
+    // A join tried again after a failure starts over: claims left from the failed try are our own.
+    this.stopHeartbeat();
     const kv = await this.openMembers();
     for (const p of partitions) {
       try {
