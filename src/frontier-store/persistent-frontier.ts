@@ -71,7 +71,7 @@
  *   answers false): its new priority is held in a bounded table (`parked-priorities.ts`), each
  *   flush's slice of the sweep (`band-sweep.ts`) moves it to the new band, and it is given the new
  *   priority when it comes back into a slot (lost if another parked URL's change takes its cell).
- *   Each flush journals the changes held since the previous one, one PRIORITY record per URL (at
+ *   Each flush (and `close()`) journals the changes held since the previous one, one PRIORITY record per URL (at
  *   most the table's cells), so they survive a crash: on `open()` the URL is parked in the band of
  *   its latest journaled priority and gets it back in a slot. A
  *   parked URL is not checked for duplicates when it is added again: it is then held twice until
@@ -344,8 +344,10 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const log = this.log;
       this.log = null;
       if (log === null) return;
-      if (this.failure === null) log.close();
-      else log.abandon();
+      if (this.failure === null) {
+        this.parkedPriorities.drainUnwritten((hi, lo, priority) => log.holdPriority(hi, lo, priority));
+        log.close();
+      } else log.abandon();
     })();
     return this.closing;
   }

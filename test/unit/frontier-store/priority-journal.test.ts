@@ -83,7 +83,9 @@ describe('PersistentFrontier: priorities of parked URLs across a crash', () => {
       assert.equal(first.reprioritize('http://a.test/6', 50), false, 'parked');
       assert.equal(first.reprioritize('http://a.test/4', 3), false);
       assert.equal(first.reprioritize('http://a.test/6', 100), false);
+      const before = first.stats().logBytes;
       await first.flush();
+      assert.equal(first.stats().logBytes - before, 2 * 25, 'two PRIORITY records of 25 bytes');
       const priorities = records(dir).filter((r) => r.kind === 'priority');
       assert.equal(priorities.length, 2, 'one PRIORITY record per URL changed since the last checkpoint');
       // After the checkpoint: 5 up, held in memory only.
@@ -106,6 +108,19 @@ describe('PersistentFrontier: priorities of parked URLs across a crash', () => {
       const second = await opened(dir);
       assert.equal(second.stats().recoveredPriorities, 0);
       assert.deepEqual(drain(second), ['0', '1', '2', '3', '4', '5']);
+      await second.close();
+    }));
+
+  test('closing journals the changes held since the last checkpoint', () =>
+    withDir(async (dir) => {
+      const first = await opened(dir);
+      for (let i = 0; i < 6; i++) first.add(entry(`http://a.test/${i}`, { priority: 1 }), 0);
+      await first.flush();
+      first.reprioritize('http://a.test/5', 100);
+      await first.close();
+      const second = await opened(dir);
+      assert.equal(second.stats().recoveredPriorities, 1);
+      assert.deepEqual(drain(second), ['0', '5', '1', '2', '3', '4']);
       await second.close();
     }));
 
