@@ -10,12 +10,17 @@
  *                      · host (u16 length + UTF-8) · url (u16 + UTF-8) · [ip (u8 + ASCII)] · [fromUrl (u16 + UTF-8)]
  *     body, DONE     = 2 · hi u32 · lo u32 · seq f64                   the URL added with this seq is done
  *     body, RETRY    = 3 · hi u32 · lo u32 · seq f64 · attempt u16     ... goes back with this attempt
+ *     body, PRIORITY = 4 · hi u32 · lo u32 · priority f64              the live URL (hi, lo) has this priority now
  *
  * flags: bit 0 isSitemap, bit 1 has ip, bit 2 has fromUrl. A location is `segment × 2^32 + offset`.
+ * A PRIORITY record names no seq: it applies to the URL's live add at the point of the log where it
+ * stands (the owner writes one only for a URL it holds). Layout version 2 added it; version 1
+ * segments are read as before, and a log whose newest segment is version 1 gets a new segment at
+ * `open`, so a version 1 file never holds a record its version does not know.
  *
  * **Writing.** ADD records go to a staging buffer that is written to the active segment when full
  * (`writeSync`: records reach the kernel whole and in call order) and at every flush. DONE and RETRY
- * records are *held* in memory until `flush()`, which writes the staged adds, then the held
+ * records (and PRIORITY ones) are *held* in memory until `flush()`, which writes the staged adds, then the held
  * records, then fdatasyncs: a completion becomes durable only at the checkpoint that also made the
  * crawl's WARC records and logs durable (the node flushes those first), so a `kill -9` between two
  * checkpoints can never make a page's completion final without its records. The seq in DONE and
@@ -57,8 +62,10 @@ import { syncDirectory } from '../store/sync-dir.js';
 import { FRAME_BYTES, frameRecord, readFramed, type FramedRead } from '../store/tail-repair.js';
 
 const MAGIC = Buffer.from('SHOALFRL', 'latin1');
-/** Version of the segment layout this code writes and reads. */
-const FRONTIER_LOG_VERSION = 1;
+/** Version of the segment layout this code writes; it reads this one and every older one. */
+const FRONTIER_LOG_VERSION = 2;
+/** The version that added PRIORITY records. */
+const PRIORITY_RECORD_VERSION = 2;
 const HEADER_BYTES = 16;
 const SEGMENT_RE = /^log-(\d{6,})\.seg$/;
 const TWO_32 = 2 ** 32;
@@ -67,7 +74,7 @@ const MAX_STRING_BYTES = 0xffff;
 const MAX_BODY_BYTES = 32 + 3 * (2 + MAX_STRING_BYTES) + 1 + 255;
 
 /** Record kinds. */
-const LogRecordKind = { add: 1, done: 2, retry: 3 } as const;
+const LogRecordKind = { add: 1, done: 2, retry: 3, priority: 4 } as const;
 
 /** What an ADD record holds. */
 export interface AddRecord {
@@ -88,7 +95,8 @@ export interface AddRecord {
 export type ScannedRecord =
   | { readonly kind: 'add'; readonly record: AddRecord; readonly location: number; readonly bytes: number }
   | { readonly kind: 'done'; readonly hi: number; readonly lo: number; readonly seq: number }
-  | { readonly kind: 'retry'; readonly hi: number; readonly lo: number; readonly seq: number; readonly attempt: number };
+  | { readonly kind: 'retry'; readonly hi: number; readonly lo: number; readonly seq: number; readonly attempt: number }
+  | { readonly kind: 'priority'; readonly hi: number; readonly lo: number; readonly priority: number };
 
 /** Segment number and offset of a location. */
 export function splitLocation(location: number): { readonly segment: number; readonly offset: number } {
@@ -242,11 +250,13 @@ export class FrontierLog {
     const log = new FrontierLog(dir, options.stageBytes ?? 256 * 1024);
     io(() => mkdirSync(dir, { recursive: true }), `creating ${dir}`);
     log.segments = io(() => listSegments(dir), `listing ${dir}`);
+    let lastVersion = FRONTIER_LOG_VERSION;
     for (let i = 0; i < log.segments.length; i++) {
       const n = log.segments[i] as number;
       const isLast = i === log.segments.length - 1;
-      const end = log.scanSegment(n, isLast, onRecord);
-      if (isLast) {
+      const { end, version } = log.scanSegment(n, isLast, onRecord);
+      lastVersion = version;
+      if (isLast && version >= PRIORITY_RECORD_VERSION) {
         // What the scan read may sit in the page cache only: the first flush syncs it (syncedBytes 0).
         log.active = n;
         log.activeBytes = end;
@@ -256,6 +266,7 @@ export class FrontierLog {
       }
     }
     if (log.segments.length === 0) log.startSegment(1);
+    else if (lastVersion < PRIORITY_RECORD_VERSION) log.startSegment((log.segments.at(-1) as number) + 1);
     else io(() => syncDirectory(dir), `syncing ${dir}`);
     return log;
   }
@@ -298,6 +309,18 @@ export class FrontierLog {
   /** Holds a RETRY record until the next flush. */
   holdRetry(hi: number, lo: number, seq: number, attempt: number): void {
     this.hold(LogRecordKind.retry, hi, lo, seq, attempt);
+  }
+
+  /** Holds a PRIORITY record (17-byte body) until the next flush: the live URL (hi, lo) has `priority` from here on. */
+  holdPriority(hi: number, lo: number, priority: number): void {
+    this.check();
+    const at = this.reserveHeld(FRAME_BYTES + 17);
+    const b = this.held;
+    b[at + FRAME_BYTES] = LogRecordKind.priority;
+    b.writeUInt32LE(hi >>> 0, at + FRAME_BYTES + 1);
+    b.writeUInt32LE(lo >>> 0, at + FRAME_BYTES + 5);
+    b.writeDoubleLE(priority, at + FRAME_BYTES + 9);
+    frameRecord(b, at, at + FRAME_BYTES + 17);
   }
 
   /** Frames a DONE (17-byte body) or RETRY (19 bytes, with the attempt) record into the held buffer. */
@@ -501,8 +524,12 @@ export class FrontierLog {
     this.activeBytes = this.syncedBytes = HEADER_BYTES;
   }
 
-  /** Reads segment `n` from start to end; for the last one, cuts a torn tail. @returns its valid length. */
-  private scanSegment(n: number, isLast: boolean, onRecord: (r: ScannedRecord) => void): number {
+  /** Reads segment `n` from start to end; for the last one, cuts a torn tail. @returns its valid length and layout version. */
+  private scanSegment(
+    n: number,
+    isLast: boolean,
+    onRecord: (r: ScannedRecord) => void,
+  ): { readonly end: number; readonly version: number } {
     const fd = this.fd(n);
     const size = io(() => fstatSync(fd).size, `sizing segment ${n}`);
     const corrupt = (offset: number, what: string): never => {
@@ -515,11 +542,12 @@ export class FrontierLog {
       // Torn at creation: start it again.
       io(() => ftruncateSync(fd, 0), `truncating segment ${n}`);
       this.writeHeader(fd, n);
-      return HEADER_BYTES;
+      return { end: HEADER_BYTES, version: FRONTIER_LOG_VERSION };
     }
     if (!header.subarray(0, 8).equals(MAGIC)) corrupt(0, 'not a shoal frontier segment');
-    if (header.readUInt32LE(8) !== FRONTIER_LOG_VERSION)
-      corrupt(8, `layout version ${header.readUInt32LE(8)}, this shoal reads ${FRONTIER_LOG_VERSION}`);
+    const version = header.readUInt32LE(8);
+    if (version < 1 || version > FRONTIER_LOG_VERSION)
+      corrupt(8, `layout version ${version}, this shoal reads 1 to ${FRONTIER_LOG_VERSION}`);
     const chunk = Buffer.alloc(1 << 20);
     let at = HEADER_BYTES;
     // Records are never longer than MAX_BODY_BYTES < the chunk: one read from a record's start holds it whole.
@@ -532,7 +560,7 @@ export class FrontierLog {
         // A record cut by the end of the chunk, not of the file: read again from its start.
         if (framed.kind === 'short' && at + p + framed.bytes <= size) break;
         const bytes = framed.kind === 'record' ? FRAME_BYTES + framed.body.length : 0;
-        const record = framed.kind === 'record' ? decodeRecord(framed.body, n * TWO_32 + at + p, bytes) : null;
+        const record = framed.kind === 'record' ? decodeRecord(framed.body, n * TWO_32 + at + p, bytes, version) : null;
         if (record === null) {
           isDone = true;
           break;
@@ -548,7 +576,7 @@ export class FrontierLog {
       io(() => ftruncateSync(fd, at), `truncating segment ${n}`);
       io(() => fdatasyncSync(fd), `syncing segment ${n}`);
     }
-    return at;
+    return { end: at, version };
   }
 
   /** Writes and fdatasyncs the header of segment `n`. */
@@ -567,8 +595,8 @@ function readLogRecord(bytes: Buffer, at: number): FramedRead {
   return readFramed(bytes, at, 1, MAX_BODY_BYTES);
 }
 
-/** A record's body as data, or null when it does not decode (treated as the torn tail). */
-function decodeRecord(body: Buffer, location: number, bytes: number): ScannedRecord | null {
+/** A record's body as data, or null when it does not decode in a segment of `version` (treated as the torn tail). */
+function decodeRecord(body: Buffer, location: number, bytes: number, version: number): ScannedRecord | null {
   try {
     switch (body[0]) {
       case LogRecordKind.add:
@@ -585,6 +613,9 @@ function decodeRecord(body: Buffer, location: number, bytes: number): ScannedRec
           seq: body.readDoubleLE(9),
           attempt: body.readUInt16LE(17),
         };
+      case LogRecordKind.priority:
+        if (body.length !== 17 || version < PRIORITY_RECORD_VERSION) return null;
+        return { kind: 'priority', hi: body.readUInt32LE(1), lo: body.readUInt32LE(5), priority: body.readDoubleLE(9) };
       default:
         return null;
     }

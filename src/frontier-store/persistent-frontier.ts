@@ -16,7 +16,8 @@
  *                                                            └──▶ or parked: the host's band of locations
  *     next ──▶ slot ──▶ pread of its record ──▶ lease
  *     complete ──▶ DONE or RETRY record held until the next flush ──▶ the host's best parked URL to a slot
- *     flush ──▶ a slice of compaction (copies staged) ──▶ staged adds, held records, fdatasync
+ *     flush ──▶ a slice of compaction (copies staged) ──▶ parked URLs' new priorities held
+ *               ──▶ staged adds, held records, fdatasync
  *               ──▶ the compacted segment deleted once empty ──▶ a slice of the band sweep
  *
  * ## Contract
@@ -48,8 +49,9 @@
  *   - nothing else. A completion after F is not final: its record was still held in memory, so its
  *     URL comes back.
  *
- *   Every URL comes back queued (leases in flight are void), with the priority and place among
- *   equal priorities it was added with, and its attempt count as of F. So a page fetched before the
+ *   Every URL comes back queued (leases in flight are void), with its place among equal priorities
+ *   and its attempt count as of F, and the priority it was added with or the latest journaled for
+ *   it (a parked URL's latest change held at F, **Parking**). So a page fetched before the
  *   crash is fetched again only if its lease was out at F or was issued after F. A node that flushes
  *   its page store and URL-seen set before the frontier, at each checkpoint, therefore never loses a
  *   page and never skips a URL.
@@ -68,14 +70,18 @@
  *   host waits behind another's backlog. A parked URL is not moved by `reprioritize` (which
  *   answers false): its new priority is held in a bounded table (`parked-priorities.ts`), each
  *   flush's slice of the sweep (`band-sweep.ts`) moves it to the new band, and it is given the new
- *   priority when it comes back into a slot (lost if another parked URL's change takes its cell). A
+ *   priority when it comes back into a slot (lost if another parked URL's change takes its cell).
+ *   Each flush (and `close()`) journals the changes held since the previous one, one PRIORITY record per URL (at
+ *   most the table's cells), so they survive a crash: on `open()` the URL is parked in the band of
+ *   its latest journaled priority and gets it back in a slot. A
  *   parked URL is not checked for duplicates when it is added again: it is then held twice until
  *   it comes back into a slot, where the copy is dropped if the URL is in a slot still (the node's
  *   URL-seen test comes first, so only a URL re-added after a crash can meet this; the cost is at
  *   most one fetch more). On `open()` the rule is applied again to the recovered URLs in add order
  *   (with the share now configured), except that a URL with a retry recorded keeps a slot.
- * - **Re-prioritizing** (`Reprioritizable`) changes the order in memory only: after a restart a
- *   URL has the priority it was added with again, until its ordering policy learns it anew.
+ * - **Re-prioritizing** (`Reprioritizable`) a URL in a slot changes the order in memory only: after
+ *   a restart it has the priority it was added with, or the last journaled for it (while parked, or
+ *   after a compaction copy of its record), until its ordering policy learns it anew.
  * - **Politeness across a restart.** Next-contact times and back-off counts live in memory only.
  *   After opening a log that held URLs, no host is contacted before the first `nowMs` the frontier
  *   sees plus `resumeDelayMs`, so a host fetched just before the crash is not hit again at once.
@@ -201,6 +207,8 @@ export interface PersistentFrontierStats extends FrontierStats {
   /** From `open()`: URLs found held, and completions found final. */
   readonly recoveredUrls: number;
   readonly recoveredCompletions: number;
+  /** From `open()`: URLs held that came back with a priority journaled after their add (parked URLs re-prioritized). */
+  readonly recoveredPriorities: number;
   /** From `open()`: URLs the log held that `isCompleted` said were done, and completed then. */
   readonly completedAtOpen: number;
 }
@@ -254,6 +262,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
   private deletedSegments = 0;
   private recoveredUrls = 0;
   private recoveredCompletions = 0;
+  private recoveredPriorities = 0;
   private completedAtOpen = 0;
   /** First `nowMs` seen since `open()`; null before. */
   private firstNowMs: number | null = null;
@@ -314,12 +323,15 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         if (r.attempt === 1 && this.isParking(r.host)) {
           this.core.noteSeq(r.seq);
           this.park(r.host, r.priority, location, bytes);
+          // Its record holds the priority it was added with: the latest waits in the table, as before the crash.
+          if (r.isReprioritized) this.parkedPriorities.restore(r.hi, r.lo, r.priority);
           return;
         }
         const slot = this.core.add(r.hi, r.lo, r.host, r.ip, r.priority, 0, r.seq, r.attempt);
         this.place(slot, location, bytes);
       });
       this.recoveredUrls = this.core.slots.size + this.parkedCount;
+      this.recoveredPriorities = recovered.reprioritized;
       (this.log as FrontierLog).flush();
     })();
     return this.opening;
@@ -332,8 +344,10 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const log = this.log;
       this.log = null;
       if (log === null) return;
-      if (this.failure === null) log.close();
-      else log.abandon();
+      if (this.failure === null) {
+        this.parkedPriorities.drainUnwritten((hi, lo, priority) => log.holdPriority(hi, lo, priority));
+        log.close();
+      } else log.abandon();
     })();
     return this.closing;
   }
@@ -343,6 +357,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     const log = this.check('flush');
     this.guard(() => {
       const emptied = this.compactSlice(log);
+      this.parkedPriorities.drainUnwritten((hi, lo, priority) => log.holdPriority(hi, lo, priority));
       log.flush(this.segmentBytes);
       this.sweepSlice(log);
       // Only now are the copies of its live records durable: the segment may go.
@@ -515,6 +530,7 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       deletedSegments: this.deletedSegments,
       recoveredUrls: this.recoveredUrls,
       recoveredCompletions: this.recoveredCompletions,
+      recoveredPriorities: this.recoveredPriorities,
       completedAtOpen: this.completedAtOpen,
     };
   }
@@ -548,12 +564,16 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         this.liveBytes -= bytes;
         continue;
       }
-      if (this.compacting !== null && splitLocation(location).segment === this.compacting.segment) {
-        // Its segment is being compacted, which may have passed it: it moves now.
-        location = this.copyParkedRecord(log, r, bytes).location;
-      }
+      const isUnwritten = this.parkedPriorities.isUnwritten(r.hi, r.lo);
       const changed = this.parkedPriorities.take(r.hi, r.lo);
       const priority = Number.isNaN(changed) ? r.priority : changed;
+      if (this.compacting !== null && splitLocation(location).segment === this.compacting.segment) {
+        // Its segment is being compacted, which may have passed it: it moves now.
+        location = this.copyParkedRecord(log, r, bytes, priority).location;
+      } else if (isUnwritten) {
+        // Not written down yet: journaled now, so that a crash does not take the change back.
+        log.holdPriority(r.hi, r.lo, priority);
+      }
       const slot = this.core.add(r.hi, r.lo, r.host, r.ip ?? undefined, priority, nowMs, r.seq, r.attempt);
       this.core.slots.setRef(slot, location);
     }
@@ -609,6 +629,8 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
       const slot = this.core.slotOf(r.hi, r.lo);
       if (slot < 0 || t.refOf(slot) !== location || t.seqOf(slot) !== r.seq) return;
       const copy = log.appendAdd({ ...r, attempt: t.attemptOf(slot) });
+      // A change journaled for it may go with this segment: written again after the copy.
+      if (t.priorityOf(slot) !== r.priority) log.holdPriority(r.hi, r.lo, t.priorityOf(slot));
       t.setRef(slot, copy.location);
       this.compactedRecords++;
     });
@@ -617,9 +639,19 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
     return c.segment;
   }
 
-  /** Copies a parked URL's record (of `bytes`) out of the segment under compaction, to the active one. */
-  private copyParkedRecord(log: FrontierLog, record: AddRecord, bytes: number): { readonly location: number; readonly bytes: number } {
+  /**
+   * Copies a parked URL's record (of `bytes`) out of the segment under compaction, to the active
+   * one, and journals `priority`, its latest, after the copy when it is not the record's (a
+   * PRIORITY record of the URL may go with the segment).
+   */
+  private copyParkedRecord(
+    log: FrontierLog,
+    record: AddRecord,
+    bytes: number,
+    priority: number,
+  ): { readonly location: number; readonly bytes: number } {
     const copy = log.appendAdd(record);
+    if (priority !== record.priority) log.holdPriority(record.hi, record.lo, priority);
     this.liveBytes += copy.bytes - bytes;
     this.compactedRecords++;
     return copy;
@@ -644,7 +676,8 @@ export class PersistentFrontier implements Frontier, Reprioritizable {
         const location = queue.at(i);
         if (splitLocation(location).segment !== c.segment) continue;
         const { record, bytes } = log.readAdd(location);
-        queue.set(i, this.copyParkedRecord(log, record, bytes).location);
+        const changed = this.parkedPriorities.peek(record.hi, record.lo);
+        queue.set(i, this.copyParkedRecord(log, record, bytes, Number.isNaN(changed) ? record.priority : changed).location);
         budget -= bytes;
       }
     }

@@ -12,7 +12,10 @@ export interface RecoveredUrl {
   readonly lo: number;
   readonly host: string;
   readonly ip: string | undefined;
+  /** Its latest priority: the last PRIORITY record's after its add (or copy), else its record's. */
   readonly priority: number;
+  /** Whether `priority` came from a PRIORITY record, so differs from the one its ADD record holds. */
+  readonly isReprioritized: boolean;
   readonly seq: number;
   readonly attempt: number;
   /** Whether the URL names a sitemap (its ADD record's flag). */
@@ -21,12 +24,15 @@ export interface RecoveredUrl {
 
 /**
  * The state a log's records describe, rebuilt in one pass: per fingerprint, the latest add whose
- * seq no DONE record has named. Columns of typed arrays, one row per ADD record seen (no URL
+ * seq no DONE record has named, with the priority of the last PRIORITY record that followed it, or
+ * its add's (compaction writes a PRIORITY record after a copy whenever the URL's priority differs). Columns of typed arrays, one row per ADD record seen (no URL
  * strings: a resumed frontier of a million URLs does not hold a million strings even while it
  * recovers); host names are interned.
  */
 export class Recovery {
   completions = 0;
+  /** Live URLs whose priority a PRIORITY record set (counted in {@link replay}). */
+  reprioritized = 0;
   private readonly rows = new FingerprintMap(1 << 16);
   private count = 0;
   private hi = new Uint32Array(1 << 16);
@@ -39,6 +45,7 @@ export class Recovery {
   private host = new Int32Array(1 << 16);
   private isLive = new Uint8Array(1 << 16);
   private isSitemap = new Uint8Array(1 << 16);
+  private isReprioritized = new Uint8Array(1 << 16);
   private readonly hostIndex = new Map<string, number>();
   private readonly hostNames: string[] = [];
   private readonly hostIp: (string | undefined)[] = [];
@@ -48,9 +55,12 @@ export class Recovery {
       const a = r.record;
       const row = this.rows.get(a.hi, a.lo);
       if (row >= 0 && this.isLive[row] === 1 && this.seq[row] === a.seq) {
-        // A copy made by compaction: the record moved.
+        // A copy made by compaction: the record moved. It holds the priority of the add; a later
+        // PRIORITY record follows it when the URL's was another (persistent-frontier.ts).
         this.location[row] = r.location;
         this.attempt[row] = Math.max(this.attempt[row] as number, a.attempt);
+        this.priority[row] = a.priority;
+        this.isReprioritized[row] = 0;
         return;
       }
       const i = this.grow();
@@ -72,11 +82,19 @@ export class Recovery {
       this.host[i] = h;
       this.isLive[i] = 1;
       this.isSitemap[i] = a.isSitemap ? 1 : 0;
+      this.isReprioritized[i] = 0;
       if (row >= 0) this.isLive[row] = 0;
       this.rows.set(a.hi, a.lo, i);
       return;
     }
     const row = this.rows.get(r.hi, r.lo);
+    if (r.kind === 'priority') {
+      // It names the live add of its fingerprint at this point of the log, if there is one.
+      if (row < 0 || this.isLive[row] !== 1) return;
+      this.priority[row] = r.priority;
+      this.isReprioritized[row] = 1;
+      return;
+    }
     if (row < 0 || this.isLive[row] !== 1 || this.seq[row] !== r.seq) return;
     if (r.kind === 'done') {
       this.isLive[row] = 0;
@@ -93,6 +111,8 @@ export class Recovery {
     live.sort((a, b) => (this.seq[a] as number) - (this.seq[b] as number));
     for (const i of live) {
       const h = this.host[i] as number;
+      const isReprioritized = this.isReprioritized[i] === 1;
+      if (isReprioritized) this.reprioritized++;
       f(
         {
           hi: this.hi[i] as number,
@@ -100,6 +120,7 @@ export class Recovery {
           host: this.hostNames[h] as string,
           ip: this.hostIp[h],
           priority: this.priority[i] as number,
+          isReprioritized,
           seq: this.seq[i] as number,
           attempt: this.attempt[i] as number,
           isSitemap: this.isSitemap[i] === 1,
@@ -125,6 +146,7 @@ export class Recovery {
       this.host = withRoomFor(this.host, need);
       this.isLive = withRoomFor(this.isLive, need);
       this.isSitemap = withRoomFor(this.isSitemap, need);
+      this.isReprioritized = withRoomFor(this.isReprioritized, need);
     }
     return i;
   }

@@ -55,6 +55,12 @@ export interface RevisitState {
   readonly lastModified: string | null;
   /** The record the last payload lies in; null when it was not archived. */
   readonly capture: LastCapture | null;
+  /**
+   * The page's link set as last followed (`src/node/stages/revisit-links.ts`: its distinct link
+   * targets' fingerprints, base64), so that a changed page offers only its new links; absent when
+   * its links were never followed, or in a line of an older shoal.
+   */
+  readonly links?: string;
 }
 
 /** The revisit schedule; see the file comment. */

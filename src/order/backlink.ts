@@ -4,7 +4,7 @@
  *     O(u) = IB′(u) = |{ fetched pages P : P links to u }| + links to u counted by other nodes
  *
  * the number of in-links of u seen so far. Each (fetched page, target) pair counts once: a page
- * that links twice to u is one backlink, and a page observed again (a re-fetch) adds nothing. The
+ * that links twice to u is one backlink, and a page observed again adds only the links it did not have (a revisit). The
  * count of a queued URL grows as pages linking to it are fetched, and each growth is returned as a
  * priority change, so the frontier always serves the URL with the most backlinks seen (ties: first
  * discovered first). This is the paper's `reorder_queue` done incrementally: one change per new
@@ -20,8 +20,9 @@
  * 8 per URL named by another node for the remote one (counts and hints need not be integers).
  *
  * Departures: the paper counts every (page, target) occurrence in its `links` list; shoal counts a
- * page's repeated links once (as for IR′). A re-fetched page's links are counted from its first
- * fetch only. IB′ is known to fall into locally dense clusters (§6, Figure 3); see `pagerank.ts`.
+ * page's repeated links once (as for IR′). A re-fetched page's links count once: a revisit of a
+ * changed page brings only the links it did not have (`isRevisit`, which are counted), and a link
+ * it dropped still counts (IB′ counts the in-links ever seen). IB′ is known to fall into locally dense clusters (§6, Figure 3); see `pagerank.ts`.
  */
 import { DistinctLinks } from './distinct-links.js';
 import { IdCounts, IdFlags, IdNumbers, isUrlId } from './id-arrays.js';
@@ -59,10 +60,10 @@ export class BacklinkPolicy implements OrderingPolicy, RemoteLinkObserver, Impor
     return this.estimate(url.id);
   }
 
-  /** Counts the page's distinct out-links once; returns the new IB′ of the queued targets. */
+  /** Counts the page's distinct out-links once (a revisit's: its new ones); returns the new IB′ of the queued targets. */
   observe(page: FetchedPage): PriorityChanges {
     const changes = this.changes.begin(page.id);
-    if (this.observed.has(page.id)) return changes;
+    if (this.observed.has(page.id) && page.isRevisit !== true) return changes;
     this.observed.set(page.id, true);
     const count = this.links.of(page.outIds, page.id);
     const targets = this.links.targets;

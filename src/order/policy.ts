@@ -29,6 +29,10 @@
  *   was shown: no callbacks into the frontier, the same code in the crawl and in the simulator, and a
  *   policy may batch its changes (IR′ recomputed every N fetches returns nothing in between). The
  *   caller reads the arrays before its next call to the policy, which may reuse them.
+ * - **Revisits.** A page fetched again is observed again only if its links changed, with
+ *   `isRevisit` and only its new links: a policy that counts links (IB′) adds them; one that keeps
+ *   a page's links of its first fetch (IR′'s graph, an out-degree) may ignore the call. Either way
+ *   no link is counted twice. Links a page dropped are not announced.
  * - **Order of calls.** For a fetched page the caller calls `observe(page)` first, then `prioritize`
  *   for each out-link that is new, so a new URL's first score already counts the link that found it.
  *   Seeds are prioritized with depth 0 and no discovering page.
@@ -100,6 +104,13 @@ export interface FetchedPage {
    * simulator (its graphs hold no such words), so a policy must order without them.
    */
   readonly anchorContexts?: readonly string[];
+  /**
+   * True for a page fetched again (a re-crawl's revisit) whose links changed since the policy's
+   * caller last offered them: `outIds` (and the parallel arrays) then hold only the links the page
+   * did not have before. A caller never offers a link of a page twice; a revisit of an unchanged
+   * page is not observed at all.
+   */
+  readonly isRevisit?: boolean;
 }
 
 /** New priorities for URLs the policy prioritized earlier: `ids[i]` gets `priorities[i]`, i < length. */

@@ -7,6 +7,8 @@
  *   page's last capture;
  * - changes are caught: between two fetches of a page the crawl saw a new digest exactly when the
  *   web's truth says the page changed in between (fetches within 100 ms of a change are not judged);
+ * - a changed page's links are not offered again (the web's changes add words, not links): each
+ *   page's links are in the link graph once;
  * - revisits keep the politeness gap of their host, and count against `limits.maxPages`;
  * - the crawl ends at `recrawl.durationMs`, and a second run on the same directory resumes the
  *   schedule: it revisits pages it never discovered again (the seeds are seen), none before it was due;
@@ -22,6 +24,7 @@ import { Crawl } from '../../src/crawl/crawl.js';
 import type { CrawlConfigInput } from '../../src/config/crawl-config.js';
 import { REVISITS_FILE, type RevisitState } from '../../src/frontier-store/revisit-store.js';
 import { readCrawlLog, type CrawlLogEntry } from '../../src/store/crawl-log.js';
+import { readLinkGraph } from '../../src/store/link-graph-reader.js';
 import { SERVER_NOT_MODIFIED_PROFILE } from '../../src/store/warc/warc-record.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { NO_FAULTS } from '../helpers/test-web.js';
@@ -162,6 +165,26 @@ describe('re-crawl', () => {
       }
     }
     assert.ok(judged > 20 && caught >= 3, `${caught} changes caught in ${judged} revisits judged`);
+
+    // A revisit offers the policy, the link graph and admission only links the page did not have
+    // (docs/recrawl.md): the web's changes add words, not links, so each page's links were written
+    // to the link graph once, in one batch at its first fetch, however often it changed since.
+    const graph = await readLinkGraph(join(out(), 'links'));
+    const { offsets } = graph.csr;
+    const index = new Map(graph.urls.map((u, i) => [u, i] as const));
+    let changedWithLinks = 0;
+    for (const [url, fetches] of byUrl) {
+      const s = index.get(url);
+      if (s === undefined) continue;
+      const from = offsets[s] as number;
+      const to = offsets[s + 1] as number;
+      const records = Array.from(graph.edgeRecord.subarray(from, to));
+      if (records.length > 0 && fetches.filter((e) => e.outcome === 'ok').length >= 2) changedWithLinks++;
+      if (records.length > 0)
+        assert.equal(Math.max(...records) - Math.min(...records) + 1, records.length, `${url}: its links were written once, together`);
+    }
+    graph.close();
+    assert.ok(changedWithLinks >= 3, `${changedWithLinks} pages with links fetched with a 200 again`);
 
     // The summary counts what the crawl log shows.
     const r = summary.recrawl;

@@ -49,6 +49,7 @@ import type { ForwardedPageMessage } from '../../exchange/messages.js';
 import { fetchOkOf, forwardBoundaryPage, pagePlacementOf, type BoundaryPages } from '../collaboration/page-forwarding.js';
 import type { Placement } from '../../partition/partitioner.js';
 import { urlFingerprintInto } from '../../url/fingerprint.js';
+import { linkSetOf, onlyNewLinks } from './revisit-links.js';
 import { normalizeUrl, type NormalizeOptions } from '../../url/normalize.js';
 import { HTML_MEDIA_TYPES } from '../../parse/html-page.js';
 import type { NearDuplicateMatch, NearDuplicates } from './near-duplicates.js';
@@ -391,22 +392,9 @@ export class PageProcessor {
     const capture = first === undefined ? { url, payloadDigest: rawDigest, recordId: response.id, warcDate: response.date } : null;
     if (capture !== null) o.dedup.remember(contentDigest, capture);
     else o.stats.duplicates++;
-    if (o.revisits != null && !isReceived) {
-      const held = first ?? capture;
-      o.revisits.visited({
-        url,
-        host: entry.host,
-        depth: entry.depth,
-        payloadDigest: rawDigest,
-        contentDigest,
-        etag: outcome.response.headers['etag'] ?? null,
-        lastModified: outcome.response.headers['last-modified'] ?? null,
-        capture:
-          o.warc === null || held === undefined || held === null
-            ? null
-            : { recordId: held.recordId, warcDate: held.warcDate, url: held.url },
-      });
-    }
+    const revisits = isReceived ? null : (o.revisits ?? null);
+    // Read before this visit is recorded: what the last one found.
+    const revisit = revisits === null ? null : { previousLinks: revisits.lastVisit(url)?.links };
     const parsed = !isHtml || isDuplicate ? null : analysed !== undefined ? analysed : await this.analyze(url, outcome);
     if (parsed !== null && near !== null && near.action !== 'skip') resembled = near.check(url, parsed.simhash);
     if (resembled !== null) o.stats.nearDuplicates++;
@@ -429,7 +417,24 @@ export class PageProcessor {
       geo: this.geoScopeOf(url, outcome, parsed),
       ...nearDuplicateFields({ nearDuplicate: resembled }),
     });
-    if (parsed !== null && isFollowed) await this.follow(entry, parsed, false, pagePlacement);
+    const links = parsed !== null && isFollowed ? await this.follow(entry, parsed, false, pagePlacement, revisit) : null;
+    if (revisits !== null) {
+      const held = first ?? capture;
+      revisits.visited({
+        url,
+        host: entry.host,
+        depth: entry.depth,
+        payloadDigest: rawDigest,
+        contentDigest,
+        etag: outcome.response.headers['etag'] ?? null,
+        lastModified: outcome.response.headers['last-modified'] ?? null,
+        capture:
+          o.warc === null || held === undefined || held === null
+            ? null
+            : { recordId: held.recordId, warcDate: held.warcDate, url: held.url },
+        ...(links === null ? {} : { links }),
+      });
+    }
     const at = written === null ? null : (await written)[1];
     // Its response record is in the WARC file now: the capture may outlive the run (dedup-index.ts).
     if (capture !== null && at !== null) o.dedup.confirm(contentDigest, capture);
@@ -590,23 +595,40 @@ export class PageProcessor {
    * Shows the page to the ordering policy, then sends its followable links to admission. Each
    * link's URL is hashed here once: its fingerprint gives its id, names it in the link graph and
    * goes with the candidate to the URL-seen test, and its id goes with it to the policy's `prioritize`.
+   * With `revisit` (a re-crawl keeps the page's link set, `revisit-links.ts`), a page revisited
+   * offers only the links it did not have at its last visit (all of them on its first visit, or
+   * when the last one's are not known); @returns the page's whole link set then, else null.
    */
-  private async follow(entry: FrontierEntry, parsed: PageAnalysis, isRecovered = false, fromPage: Placement | null = null): Promise<void> {
+  private async follow(
+    entry: FrontierEntry,
+    parsed: PageAnalysis,
+    isRecovered = false,
+    fromPage: Placement | null = null,
+    revisit: { readonly previousLinks: string | undefined } | null = null,
+  ): Promise<string | null> {
     const o = this.options;
-    const links = parsed.links;
-    const n = links.length;
     const ids = o.urlIds;
     const graph = o.sinks.linkGraph;
     const pageId = ids === null ? -1 : ids.idOf(entry.url);
-    const fingerprints = new Uint32Array(2 * n);
-    const outIds = new Int32Array(n).fill(-1);
-    for (let i = 0; i < n; i++) {
-      const l = links[i] as GraphLink;
-      // A link that is not followed needs its fingerprint only for its id and the link graph.
-      if (ids === null && graph === undefined && l.isNofollow) continue;
-      urlFingerprintInto(l.url, fingerprints, 2 * i);
-      if (ids !== null) outIds[i] = ids.idOfFingerprint(fingerprints[2 * i] as number, fingerprints[2 * i + 1] as number);
+    let links = parsed.links;
+    let hostnames = parsed.hostnames;
+    let fingerprints: Uint32Array = new Uint32Array(2 * links.length);
+    for (let i = 0; i < links.length; i++) {
+      // A link that is not followed needs its fingerprint only for its id, the link graph and the link set.
+      if (revisit === null && ids === null && graph === undefined && (links[i] as GraphLink).isNofollow) continue;
+      urlFingerprintInto((links[i] as GraphLink).url, fingerprints, 2 * i);
     }
+    const linkSet = revisit === null ? null : linkSetOf(fingerprints, links.length);
+    if (revisit?.previousLinks !== undefined) {
+      const fresh = onlyNewLinks(revisit.previousLinks, links, hostnames, fingerprints);
+      // The links it had last time were seen then: counted so, which keeps the links' sum whole.
+      o.stats.links.seenBefore += links.length - fresh.links.length;
+      ({ links, hostnames, fingerprints } = fresh);
+    }
+    const n = links.length;
+    const outIds = new Int32Array(n).fill(-1);
+    if (ids !== null)
+      for (let i = 0; i < n; i++) outIds[i] = ids.idOfFingerprint(fingerprints[2 * i] as number, fingerprints[2 * i + 1] as number);
     // A recovered page's links reached the link graph before its crawl-log line did (store-sinks.ts).
     if (!isRecovered) graph?.append(entry.url, links, fingerprints);
     const needs = o.policy.needs;
@@ -615,6 +637,7 @@ export class PageProcessor {
       url: entry.url,
       depth: entry.depth,
       outIds,
+      ...(revisit?.previousLinks === undefined ? {} : { isRevisit: true }),
       ...(needs.urls ? { outUrls: links.map((l) => l.url) } : {}),
       ...(needs.anchors ? { anchors: links.map((l) => l.anchorText) } : {}),
       ...(needs.anchorContext === true ? { anchorContexts: links.map((l) => (l.after === '' ? l.before : `${l.before} ${l.after}`)) } : {}),
@@ -631,7 +654,7 @@ export class PageProcessor {
       }
       candidates.push({
         url: l.url,
-        hostname: parsed.hostnames[i] as string,
+        hostname: hostnames[i] as string,
         depth: entry.depth + 1,
         fromUrl: entry.url,
         anchorText: l.anchorText,
@@ -643,6 +666,7 @@ export class PageProcessor {
       });
     }
     await o.admission.admit(candidates, fromPage === null ? {} : { fromPage });
+    return linkSet;
   }
 
   private emit(record: CrawlLogRecord): void {

@@ -42,6 +42,8 @@ export interface PageVisit {
   readonly lastModified: string | null;
   /** The record holding this payload (its own response record, or the earlier capture a duplicate refers to). */
   readonly capture: LastCapture | null;
+  /** The page's link set, when its links were followed on this visit; else the last one is kept. */
+  readonly links?: string;
 }
 
 /** Counters of a run's revisits: the summary's {@link RecrawlCounts}, counted up as they happen. */
@@ -105,6 +107,7 @@ export class RevisitScheduler {
       etag: v.etag,
       lastModified: v.lastModified,
       capture: isChanged || prev === undefined ? v.capture : (prev.capture ?? v.capture),
+      links: v.links ?? prev?.links,
     });
   }
 
@@ -146,7 +149,7 @@ export class RevisitScheduler {
     host: string,
     depth: number,
     isChanged: boolean,
-    found: Pick<RevisitState, 'payloadDigest' | 'contentDigest' | 'etag' | 'lastModified' | 'capture'>,
+    found: Pick<RevisitState, 'payloadDigest' | 'contentDigest' | 'etag' | 'lastModified' | 'capture' | 'links'>,
   ): void {
     const o = this.options;
     const nowWall = o.clock.wallMs();
@@ -164,6 +167,7 @@ export class RevisitScheduler {
       etag: found.etag,
       lastModified: found.lastModified,
       capture: found.capture,
+      ...(found.links === undefined ? {} : { links: found.links }),
     };
     o.store.set(state);
     if (state.dueWallMs < this.endWallMs) this.push({ dueWallMs: state.dueWallMs, url });

@@ -26,6 +26,19 @@ describe('BacklinkPolicy', () => {
     assert.deepEqual([policy.estimate(5), policy.estimate(6), policy.estimate(7)], [2, 1, 0]);
   });
 
+  test("a revisit counts the page's new links only; links it dropped still count", () => {
+    const policy = new BacklinkPolicy();
+    policy.prioritize({ id: 5, url: '', depth: 1 });
+    policy.prioritize({ id: 7, url: '', depth: 1 });
+    policy.observe({ id: 0, url: '', depth: 0, outIds: [5, 6] });
+    // Page 0 changed: it now links to 5 and 7 (not 6); its caller offers only 7, the new link.
+    assert.deepEqual(changesOf(policy.observe({ id: 0, url: '', depth: 0, outIds: [7], isRevisit: true })), { 7: 1 });
+    assert.deepEqual([policy.estimate(5), policy.estimate(6), policy.estimate(7)], [1, 1, 1]);
+    // The same page observed again without the flag (a caller that re-offers it) adds nothing.
+    assert.deepEqual(changesOf(policy.observe({ id: 0, url: '', depth: 0, outIds: [5, 7, 8] })), {});
+    assert.equal(policy.estimate(8), 0);
+  });
+
   test('returns the new count of queued targets only', () => {
     const policy = new BacklinkPolicy();
     policy.prioritize({ id: 1, url: '', depth: 1 });

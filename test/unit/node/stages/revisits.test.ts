@@ -112,6 +112,18 @@ describe('revisit scheduler', () => {
     assert.equal(s.scheduler.counts.unchanged, 1);
   });
 
+  test("a page's link set is kept until a visit follows its links again", async () => {
+    const s = setup(null);
+    const url = 'http://a.test/z';
+    s.scheduler.visited({ ...visit(url, 'v1'), links: 'AAAAAAAAAAE=' });
+    s.scheduler.notModified(url);
+    assert.equal(s.store.get(url)?.links, 'AAAAAAAAAAE=', 'a 304 keeps it');
+    s.scheduler.visited(visit(url, 'v1'));
+    assert.equal(s.store.get(url)?.links, 'AAAAAAAAAAE=', 'an unchanged 2xx (links not followed) keeps it');
+    s.scheduler.visited({ ...visit(url, 'v2'), links: 'AAAAAAAAAAI=' });
+    assert.equal(s.store.get(url)?.links, 'AAAAAAAAAAI=', 'a changed page followed: its new set');
+  });
+
   test('durationMs holds the run open until it has passed, then lets it end', async () => {
     const s = setup(null, { durationMs: 5000 });
     const ac = new AbortController();
