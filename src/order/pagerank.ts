@@ -63,13 +63,17 @@
  *
  * The graph lives in growable typed arrays: a {@link LinkLog} (4 bytes per link, grouped by source
  * in fetch order, so it is read as a CSR as it is, without a counting-sort rebuild or a transpose),
- * and about 41 bytes per node: 25 in pages that never move (estimate, priority held by the
- * frontier, id ↔ local index, flags; `core/paged-arrays.ts`) and 16 in the two flat work arrays of
- * a recomputation, reused from one to the next (allocating them afresh for each recomputation
- * leaves the old ones to the garbage collector, which let several accumulate: a higher peak, not a
- * lower one): about 40 MB + 41 MB for 10 M links and 1 M nodes, besides the node's URL ids
- * (`url/url-ids.ts`). A recomputation that re-prioritizes most queued URLs returns them in one
- * batch, 12 bytes per change. An
+ * and 33 bytes per node between recomputations: 25 in pages that never move (estimate, priority
+ * held by the frontier, id ↔ local index, flags; `core/paged-arrays.ts`) and 8 in the push sums of
+ * a recomputation, a flat array reused from one to the next. A running recomputation adds 8 bytes
+ * per node, its iterate, in an array whose memory goes back when it ends (`core/releasable-array.ts`):
+ * allocating plain arrays afresh for each recomputation leaves the old ones to the garbage
+ * collector, which let several accumulate (a higher peak, not a lower one), and the push sums stay
+ * plain because the iteration writes them at random places, which such an array does at less than
+ * half the speed. In all about 40 MB + 41 MB for 10 M links and 1 M nodes while a recomputation
+ * runs, besides the node's URL ids (`url/url-ids.ts`). A recomputation that re-prioritizes most
+ * queued URLs returns them in one batch, 12 bytes per change, built once its iterate is given back,
+ * counted before it is filled, and given back at the next `observe` (`change-buffer.ts`). An
  * iteration is one pass over the links and one over the nodes: 30–50 ms at that size on one core of
  * the test machine.
  *
@@ -103,8 +107,8 @@
  *
  * Summaries are deltas (the links counted since the sender's last one); they are merged by
  * addition, never stored as edges, so memory grows with the URLs they name (each a node of the graph
- * anyway), not with the remote links: 16 bytes per node, plus 24 per node while a recomputation
- * runs (a snapshot of the inflow and the work arrays of Y). A summary is applied at once as a
+ * anyway), not with the remote links: 24 bytes per node (with the push sums of Y), plus 16 per
+ * node while a recomputation runs (a snapshot of the inflow and the iterate of Y). A summary is applied at once as a
  * one-step increment (Y += d · share, the queued URL re-prioritized past `minChange`); the next
  * recomputation carries it through the local links. A summary without shares (a sender whose policy
  * cannot value links) counts each link as carrying 1/c̄, c̄ the mean out-degree of this node's
@@ -123,6 +127,7 @@
 import { ChangeBuffer } from './change-buffer.js';
 import { DistinctLinks } from './distinct-links.js';
 import { PagedArray } from '../core/paged-arrays.js';
+import { ReleasableArray } from '../core/releasable-array.js';
 import { withRoomFor } from '../core/typed-arrays.js';
 import { isUrlId } from './id-arrays.js';
 import { LinkLog } from './link-log.js';
@@ -217,8 +222,8 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
   private hasInflow = false;
   /** `external` as the running recomputation read it (null: it read none), and the job's work arrays for Y. */
   private externalAtStart: Float64Array | null = null;
-  private externalWork = new Float64Array(0);
-  private remoteWork = new Float64Array(0);
+  private readonly externalWork = new ReleasableArray(Float64Array);
+  private readonly remoteWork = new ReleasableArray(Float64Array);
   private remotePushed = new Float64Array(0);
   private nodeCount = 0;
   private remoteLinkCount = 0;
@@ -229,7 +234,13 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
   private localTargets = new Uint32Array(64);
   private readonly changes = new ChangeBuffer();
   private job: RankJob | null = null;
-  private work = new Float64Array(0);
+  /**
+   * The iterate of a recomputation, memory only while one runs, and its push sums, kept from one to
+   * the next: an array of a resizable buffer is read at full speed in the iteration but written at
+   * less than half (its random writes are the push), and a plain one dropped between recomputations
+   * waits for the collector (the file comment).
+   */
+  private readonly work = new ReleasableArray(Float64Array);
   private pushed = new Float64Array(0);
   private fetchesSinceStart = 0;
   /** New fetches since the last recomputation started after which the next is due. */
@@ -390,23 +401,20 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
       this.fetchesSinceStart = 0;
       this.dueAfter = Math.max(this.recomputeEvery, Math.ceil(this.recomputeGrowth * this.log.pageCount));
       const n = this.nodeCount;
-      this.work = withRoomFor(this.work, n);
+      const work = this.work.acquire(n);
       this.pushed = withRoomFor(this.pushed, n);
       this.externalAtStart = null;
+      let external = {};
       if (this.remoteShareSum > 0) {
-        this.externalWork = withRoomFor(this.externalWork, n);
-        this.remoteWork = withRoomFor(this.remoteWork, n);
         this.remotePushed = withRoomFor(this.remotePushed, n);
-        this.externalWork.set(this.external.subarray(0, n));
-        this.externalAtStart = this.externalWork.subarray(0, n);
+        this.externalAtStart = this.externalWork.acquire(n);
+        this.externalAtStart.set(this.external.subarray(0, n));
+        const inflow = { inflow: this.externalAtStart, warm: this.remote, rank: this.remoteWork.acquire(n), pushed: this.remotePushed };
+        external = { external: inflow };
       }
-      const external =
-        this.externalAtStart === null
-          ? {}
-          : { external: { inflow: this.externalAtStart, warm: this.remote, rank: this.remoteWork, pushed: this.remotePushed } };
       // The job starts from the current estimates, copied flat into its work array (its own start).
-      this.rank.copyTo(this.work, n);
-      this.job = new RankJob(this.log, this.log.pageCount, n, this.work, this.work, this.pushed, {
+      this.rank.copyTo(work, n);
+      this.job = new RankJob(this.log, this.log.pageCount, n, work, work, this.pushed, {
         damping: this.damping,
         tolerance: this.tolerance,
         maxIterations: this.maxIterations,
@@ -448,8 +456,21 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
       }
     }
     this.b = job.base > 0 ? job.base : this.b;
+    // The work arrays go back before the batch of changes grows, so the two never add up.
+    for (const a of [this.work, this.externalWork, this.remoteWork]) a.release();
+    this.externalAtStart = null;
+    // Counted first, then appended as the batch's closing run: sized once, and not indexed.
+    let moved = 0;
     for (let v = 0; v < this.nodeCount; v++) {
-      if ((this.state.get(v) & QUEUED) !== 0) this.emit(v, changes);
+      if ((this.state.get(v) & QUEUED) !== 0 && this.hasMoved(v, this.priorityOf(v))) moved++;
+    }
+    changes.reserve(moved);
+    for (let v = 0; v < this.nodeCount; v++) {
+      if ((this.state.get(v) & QUEUED) === 0) continue;
+      const priority = this.priorityOf(v);
+      if (!this.hasMoved(v, priority)) continue;
+      this.given.set(v, priority);
+      changes.setClosing(this.idOf.get(v), priority);
     }
     this.completed++;
     this.lastIterations = job.iterations;
@@ -465,10 +486,15 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
   /** Returns a queued node's priority as a change if it moved by more than `minChange` (relative) from what the frontier holds. */
   private emit(v: number, changes: ChangeBuffer): void {
     const priority = this.priorityOf(v);
-    const given = this.given.get(v);
-    if (Math.abs(priority - given) <= this.minChange * Math.abs(given)) return;
+    if (!this.hasMoved(v, priority)) return;
     this.given.set(v, priority);
     changes.set(this.idOf.get(v), priority);
+  }
+
+  /** Whether `priority` differs from what the frontier holds for node v by more than `minChange` (relative). */
+  private hasMoved(v: number, priority: number): boolean {
+    const given = this.given.get(v);
+    return !(Math.abs(priority - given) <= this.minChange * Math.abs(given));
   }
 
   /** Y of local node v: 0 while no link summary has arrived. */

@@ -11,11 +11,14 @@
  * open-addressing index of 1 + id per slot (4 bytes per slot, 35–70 % full), which reads the
  * keys back from the words rather than holding a second copy of them. A node of a priority order
  * numbers every URL it queues, a million or more, so these bytes count against its memory bound
- * (`docs/memory.md`). Volatile by design: ids name URLs for the life of one process, as the
+ * (`docs/memory.md`). The fingerprints of a batch of ids (a policy's priority changes, up to most of
+ * the queued URLs after a PageRank recomputation) are written into arrays whose memory is given
+ * back as soon as the batch is applied (`core/releasable-array.ts`). Volatile by design: ids name URLs for the life of one process, as the
  * policy's own state does; a resumed crawl numbers URLs afresh.
  */
 import { slotHash } from '../core/hash.js';
 import { PagedArray } from '../core/paged-arrays.js';
+import { ReleasableArray } from '../core/releasable-array.js';
 import { urlFingerprintInto } from './fingerprint.js';
 
 /** Linear probing stays short (about 2 probes for a hit, 6 for a miss) up to this load. */
@@ -31,6 +34,8 @@ export class UrlIds {
   private readonly words = new PagedArray(Uint32Array);
   private count = 0;
   private readonly scratch = new Uint32Array(2);
+  private readonly batchHis = new ReleasableArray(Uint32Array);
+  private readonly batchLos = new ReleasableArray(Uint32Array);
 
   /** The id of `url` (a normalized URL), handing out the next one on first sight. */
   idOf(url: string): number {
@@ -82,6 +87,27 @@ export class UrlIds {
   loOf(id: number): number {
     this.check(id);
     return this.words.get(2 * id + 1);
+  }
+
+  /**
+   * The fingerprints of `ids[0 .. n)` (ids this table handed out), as parallel arrays of high and
+   * low words, valid until {@link releaseFingerprints} or the next call.
+   */
+  fingerprintsOf(ids: ArrayLike<number>, n: number): { readonly his: Uint32Array; readonly los: Uint32Array } {
+    const his = this.batchHis.acquire(n);
+    const los = this.batchLos.acquire(n);
+    for (let i = 0; i < n; i++) {
+      const id = ids[i] as number;
+      his[i] = this.hiOf(id);
+      los[i] = this.loOf(id);
+    }
+    return { his, los };
+  }
+
+  /** Gives back the memory of the last {@link fingerprintsOf}. */
+  releaseFingerprints(): void {
+    this.batchHis.release();
+    this.batchLos.release();
   }
 
   /** URLs numbered so far. */

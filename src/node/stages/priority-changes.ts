@@ -1,7 +1,8 @@
 /**
  * Applies an ordering policy's priority changes (`order/policy.ts`, "Re-prioritizing") to the
- * frontier: ids are turned into the URL fingerprints the frontier knows URLs by. A frontier that
- * cannot change priorities, or a node that numbers no URLs, ignores them.
+ * frontier: ids are turned into the URL fingerprints the frontier knows URLs by, in arrays given
+ * back once applied (`UrlIds.fingerprintsOf`). A frontier that cannot change priorities, or a node
+ * that numbers no URLs, ignores them.
  */
 import { canReprioritize, type Frontier } from '../../frontier/frontier.js';
 import type { PriorityChanges } from '../../order/policy.js';
@@ -11,12 +12,10 @@ import type { UrlIds } from '../../url/url-ids.js';
 export function applyPriorityChanges(changes: PriorityChanges, urlIds: UrlIds | null, frontier: Frontier): number {
   if (urlIds === null || !canReprioritize(frontier)) return 0;
   const n = changes.length;
-  const his = new Uint32Array(n);
-  const los = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const id = changes.ids[i] as number;
-    his[i] = urlIds.hiOf(id);
-    los[i] = urlIds.loOf(id);
+  const { his, los } = urlIds.fingerprintsOf(changes.ids, n);
+  try {
+    return frontier.reprioritizeFingerprints(n, his, los, changes.priorities);
+  } finally {
+    urlIds.releaseFingerprints();
   }
-  return frontier.reprioritizeFingerprints(n, his, los, changes.priorities);
 }

@@ -35,4 +35,22 @@ describe('UrlIds', () => {
     // 8 bytes of words per URL (in whole pages) and 4 per index slot at 35–70 % load: 14–20 in all.
     assert.ok(ids.bytes / ids.size < 20, `${ids.bytes / ids.size} bytes per URL`);
   });
+
+  test('gives the fingerprints of a batch of ids, in arrays emptied when released', () => {
+    const ids = new UrlIds();
+    for (let i = 0; i < 10; i++) ids.idOfFingerprint(1000 + i, 2000 + i);
+    const { his, los } = ids.fingerprintsOf(new Uint32Array([7, 2, 7, 0]), 3);
+    assert.deepEqual(
+      [[...his], [...los]],
+      [
+        [1007, 1002, 1007],
+        [2007, 2002, 2007],
+      ],
+    );
+    ids.releaseFingerprints();
+    assert.deepEqual([his.length, los.length], [0, 0]);
+    assert.throws(() => ids.fingerprintsOf([3, 10], 2), /no URL has id 10/);
+    const again = ids.fingerprintsOf([9], 1);
+    assert.deepEqual([again.his[0], again.los[0]], [1009, 2009]);
+  });
 });
