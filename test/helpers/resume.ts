@@ -52,19 +52,15 @@ export async function unrequestedReachablePages(web: TestWeb, truthDir: string):
 
 /**
  * Pages answered for good before the kill (the first `firstRun` requests) and requested again after
- * it, and the most that may be: the leases in flight when the kill came, whose crawl-log lines were
- * not written yet (everything completed since the last checkpoint is recovered from the crawl log,
- * not fetched again): fewer than twice the fetch slots. A slot leases a URL only while fewer than
- * `maxAnalyses` (by default the slots) fetched pages are in analysis, and after its page joins them
- * it waits until that holds again; so the pages being fetched or analysed are at most
- * `maxAnalyses - 1` plus one per slot.
+ * it, and the most that may be: the leases in flight when the kill came, at most the fetch slots
+ * (everything completed since the last checkpoint is recovered from the crawl log, not fetched again).
  */
 export function refetchesAfterKill(web: TestWeb, firstRun: number, slots: number): { refetched: number; window: number } {
   const requests = web.log.entries();
   const runOne = requests.slice(0, firstRun).filter(isPage);
   const finalBefore = new Set(runOne.filter((r) => r.status > 0 && r.status < 500).map(keyOf));
   const refetched = requests.slice(firstRun).filter((r) => isPage(r) && finalBefore.has(keyOf(r))).length;
-  return { refetched, window: 2 * slots - 1 };
+  return { refetched, window: slots };
 }
 
 /** Where the truth of `dir`'s test web is exported. */

@@ -3,13 +3,10 @@
  * wait exactly until the frontier says a host may be contacted (a shared timer, see waker.ts), make
  * sure the host's robots.txt is known and allows the URL, fetch it, pass the outcome to the page
  * processor, and hand the lease back with what politeness needs (the fetch duration, Retry-After,
- * back-off, Crawl-delay, retry). A slot is free for its next lease once the response is in: the
- * page is analysed and written while the slot fetches the next URL, so the parse worker and the
- * crawl thread work on pages while the network brings more. Backpressure: a slot takes a new lease
- * only while fewer than `maxAnalyses` pages (default N) are being analysed, so at most
- * N + `maxAnalyses` pages are in the pipeline. The host and its IP are free as soon: a page's fetch
- * is ended in the frontier (`endFetch`, politeness) when its response is in, and its lease completed
- * (durability) once its records are written.
+ * back-off, Crawl-delay, retry) before taking the next lease. A slot is busy from lease to the end
+ * of processing, so at most N pages are in the pipeline (backpressure by construction). The host and
+ * its IP are free sooner: a page's fetch is ended in the frontier (`endFetch`, politeness) when its
+ * response is in, and its lease completed (durability) once its records are written.
  *
  * The lease of a host's first URL also covers its robots.txt request: the URL then goes back to its
  * place in the host's queue (`isRequeue`: not an attempt), and comes out again once the politeness gap after the
@@ -28,11 +25,10 @@
  * host's connection at once (`endFetch`), before its crawl-log line is written and its lease
  * completed: the host's next URL may go in the same turn of the event loop, in another slot.
  *
- * The crawl is over when the frontier is empty, no slot is busy and no page is in analysis (either
- * may still add URLs), and nobody holds the run open ({@link FetchLoop.hold}: the node while it
- * queues a seeds file), when `maxPages` page fetches have started, or when the signal aborts. Pages
- * already fetched when a run stops are still analysed and written before `run` returns. Leases taken
- * but not fetched when a run stops stay in flight: a persistent frontier puts them back on resume.
+ * The crawl is over when the frontier is empty, no slot is busy (a busy slot may still add URLs) and
+ * nobody holds the run open ({@link FetchLoop.hold}: the node while it queues a seeds file),
+ * when `maxPages` page fetches have started, or when the signal aborts. Leases taken but not fetched
+ * when a run stops stay in flight: a persistent frontier puts them back on resume.
  */
 import { setMaxListeners } from 'node:events';
 import { fromUrlOf, type NodeEntry } from './admission.js';
@@ -85,11 +81,6 @@ export interface FetchLoopOptions {
   readonly dnsWaitMs?: number;
   /** Hosts that do not answer, counted and given up (host-reachability.ts); absent: not tracked. */
   readonly reachability?: HostReachability | null;
-  /**
-   * Fetched pages being analysed and written at most, while their slots fetch the next URLs; a slot
-   * waits for room beyond it. Default: the number of slots.
-   */
-  readonly maxAnalyses?: number;
   /** The validators of the copy held (a re-crawl's revisits: conditional GET); absent: none sent. */
   readonly validatorsOf?: ((url: string) => { readonly etag?: string; readonly lastModified?: string }) | null;
 }
@@ -129,14 +120,6 @@ export class FetchLoop {
   private isRunning = false;
   /** Holds on exhaustion: while any is taken, an empty frontier means "more is coming" (seeds being queued). */
   private holds = 0;
-  /** Pages fetched and being analysed and written, each with its lease not yet completed. */
-  private readonly analyses = new Set<Promise<void>>();
-  /** The first failure of an analysis: the run ends with it. */
-  private analysisFailure: { readonly error: unknown } | null = null;
-  /** Wakes the slots waiting for room among the analyses: resolved when one ends or the run stops. */
-  private room: { readonly promise: Promise<void>; readonly resolve: () => void } | null = null;
-  /** Pages in analysis at most; set when the run starts. */
-  private maxAnalyses = 1;
 
   constructor(private readonly options: FetchLoopOptions) {
     this.names = new NameCheck(options.resolver ?? null, options.clock, options.dnsWaitMs ?? DEFAULT_DNS_WAIT_MS);
@@ -171,7 +154,6 @@ export class FetchLoop {
   async run(slots: number, outer: AbortSignal): Promise<StopReason> {
     if (this.isRunning) throw new Error('FetchLoop.run() called twice');
     this.isRunning = true;
-    this.maxAnalyses = Math.max(1, this.options.maxAnalyses ?? slots);
     this.startedPages = this.options.pagesBefore?.() ?? 0;
     this.options.sharedPages?.add(this.startedPages);
     // Every fetch in flight listens on the signal: one listener per slot is expected, not a leak.
@@ -192,11 +174,8 @@ export class FetchLoop {
   private async runSlots(slots: number): Promise<StopReason> {
     const loops = Array.from({ length: slots }, () => this.slot());
     const results = await Promise.allSettled(loops);
-    // Pages fetched before the stop are analysed and written, and their leases completed.
-    while (this.analyses.size > 0) await Promise.allSettled([...this.analyses]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
-    if (this.analysisFailure !== null) throw this.analysisFailure.error;
     return this.reason ?? StopReason.exhausted;
   }
 
@@ -205,15 +184,12 @@ export class FetchLoop {
     if (this.reason !== null) return;
     this.reason = reason;
     this.options.waker.notifyAll();
-    this.wakeRoomWaiters();
   }
 
   private async slot(): Promise<void> {
     const { frontier, clock, waker } = this.options;
     try {
       while (this.reason === null) {
-        await this.roomForAnalysis();
-        if (this.reason !== null) break;
         const next = frontier.next(clock.nowMs());
         if (next.kind === 'url') {
           waker.notify(); // there may be more: the next waiting slot looks (see waker.ts)
@@ -240,60 +216,6 @@ export class FetchLoop {
       this.busy--;
       this.options.waker.notify();
     }
-  }
-
-  /** Waits while `maxAnalyses` fetched pages are being analysed and written (not once the run stops). */
-  private async roomForAnalysis(): Promise<void> {
-    while (this.reason === null && this.analyses.size >= this.maxAnalyses) {
-      if (this.room === null) {
-        let resolve = (): void => {};
-        const promise = new Promise<void>((r) => {
-          resolve = r;
-        });
-        this.room = { promise, resolve };
-      }
-      await this.room.promise;
-    }
-  }
-
-  /** Wakes every slot waiting for room: each looks again (waking one could leave another waiting with room free). */
-  private wakeRoomWaiters(): void {
-    const room = this.room;
-    this.room = null;
-    room?.resolve();
-  }
-
-  /**
-   * Analyses and writes a fetched page, then completes its lease, while its slot goes on to the next
-   * URL. The page counts as busy until then (it may still add URLs), so an empty frontier does not
-   * end the run under it.
-   */
-  private analyse(
-    lease: Lease,
-    outcome: Exclude<FetchOutcome, { kind: 'aborted' }>,
-    attempts: number,
-    startedWallMs: number,
-    report: CompletionReport,
-  ): void {
-    const o = this.options;
-    this.busy++;
-    const done = (async (): Promise<void> => {
-      await o.processor.process(lease.entry as NodeEntry, outcome, attempts, startedWallMs);
-      await this.completeRecorded(lease, report);
-    })()
-      .catch((error: unknown) => {
-        // A storage failure or a bug ends the run for all, as a failing slot does.
-        this.analysisFailure ??= { error };
-        this.stop(StopReason.interrupted);
-        this.controller.abort(error);
-      })
-      .finally(() => {
-        this.analyses.delete(done);
-        this.busy--;
-        this.wakeRoomWaiters();
-        o.waker.notify();
-      });
-    this.analyses.add(done);
   }
 
   private async fetchLeased(lease: Lease): Promise<void> {
@@ -362,13 +284,14 @@ export class FetchLoop {
       await this.complete(lease, report);
       return;
     }
-    // The server's part is over: the host's gap starts now, and its connection (host and IP) and this
-    // slot are free for the next URL while this page is analysed and written. The lease itself is
-    // completed once the page's records are written: a checkpoint never makes final a fetch whose
-    // WARC record is not in the file yet.
+    // The server's part is over: the host's gap starts now, and its connection (host and IP) is free
+    // for the next URL while this page is analysed and written. The lease itself is completed once
+    // the page's records are written: a checkpoint never makes final a fetch whose WARC record is not
+    // in the file yet.
     o.frontier.endFetch(lease, report, o.clock.nowMs());
     o.waker.notify();
-    this.analyse(lease, outcome, attempts, startedWallMs, report);
+    await o.processor.process(entry, outcome, attempts, startedWallMs);
+    await this.completeRecorded(lease, report);
   }
 
   /**
