@@ -1,6 +1,6 @@
 /** The summary `shoal crawl` and `shoal node` print when a crawl ends. */
 import { specLabel } from '../core/strings.js';
-import type { CrawlSummary } from '../node/crawl-stats.js';
+import type { CrawlSummary, NodeExchangeSummary } from '../node/crawl-stats.js';
 import { describeFailure } from '../node/stages/host-reachability.js';
 import { fmt, megabytes, sumOf } from './format.js';
 
@@ -69,9 +69,27 @@ export function summaryText(s: CrawlSummary, command = 'crawl'): string {
           `  exchange    ${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.router.sent ?? 0))} URLs sent to other nodes` +
             ` (${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.router.cached ?? 0))} not sent again: sent lately),` +
             ` ${fmt(sumOf(s.cluster.nodes, (n) => n.exchange?.endpoint.sent.pages ?? 0))} pages forwarded`,
+          ...sharedLines(s.cluster.nodes),
         ]),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What the nodes received besides URLs and pages, when they received any: link summaries (and the
+ * queued URLs whose priority they changed) and the fingerprints of pages other nodes kept (and those
+ * new to the near-duplicate index).
+ */
+function sharedLines(nodes: NonNullable<CrawlSummary['cluster']>['nodes']): string[] {
+  const inbox = (pick: (i: NodeExchangeSummary['inbox']) => number): number =>
+    sumOf(nodes, (n) => (n.exchange === undefined ? 0 : pick(n.exchange.inbox)));
+  const summaries = inbox((i) => i.linkSummaries);
+  const fingerprints = inbox((i) => i.simhashes);
+  if (summaries === 0 && fingerprints === 0) return [];
+  return [
+    `  shared      ${fmt(summaries)} link summaries received (${fmt(inbox((i) => i.reprioritized))} queued URLs reprioritized), ` +
+      `${fmt(fingerprints)} page fingerprints (${fmt(inbox((i) => i.simhashesTaken))} new to a near-duplicate index)`,
+  ];
 }
 
 /** One unreachable host in the summary: its state, the failure in words and its code, the failures in a row. */

@@ -1,13 +1,15 @@
 /**
  * The end-of-crawl summary of `shoal crawl` (src/cli/crawl-summary-text.ts): the duplicate line
  * counts exact and near-duplicates, and a re-crawl adds a line of what its revisits found; the
- * counts of a collaborative crawl are its nodes' added up (src/cluster/cluster-summary.ts).
+ * counts of a collaborative crawl are its nodes' added up (src/cluster/cluster-summary.ts), and
+ * its link summaries and shared fingerprints get a line when the nodes received any.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { summaryText } from '../../../src/cli/crawl-summary-text.js';
 import { combineSummaries } from '../../../src/cluster/cluster-summary.js';
-import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
+import type { CrawlSummary, NodeExchangeSummary } from '../../../src/node/crawl-stats.js';
+import type { MessageCounts } from '../../../src/exchange/exchange.js';
 
 function node(name: string, counts: Partial<CrawlSummary>): CrawlSummary {
   return {
@@ -41,6 +43,45 @@ function node(name: string, counts: Partial<CrawlSummary>): CrawlSummary {
   };
 }
 
+const NO_MESSAGES: MessageCounts = {
+  messages: 0,
+  bytes: 0,
+  urlBatches: 0,
+  urls: 0,
+  pages: 0,
+  pageBytes: 0,
+  linkSummaries: 0,
+  linkCounts: 0,
+  linkSummaryBytes: 0,
+  simhashBatches: 0,
+  simhashes: 0,
+  simhashBytes: 0,
+  controls: 0,
+};
+
+/** A node's exchange counters with what its inbox received. */
+function exchange(inbox: Partial<NodeExchangeSummary['inbox']>): NodeExchangeSummary {
+  return {
+    partitions: [0],
+    endpoint: { sent: NO_MESSAGES, received: { ...NO_MESSAGES, invalid: 0 }, unconfirmed: 0 },
+    router: { kept: 0, sent: 0, cached: 0 },
+    inbox: {
+      urlBatches: 0,
+      urls: 0,
+      pages: 0,
+      linkSummaries: 0,
+      remoteLinks: 0,
+      reprioritized: 0,
+      simhashBatches: 0,
+      simhashes: 0,
+      simhashesTaken: 0,
+      controls: 0,
+      failed: 0,
+      ...inbox,
+    },
+  };
+}
+
 const RECRAWL = { scheduled: 8, queued: 20, notModified: 12, unchanged: 3, changed: 5 };
 
 describe('crawl summary text', () => {
@@ -63,5 +104,25 @@ describe('crawl summary text', () => {
     assert.equal(all.nearDuplicates, 7);
     assert.deepEqual(all.recrawl, { scheduled: 16, queued: 40, notModified: 24, unchanged: 6, changed: 10 });
     assert.equal(combineSummaries('all', '/tmp/all', 'exhausted', 2000, [node('a', {})]).recrawl, undefined);
+  });
+
+  it('has a line of what the nodes shared only when they received summaries or fingerprints', () => {
+    const cluster = (nodes: CrawlSummary[]): CrawlSummary => ({
+      ...node('all', {}),
+      cluster: { partitioner: { id: 'url-hash', params: {} }, nodes },
+    });
+    const quiet = summaryText(cluster([node('a', { exchange: exchange({ urls: 40 }) }), node('b', {})]));
+    assert.match(quiet, /^ {2}exchange {4}/m);
+    assert.doesNotMatch(quiet, /shared/);
+    const text = summaryText(
+      cluster([
+        node('a', { exchange: exchange({ linkSummaries: 3, reprioritized: 10, simhashes: 40, simhashesTaken: 38 }) }),
+        node('b', { exchange: exchange({ linkSummaries: 2, reprioritized: 1, simhashes: 1_200, simhashesTaken: 1_000 }) }),
+      ]),
+    );
+    assert.match(
+      text,
+      /^ {2}shared {6}5 link summaries received \(11 queued URLs reprioritized\), 1,240 page fingerprints \(1,038 new to a near-duplicate index\)$/m,
+    );
   });
 });
