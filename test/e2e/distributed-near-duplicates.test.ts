@@ -7,17 +7,14 @@
  * unmarked, and `exchange.json` counts the fingerprints both ways.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { truthFamilies } from '../../src/eval/near-duplicates.js';
 import { EXCHANGE_TOTALS_FILE } from '../../src/node/collaboration/exchange-totals.js';
 import { readPageMetadata, type PageMetadata } from '../../src/store/page-metadata.js';
-import { startTestWeb, type TestWeb } from '../../src/web/start.js';
-import { exportTruth } from '../../src/web/truth/export.js';
-import { readTruth, type Truth } from '../../src/web/truth/read.js';
+import type { TestWeb } from '../../src/web/start.js';
+import { startNearDuplicateWeb, type NearDuplicateWeb } from '../helpers/near-duplicate-web.js';
 import { runNodeProcess } from '../helpers/cli.js';
 import { startNatsServer, type TestNatsServer } from '../helpers/nats-server.js';
 
@@ -26,36 +23,18 @@ const bin = fileURLToPath(new URL('../../bin/shoal.js', import.meta.url));
 const nats: TestNatsServer = await startNatsServer();
 let web: TestWeb;
 let dir: string;
-let truth: Truth;
-let family: Int32Array;
+let world: NearDuplicateWeb;
 
 before(async () => {
-  web = await startTestWeb({
-    seed: 5,
-    hosts: 12,
-    pages: 800,
-    seeds: 4,
-    server: { addressCount: 12 },
-    duplicates: { nearDuplicateRate: 0.15, mirrorHostRate: 0.1 },
-    traps: { hostRate: 0 },
-    latency: { slowHostRate: 0 },
-    robots: { crawlDelayRate: 0 },
-  });
-  dir = mkdtempSync(join(tmpdir(), 'shoal-distributed-neardup-'));
-  await exportTruth(web.model, join(dir, 'truth'), { port: web.port });
-  truth = await readTruth(join(dir, 'truth'));
-  family = truthFamilies(truth.dupOf);
+  world = await startNearDuplicateWeb('shoal-distributed-neardup-');
+  ({ web, dir } = world);
 });
 
 after(async () => {
-  await web?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  await world?.close();
 });
 
-const familyOf = (url: string): number => {
-  const g = truth.pageIdOf(url);
-  return g < 0 ? -1 : (family[g] as number);
-};
+const familyOf = (url: string): number => world.familyOf(url);
 
 function node(partition: number): Promise<{ code: number | null; stderr: string }> {
   return runNodeProcess(

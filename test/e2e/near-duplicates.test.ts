@@ -12,8 +12,7 @@
  *   run's pages, marks them as copies of those pages (the index was rebuilt from pages.jsonl).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Crawl } from '../../src/crawl/crawl.js';
@@ -23,46 +22,26 @@ import { readCrawlLog, type CrawlLogEntry } from '../../src/store/crawl-log.js';
 import { readPageMetadata, type PageMetadata } from '../../src/store/page-metadata.js';
 import { readLinkGraph } from '../../src/store/link-graph-reader.js';
 import { hammingDistance } from '../../src/dedup/simhash.js';
-import { nearDuplicateQuality, truthFamilies } from '../../src/eval/near-duplicates.js';
-import { startTestWeb, type TestWeb } from '../../src/web/start.js';
-import { exportTruth } from '../../src/web/truth/export.js';
-import { readTruth, type Truth } from '../../src/web/truth/read.js';
+import { nearDuplicateQuality } from '../../src/eval/near-duplicates.js';
+import type { TestWeb } from '../../src/web/start.js';
+import { startNearDuplicateWeb, type NearDuplicateWeb } from '../helpers/near-duplicate-web.js';
 import type { NearDuplicateAction } from '../../src/dedup/near-duplicate-action.js';
 
-const WEB = {
-  seed: 5,
-  hosts: 12,
-  pages: 800,
-  seeds: 4,
-  server: { addressCount: 12 },
-  duplicates: { nearDuplicateRate: 0.15, mirrorHostRate: 0.1 },
-  traps: { hostRate: 0 },
-  latency: { slowHostRate: 0 },
-  robots: { crawlDelayRate: 0 },
-};
 const MAX_DISTANCE = 8;
 let web: TestWeb;
 let dir: string;
-let truth: Truth;
-let family: Int32Array;
+let world: NearDuplicateWeb;
 
 before(async () => {
-  web = await startTestWeb(WEB);
-  dir = mkdtempSync(join(tmpdir(), 'shoal-neardup-'));
-  await exportTruth(web.model, join(dir, 'truth'), { port: web.port });
-  truth = await readTruth(join(dir, 'truth'));
-  family = truthFamilies(truth.dupOf);
+  world = await startNearDuplicateWeb('shoal-neardup-');
+  ({ web, dir } = world);
 });
 
 after(async () => {
-  await web?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  await world?.close();
 });
 
-const familyOf = (url: string): number => {
-  const g = truth.pageIdOf(url);
-  return g < 0 ? -1 : (family[g] as number);
-};
+const familyOf = (url: string): number => world.familyOf(url);
 
 function config(outDir: string, action: NearDuplicateAction, extra: Partial<CrawlConfigInput> = {}): CrawlConfigInput {
   return {
