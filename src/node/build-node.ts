@@ -487,7 +487,7 @@ function assembleNode(c: Checked): CrawlNode {
           },
         });
   // What other nodes shared outlives a restart with the frontier (shared-simhashes.ts).
-  const sharedSimHashes = simhashSharing === null || persistent === null ? null : new SharedSimHashes(layout.state);
+  const sharedSimHashes = simhashSharing === null || persistent === null ? null : new SharedSimHashes(layout.state, near.maxFingerprints);
   const nearDuplicates: NearDuplicates | null = near.action === 'off' ? null : new NearDuplicates(near, simhashSharing?.share ?? null);
   const router =
     setup === null
