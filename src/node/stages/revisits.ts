@@ -20,7 +20,7 @@
  */
 import type { Clock } from '../../core/clock.js';
 import type { Frontier } from '../../frontier/frontier.js';
-import type { LastCapture, RevisitState, RevisitStore } from '../../frontier-store/revisit-store.js';
+import type { RevisitState, RevisitStore } from '../../frontier-store/revisit-store.js';
 import type { Log } from '../../obs/log.js';
 import type { RecrawlCounts } from '../crawl-stats.js';
 import { firstVisit, nextIntervalMs, recordVisit, type RevisitBounds } from '../../frontier/change-rate.js';
@@ -29,22 +29,15 @@ import type { Waker } from './waker.js';
 /** The priority of a due revisit: above every ordering policy's. */
 export const REVISIT_PRIORITY = 1e300;
 
-/** What a fetch of a page found, for its schedule. */
-export interface PageVisit {
-  readonly url: string;
-  readonly host: string;
-  readonly depth: number;
-  /** `sha1:BASE32` of the payload as received (the WARC payload digest). */
-  readonly payloadDigest: string;
-  /** Digest of the decoded body: equal digests mean an unchanged page. */
-  readonly contentDigest: string;
-  readonly etag: string | null;
-  readonly lastModified: string | null;
-  /** The record holding this payload (its own response record, or the earlier capture a duplicate refers to). */
-  readonly capture: LastCapture | null;
-  /** The page's link set, when its links were followed on this visit; else the last one is kept. */
-  readonly links?: string;
-}
+/**
+ * What a fetch of a page found, for its schedule: its state's fields that a visit sets (`capture`:
+ * its own response record, or the earlier capture a duplicate refers to; `links`: absent when its
+ * links were not followed on this visit, and the last set is kept).
+ */
+export type PageVisit = Pick<
+  RevisitState,
+  'url' | 'host' | 'depth' | 'payloadDigest' | 'contentDigest' | 'etag' | 'lastModified' | 'capture' | 'links'
+>;
 
 /** Counters of a run's revisits: the summary's {@link RecrawlCounts}, counted up as they happen. */
 export type RevisitCounts = { -readonly [K in keyof RecrawlCounts]: RecrawlCounts[K] };
