@@ -66,9 +66,9 @@ export interface InboxCounts {
   failed: number;
 }
 
-/** See the file comment. */
-export class Inbox {
-  readonly counts: InboxCounts = {
+/** Counts of an inbox that has processed nothing. */
+export function noInboxCounts(): InboxCounts {
+  return {
     urlBatches: 0,
     urls: 0,
     pages: 0,
@@ -81,6 +81,11 @@ export class Inbox {
     controls: 0,
     failed: 0,
   };
+}
+
+/** See the file comment. */
+export class Inbox {
+  readonly counts: InboxCounts = noInboxCounts();
   /** Deliveries whose processing started since the last seal, with their processing. */
   private open: { delivery: Delivery; done: Promise<void> }[] = [];
   private readonly running = new Set<Promise<void>>();

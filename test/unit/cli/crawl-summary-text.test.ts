@@ -9,7 +9,8 @@ import { describe, it } from 'node:test';
 import { summaryText } from '../../../src/cli/crawl-summary-text.js';
 import { combineSummaries } from '../../../src/cluster/cluster-summary.js';
 import type { CrawlSummary, NodeExchangeSummary } from '../../../src/node/crawl-stats.js';
-import type { MessageCounts } from '../../../src/exchange/exchange.js';
+import { MessageCounter } from '../../../src/exchange/message-counter.js';
+import { noInboxCounts } from '../../../src/node/collaboration/inbox.js';
 
 function node(name: string, counts: Partial<CrawlSummary>): CrawlSummary {
   return {
@@ -43,42 +44,14 @@ function node(name: string, counts: Partial<CrawlSummary>): CrawlSummary {
   };
 }
 
-const NO_MESSAGES: MessageCounts = {
-  messages: 0,
-  bytes: 0,
-  urlBatches: 0,
-  urls: 0,
-  pages: 0,
-  pageBytes: 0,
-  linkSummaries: 0,
-  linkCounts: 0,
-  linkSummaryBytes: 0,
-  simhashBatches: 0,
-  simhashes: 0,
-  simhashBytes: 0,
-  controls: 0,
-};
-
 /** A node's exchange counters with what its inbox received. */
 function exchange(inbox: Partial<NodeExchangeSummary['inbox']>): NodeExchangeSummary {
+  const none = new MessageCounter().snapshot();
   return {
     partitions: [0],
-    endpoint: { sent: NO_MESSAGES, received: { ...NO_MESSAGES, invalid: 0 }, unconfirmed: 0 },
+    endpoint: { sent: none, received: { ...none, invalid: 0 }, unconfirmed: 0 },
     router: { kept: 0, sent: 0, cached: 0 },
-    inbox: {
-      urlBatches: 0,
-      urls: 0,
-      pages: 0,
-      linkSummaries: 0,
-      remoteLinks: 0,
-      reprioritized: 0,
-      simhashBatches: 0,
-      simhashes: 0,
-      simhashesTaken: 0,
-      controls: 0,
-      failed: 0,
-      ...inbox,
-    },
+    inbox: { ...noInboxCounts(), ...inbox },
   };
 }
 
