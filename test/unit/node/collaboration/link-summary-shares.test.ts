@@ -29,26 +29,33 @@ const link = (path: string, fromId: number): Candidate => ({
   fromId,
 });
 
+/** A summarizing router of partition 0 and the link summaries it sent, with the policy's `rankShare` and `outDegree` when given. */
+function router(of: { rankShareOf?: (id: number) => number; outDegreeOf?: (id: number) => number } = {}) {
+  const { exchange, sent } = recordingExchange();
+  const r = new PartitionRouter({
+    nodeId: 'n0',
+    partitioner: byHostName,
+    partitions: [0],
+    exchange,
+    batchUrls: 100,
+    sentCacheEntries: 0,
+    isSummarizing: true,
+    ...of,
+  });
+  const summaries = () => sent.filter((s) => s.message.kind === 'links').map((s) => s.message as Omit<LinkSummaryMessage, 'seq'>);
+  return { r, summaries };
+}
+
 describe('link summaries with shares', () => {
   test('the router sums the linking pages’ shares per URL, parallel to the counts', () => {
-    const { exchange, sent } = recordingExchange();
     const shareOf = new Map([
       [7, 0.5],
       [8, 0.25],
     ]);
-    const r = new PartitionRouter({
-      nodeId: 'n0',
-      partitioner: byHostName,
-      partitions: [0],
-      exchange,
-      batchUrls: 100,
-      sentCacheEntries: 0,
-      isSummarizing: true,
-      rankShareOf: (id) => shareOf.get(id) ?? 0,
-    });
+    const { r, summaries } = router({ rankShareOf: (id) => shareOf.get(id) ?? 0 });
     r.route([link('/a', 7), link('/b', 7), link('/a', 8)], () => null);
     r.sendLinkSummaries();
-    const m = sent.find((s) => s.message.kind === 'links')?.message as Omit<LinkSummaryMessage, 'seq'>;
+    const m = summaries()[0] as Omit<LinkSummaryMessage, 'seq'>;
     assert.deepEqual(m.counts, [
       ['http://p1.test/a', 2],
       ['http://p1.test/b', 1],
@@ -57,25 +64,16 @@ describe('link summaries with shares', () => {
     // The next summary starts afresh.
     r.route([link('/b', 8)], () => null);
     r.sendLinkSummaries();
-    const next = sent.filter((s) => s.message.kind === 'links').at(-1)?.message as Omit<LinkSummaryMessage, 'seq'>;
+    const next = summaries().at(-1) as Omit<LinkSummaryMessage, 'seq'>;
     assert.deepEqual(next.counts, [['http://p1.test/b', 1]]);
     assert.deepEqual(next.shares, [0.25]);
   });
 
   test('without a policy that values links, a summary has no shares', () => {
-    const { exchange, sent } = recordingExchange();
-    const r = new PartitionRouter({
-      nodeId: 'n0',
-      partitioner: byHostName,
-      partitions: [0],
-      exchange,
-      batchUrls: 100,
-      sentCacheEntries: 0,
-      isSummarizing: true,
-    });
+    const { r, summaries } = router();
     r.route([link('/a', 7)], () => null);
     r.sendLinkSummaries();
-    const m = sent.find((s) => s.message.kind === 'links')?.message as Omit<LinkSummaryMessage, 'seq'>;
+    const m = summaries()[0] as Omit<LinkSummaryMessage, 'seq'>;
     assert.equal(m.shares, undefined);
   });
 
@@ -99,28 +97,12 @@ describe('link summaries with shares', () => {
 });
 
 describe('link summaries with out-degrees', () => {
-  const router = (outDegreeOf?: (id: number) => number) => {
-    const { exchange, sent } = recordingExchange();
-    const r = new PartitionRouter({
-      nodeId: 'n0',
-      partitioner: byHostName,
-      partitions: [0],
-      exchange,
-      batchUrls: 100,
-      sentCacheEntries: 0,
-      isSummarizing: true,
-      ...(outDegreeOf === undefined ? {} : { outDegreeOf }),
-    });
-    const summaries = () => sent.filter((s) => s.message.kind === 'links').map((s) => s.message as Omit<LinkSummaryMessage, 'seq'>);
-    return { r, summaries };
-  };
-
   test('the router keeps the largest out-degree of the linking pages per URL, parallel to the counts', () => {
     const degreeOf = new Map([
       [7, 12],
       [8, 30],
     ]);
-    const { r, summaries } = router((id) => degreeOf.get(id) ?? 0);
+    const { r, summaries } = router({ outDegreeOf: (id) => degreeOf.get(id) ?? 0 });
     r.route([link('/a', 7), link('/b', 7), link('/a', 8), link('/a', 7)], () => null);
     r.sendLinkSummaries();
     assert.deepEqual(summaries()[0]?.counts, [
@@ -140,7 +122,7 @@ describe('link summaries with out-degrees', () => {
     plain.r.route([link('/a', 7)], () => null);
     plain.r.sendLinkSummaries();
     assert.equal(plain.summaries()[0]?.outDegrees, undefined);
-    const zeros = router(() => 0);
+    const zeros = router({ outDegreeOf: () => 0 });
     zeros.r.route([link('/a', 7)], () => null);
     zeros.r.sendLinkSummaries();
     assert.deepEqual(zeros.summaries()[0]?.counts, [['http://p1.test/a', 1]]);
