@@ -67,6 +67,27 @@ export type OneCallResult =
   | { readonly kind: 'over' }
   | { readonly kind: 'corrupt' };
 
+/** zlib's own output buffer size, the smallest a one-call decode uses. */
+const DEFAULT_CHUNK_BYTES = 16 * 1024;
+/** A stream's output buffers: large enough to be mapped on their own (received-bytes.ts says why). */
+const STREAM_CHUNK_BYTES = 256 * 1024;
+/** The shortest gzip member: a 10-byte header, an empty deflate block and the 8-byte trailer. */
+const MIN_GZIP_BYTES = 20;
+
+/**
+ * The output buffer for one call undoing `coding` on `data`. A gzip member ends with its decoded
+ * length (ISIZE, modulo 2^32): with room for exactly that, the output is one buffer, with no
+ * chunks to join, and a large body gets a buffer of its own rather than hundreds of 16 KiB pieces
+ * of the malloc heap. Other codings get room for a guess of 4 times their input. A wrong guess (a
+ * lying or cut-off trailer, several members) costs more buffers, or address space never written:
+ * the room is capped at the limit, and only the pages written become resident.
+ */
+function outputChunkSize(coding: string, data: Buffer, maxBytes: number, isLenient: boolean): number {
+  const guess = coding === 'gzip' && !isLenient && data.length >= MIN_GZIP_BYTES ? data.readUInt32LE(data.length - 4) : 4 * data.length;
+  // One byte more than the output: with none to spare, zlib would allocate another buffer to find the end.
+  return Math.max(DEFAULT_CHUNK_BYTES, Math.min(guess, maxBytes) + 64);
+}
+
 /**
  * The whole of `data` decoded in one call per coding, each stage's output capped at `maxBytes`. The
  * codings must pass {@link canDecode}.
@@ -77,11 +98,16 @@ export function decodeOnce(codings: readonly string[], data: Buffer, maxBytes: n
     for (let i = codings.length - 1; i >= 0 && out.length > 0; i--) {
       // the last coding applied is undone first
       const coding = codings[i] as string;
+      const chunkSize = outputChunkSize(coding, out, maxBytes, isLenient);
       if (coding === 'br') {
-        out = brotliDecompressSync(out, { maxOutputLength: maxBytes, ...(isLenient ? { finishFlush: zc.BROTLI_OPERATION_FLUSH } : {}) });
+        out = brotliDecompressSync(out, {
+          maxOutputLength: maxBytes,
+          chunkSize,
+          ...(isLenient ? { finishFlush: zc.BROTLI_OPERATION_FLUSH } : {}),
+        });
         continue;
       }
-      const options = { maxOutputLength: maxBytes, ...(isLenient ? { finishFlush: zc.Z_SYNC_FLUSH } : {}) };
+      const options = { maxOutputLength: maxBytes, chunkSize, ...(isLenient ? { finishFlush: zc.Z_SYNC_FLUSH } : {}) };
       if (coding === 'gzip') out = gunzipSync(out, options);
       else out = isZlibHeader(out) ? inflateSync(out, options) : inflateRawSync(out, options);
     }
@@ -228,9 +254,10 @@ export class BodyDecoder {
     const coding = this.codings[this.codings.length - 1 - i] as string; // the last coding applied is undone first
     // `prefix` keeps what a cut-off stream held (error bodies cut at their cap).
     const isLenient = this.mode === 'prefix';
-    const flush = isLenient ? { finishFlush: zc.Z_SYNC_FLUSH } : {};
+    const flush = { chunkSize: STREAM_CHUNK_BYTES, ...(isLenient ? { finishFlush: zc.Z_SYNC_FLUSH } : {}) };
     let stage: Transform;
-    if (coding === 'br') stage = createBrotliDecompress(isLenient ? { finishFlush: zc.BROTLI_OPERATION_FLUSH } : {});
+    if (coding === 'br')
+      stage = createBrotliDecompress({ chunkSize: STREAM_CHUNK_BYTES, ...(isLenient ? { finishFlush: zc.BROTLI_OPERATION_FLUSH } : {}) });
     else if (coding === 'gzip') stage = createGunzip(flush);
     else stage = isZlibHeader(first) ? createInflate(flush) : createInflateRaw(flush);
     stage.on('data', (c: Buffer) => {

@@ -25,6 +25,7 @@ import {
 import { expectRequestHeaders } from './request-capture.js';
 import { headerPairs, parseContentType, rebuildRequest, resolveLocation, responseHead } from './response-head.js';
 import { RateWindow, type ShortWindow } from './transfer-rate.js';
+import { ReceivedBytes } from './received-bytes.js';
 
 /** Node's timers take at most a signed 32-bit delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -81,7 +82,7 @@ export class FetchCall implements Dispatcher.DispatchHandler {
   private firstByteMs: number | undefined;
   private head: ResponseHead | null = null;
   private mode: Mode = 'none';
-  private readonly raw: Buffer[] = [];
+  private raw = new ReceivedBytes(NaN, 0);
   private rawBytes = 0;
   private rawCap = 0;
   private isTruncated = false;
@@ -191,6 +192,7 @@ export class FetchCall implements Dispatcher.DispatchHandler {
       this.tooLarge(SizeLimit.raw, limits.maxBodyBytes);
       return;
     }
+    this.raw = new ReceivedBytes(length, this.rawCap);
     const codings = parseContentCodings(head.headers['content-encoding']);
     if (!canDecode(codings)) {
       this.mode = isPage ? 'raw-only' : 'small';
@@ -288,7 +290,7 @@ export class FetchCall implements Dispatcher.DispatchHandler {
       this.fail({ kind: 'protocol-error', code: 'ENOHEAD', message: 'the response ended without a head' });
       return;
     }
-    const rawBody = this.raw.length === 1 ? (this.raw[0] as Buffer) : Buffer.concat(this.raw);
+    const rawBody = this.raw.bytes();
     const body = this.decoder === null ? null : await this.decoder.finish();
     if (this.isSettled) return; // the decoder failed or overflowed meanwhile
     const base = { url: this.request.url, ip: this.ip, request: this.wireRequest(), response: head };
