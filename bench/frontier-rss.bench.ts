@@ -43,8 +43,10 @@
  *
  * Options for finding where memory goes (the figures of such a run are not the benchmark's):
  *   --set JSON           configuration merged into the crawler's, e.g. '{"parse":{"workers":0}}'
- *   --node-flags FLAGS   node flags of the crawler process, after the shoal command's, e.g. '--max-semi-space-size=2'
+ *   --node-flags=FLAGS   node flags of the crawler process, after the shoal command's, e.g. --node-flags=--max-semi-space-size=2
  *   --untuned            the crawler under Node's defaults, without the shoal command's settings
+ *   --faults JSON        merged into the test web's faults, e.g. '{"oversizedRate":0,"bombRate":0}' (no 5 MB
+ *                        pages, no gzip bombs) or '{"oversizedRate":0.02}' (ten times as many)
  *   --smaps FILE         the crawler's /proc/self/smaps at the `mid` moment
  *   --heap-snapshot FILE a heap snapshot of the crawl thread at `mid` (it pauses the crawl)
  *   --rss-trace FILE     RSS, V8 heap and ArrayBuffers every 50 ms (peaks fall between progress events)
@@ -70,6 +72,7 @@ const args = parseArgs({
     untuned: { type: 'boolean', default: false },
     set: { type: 'string' },
     'node-flags': { type: 'string' },
+    faults: { type: 'string' },
     smaps: { type: 'string' },
     'heap-snapshot': { type: 'string' },
     'rss-trace': { type: 'string' },
@@ -89,17 +92,22 @@ interface Probes {
   readonly rssTrace?: string;
 }
 
-function probesOf(v: typeof args.values): Probes {
-  let set: unknown;
-  if (v.set !== undefined) {
-    try {
-      set = JSON.parse(v.set);
-    } catch (err) {
-      throw new Error(`--set wants a JSON object of configuration: ${(err as Error).message}`);
-    }
-    if (typeof set !== 'object' || set === null || Array.isArray(set))
-      throw new Error('--set wants a JSON object of configuration, e.g. \'{"parse":{"workers":0}}\'');
+/** A JSON object given to `option`, or undefined when the option is absent. */
+function jsonObject(option: string, text: string | undefined, example: string): object | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`--${option} wants a JSON object: ${(err as Error).message}`);
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`--${option} wants a JSON object, e.g. '${example}'`);
+  return value;
+}
+
+function probesOf(v: typeof args.values): Probes {
+  const set = jsonObject('set', v.set, '{"parse":{"workers":0}}');
   const abs = (f: string | undefined): string | undefined => (f === undefined ? undefined : resolve(f));
   return {
     ...(set === undefined ? {} : { set }),
@@ -111,11 +119,12 @@ function probesOf(v: typeof args.values): Probes {
 const probes = probesOf(args.values);
 const nodeFlags = (args.values['node-flags'] ?? '').split(/\s+/).filter((f) => f !== '');
 const isUntuned = args.values.untuned;
-const isProbed = probes.set !== undefined || nodeFlags.length > 0 || probes.heapSnapshot !== undefined || isUntuned;
+const faults = jsonObject('faults', args.values.faults, '{"oversizedRate":0,"bombRate":0}');
+const isProbed = probes.set !== undefined || nodeFlags.length > 0 || probes.heapSnapshot !== undefined || isUntuned || faults !== undefined;
 const ORDERS = (args.values.orders ?? '').split(',').filter((o) => o !== '');
 if (ORDERS.length === 0) throw new Error('--orders wants ordering policy ids, e.g. bfs,pagerank');
 
-const WEB: WebConfigInput = { ...WEB_PRESETS.large, latency: { slowHostRate: 0 } };
+const WEB: WebConfigInput = { ...WEB_PRESETS.large, latency: { slowHostRate: 0 }, ...(faults === undefined ? {} : { faults }) };
 const CONCURRENCY = 64;
 const MAX_PAGES = isQuick ? 10_000 : 20_000;
 const MIN_FRONTIER = 1_000_000;
@@ -285,7 +294,8 @@ async function crawlWith(order: string, ready: WebReady, seedsMb: number, load0:
   if (isProbed) {
     process.stdout.write(
       `  PROBED RUN, not the benchmark's figures: ${isUntuned ? '--untuned ' : ''}${probes.set === undefined ? '' : `--set ${JSON.stringify(probes.set)} `}` +
-        `${nodeFlags.length === 0 ? '' : `node flags ${nodeFlags.join(' ')} `}${probes.heapSnapshot === undefined ? '' : 'heap snapshot at mid'}\n`,
+        `${nodeFlags.length === 0 ? '' : `node flags ${nodeFlags.join(' ')} `}${faults === undefined ? '' : `--faults ${JSON.stringify(faults)} `}` +
+        `${probes.heapSnapshot === undefined ? '' : 'heap snapshot at mid'}\n`,
     );
   }
   const r = await waitFor<CrawlResult>(crawler, 'result', 'crawler child');
@@ -324,7 +334,7 @@ async function crawlWith(order: string, ready: WebReady, seedsMb: number, load0:
     order,
     isQuick,
     isProbed,
-    probes: isProbed ? { set: probes.set ?? null, nodeFlags, isUntuned } : null,
+    probes: isProbed ? { set: probes.set ?? null, nodeFlags, isUntuned, faults: faults ?? null } : null,
     seedUrls: ready.seedUrls,
     seedsFileMb: seedsMb,
     hosts: ready.hosts,
