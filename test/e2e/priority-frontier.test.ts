@@ -6,13 +6,14 @@
  *
  * IL(u) reads only the URL, so the test computes every URL's priority itself (deeper paths and some
  * digits first: an order unlike breadth-first's) and judges the fetch order from the crawl log and
- * the link graph: once a URL is queued (a few fetches after the first page linking to it, for the
- * pages in the pipeline), at most its host's share of URLs of a lower band are fetched before it in
- * each run (those that took the host's slots in memory as they came; the resumed run's recovery
- * fills them again). The test web has no faults: a retried URL waits for its host's back-off and
- * would be fetched after lower ones. Breadth-first order on the same web breaks the bound many
- * times over (a URL waited behind about a hundred), so the check can fail. And nothing is lost across the kill: every page a polite crawler reaches is
- * fetched, and no page fetched for good before the kill is fetched again beyond the fetch slots.
+ * the link graph: once a URL is queued (a few fetches after the first page that links to it without
+ * nofollow, for the pages in the pipeline), at most its host's share of URLs of a lower band are
+ * fetched before it in each run (those that took the host's slots in memory as they came; the
+ * resumed run's recovery fills them again). The test web has no faults: a retried URL waits for its
+ * host's back-off and would be fetched after lower ones. Breadth-first order on the same web breaks
+ * the bound many times over (a URL waited behind about a hundred), so the check can fail. And
+ * nothing is lost across the kill: every page a polite crawler reaches is fetched, and no page
+ * fetched for good before the kill is fetched again beyond the fetch slots.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ import { after, before, describe, it } from 'node:test';
 import { bandOf } from '../../src/frontier-store/parked-host.js';
 import { LocationPolicy } from '../../src/order/location.js';
 import { readCrawlLog } from '../../src/store/crawl-log.js';
+import { LinkFlag } from '../../src/store/link-graph.js';
 import { readLinkGraph } from '../../src/store/link-graph-reader.js';
 import { startTestWeb, type TestWeb } from '../../src/web/start.js';
 import { NO_FAULTS } from '../helpers/test-web.js';
@@ -101,13 +103,15 @@ async function worstWait(
   const order = await fetchOrder(out);
   const position = new Map(order.map((u, i) => [u, i] as const));
   const graph = await readLinkGraph(join(out, 'links'));
-  // The first fetch position of a page linking to each URL.
+  // The first fetch position of a page linking to each URL. A nofollow link is in the graph but
+  // queues nothing: a URL linked that way first waits for a followed link.
   const foundAt = new Map<string, number>();
   const { offsets, targets } = graph.csr;
   for (let source = 0; source + 1 < offsets.length; source++) {
     const at = position.get(graph.urls[source] as string);
     if (at === undefined) continue;
     for (let e = offsets[source] as number; e < (offsets[source + 1] as number); e++) {
+      if (((graph.flags[e] as number) & LinkFlag.nofollow) !== 0) continue;
       const target = graph.urls[targets[e] as number] as string;
       foundAt.set(target, Math.min(foundAt.get(target) ?? Number.POSITIVE_INFINITY, at));
     }
