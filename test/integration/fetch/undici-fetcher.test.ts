@@ -5,6 +5,7 @@
  * and assert the outcome and its phase, never elapsed time.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
@@ -458,6 +459,23 @@ describe('wire details beyond the test web', () => {
   const now = Date.UTC(2025, 0, 1, 12, 0, 0);
   const reply = (head: string, body: Buffer = Buffer.alloc(0)): Buffer =>
     Buffer.concat([Buffer.from(`${head}\r\ncontent-length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+  /** The body in chunks of 100,000 bytes, without a length. */
+  const chunked = (head: string, body: Buffer): Buffer => {
+    const parts: Buffer[] = [Buffer.from(`${head}\r\ntransfer-encoding: chunked\r\n\r\n`, 'latin1')];
+    for (let at = 0; at < body.length; at += 100_000) {
+      const piece = body.subarray(at, at + 100_000);
+      parts.push(Buffer.from(`${piece.length.toString(16)}\r\n`, 'latin1'), piece, Buffer.from('\r\n', 'latin1'));
+    }
+    parts.push(Buffer.from('0\r\n\r\n', 'latin1'));
+    return Buffer.concat(parts);
+  };
+  // 1.5 MB of page that gzip shrinks to about 1.1 MB: over 1 MiB as received.
+  const large = Buffer.concat([
+    Buffer.from('<!DOCTYPE html><p>'),
+    Buffer.from(randomBytes(1_100_000).toString('base64')),
+    Buffer.from('</p>'),
+  ]);
+  const largeGzip = gzipSync(large);
   const responses: Record<string, Buffer> = {
     '/deflate': reply('HTTP/1.1 200 OK\r\ncontent-type: text/html; charset="UTF-8"\r\ncontent-encoding: deflate', deflateSync(text)),
     '/raw-deflate': reply('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-encoding: deflate', deflateRawSync(text)),
@@ -475,6 +493,11 @@ describe('wire details beyond the test web', () => {
       `HTTP/1.1 301 Moved\r\nLocation: ${Buffer.from('/caffè menù', 'utf8').toString('latin1')}\r\nX-Twice: a\r\nx-twice: b`,
     ),
     '/busy': reply(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${new Date(now + 90_000).toUTCString()}`, Buffer.from('slow down')),
+    // Bodies past 256 KiB move into one buffer of their own (received-bytes.ts); past 1 MiB as received a gzip body decodes as a stream.
+    '/large': reply('HTTP/1.1 200 OK\r\ncontent-type: text/html', large),
+    '/large-chunked': chunked('HTTP/1.1 200 OK\r\ncontent-type: text/html', large),
+    '/large-gzip': reply('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-encoding: gzip', largeGzip),
+    '/large-gzip-chunked': chunked('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-encoding: gzip', largeGzip),
   };
   let server: Server;
   let origin: string;
@@ -514,6 +537,15 @@ describe('wire details beyond the test web', () => {
     }
     const quoted = expectKind(await f.fetch({ url: `${origin}/deflate` }), 'ok');
     assert.equal(quoted.charset, 'utf-8');
+  });
+
+  test('large bodies, with and without a length, plain and gzip, arrive whole', async () => {
+    assert.ok(largeGzip.length > 1024 * 1024, 'the gzip body is decoded as a stream');
+    for (const path of ['/large', '/large-chunked', '/large-gzip', '/large-gzip-chunked']) {
+      const ok = expectKind(await f.fetch({ url: `${origin}${path}` }), 'ok');
+      assert.ok(ok.body.equals(large), `${path}: the decoded body`);
+      assert.ok(ok.rawBody.equals(path.includes('gzip') ? largeGzip : large), `${path}: the body as received`);
+    }
   });
 
   test('an unknown coding is kept raw; a corrupt one is a protocol error', async () => {
