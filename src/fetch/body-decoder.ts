@@ -67,8 +67,6 @@ export type OneCallResult =
   | { readonly kind: 'over' }
   | { readonly kind: 'corrupt' };
 
-/** zlib's own output buffer size, the smallest a one-call decode uses. */
-const DEFAULT_CHUNK_BYTES = 16 * 1024;
 /** A stream's output buffers: large enough to be mapped on their own (received-bytes.ts says why). */
 const STREAM_CHUNK_BYTES = 256 * 1024;
 /** The shortest gzip member: a 10-byte header, an empty deflate block and the 8-byte trailer. */
@@ -85,7 +83,8 @@ const MIN_GZIP_BYTES = 20;
 function outputChunkSize(coding: string, data: Buffer, maxBytes: number, isLenient: boolean): number {
   const guess = coding === 'gzip' && !isLenient && data.length >= MIN_GZIP_BYTES ? data.readUInt32LE(data.length - 4) : 4 * data.length;
   // One byte more than the output: with none to spare, zlib would allocate another buffer to find the end.
-  return Math.max(DEFAULT_CHUNK_BYTES, Math.min(guess, maxBytes) + 64);
+  // zlib's own output buffer size (16 KiB) is the smallest a one-call decode uses.
+  return Math.max(zc.Z_DEFAULT_CHUNK, Math.min(guess, maxBytes) + 64);
 }
 
 /**

@@ -83,7 +83,6 @@ export class FetchCall implements Dispatcher.DispatchHandler {
   private head: ResponseHead | null = null;
   private mode: Mode = 'none';
   private raw = new ReceivedBytes(NaN, 0);
-  private rawBytes = 0;
   private rawCap = 0;
   private isTruncated = false;
   private codings: readonly string[] = [];
@@ -123,7 +122,7 @@ export class FetchCall implements Dispatcher.DispatchHandler {
   private readonly onWindowEnd = (): void => {
     const now = performance.now();
     // A body that has ended is being decoded: only the deadline is left to watch.
-    const short = this.isFinishing || this.rate === null ? null : this.rate.close(now, this.rawBytes);
+    const short = this.isFinishing || this.rate === null ? null : this.rate.close(now, this.raw.length);
     if (short === null) this.arm(now);
     else this.tooSlow(short, now);
   };
@@ -219,7 +218,7 @@ export class FetchCall implements Dispatcher.DispatchHandler {
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.isSettled || this.isFinishing || this.mode === 'none') return;
-    const room = this.rawCap - this.rawBytes;
+    const room = this.rawCap - this.raw.length;
     if (chunk.length > room) {
       if (this.mode !== 'small') {
         this.tooLarge(SizeLimit.raw, this.rawCap);
@@ -267,9 +266,8 @@ export class FetchCall implements Dispatcher.DispatchHandler {
 
   private take(chunk: Buffer): void {
     this.raw.push(chunk);
-    this.rawBytes += chunk.length;
     if (this.decoder !== null) this.decoder.write(chunk);
-    else if (this.mode === 'page' && this.rawBytes > this.env.limits.maxDecodedBytes) {
+    else if (this.mode === 'page' && this.raw.length > this.env.limits.maxDecodedBytes) {
       // Without a coding the bytes received are the decoded bytes: the decoded limit applies too.
       this.tooLarge(SizeLimit.decoded, this.env.limits.maxDecodedBytes);
     }
@@ -366,7 +364,7 @@ export class FetchCall implements Dispatcher.DispatchHandler {
       ip: this.ip,
       request: this.wireRequest(),
       response: head,
-      bodyBytes: this.rawBytes,
+      bodyBytes: this.raw.length,
       bodyMs: round(now - this.headAt),
       windowBytes: window.windowBytes,
       windowMs: round(window.windowMs),

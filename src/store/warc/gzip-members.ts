@@ -38,17 +38,16 @@ export interface ByteRange {
 /** A stored range shorter than this is deflated with the rest: a separate call would cost more than it saves. */
 const MIN_STORED_BYTES = 1024;
 
-/** zlib's own output buffer size. */
-const DEFAULT_CHUNK_BYTES = 16 * 1024;
-
 /**
- * The output buffer for deflating `n` bytes: room for the worst case (stored blocks: 5 bytes per
- * 16 KiB block, and a flush's 5), so that a large body comes out in one buffer of its own, mapped
+ * The output buffer for deflating `n` bytes (zlib's own 16 KiB for a small input): room for the
+ * worst case (stored blocks: 5 bytes per 16 KiB block, and a flush's 5), so that a large body comes
+ * out in one buffer of its own, mapped
  * apart and given back whole, instead of hundreds of 16 KiB pieces of the malloc heap to be joined
  * (src/fetch/received-bytes.ts says why that matters). Only the pages written become resident.
  */
 function deflateRoom(n: number): number {
-  return n <= DEFAULT_CHUNK_BYTES ? DEFAULT_CHUNK_BYTES : n + (n >>> 11) + 64;
+  const own = zlib.constants.Z_DEFAULT_CHUNK;
+  return n <= own ? own : n + (n >>> 11) + 64;
 }
 
 /** One deflate call's input: its bytes and its level. */
