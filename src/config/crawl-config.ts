@@ -314,7 +314,12 @@ const storeSchema = z
 
 const parseSchema = z
   .strictObject({
-    anchorContextTokens: count('words').max(1000).default(10).describe('words kept on each side of a link as its extended anchor text'),
+    anchorContextTokens: count('words')
+      .max(1000)
+      .default(10)
+      .describe(
+        'words kept on each side of a link as its extended anchor text, for the ordering policies and partitioners that read it (others: not computed)',
+      ),
     maxLinks: count('links').default(10_000).describe('links read from one page at most'),
     maxTextChars: count('characters').default(1_000_000).describe('visible text kept from one page at most (UTF-16 units)'),
     workers: count('threads')

@@ -334,6 +334,9 @@ function assembleNode(c: Checked): CrawlNode {
   const log = deps.log ?? (ownLog as JsonLog);
   const events = deps.events ?? diagnosticsEvents;
   const isProxied = f.proxyUrl !== null;
+  // Extended anchor text is read by ordering policies (topic) and by partitioners (geo's anchor
+  // strategy places URLs by it): a node crawling alone whose policy does not read it goes without.
+  const wantsAnchorContext = policy.needs.anchorContext === true || setup !== null;
 
   const resolver =
     components.resolver ??
@@ -581,6 +584,7 @@ function assembleNode(c: Checked): CrawlNode {
     clock,
     log,
     boundary: boundaryOf(setup),
+    wantsAnchorContext,
     onRecord: (r) => budget.record(r),
   });
   const gate = persistent === null ? null : new CompletionGate();
@@ -743,6 +747,7 @@ function assembleNode(c: Checked): CrawlNode {
             analyzer,
             maxDecodedBytes: f.maxDecodedBytes,
             wantsText: policy.needs.text,
+            wantsAnchorContext,
             normalize: config.normalize,
           },
   });

@@ -37,6 +37,13 @@ export interface PageAnalysisInput {
    * no page text leaves it in the worker: a page's text is often most of what would cross threads.
    */
   readonly wantsText?: boolean;
+  /**
+   * Whether each link's extended anchor text (`before`, `after`) is computed; default true. When
+   * false both are '' and the parser keeps no window of words. Nothing a crawl writes holds them:
+   * only ordering policies and partitioners read them, and building them is a fifth of an analysis
+   * on link-heavy pages.
+   */
+  readonly wantsAnchorContext?: boolean;
 }
 
 /** One link of a fetched page, as the analysis finds it and the link graph keeps it. */
@@ -90,7 +97,8 @@ export interface PageAnalysis {
 export function analyzePage(input: PageAnalysisInput, options: PageAnalysisOptions, labeler: TopicLabeler | null = null): PageAnalysis {
   const body = Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength);
   const charset = detectCharset(body, input.contentType);
-  const page = parseHtml(decodeHtml(body, charset.charset), input.url, options);
+  const parseOptions = input.wantsAnchorContext === false ? { ...options, anchorContextTokens: 0 } : options;
+  const page = parseHtml(decodeHtml(body, charset.charset), input.url, parseOptions);
   const language = detectLanguage(page.visibleText, page.lang);
   const links: GraphLink[] = [];
   const hostnames: string[] = [];

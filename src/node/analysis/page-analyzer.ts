@@ -132,6 +132,7 @@ export type AnalysisRequest =
       readonly body: Uint8Array;
       readonly contentType: string | undefined;
       readonly wantsText: boolean;
+      readonly wantsAnchorContext: boolean;
     }
   | { readonly kind: 'sitemap'; readonly id: number; readonly url: string; readonly body: Uint8Array; readonly maxUrls: number }
   /**
@@ -239,7 +240,15 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     body.set(input.body);
     const reply = await this.run(
       input.url,
-      (id) => ({ kind: 'analyze', id, url: input.url, body, contentType: input.contentType, wantsText: input.wantsText !== false }),
+      (id) => ({
+        kind: 'analyze',
+        id,
+        url: input.url,
+        body,
+        contentType: input.contentType,
+        wantsText: input.wantsText !== false,
+        wantsAnchorContext: input.wantsAnchorContext !== false,
+      }),
       body,
     );
     if (reply.kind !== 'analysis') throw new AnalysisError(`analysing ${input.url}: the worker answered ${reply.kind}`);

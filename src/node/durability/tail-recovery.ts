@@ -115,6 +115,8 @@ export interface TailRecoveryOptions {
   readonly maxDecodedBytes: number;
   /** Whether the analysis must return the visible text (the ordering policy or the partitioner reads it). */
   readonly wantsText: boolean;
+  /** Whether the analysis computes extended anchor text (`PageProcessorOptions.wantsAnchorContext`); default true. */
+  readonly wantsAnchorContext?: boolean;
   /** The crawl's optional normalization rules, applied to redirect targets as the crawl did. */
   readonly normalize?: NormalizeOptions;
 }
@@ -203,7 +205,13 @@ async function recoverOne(
   const body = codings.length === 0 ? raw : canDecode(codings) ? decodeInOneCall(codings, raw, o.maxDecodedBytes, false) : null;
   if (body === null) return 'unreadable';
   try {
-    const analysis = await o.analyzer.analyze({ url: e.url, body, contentType: http.contentType ?? undefined, wantsText: o.wantsText });
+    const analysis = await o.analyzer.analyze({
+      url: e.url,
+      body,
+      contentType: http.contentType ?? undefined,
+      wantsText: o.wantsText,
+      wantsAnchorContext: o.wantsAnchorContext !== false,
+    });
     return { url: e.url, depth: e.depth, analysis };
   } catch {
     return 'unreadable';

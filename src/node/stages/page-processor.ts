@@ -83,6 +83,12 @@ export interface PageProcessorOptions {
   readonly onRecord?: (record: CrawlLogRecord) => void;
   /** The re-crawl's schedule (`recrawl.enabled`); null: pages are fetched once. */
   readonly revisits?: RevisitScheduler | null;
+  /**
+   * Whether pages are analysed with their links' extended anchor text (`Candidate.anchorBefore` and
+   * `anchorAfter`); default true. A node whose ordering policy does not read it, in a crawl of one
+   * node (no partitioner to place URLs by it), leaves it out: no output holds it.
+   */
+  readonly wantsAnchorContext?: boolean;
 }
 
 /** What processing an outcome yields for its crawl-log record. */
@@ -143,6 +149,8 @@ function reasonOf(o: FetchOutcome): string | null {
 export class PageProcessor {
   /** Whether the analysis must bring the page's visible text back: the policy or the partitioner reads it. */
   private readonly wantsText: boolean;
+  /** Whether the analysis computes extended anchor text (see {@link PageProcessorOptions.wantsAnchorContext}). */
+  private readonly wantsAnchorContext: boolean;
 
   private readonly sitemaps: SitemapReader;
 
@@ -156,6 +164,7 @@ export class PageProcessor {
       limits: options.sitemaps,
     });
     this.wantsText = options.policy.needs.text || options.boundary !== null;
+    this.wantsAnchorContext = options.wantsAnchorContext ?? true;
   }
 
   /** Records the end of a URL's crawl without a request for it (robots.txt, a budget, its host given up). */
@@ -579,6 +588,7 @@ export class PageProcessor {
         body: outcome.body,
         contentType: outcome.response.headers['content-type'],
         wantsText: this.wantsText,
+        wantsAnchorContext: this.wantsAnchorContext,
       });
       o.stats.links.found += parsed.found;
       o.stats.links.invalid += parsed.invalid;

@@ -78,6 +78,25 @@ test('without wantsText, the analysis leaves the text in the worker and is other
   }
 });
 
+test('without wantsAnchorContext, the links come without extended anchor text and the analysis is otherwise the same', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
+  pools.push(pool);
+  for (const page of pages.slice(0, 8)) {
+    const full = analyzePage(page, OPTIONS);
+    assert.ok(
+      full.links.some((l) => l.before !== '' && l.after !== ''),
+      'the page has words on both sides of a link',
+    );
+    const lean = await pool.analyze({ ...page, wantsAnchorContext: false });
+    assert.deepEqual(
+      lean.links.map((l) => [l.before, l.after]),
+      full.links.map(() => ['', '']),
+    );
+    assert.deepEqual(lean, { ...full, links: full.links.map((l) => ({ ...l, before: '', after: '' })) }, 'the rest unchanged');
+    assert.deepEqual(await new InlinePageAnalyzer(OPTIONS).analyze({ ...page, wantsAnchorContext: false }), lean);
+  }
+});
+
 test('the caller keeps its body: the worker gets a copy', async () => {
   const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
   pools.push(pool);
