@@ -18,6 +18,15 @@ export function hostnameOfKey(hostKey: string): string {
   return hostKey.replace(/:\d+$/, '');
 }
 
+/** `host[:port]` of a normalized absolute URL, without userinfo: {@link urlParts}'s `hostKey` alone, for loops over many links. */
+export function hostKeyOf(url: string): string {
+  const start = url.indexOf('://') + 3;
+  let end = url.indexOf('/', start);
+  if (end < 0) end = url.length;
+  const at = url.lastIndexOf('@', end - 1);
+  return url.slice(at < start ? start : at + 1, end);
+}
+
 /** Splits a normalized absolute URL. */
 export function urlParts(url: string): UrlParts {
   const schemeEnd = url.indexOf('://');

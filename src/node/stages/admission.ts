@@ -20,7 +20,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { CrawlStats } from '../crawl-stats.js';
 import type { RobotsCache } from './robots-cache.js';
-import { urlParts } from '../../url/url-parts.js';
+import { hostKeyOf, urlParts } from '../../url/url-parts.js';
 import type { Waker } from './waker.js';
 import { DEFAULT_DNS_WAIT_MS, type Resolver } from '../../dns/resolver.js';
 import type { Frontier, FrontierEntry } from '../../frontier/frontier.js';
@@ -313,7 +313,7 @@ export class Admission {
       const ip = this.ips.get(c.hostname);
       const entry: NodeEntry = {
         url: c.url,
-        host: urlParts(c.url).hostKey,
+        host: hostKeyOf(c.url),
         depth: c.depth,
         priority,
         fromUrl: c.fromUrl,

@@ -10,7 +10,7 @@ import type { PageAnalysis } from '../../parse/page-analysis.js';
 import type { CrawlLogRecord, PageRecord } from '../../store/records.js';
 import type { WarcWriteResult } from '../../store/warc/warc-writer.js';
 import { requestRecord, responseRecord, type WarcField, type WarcRecord } from '../../store/warc/warc-record.js';
-import { urlParts } from '../../url/url-parts.js';
+import { hostKeyOf } from '../../url/url-parts.js';
 
 /** Where WARC records go (a `WarcWriter`). */
 export interface WarcSink {
@@ -115,8 +115,12 @@ export function pageRecordOf(
 /** A page's link counts: found (duplicates counted), distinct, nofollow, to its own host. */
 function linkCountsOf(url: string, parsed: PageAnalysis | null): PageRecord['linkCounts'] {
   if (parsed === null) return { total: 0, unique: 0, nofollow: 0, sameHost: 0 };
-  const host = urlParts(url).hostKey;
+  const host = hostKeyOf(url);
   let sameHost = 0;
-  for (const l of parsed.links) if (urlParts(l.url).hostKey === host) sameHost++;
-  return { total: parsed.found, unique: new Set(parsed.links.map((l) => l.url)).size, nofollow: parsed.nofollow, sameHost };
+  const unique = new Set<string>();
+  for (const l of parsed.links) {
+    if (hostKeyOf(l.url) === host) sameHost++;
+    unique.add(l.url);
+  }
+  return { total: parsed.found, unique: unique.size, nofollow: parsed.nofollow, sameHost };
 }
