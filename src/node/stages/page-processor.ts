@@ -662,17 +662,20 @@ export class PageProcessor {
         o.stats.links.notFollowed++;
         continue;
       }
+      // Every candidate of one shape, absent fields undefined: a conditional spread allocated an
+      // object per field and gave the candidates of a page several shapes.
       candidates.push({
         url: l.url,
         hostname: hostnames[i] as string,
         depth: entry.depth + 1,
         fromUrl: entry.url,
         anchorText: l.anchorText,
-        ...(l.before === '' ? {} : { anchorBefore: l.before }),
-        ...(l.after === '' ? {} : { anchorAfter: l.after }),
+        anchorBefore: l.before === '' ? undefined : l.before,
+        anchorAfter: l.after === '' ? undefined : l.after,
         fingerprintHi: fingerprints[2 * i] as number,
         fingerprintLo: fingerprints[2 * i + 1] as number,
-        ...(pageId < 0 ? {} : { fromId: pageId, id: outIds[i] as number }),
+        fromId: pageId < 0 ? undefined : pageId,
+        id: pageId < 0 ? undefined : (outIds[i] as number),
       });
     }
     await o.admission.admit(candidates, fromPage === null ? {} : { fromPage });
