@@ -40,8 +40,8 @@ export interface PageAnalysisInput {
   /**
    * Whether each link's extended anchor text (`before`, `after`) is computed; default true. When
    * false both are '' and the parser keeps no window of words. Nothing a crawl writes holds them:
-   * only ordering policies and partitioners read them, and building them is a fifth of an analysis
-   * on link-heavy pages.
+   * only ordering policies and partitioners read them, and on link-heavy pages they are a real share
+   * of an analysis (docs/benchmarks.md, `bench:peers`).
    */
   readonly wantsAnchorContext?: boolean;
 }

@@ -662,8 +662,8 @@ export class PageProcessor {
         o.stats.links.notFollowed++;
         continue;
       }
-      // Every candidate of one shape, absent fields undefined: a conditional spread allocated an
-      // object per field and gave the candidates of a page several shapes.
+      // One shape for every candidate, absent fields undefined: conditional spreads would allocate an
+      // object per field and give a page's candidates several shapes for admission to read.
       candidates.push({
         url: l.url,
         hostname: hostnames[i] as string,
