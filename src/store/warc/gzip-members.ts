@@ -41,9 +41,9 @@ const MIN_STORED_BYTES = 1024;
 /**
  * The output buffer for deflating `n` bytes (zlib's own 16 KiB for a small input): room for the
  * worst case (stored blocks: 5 bytes per 16 KiB block, and a flush's 5), so that a large body comes
- * out in one buffer of its own, mapped
- * apart and given back whole, instead of hundreds of 16 KiB pieces of the malloc heap to be joined
- * (src/fetch/received-bytes.ts says why that matters). Only the pages written become resident.
+ * out in one buffer of its own, mapped apart and given back whole, instead of hundreds of 16 KiB
+ * pieces of the malloc heap to be joined (src/fetch/received-bytes.ts says why that matters). Only
+ * the pages written become resident.
  */
 function deflateRoom(n: number): number {
   const own = zlib.constants.Z_DEFAULT_CHUNK;
