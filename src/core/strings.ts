@@ -13,7 +13,18 @@ let sink = 0;
 export function flatten(s: string): string {
   // The result is kept so that the read cannot be optimized away.
   sink = (sink + (s.length > 0 ? s.charCodeAt(0) : 0)) | 0;
-  return s;
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
+/**
+ * A copy of `s` that holds no other string's characters. V8 keeps a substring of 13 or more
+ * characters (`slice`, a regular expression's match) as a view of its parent, so a short text cut
+ * from a page and kept in a cache keeps the whole page alive with it. Prefixing makes a new string
+ * that V8 copies into one piece when it is sliced, so the result's parent is its own characters and
+ * one more. Use it on text from a page that is kept beyond the page.
+ */
+export function detach(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
 }
 
 /** A parameter value in a {@link StrategySpec}. */

@@ -28,6 +28,7 @@
  */
 import { join } from 'node:path';
 import { ShoalError } from '../core/errors.js';
+import { detach } from '../core/strings.js';
 import { FingerprintMap, NOT_FOUND } from '../core/fingerprint-map.js';
 import { urlFingerprintInto } from '../url/fingerprint.js';
 import { AppendFile, type AppendFileOptions, type AppendRepairReport } from './append-file.js';
@@ -362,7 +363,8 @@ export class LinkGraphWriter {
     if (isCached) {
       // Clearing rather than evicting one by one: a site's menu texts come back on its next page.
       if (this.anchorCache.size >= this.anchorCacheEntries) this.anchorCache.clear();
-      this.anchorCache.set(text, ref);
+      // The text may be cut from the page's own characters (an analysis in the crawl thread).
+      this.anchorCache.set(detach(text), ref);
     }
     return ref;
   }

@@ -18,6 +18,7 @@ import {
 } from '../../../src/store/link-graph.js';
 import { readLinkGraph, type LinkGraph } from '../../../src/store/link-graph-reader.js';
 import { urlFingerprintInto } from '../../../src/url/fingerprint.js';
+import { collectGarbage } from '../../helpers/gc.js';
 import { scratchDirs, killWhileRunning } from '../../helpers/scratch.js';
 
 // The every-offset tests repair (truncate and fsync) three files per byte: cheap on a RAM disk.
@@ -128,6 +129,24 @@ describe('LinkGraphWriter and readLinkGraph', () => {
     assert.equal(readFileSync(join(dir, URLS_FILE), 'utf8'), `id\turl\n0\t${A}\n1\t${B}\n2\t${C}\n`);
     const anchors = readFileSync(join(dir, ANCHORS_FILE), 'utf8');
     assert.equal(anchors.split('Home').length - 1, 1, 'a repeated anchor text is written once');
+  });
+
+  it('remembers recent anchor texts without keeping the pages they were cut from', async () => {
+    const dir = freshDir();
+    const w = new LinkGraphWriter({ dir });
+    await w.start();
+    const before = collectGarbage();
+    for (let n = 0; n < 48; n++) {
+      // One page of 1 MiB per source, its anchor text a slice of it (as an analysis in the crawl thread gives).
+      const page = `<a href="/x">menu item number ${n} of the site</a>`.padEnd(2 ** 20, ' ');
+      w.addLink(`http://a.test/${n}`, 'http://a.test/x', page.slice(13, 43));
+    }
+    const growth = collectGarbage() - before;
+    assert.ok(growth < 8 * 2 ** 20, `the writer held ${growth} bytes after 48 pages of 1 MiB`);
+    await w.close();
+    const g = await read(dir);
+    assert.equal(g.anchorOf(47), 'menu item number 47 of the sit');
+    g.close();
   });
 
   it('round-trips a random graph of 5,000 links through small buffers', async () => {
