@@ -33,6 +33,7 @@ import type { ExchangedUrl, LinkSummaryMessage } from '../../exchange/messages.j
 import { SentCache } from '../../exchange/sent-cache.js';
 import type { Partitioner, PartitionId, Placement, UrlToPlace } from '../../partition/partitioner.js';
 import { urlFingerprintInto } from '../../url/fingerprint.js';
+import { detach } from '../../core/strings.js';
 import { CitationTable } from '../../partition/community/citation-table.js';
 import { readsCitations } from '../../partition/community/community.js';
 import type { SimHashSharing } from './simhash-sharing.js';
@@ -245,7 +246,9 @@ export class PartitionRouter {
       url: c.url,
       depth: c.depth,
       fromUrl: c.fromUrl,
-      ...(c.anchorText === undefined || c.anchorText === '' ? {} : { anchorText: c.anchorText }),
+      // Detached: a batch waits to fill, and the embedded exchange holds it until acknowledged, and a
+      // text cut from the page (analysis in the crawl thread) would keep the whole page until then.
+      ...(c.anchorText === undefined || c.anchorText === '' ? {} : { anchorText: detach(c.anchorText) }),
     });
     this.counts.sent++;
     if (batch.length >= this.options.batchUrls) {

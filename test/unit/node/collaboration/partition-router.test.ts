@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { recordingExchange } from '../../../helpers/exchange.js';
+import { collectGarbage } from '../../../helpers/gc.js';
 import type { Candidate } from '../../../../src/node/stages/candidate.js';
 import { PartitionRouter, type PartitionRouterOptions } from '../../../../src/node/collaboration/partition-router.js';
 import type { Exchange } from '../../../../src/exchange/exchange.js';
@@ -69,6 +70,23 @@ describe('PartitionRouter', () => {
     assert.equal(first.from, 'n0');
     assert.deepEqual(r.counts, { kept: 1, sent: 3, cached: 0 });
     assert.equal(r.batched, 0);
+  });
+
+  test('a batch of URLs keeps no page its anchor texts were cut from', () => {
+    const { exchange, sent } = recordingExchange();
+    const r = router({ exchange, batchUrls: 1000 });
+    const before = collectGarbage();
+    for (let n = 0; n < 48; n++) {
+      const page = `<a href="/${n}">a link to page number ${n} of p1</a>`.padEnd(2 ** 20, ' ');
+      r.route([{ ...link('p1', `/${n}`), anchorText: page.slice(page.indexOf('>') + 1, page.indexOf('</a>')) }], noIp);
+    }
+    const growth = collectGarbage() - before;
+    assert.equal(r.batched, 48);
+    assert.ok(growth < 8 * 2 ** 20, `the batch held ${growth} bytes after 48 pages of 1 MiB`);
+    r.flush();
+    const batch = sent[0]?.message;
+    assert.ok(batch?.kind === 'urls');
+    assert.equal(batch.urls[47]?.anchorText, 'a link to page number 47 of p1');
   });
 
   test('a full batch goes at once', () => {
