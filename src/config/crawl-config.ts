@@ -329,6 +329,11 @@ const parseSchema = z
       .describe(
         'worker threads that parse pages (charset, HTML, language, SimHash, links); 0 = in the crawl thread; null = one less than the CPU count (0 on one core)',
       ),
+    maxBytesInWorkers: bytes()
+      .default(32 * 1024 ** 2)
+      .describe(
+        "bytes of page bodies and WARC records in the parse workers' hands at most; further pages wait in line without a copy (one always goes: 0 = one at a time)",
+      ),
     maxWorkerHeapBytes: bytes()
       .default(512 * 1024 ** 2)
       .describe(

@@ -237,6 +237,7 @@ export function analyzerOf(
     ...options,
     workers,
     maxWorkerHeapMb: Math.max(16, Math.round(parse.maxWorkerHeapBytes / 2 ** 20)),
+    maxBytesInHand: parse.maxBytesInWorkers,
     topic,
   });
 }

@@ -10,6 +10,7 @@ import { analyzePage, type PageAnalysisOptions } from '../../../../src/parse/pag
 import { AnalysisError, InlinePageAnalyzer, WorkerPageAnalyzer } from '../../../../src/node/analysis/page-analyzer.js';
 import { readGzipMember } from '../../../../src/store/warc/gzip-members.js';
 import type { RecordBytes } from '../../../../src/store/warc/warc-writer.js';
+import { collectGarbage } from '../../../helpers/gc.js';
 
 const OPTIONS: PageAnalysisOptions = { anchorContextTokens: 10, maxLinks: 10_000, maxTextChars: 1_000_000 };
 
@@ -95,6 +96,26 @@ test('without wantsAnchorContext, the links come without extended anchor text an
     assert.deepEqual(lean, { ...full, links: full.links.map((l) => ({ ...l, before: '', after: '' })) }, 'the rest unchanged');
     assert.deepEqual(await new InlinePageAnalyzer(OPTIONS).analyze({ ...page, wantsAnchorContext: false }), lean);
   }
+});
+
+test("an analysis in the crawl thread keeps nothing of the page's text alive", async () => {
+  const inline = new InlinePageAnalyzer(OPTIONS);
+  const kept = [];
+  const before = collectGarbage();
+  for (let i = 0; i < 32; i++) {
+    // 1 MiB of text after the links: anchor texts, their windows and the title are cut from it.
+    const page = bigPage(i, 4000);
+    const body = Buffer.concat([
+      page.body.subarray(0, page.body.length - 14),
+      Buffer.alloc(2 ** 20, 'word '),
+      Buffer.from('</body></html>'),
+    ]);
+    kept.push(await inline.analyze({ ...page, body, wantsText: false }));
+  }
+  const growth = collectGarbage() - before;
+  assert.equal(kept[31]?.links[0]?.anchorText, 'the next page after 31');
+  assert.equal(kept[31]?.title, 'Big 31');
+  assert.ok(growth < 8 * 2 ** 20, `32 analyses of 1 MiB pages held ${growth} bytes`);
 });
 
 test('the caller keeps its body: the worker gets a copy', async () => {
@@ -210,6 +231,67 @@ test('tasks of one turn travel together, and each gets its own answer: pages, re
     pages.slice(0, 12).map((_, i) => ['gzip', 'page', 'sitemap'][i % 3]),
   );
   for (const a of answers) assert.equal(a.value, true, `task ${a.i} (${a.kind}) got its own answer`);
+});
+
+/** A page of about `bytes` bytes, its text and links numbered by `i`. */
+function bigPage(i: number, bytes: number): (typeof pages)[number] {
+  const block = `<p>Block of page ${i}: <a href="/p${i}/next">the next page after ${i}</a> and some words.</p>\n`;
+  return {
+    url: `http://big.example/p${i}`,
+    body: Buffer.from(`<html><head><title>Big ${i}</title></head><body>${block.repeat(Math.ceil(bytes / block.length))}</body></html>`),
+    contentType: 'text/html',
+  };
+}
+
+test('the workers hold at most maxBytesInHand: later tasks wait in line, in order, and all get their answers', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 2, maxBytesInHand: 1_500_000 });
+  pools.push(pool);
+  const big = Array.from({ length: 6 }, (_, i) => bigPage(i, 600_000));
+  const record: RecordBytes = { pieces: [big[0]?.body as Buffer], stored: null };
+  let mostInHand = 0;
+  const watch = setInterval(() => (mostInHand = Math.max(mostInHand, pool.bytesInHand)), 1);
+  const analyses = big.map((p) => pool.analyze(p));
+  const members = pool.compress([record], 6);
+  // Two pages fit (1.2 MB); the other four and the record wait, none of their bytes copied yet.
+  assert.equal(pool.tasksWaiting, 5);
+  assert.equal(pool.bytesInHand, (big[0]?.body.length ?? 0) + (big[1]?.body.length ?? 0));
+  const done = await Promise.all(analyses);
+  clearInterval(watch);
+  done.forEach((a, i) => assert.deepEqual(a, analyzePage(big[i] as (typeof pages)[number], OPTIONS), `page ${i}`));
+  assert.ok(gunzipSync(Buffer.concat((await members)[0]?.pieces ?? [])).equals(big[0]?.body as Buffer));
+  assert.ok(mostInHand <= 1_500_000, `the workers held ${mostInHand} bytes`);
+  assert.equal(pool.tasksWaiting, 0);
+  assert.equal(pool.bytesInHand, 0);
+});
+
+test('a task larger than maxBytesInHand goes alone; a worker that dies on it is replaced and the line moves on', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, maxLinks: 100_000_000, workers: 1, maxWorkerHeapMb: 160, maxBytesInHand: 1_000_000 });
+  pools.push(pool);
+  // As above: two million links take far more than a 160 MB heap holds.
+  const huge = {
+    url: 'http://huge.example/',
+    body: Buffer.from(`<html><body>${'<a href=/p>p</a> '.repeat(2_000_000)}</body></html>`),
+    contentType: 'text/html',
+  };
+  const first = pool.analyze(huge);
+  const next = [pool.analyze(pages[5] as (typeof pages)[number]), pool.analyze(bigPage(9, 1_200_000))];
+  assert.equal(pool.tasksWaiting, 2, 'the 34 MB page went alone; the others wait for it');
+  await assert.rejects(first, (err: unknown) => err instanceof AnalysisError && /huge\.example/.test(err.message));
+  const [small, alone] = await Promise.all(next);
+  assert.equal(small?.title, 'Page 5 of the shoal test');
+  assert.equal(alone?.title, 'Big 9', 'a page over the limit is analysed when nothing else is in hand');
+  assert.equal(pool.replaced, 1);
+  assert.equal(pool.bytesInHand, 0);
+});
+
+test('close() rejects the tasks waiting in line too', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1, maxBytesInHand: 100 });
+  const waiting = pages.slice(0, 4).map((p) => pool.analyze(p));
+  assert.equal(pool.tasksWaiting, 3);
+  const rejected = waiting.map((w) => assert.rejects(w, AnalysisError));
+  await pool.close();
+  await Promise.all(rejected);
+  assert.equal(pool.tasksWaiting, 0);
 });
 
 test('sitemaps are read the same in the workers as in the crawl thread, gzip included', async () => {
