@@ -13,7 +13,7 @@ let sink = 0;
 export function flatten(s: string): string {
   // The result is kept so that the read cannot be optimized away.
   sink = (sink + (s.length > 0 ? s.charCodeAt(0) : 0)) | 0;
-  return s.length < 13 ? s : (' ' + s).slice(1);
+  return s;
 }
 
 /**
