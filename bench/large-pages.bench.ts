@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { fastCrawlArgs } from './lib/peers/crawlers.js';
 import { killRunning, runMeasured, type Usage } from './lib/peers/measure.js';
 import { pythonCandidates } from './lib/peers/programs.js';
 
@@ -152,25 +153,10 @@ async function runOnce(python: string, port: number, v: Variant): Promise<RunRes
     const out = join(dir, 'crawl');
     const argv = [
       join(ROOT, 'bin/shoal.js'),
-      'crawl',
-      '--seed',
-      `http://127.0.0.1:${port}/p/${nameOf(0)}`,
-      '--allow-loopback',
-      '--min-delay-ms',
-      '0',
-      '--set',
-      'politeness.delayFactor=0',
-      '--set',
-      `politeness.maxConnectionsPerHost=${concurrency}`,
-      '--set',
-      `politeness.maxConnectionsPerIp=${concurrency}`,
-      '--concurrency',
-      String(concurrency),
+      ...fastCrawlArgs(`http://127.0.0.1:${port}/p/${nameOf(0)}`, out, concurrency),
       '--max-pages',
       String(maxPages),
       ...v.set,
-      '--out',
-      out,
     ];
     const usage = await runMeasured(
       python,
@@ -206,7 +192,8 @@ async function main(): Promise<void> {
   const server = await startSite();
   process.once('exit', killRunning);
   const port = (server.address() as AddressInfo).port;
-  const slotMiB = (concurrency * pageBytes) / 2 ** 20;
+  // What the fetch slots can hold at once: a page each, and no more pages than the crawl fetches.
+  const slotMiB = (Math.min(concurrency, maxPages) * pageBytes) / 2 ** 20;
   say(
     `site: http://127.0.0.1:${port}/p/, pages of ${(pageBytes / 2 ** 20).toFixed(1)} MiB with ${LINKS_PER_PAGE} links each; ` +
       `crawl: ${maxPages} pages, concurrency ${concurrency} (the fetch slots can hold ${slotMiB.toFixed(0)} MiB of pages), ${runs} round(s)`,

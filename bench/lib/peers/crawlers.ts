@@ -85,6 +85,31 @@ function countShoal(crawlDir: string): PeerCounts {
   return { pages, other };
 }
 
+/**
+ * The arguments of `shoal crawl` (after the launcher) for a crawl as fast as a loopback site allows:
+ * no politeness delay, `connections` fetches at once, as many connections per host and per IP.
+ */
+export function fastCrawlArgs(seedUrl: string, out: string, connections: number): string[] {
+  return [
+    'crawl',
+    '--seed',
+    seedUrl,
+    '--out',
+    out,
+    '--allow-loopback',
+    '--min-delay-ms',
+    '0',
+    '--set',
+    'politeness.delayFactor=0',
+    '--set',
+    `politeness.maxConnectionsPerHost=${connections}`,
+    '--set',
+    `politeness.maxConnectionsPerIp=${connections}`,
+    '--concurrency',
+    String(connections),
+  ];
+}
+
 /** shoal, the built package run through its launcher (`bin/shoal.js`, a shell script that starts node with the process settings). */
 export function shoalPeer(launcher: string, version: string): Peer {
   return {
@@ -94,27 +119,7 @@ export function shoalPeer(launcher: string, version: string): Peer {
     writes: 'WARC + CDXJ, crawl log, link graph, pages.jsonl',
     okExitCodes: [0],
     command: (seedUrl, { work }) => ({
-      argv: [
-        launcher,
-        'crawl',
-        '--seed',
-        seedUrl,
-        '--out',
-        join(work, 'crawl'),
-        '--allow-loopback',
-        '--min-delay-ms',
-        '0',
-        '--set',
-        'politeness.delayFactor=0',
-        '--set',
-        'politeness.maxConnectionsPerHost=8',
-        '--set',
-        'politeness.maxConnectionsPerIp=8',
-        '--set',
-        'scope.seedsOnly=host',
-        '--concurrency',
-        '8',
-      ],
+      argv: [launcher, ...fastCrawlArgs(seedUrl, join(work, 'crawl'), 8), '--set', 'scope.seedsOnly=host'],
       cwd: work,
       env: process.env,
     }),
