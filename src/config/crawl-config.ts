@@ -166,6 +166,11 @@ const robotsSchema = z
     cacheEntries: count('hosts', 1)
       .default(100_000)
       .describe('hosts whose robots.txt rules are kept in memory (least recently used dropped)'),
+    cacheBytes: bytes()
+      .default(64 * 1024 ** 2)
+      .describe(
+        'memory the kept robots.txt rules may take, about 300 bytes a rule (least recently used hosts dropped: each fetches its robots.txt again)',
+      ),
   })
   .prefault({});
 

@@ -39,6 +39,9 @@ export interface RobotsRule {
   readonly pattern: string;
 }
 
+/** What a rule costs in memory besides its pattern's characters (see {@link RobotsRules.approxBytes}). */
+const BYTES_PER_RULE = 240;
+
 const CLASS_KEEP = 1;
 const CLASS_UNRESERVED = 2;
 
@@ -228,6 +231,12 @@ export class RobotsRules {
   private readonly parent: Int32Array;
   /** Rules by head index, best first (longest, then allow before disallow). */
   private readonly byHead: readonly (readonly CompiledRule[])[];
+  /**
+   * About how many bytes of memory these rules take: {@link BYTES_PER_RULE} per rule plus two per
+   * character of its pattern (measured on Node 20: 280–290 bytes a rule of 18 characters, for 20 to
+   * 100 rules), for caches that hold many hosts' rules.
+   */
+  readonly approxBytes: number;
 
   /**
    * @param rules Allow/Disallow rules in file order. Patterns may be written as in a robots.txt
@@ -238,6 +247,9 @@ export class RobotsRules {
     const compiled = rules.filter((r) => r.pattern !== '').map((r) => compile(r.allow, r.pattern));
     this.rules = compiled.map((c) => c.rule);
     this.crawlDelayMs = crawlDelayMs;
+    let bytes = 0;
+    for (const r of this.rules) bytes += BYTES_PER_RULE + 2 * r.pattern.length;
+    this.approxBytes = bytes;
     const groups = new Map<string, CompiledRule[]>();
     for (const c of compiled) {
       const head = c.segments[0] as string;

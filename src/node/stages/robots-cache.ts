@@ -75,6 +75,8 @@ export interface RobotsCacheOptions {
 interface Entry {
   /** Rules of the last successful fetch, while it is fresh; null while failing. */
   rules: RobotsRules | null;
+  /** What {@link rules} count for against `cacheBytes`. */
+  bytes: number;
   crawlDelayMs: number;
   /** When the current answer ends: rules expire, a failed fetch may be retried, a given-up host is tried again. */
   expiresAtMs: number;
@@ -99,6 +101,8 @@ function hopelessKind(outcome: FetchOutcome): CrawlOutcomeKind | null {
 export class RobotsCache {
   private readonly entries = new Map<string, Entry>();
   private readonly token: string;
+  /** The rules' estimated bytes, summed over the entries. */
+  private rulesBytes = 0;
 
   constructor(private readonly options: RobotsCacheOptions) {
     this.token = productToken(options.userAgent);
@@ -107,6 +111,11 @@ export class RobotsCache {
   /** Origins whose robots.txt is held. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Estimated bytes of the rules held (`RobotsRules.approxBytes`, summed). */
+  get bytes(): number {
+    return this.rulesBytes;
   }
 
   /** What to do before fetching a URL of `origin` at `nowMs`. */
@@ -133,8 +142,9 @@ export class RobotsCache {
   async fetch(origin: string, signal: AbortSignal): Promise<RobotsFetchReport> {
     let entry = this.entries.get(origin);
     if (entry === undefined) {
-      entry = { rules: null, crawlDelayMs: 0, expiresAtMs: 0, failures: 0, givenUp: null, givenUpDetail: null, fetching: null };
-      this.insert(origin, entry);
+      entry = { rules: null, bytes: 0, crawlDelayMs: 0, expiresAtMs: 0, failures: 0, givenUp: null, givenUpDetail: null, fetching: null };
+      this.entries.set(origin, entry);
+      this.shrink(origin);
     }
     const e = entry;
     if (e.givenUp !== null) {
@@ -176,6 +186,7 @@ export class RobotsCache {
         return { isAborted: true, durationMs: outcome.timings.totalMs, ip: outcome.ip, connectionFailure: null, isWithoutRequest: false };
     }
     this.settle(origin, e, outcome, hops);
+    this.shrink(origin);
     return {
       isAborted: false,
       durationMs: outcome.timings.totalMs,
@@ -202,13 +213,13 @@ export class RobotsCache {
     if (isUsable) {
       if (policy.sitemaps.length > 0) o.onSitemaps?.(`${origin}/robots.txt`, policy.sitemaps);
       const rules = policy.forAgent(this.token);
-      e.rules = rules;
+      this.setRules(e, rules);
       e.crawlDelayMs = Math.min(rules.crawlDelayMs ?? 0, o.maxCrawlDelayMs);
       e.failures = 0;
       e.expiresAtMs = now + policy.expiresInMs;
       return;
     }
-    e.rules = null;
+    this.setRules(e, null);
     e.failures++;
     const hopeless = hopelessKind(outcome);
     const unanswered = connectionFailureOf(outcome);
@@ -246,13 +257,27 @@ export class RobotsCache {
     }
   }
 
-  private insert(origin: string, entry: Entry): void {
-    this.entries.set(origin, entry);
-    if (this.entries.size <= this.options.config.cacheEntries) return;
+  private setRules(e: Entry, rules: RobotsRules | null): void {
+    this.rulesBytes -= e.bytes;
+    e.rules = rules;
+    e.bytes = rules?.approxBytes ?? 0;
+    this.rulesBytes += e.bytes;
+  }
+
+  /**
+   * Drops the least recently used origins (never `keep`, nor one being fetched) while more than
+   * `cacheEntries` are held, and those with rules while the rules take more than `cacheBytes` (an
+   * origin without rules, failing or given up, costs little and keeps its count of failures).
+   */
+  private shrink(keep: string): void {
+    const { cacheEntries, cacheBytes } = this.options.config;
     for (const [key, e] of this.entries) {
-      if (e.fetching !== null || key === origin) continue;
+      const isOverCount = this.entries.size > cacheEntries;
+      const isOverBytes = this.rulesBytes > cacheBytes;
+      if (!isOverCount && !isOverBytes) return;
+      if (e.fetching !== null || key === keep || (!isOverCount && e.bytes === 0)) continue;
       this.entries.delete(key);
-      break;
+      this.rulesBytes -= e.bytes;
     }
   }
 }

@@ -18,6 +18,7 @@ const CONFIG: CrawlConfig['robots'] = {
   maxBytes: 512_000,
   maxRedirects: 5,
   cacheEntries: 100,
+  cacheBytes: 64 * 2 ** 20,
 };
 const ORIGIN = 'http://a.test';
 
@@ -144,6 +145,48 @@ describe('RobotsCache', () => {
     assert.equal(loop.fake.received.length, 3);
     const w = loop.robots.verdict(ORIGIN, loop.clock.nowMs());
     assert.ok(w.kind === 'rules' && w.rules.isAllowed('/'), 'too many redirects: allowed');
+  });
+
+  test('keeps the rules of as many origins as cacheBytes holds, least recently used dropped first', async () => {
+    // Five rules of about 20 characters: about 1,400 bytes each origin by RobotsRules.approxBytes.
+    const body = (o: string): string => `User-agent: *\n${[1, 2, 3, 4, 5].map((k) => `Disallow: /${o}/section-${k}/`).join('\n')}\n`;
+    const { robots, fetch } = cache((url) => ({ status: 200, body: body(new URL(url).hostname) }), { cacheBytes: 3_000 });
+    await fetch('http://a.test');
+    const one = robots.bytes;
+    assert.ok(one > 1_200 && one < 1_600, `one origin's rules: ${one} bytes`);
+    await fetch('http://b.test');
+    assert.equal(robots.bytes, 2 * one);
+    assert.equal(kind(robots.verdict('http://a.test', 300)), 'rules delay=0', 'a.test is now the most recently used');
+    await fetch('http://c.test');
+    assert.equal(robots.size, 2);
+    assert.equal(robots.bytes, 2 * one);
+    assert.equal(kind(robots.verdict('http://b.test', 300)), 'fetch', 'b.test, least recently used, was dropped');
+    assert.equal(kind(robots.verdict('http://a.test', 300)), 'rules delay=0');
+    const c = robots.verdict('http://c.test', 300);
+    assert.ok(c.kind === 'rules' && !c.rules.isAllowed('/c.test/section-3/x') && c.rules.isAllowed('/c.test/other'));
+  });
+
+  test('one origin whose rules alone pass cacheBytes is kept, and the others with rules give way', async () => {
+    const big = `User-agent: *\n${Array.from({ length: 200 }, (_, k) => `Disallow: /private/area-${k}/`).join('\n')}\n`;
+    const small = 'User-agent: *\nDisallow: /tmp/\n';
+    const route = (url: string): { status: number; body?: string } =>
+      url.startsWith('http://big.test')
+        ? { status: 200, body: big }
+        : url.startsWith('http://small.test')
+          ? { status: 200, body: small }
+          : { status: 404 };
+    const { robots, fetch } = cache(route, {
+      cacheBytes: 10_000,
+    });
+    await fetch('http://small.test');
+    await fetch('http://a.test');
+    await fetch('http://big.test');
+    assert.equal(robots.size, 2, 'a.test (no robots.txt) costs nothing and stays; small.test gives way');
+    assert.equal(kind(robots.verdict('http://small.test', 300)), 'fetch');
+    assert.equal(kind(robots.verdict('http://a.test', 300)), 'rules delay=0');
+    assert.ok(robots.bytes > 10_000, `${robots.bytes} bytes`);
+    const v = robots.verdict('http://big.test', 300);
+    assert.ok(v.kind === 'rules' && !v.rules.isAllowed('/private/area-199/') && v.rules.isAllowed('/public'));
   });
 
   test('keeps at most cacheEntries origins', async () => {
