@@ -233,8 +233,8 @@ export class RobotsRules {
   private readonly byHead: readonly (readonly CompiledRule[])[];
   /**
    * About how many bytes of memory these rules take: {@link BYTES_PER_RULE} per rule plus two per
-   * character of its pattern (measured on Node 20: 280–290 bytes a rule of 18 characters, for 20 to
-   * 100 rules), for caches that hold many hosts' rules.
+   * character of its pattern, as measured on Node 20 (docs/benchmarks.md, "Where the memory is"),
+   * for caches that hold many hosts' rules.
    */
   readonly approxBytes: number;
 
