@@ -101,7 +101,9 @@ function hopelessKind(outcome: FetchOutcome): CrawlOutcomeKind | null {
 export class RobotsCache {
   private readonly entries = new Map<string, Entry>();
   private readonly token: string;
-  /** The rules' estimated bytes, summed over the entries. */
+  /** The entries that hold rules, least recently used first (the ones `cacheBytes` drops). */
+  private readonly withRules = new Map<string, Entry>();
+  /** The rules' estimated bytes, summed over {@link withRules}. */
   private rulesBytes = 0;
 
   constructor(private readonly options: RobotsCacheOptions) {
@@ -127,6 +129,10 @@ export class RobotsCache {
     // Most recently used last, so that eviction drops the coldest origin.
     this.entries.delete(origin);
     this.entries.set(origin, e);
+    if (e.bytes > 0) {
+      this.withRules.delete(origin);
+      this.withRules.set(origin, e);
+    }
     if (e.givenUp !== null) return { kind: 'given-up', reason: e.givenUp, detail: e.givenUpDetail };
     if (e.rules !== null) return { kind: 'rules', rules: e.rules, crawlDelayMs: e.crawlDelayMs };
     return { kind: 'wait', untilMs: e.expiresAtMs };
@@ -213,13 +219,13 @@ export class RobotsCache {
     if (isUsable) {
       if (policy.sitemaps.length > 0) o.onSitemaps?.(`${origin}/robots.txt`, policy.sitemaps);
       const rules = policy.forAgent(this.token);
-      this.setRules(e, rules);
+      this.setRules(origin, e, rules);
       e.crawlDelayMs = Math.min(rules.crawlDelayMs ?? 0, o.maxCrawlDelayMs);
       e.failures = 0;
       e.expiresAtMs = now + policy.expiresInMs;
       return;
     }
-    this.setRules(e, null);
+    this.setRules(origin, e, null);
     e.failures++;
     const hopeless = hopelessKind(outcome);
     const unanswered = connectionFailureOf(outcome);
@@ -257,27 +263,41 @@ export class RobotsCache {
     }
   }
 
-  private setRules(e: Entry, rules: RobotsRules | null): void {
+  private setRules(origin: string, e: Entry, rules: RobotsRules | null): void {
     this.rulesBytes -= e.bytes;
+    this.withRules.delete(origin);
     e.rules = rules;
     e.bytes = rules?.approxBytes ?? 0;
+    if (e.bytes === 0) return;
     this.rulesBytes += e.bytes;
+    this.withRules.set(origin, e);
   }
 
   /**
    * Drops the least recently used origins (never `keep`, nor one being fetched) while more than
-   * `cacheEntries` are held, and those with rules while the rules take more than `cacheBytes` (an
-   * origin without rules, failing or given up, costs little and keeps its count of failures).
+   * `cacheEntries` are held, and the least recently used with rules while the rules take more than
+   * `cacheBytes` (an origin without rules, failing or given up, costs little and keeps its count
+   * of failures). Each scan skips at most the origins being fetched and `keep`.
    */
   private shrink(keep: string): void {
     const { cacheEntries, cacheBytes } = this.options.config;
-    for (const [key, e] of this.entries) {
-      const isOverCount = this.entries.size > cacheEntries;
-      const isOverBytes = this.rulesBytes > cacheBytes;
-      if (!isOverCount && !isOverBytes) return;
-      if (e.fetching !== null || key === keep || (!isOverCount && e.bytes === 0)) continue;
-      this.entries.delete(key);
-      this.rulesBytes -= e.bytes;
+    if (this.entries.size > cacheEntries) {
+      for (const [key, e] of this.entries) {
+        if (this.entries.size <= cacheEntries) break;
+        if (e.fetching === null && key !== keep) this.drop(key, e);
+      }
     }
+    if (this.rulesBytes > cacheBytes) {
+      for (const [key, e] of this.withRules) {
+        if (this.rulesBytes <= cacheBytes) break;
+        if (e.fetching === null && key !== keep) this.drop(key, e);
+      }
+    }
+  }
+
+  private drop(origin: string, e: Entry): void {
+    this.entries.delete(origin);
+    this.withRules.delete(origin);
+    this.rulesBytes -= e.bytes;
   }
 }
