@@ -1,3 +1,7 @@
+/**
+ * Full garbage collections for tests that check what a structure keeps alive: the heap in use after
+ * a collection, before and after the structure is filled, says what it holds.
+ */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

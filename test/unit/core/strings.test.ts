@@ -1,3 +1,7 @@
+/**
+ * `detach` copies a text out of the string it was cut from (V8 keeps a slice of 13 or more
+ * characters as a view of its parent); plain slices are the control that shows the measure works.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detach, flatten } from '../../../src/core/strings.js';
