@@ -39,8 +39,10 @@ export interface RobotsRule {
   readonly pattern: string;
 }
 
-/** What a rule costs in memory besides its pattern's characters (see {@link RobotsRules.approxBytes}). */
-const BYTES_PER_RULE = 240;
+/** What a set of rules costs in memory besides its rules (see {@link RobotsRules.approxBytes}). */
+const BYTES_PER_SET = 512;
+/** What a rule costs in memory besides its pattern's characters. */
+const BYTES_PER_RULE = 250;
 
 const CLASS_KEEP = 1;
 const CLASS_UNRESERVED = 2;
@@ -232,9 +234,9 @@ export class RobotsRules {
   /** Rules by head index, best first (longest, then allow before disallow). */
   private readonly byHead: readonly (readonly CompiledRule[])[];
   /**
-   * About how many bytes of memory these rules take: {@link BYTES_PER_RULE} per rule plus two per
-   * character of its pattern, as measured on Node 20 (docs/benchmarks.md, "Where the memory is"),
-   * for caches that hold many hosts' rules.
+   * About how many bytes of memory these rules take (0 for none): {@link BYTES_PER_SET}, plus
+   * {@link BYTES_PER_RULE} per rule and two per character of its pattern, as `npm run bench:robots`
+   * measures them on Node 20; for caches that hold many hosts' rules.
    */
   readonly approxBytes: number;
 
@@ -247,7 +249,7 @@ export class RobotsRules {
     const compiled = rules.filter((r) => r.pattern !== '').map((r) => compile(r.allow, r.pattern));
     this.rules = compiled.map((c) => c.rule);
     this.crawlDelayMs = crawlDelayMs;
-    let bytes = 0;
+    let bytes = this.rules.length === 0 ? 0 : BYTES_PER_SET;
     for (const r of this.rules) bytes += BYTES_PER_RULE + 2 * r.pattern.length;
     this.approxBytes = bytes;
     const groups = new Map<string, CompiledRule[]>();
