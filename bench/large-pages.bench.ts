@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { fastCrawlArgs } from './lib/peers/crawlers.js';
 import { killRunning, runMeasured, type Usage } from './lib/peers/measure.js';
 import { pythonCandidates } from './lib/peers/programs.js';
+import { median } from './lib/report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const LINKS_PER_PAGE = 50;
@@ -174,11 +175,6 @@ async function runOnce(python: string, port: number, v: Variant): Promise<RunRes
   }
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const mib = (kb: number): number => kb / 1024;
 
 async function main(): Promise<void> {
