@@ -30,11 +30,7 @@ export function hostKeyOf(url: string): string {
 /** Splits a normalized absolute URL. */
 export function urlParts(url: string): UrlParts {
   const schemeEnd = url.indexOf('://');
-  const start = schemeEnd + 3;
-  let end = url.indexOf('/', start);
-  if (end < 0) end = url.length;
-  const authority = url.slice(start, end);
-  const at = authority.lastIndexOf('@');
-  const hostKey = at < 0 ? authority : authority.slice(at + 1);
-  return { origin: `${url.slice(0, schemeEnd)}://${hostKey}`, hostKey, pathAndQuery: end < url.length ? url.slice(end) : '/' };
+  const hostKey = hostKeyOf(url);
+  const pathStart = url.indexOf('/', schemeEnd + 3);
+  return { origin: `${url.slice(0, schemeEnd)}://${hostKey}`, hostKey, pathAndQuery: pathStart < 0 ? '/' : url.slice(pathStart) };
 }

@@ -12,18 +12,21 @@ test('urlParts cuts origin, politeness key and path with query; userinfo is no p
   assert.deepEqual(urlParts('http://[::1]:8080'), { origin: 'http://[::1]:8080', hostKey: '[::1]:8080', pathAndQuery: '/' });
 });
 
-test('hostKeyOf gives the hostKey of urlParts, whatever the URL holds', () => {
-  const urls = [
-    'http://site.test/',
-    'http://site.test',
-    'https://site.test:8443/a/b.html?x=1',
-    'http://user@site.test/p',
-    'http://user:pw@site.test:81',
-    'http://site.test/mail@example.org',
-    'http://site.test/?to=a@b',
-    'http://[::1]:8080/x',
-    'http://a@b@site.test/x@y',
-    'http://127.0.0.1:9/',
+test('hostKeyOf gives host[:port] without userinfo, whatever the URL holds, as urlParts does', () => {
+  const keys: readonly (readonly [string, string])[] = [
+    ['http://site.test/', 'site.test'],
+    ['http://site.test', 'site.test'],
+    ['https://site.test:8443/a/b.html?x=1', 'site.test:8443'],
+    ['http://user@site.test/p', 'site.test'],
+    ['http://user:pw@site.test:81', 'site.test:81'],
+    ['http://site.test/mail@example.org', 'site.test'],
+    ['http://site.test/?to=a@b', 'site.test'],
+    ['http://[::1]:8080/x', '[::1]:8080'],
+    ['http://a@b@site.test/x@y', 'site.test'],
+    ['http://127.0.0.1:9/', '127.0.0.1:9'],
   ];
-  for (const url of urls) assert.equal(hostKeyOf(url), urlParts(url).hostKey, url);
+  for (const [url, key] of keys) {
+    assert.equal(hostKeyOf(url), key, url);
+    assert.equal(urlParts(url).hostKey, key, url);
+  }
 });
