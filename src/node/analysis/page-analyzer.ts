@@ -464,7 +464,7 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
         this.broken ??= new AnalysisError(`no analysis worker can start: it ${why}`, { cause: failure ?? undefined, isFatal: true });
         for (const p of lost) {
           p.reject(this.broken);
-          this.bytesInHand -= p.bytes;
+          this.release(p); // gives nothing more: the pool is broken
         }
         this.rejectWaiting(this.broken);
         return;
