@@ -2,8 +2,9 @@
  * The line in front of the parse workers (`parse.maxBytesInWorkers`, issue 22) in whole crawls: a
  * site of large pages crawled eight fetches at a time, once with a line that lets one task into the
  * worker at a time (0 bytes) and once with the default, writes the same pages, links and records.
- * The worker is the node's own (built from the configuration), so its WARC records go through the
- * same line as its pages.
+ * The one-at-a-time worker is built from the configuration as the node builds its own, and given to
+ * the crawl so that the test can see its line; its WARC records go through the same line as its
+ * pages.
  *
  *     /      -> /p0 .. /p3
  *     /pK    -> /pK-0 .. /pK-3       (20 pages of about 300 KB in all)
@@ -12,7 +13,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { crawlConfigSchema } from '../../../src/config/crawl-config.js';
 import { Crawl } from '../../../src/crawl/crawl.js';
+import { WorkerPageAnalyzer } from '../../../src/node/analysis/page-analyzer.js';
+import { analyzerOf } from '../../../src/node/build-node.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
 import { readLinkGraph } from '../../../src/store/link-graph-reader.js';
 import { startDripServer, type DripServer } from '../../helpers/drip-server.js';
@@ -43,17 +47,20 @@ function pageOf(path: string): string | null {
 const { root } = scratchDirs('shoal-worker-line-');
 let server: DripServer;
 
-async function crawl(name: string, maxBytesInWorkers?: number): Promise<{ dir: string; summary: CrawlSummary }> {
+async function crawl(name: string, analyzer?: WorkerPageAnalyzer): Promise<{ dir: string; summary: CrawlSummary }> {
   const dir = join(root, name);
-  const summary = await new Crawl({
-    seeds: { urls: [`http://127.0.0.1:${server.port}/`] },
-    store: { outDir: dir },
-    network: { allowLoopback: true },
-    politeness: { minDelayMs: 0, delayFactor: 0, maxConnectionsPerHost: 8, maxConnectionsPerIp: 8 },
-    limits: { concurrency: 8 },
-    parse: { workers: 1, ...(maxBytesInWorkers === undefined ? {} : { maxBytesInWorkers }) },
-    progressIntervalMs: 0,
-  }).run(AbortSignal.timeout(60_000));
+  const summary = await new Crawl(
+    {
+      seeds: { urls: [`http://127.0.0.1:${server.port}/`] },
+      store: { outDir: dir },
+      network: { allowLoopback: true },
+      politeness: { minDelayMs: 0, delayFactor: 0, maxConnectionsPerHost: 8, maxConnectionsPerIp: 8 },
+      limits: { concurrency: 8 },
+      parse: { workers: 1 },
+      progressIntervalMs: 0,
+    },
+    analyzer === undefined ? {} : { components: { analyzer } },
+  ).run(AbortSignal.timeout(60_000));
   return { dir, summary };
 }
 
@@ -100,13 +107,23 @@ function capturesOf(dir: string): string[] {
 
 let oneAtATime: Awaited<ReturnType<typeof crawl>>;
 let byDefault: Awaited<ReturnType<typeof crawl>>;
+/** The most tasks that waited in the one-at-a-time worker's line at once. */
+let mostWaiting = 0;
 
 before(async () => {
   server = await startDripServer((path) => {
     const body = pageOf(path);
     return body === null ? null : { kind: 'whole', body };
   });
-  oneAtATime = await crawl('one-at-a-time', 0);
+  const analyzer = analyzerOf(crawlConfigSchema.parse({ parse: { workers: 1, maxBytesInWorkers: 0 } }));
+  assert.ok(analyzer instanceof WorkerPageAnalyzer);
+  const watch = setInterval(() => (mostWaiting = Math.max(mostWaiting, analyzer.tasksWaiting)), 1);
+  try {
+    oneAtATime = await crawl('one-at-a-time', analyzer);
+  } finally {
+    clearInterval(watch);
+    await analyzer.close();
+  }
   byDefault = await crawl('default');
 });
 
@@ -121,6 +138,7 @@ describe('the line in front of the parse workers, in a crawl of large pages', ()
       assert.equal(summary.pages, 21);
     }
     assert.equal(server.requests.filter((r) => r.startsWith('/p1-')).length, 8, 'each crawl fetched /p1-0 .. /p1-3 once');
+    assert.ok(mostWaiting >= 2, `the line held pages back (at most ${mostWaiting} waited at once)`);
   });
 
   test('pages.jsonl, the link graph and the WARC index hold the same, whatever the line', async () => {
