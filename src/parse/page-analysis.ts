@@ -45,6 +45,13 @@ export interface PageAnalysisInput {
    * of an analysis (docs/benchmarks.md, `bench:peers`).
    */
   readonly wantsAnchorContext?: boolean;
+  /**
+   * Whether the caller gives the body's memory up, all of its ArrayBuffer (default false): an
+   * analyzer in another thread may then move that memory there rather than copy the body, and the
+   * caller must not read the body afterwards. A crawl gives up a decoded body of its own once
+   * nothing else reads it (its WARC record holds the body as received).
+   */
+  readonly isBodyGiven?: boolean;
 }
 
 /** One link of a fetched page, as the analysis finds it and the link graph keeps it. */

@@ -13,6 +13,7 @@ import { MessageBatch } from './message-batch.js';
 import { packAnalysis } from './packed-analysis.js';
 import { labelerOf, readSitemap, type AnalysisReply, type AnalysisRequest, type AnalysisWorkerData } from './page-analyzer.js';
 import { gzipMember } from '../../store/warc/gzip-members.js';
+import { releaseMemory } from '../../core/release-memory.js';
 
 const port = parentPort;
 if (port === null) throw new Error('analysis-worker.ts runs as a worker thread');
@@ -40,6 +41,8 @@ function gzipped(request: Extract<AnalysisRequest, { kind: 'gzip' }>): Extract<A
   const out = Buffer.allocUnsafeSlow(total);
   let at = 0;
   for (const p of pieces) at += p.copy(out, at);
+  // The records are this thread's (moved here), and the members copied: their memory can go now.
+  releaseMemory(request.data);
   return { id: request.id, kind: 'gzipped', data: new Uint8Array(out.buffer, out.byteOffset, out.byteLength), lengths };
 }
 
@@ -47,6 +50,7 @@ function gzipped(request: Extract<AnalysisRequest, { kind: 'gzip' }>): Extract<A
 async function sitemapReply(request: Extract<AnalysisRequest, { kind: 'sitemap' }>): Promise<AnalysisReply> {
   try {
     const parsed = await readSitemap({ url: request.url, body: request.body, maxUrls: request.maxUrls }, options.normalize);
+    releaseMemory(request.body);
     return { id: request.id, kind: 'sitemap', json: JSON.stringify(parsed) };
   } catch (err) {
     return { id: request.id, kind: 'error', message: err instanceof Error ? err.message : String(err) };
@@ -74,6 +78,8 @@ function answer(request: AnalysisRequest): void {
       return;
     }
     const packed = packAnalysis(analyzePage(request, options, labeler));
+    // The body is this thread's (moved here), and the analysis holds none of it.
+    releaseMemory(request.body);
     reply({ id: request.id, kind: 'analysis', packed }, packed);
   } catch (err) {
     reply({ id: request.id, kind: 'error', message: err instanceof Error ? err.message : String(err) });

@@ -20,6 +20,7 @@ import type { PageAnalysis } from '../../parse/page-analysis.js';
 import type { TopicLabel } from '../../classify/topic-labeler.js';
 import { extractAddresses } from '../../geo/address-extractor.js';
 import { GeoPartitioner } from '../../partition/geo/geo.js';
+import { releaseMemory } from '../../core/release-memory.js';
 import { AnalysisError, type PageAnalyzer } from '../analysis/page-analyzer.js';
 import { payloadDigest } from '../../dedup/content-digest.js';
 import type { FetchOk, FetchOutcome, FetchRedirect } from '../../fetch/fetcher.js';
@@ -275,6 +276,9 @@ export class PageProcessor {
           : (c.reason ?? reason),
       ...nearDuplicateFields(c),
     });
+    // The page is written and its links followed: nothing reads its bodies any more. Not a page sent
+    // to its owner (the exchange holds its body until delivered), nor a sitemap.
+    if (outcome.kind === 'ok' && entry.isSitemap !== true && o.boundary == null) releaseBodies(outcome);
   }
 
   /**
@@ -359,7 +363,9 @@ export class PageProcessor {
     }
     const near = o.nearDuplicates?.action === 'off' ? null : (o.nearDuplicates ?? null);
     // A page to skip must be known before its exact-duplicate capture is remembered: no revisit may point at it.
-    if (near?.action === 'skip' && isHtml && analysed === undefined) analysed = await this.analyze(url, outcome);
+    // From here the decoded body is analysed at most once and read by nothing else.
+    const isBodyGiven = !isReceived && o.boundary == null && isOwnDecodedBody(outcome);
+    if (near?.action === 'skip' && isHtml && analysed === undefined) analysed = await this.analyze(url, outcome, isBodyGiven);
     const request = requestRecordOf(url, outcome, startedWallMs);
     // Looked up and remembered in one step, before any await: of two equal pages in flight, one is the original.
     // A revisited page whose content has not changed refers to its last capture even when the duplicate index has forgotten it.
@@ -404,7 +410,7 @@ export class PageProcessor {
     const revisits = isReceived ? null : (o.revisits ?? null);
     // Read before this visit is recorded: what the last one found.
     const revisit = revisits === null ? null : { previousLinks: revisits.lastVisit(url)?.links };
-    const parsed = !isHtml || isDuplicate ? null : analysed !== undefined ? analysed : await this.analyze(url, outcome);
+    const parsed = !isHtml || isDuplicate ? null : analysed !== undefined ? analysed : await this.analyze(url, outcome, isBodyGiven);
     if (parsed !== null && near !== null && near.action !== 'skip') resembled = near.check(url, parsed.simhash);
     if (resembled !== null) o.stats.nearDuplicates++;
     // Links of a near-duplicate are followed only when the action says so, like none of an exact duplicate's.
@@ -579,13 +585,17 @@ export class PageProcessor {
     return { ...NOTHING, bytes: outcome.rawBody.length, redirectTo, warc: await written };
   }
 
-  /** The page's analysis, or null when it could not be analysed (logged; the records are kept without it). */
-  private async analyze(url: string, outcome: FetchOk): Promise<PageAnalysis | null> {
+  /**
+   * The page's analysis, or null when it could not be analysed (logged; the records are kept without
+   * it). `isBodyGiven`: nothing reads `outcome.body` afterwards (see `PageAnalysisInput.isBodyGiven`).
+   */
+  private async analyze(url: string, outcome: FetchOk, isBodyGiven = false): Promise<PageAnalysis | null> {
     const o = this.options;
     try {
       const parsed = await o.analyzer.analyze({
         url,
         body: outcome.body,
+        isBodyGiven,
         contentType: outcome.response.headers['content-type'],
         wantsText: this.wantsText,
         wantsAnchorContext: this.wantsAnchorContext,
@@ -695,6 +705,20 @@ export class PageProcessor {
 }
 
 /** The near-duplicate fields of a crawl-log or page record. */
+/**
+ * Whether the page's decoded body is memory of its own, made by the fetcher's decoder: a body
+ * fetched with a content coding, not sharing the memory of the body as received.
+ */
+function isOwnDecodedBody(outcome: FetchOk): boolean {
+  return outcome.contentEncodings.length > 0 && outcome.body.buffer !== outcome.rawBody.buffer;
+}
+
+/** Gives back the memory of a fetched page's bodies (`core/release-memory.ts`): both are its own. */
+function releaseBodies(outcome: FetchOk): void {
+  releaseMemory(outcome.rawBody);
+  if (isOwnDecodedBody(outcome)) releaseMemory(outcome.body);
+}
+
 function nearDuplicateFields(c: Pick<Captured, 'nearDuplicate'>): { nearDuplicateOf: string | null; nearDuplicateDistance: number | null } {
   return { nearDuplicateOf: c.nearDuplicate?.url ?? null, nearDuplicateDistance: c.nearDuplicate?.distance ?? null };
 }

@@ -128,6 +128,41 @@ test('the caller keeps its body: the worker gets a copy', async () => {
   assert.equal(page.body.length, before.length);
 });
 
+test('a body the caller gives up moves to the worker when its memory is its own; other bodies are copied', async () => {
+  const pool = new WorkerPageAnalyzer({ ...OPTIONS, workers: 1 });
+  pools.push(pool);
+  const large = html(5).replace('</body>', `${'<p>More words on <a href="more.html">a page</a>.</p>'.repeat(4_000)}</body>`);
+  const ownBody = (): Uint8Array => {
+    const bytes = new Uint8Array(Buffer.byteLength(large));
+    Buffer.from(bytes.buffer).write(large);
+    return bytes;
+  };
+  const expected = analyzePage({ url: 'http://site.example/large.html', body: ownBody(), contentType: 'text/html' }, OPTIONS);
+  assert.ok(expected.links.length > 1, 'the page has links to compare');
+
+  const given = ownBody();
+  assert.ok(given.byteLength > 200_000);
+  const moved = await pool.analyze({ url: 'http://site.example/large.html', body: given, contentType: 'text/html', isBodyGiven: true });
+  assert.deepEqual(moved, expected);
+  assert.equal(given.byteLength, 0, 'its memory went to the worker: no copy');
+
+  const kept = ownBody();
+  assert.deepEqual(await pool.analyze({ url: 'http://site.example/large.html', body: kept, contentType: 'text/html' }), expected);
+  assert.equal(kept.byteLength, Buffer.byteLength(large), 'a body not given is copied');
+
+  // A small Buffer is a view of Node's pool, which other Buffers share: given or not, it is copied.
+  const small = Buffer.from(html(6));
+  const neighbour = Buffer.from('a neighbour in the same pool');
+  assert.equal(small.buffer, neighbour.buffer, 'the two Buffers share one pool');
+  const smallCopy = Buffer.from(small);
+  assert.deepEqual(
+    await pool.analyze({ url: 'http://site.example/small.html', body: small, contentType: 'text/html', isBodyGiven: true }),
+    analyzePage({ url: 'http://site.example/small.html', body: smallCopy, contentType: 'text/html' }, OPTIONS),
+  );
+  assert.ok(small.equals(smallCopy));
+  assert.equal(neighbour.toString(), 'a neighbour in the same pool');
+});
+
 test('a page that kills its worker is rejected alone; the worker is replaced and the next pages succeed', async () => {
   const pool = new WorkerPageAnalyzer({ ...OPTIONS, maxLinks: 100_000_000, workers: 1, maxWorkerHeapMb: 160 });
   pools.push(pool);
