@@ -44,6 +44,7 @@
  * whose DONEs went with the later one), and at `open` (for whatever the previous process created
  * or deleted and did not sync).
  */
+import { releaseMemory } from '../core/release-memory.js';
 import {
   closeSync,
   fdatasyncSync,
@@ -393,9 +394,28 @@ export class FrontierLog {
     this.check();
     const fd = this.fd(n);
     const size = this.segmentEnd(n);
-    let at = Math.max(offset, HEADER_BYTES);
-    const stop = Math.min(size, at + maxBytes);
-    const buffer = Buffer.alloc(Math.min(stop - at, maxBytes) + MAX_BODY_BYTES + FRAME_BYTES);
+    const from = Math.max(offset, HEADER_BYTES);
+    const stop = Math.min(size, from + maxBytes);
+    // Read bytes only, and given back once the scan ends: a scan long enough to outlive minor
+    // collections would leave it to a full one (`core/release-memory.ts`).
+    const buffer = Buffer.allocUnsafeSlow(Math.min(stop - from, maxBytes) + MAX_BODY_BYTES + FRAME_BYTES);
+    try {
+      return this.scanBuffer(n, fd, buffer, from, stop, onAdd);
+    } finally {
+      releaseMemory(buffer);
+    }
+  }
+
+  /** {@link scanAdds}'s reads of segment `n` (open as `fd`) from `from` to `stop`, into `buffer`. */
+  private scanBuffer(
+    n: number,
+    fd: number,
+    buffer: Buffer,
+    from: number,
+    stop: number,
+    onAdd: (record: AddRecord, location: number) => void,
+  ): number {
+    let at = from;
     while (at < stop) {
       const got = io(() => readSync(fd, buffer, 0, buffer.length, at), `reading segment ${n}`);
       const read = buffer.subarray(0, got);

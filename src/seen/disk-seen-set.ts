@@ -37,6 +37,7 @@
  * some 40 GB over the crawl, sequential; 160 GB with the default b of 262,144, which keeps the
  * buffer to a few MiB: raise it for crawls of tens of millions of URLs).
  */
+import { releaseMemory } from '../core/release-memory.js';
 import {
   closeSync,
   fdatasyncSync,
@@ -377,9 +378,13 @@ export class DiskSeenSet implements SeenSet {
   }
 
   private async merge(run: SortedRun | null, frozen: MemorySeenSet, next: number): Promise<void> {
-    const merged = await writeMergedRun(this.dir, run, frozen.sortedWords(), next);
+    const words = frozen.sortedWords();
+    const merged = await writeMergedRun(this.dir, run, words, next);
     this.run = merged;
     this.frozen = null;
+    // Both have lived through the merge's writes, long enough to reach the old generation.
+    releaseMemory(words);
+    await frozen.close();
     if (run !== null) {
       closeSync(run.fd);
       unlinkSync(join(this.dir, runName(run.generation)));

@@ -7,6 +7,7 @@
  *
  * The all-zero pair marks an empty slot, so the fingerprint 0 is kept in a flag of its own.
  */
+import { releaseMemory } from '../core/release-memory.js';
 import {
   WORD_OFFSET,
   fingerprintWords,
@@ -162,13 +163,17 @@ export class MemorySeenSet implements SeenSet {
       out[2 * i] = w[2 * i + WORD_OFFSET.hi]!;
       out[2 * i + 1] = w[2 * i + WORD_OFFSET.lo]!;
     }
+    releaseMemory(values);
     return out;
   }
 
   /** Empties the set and gives back memory beyond the initial capacity. */
   clear(): void {
     if (this.slots.length === 2 * this.initialSlots) this.slots.fill(0);
-    else this.allocate(this.initialSlots);
+    else {
+      releaseMemory(this.slots);
+      this.allocate(this.initialSlots);
+    }
     this.used = 0;
     this.hasZero = false;
   }
@@ -183,6 +188,7 @@ export class MemorySeenSet implements SeenSet {
     // The Contract asks every call to return the same promise.
     this.closing ??= (async () => {
       this.isClosed = true;
+      releaseMemory(this.slots);
       this.slots = new Uint32Array(2);
       this.mask = 0;
       this.used = 0;
@@ -210,6 +216,8 @@ export class MemorySeenSet implements SeenSet {
       const lo = old[i + 1]!;
       if ((hi | lo) !== 0) this.addWords(hi, lo);
     }
+    // A table that grew has lived long enough to reach the old generation: give it back now.
+    releaseMemory(old);
   }
 
   private allocate(slotCount: number): void {
