@@ -63,15 +63,15 @@
  *
  * The graph lives in growable typed arrays: a {@link LinkLog} (4 bytes per link, grouped by source
  * in fetch order, so it is read as a CSR as it is, without a counting-sort rebuild or a transpose),
- * and 33 bytes per node between recomputations: 25 in pages that never move (estimate, priority
- * held by the frontier, id ↔ local index, flags; `core/paged-arrays.ts`) and 8 in the push sums of
- * a recomputation, a flat array reused from one to the next. A running recomputation adds 8 bytes
- * per node, its iterate, in an array whose memory goes back when it ends (`core/releasable-array.ts`):
- * allocating plain arrays afresh for each recomputation leaves the old ones to the garbage
- * collector, which let several accumulate (a higher peak, not a lower one), and the push sums stay
- * plain because the iteration writes them at random places, which such an array does at less than
- * half the speed. In all about 40 MB + 41 MB for 10 M links and 1 M nodes while a recomputation
- * runs, besides the node's URL ids (`url/url-ids.ts`). A recomputation that re-prioritizes most
+ * and 25 bytes per node between recomputations, in pages that never move (`core/paged-arrays.ts`):
+ * the estimate, the priority the frontier holds, id ↔ local index and flags. A running
+ * recomputation adds 16 bytes per node, its iterate and its push sums, whose memory goes back when
+ * it ends: the iterate lives in a resizable buffer (`core/releasable-array.ts`); the push sums,
+ * written at random places, which such a buffer does at less than half the speed, in a plain array
+ * released when the recomputation ends (`core/release-memory.ts`). Plain arrays merely dropped
+ * would wait for a full collection, and several could accumulate (a higher peak, not a lower one).
+ * In all about 40 MB + 41 MB for 10 M links and 1 M nodes while a recomputation runs, besides the
+ * node's URL ids (`url/url-ids.ts`). A recomputation that re-prioritizes most
  * queued URLs returns them in one batch, 12 bytes per change, built once its iterate is given back,
  * counted before it is filled, and given back at the next `observe` (`change-buffer.ts`). An
  * iteration is one pass over the links and one over the nodes: 30–50 ms at that size on one core of
@@ -107,8 +107,8 @@
  *
  * Summaries are deltas (the links counted since the sender's last one); they are merged by
  * addition, never stored as edges, so memory grows with the URLs they name (each a node of the graph
- * anyway), not with the remote links: 24 bytes per node (with the push sums of Y), plus 16 per
- * node while a recomputation runs (a snapshot of the inflow and the iterate of Y). A summary is applied at once as a
+ * anyway), not with the remote links: 16 bytes per node (inflow and Y), plus 24 per node while a
+ * recomputation runs (a snapshot of the inflow, the iterate of Y and its push sums). A summary is applied at once as a
  * one-step increment (Y += d · share, the queued URL re-prioritized past `minChange`); the next
  * recomputation carries it through the local links. A summary without shares (a sender whose policy
  * cannot value links) counts each link as carrying 1/c̄, c̄ the mean out-degree of this node's
@@ -128,6 +128,7 @@ import { ChangeBuffer } from './change-buffer.js';
 import { DistinctLinks } from './distinct-links.js';
 import { PagedArray } from '../core/paged-arrays.js';
 import { ReleasableArray } from '../core/releasable-array.js';
+import { releaseMemory } from '../core/release-memory.js';
 import { withRoomFor } from '../core/typed-arrays.js';
 import { isUrlId } from './id-arrays.js';
 import { LinkLog } from './link-log.js';
@@ -186,6 +187,8 @@ export const DEFAULT_MIN_CHANGE = 0.01;
 
 const FETCHED = 1;
 const QUEUED = 2;
+/** The push sums while no recomputation runs. */
+const NO_PUSH_SUMS = new Float64Array(0);
 
 /** IR′ ordering over the discovered graph; see the file comment. */
 export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, RemoteLinkObserver, RankShareEstimator {
@@ -224,7 +227,7 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
   private externalAtStart: Float64Array | null = null;
   private readonly externalWork = new ReleasableArray(Float64Array);
   private readonly remoteWork = new ReleasableArray(Float64Array);
-  private remotePushed = new Float64Array(0);
+  private remotePushed = NO_PUSH_SUMS;
   private nodeCount = 0;
   private remoteLinkCount = 0;
   private remoteShareSum = 0;
@@ -235,13 +238,13 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
   private readonly changes = new ChangeBuffer();
   private job: RankJob | null = null;
   /**
-   * The iterate of a recomputation, memory only while one runs, and its push sums, kept from one to
-   * the next: an array of a resizable buffer is read at full speed in the iteration but written at
-   * less than half (its random writes are the push), and a plain one dropped between recomputations
-   * waits for the collector (the file comment).
+   * The iterate of a recomputation and its push sums, memory only while one runs: the iterate in a
+   * resizable buffer, the push sums in a plain array (an array of a resizable buffer is read at
+   * full speed in the iteration but written at less than half, and the push is random writes),
+   * released when the recomputation ends (the file comment).
    */
   private readonly work = new ReleasableArray(Float64Array);
-  private pushed = new Float64Array(0);
+  private pushed = NO_PUSH_SUMS;
   private fetchesSinceStart = 0;
   /** New fetches since the last recomputation started after which the next is due. */
   private dueAfter: number;
@@ -402,11 +405,11 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
       this.dueAfter = Math.max(this.recomputeEvery, Math.ceil(this.recomputeGrowth * this.log.pageCount));
       const n = this.nodeCount;
       const work = this.work.acquire(n);
-      this.pushed = withRoomFor(this.pushed, n);
+      this.pushed = new Float64Array(n);
       this.externalAtStart = null;
       let external = {};
       if (this.remoteShareSum > 0) {
-        this.remotePushed = withRoomFor(this.remotePushed, n);
+        this.remotePushed = new Float64Array(n);
         this.externalAtStart = this.externalWork.acquire(n);
         this.externalAtStart.set(this.external.subarray(0, n));
         const inflow = { inflow: this.externalAtStart, warm: this.remote, rank: this.remoteWork.acquire(n), pushed: this.remotePushed };
@@ -458,6 +461,9 @@ export class PageRankPolicy implements OrderingPolicy, ImportanceEstimator, Remo
     this.b = job.base > 0 ? job.base : this.b;
     // The work arrays go back before the batch of changes grows, so the two never add up.
     for (const a of [this.work, this.externalWork, this.remoteWork]) a.release();
+    for (const a of [this.pushed, this.remotePushed]) releaseMemory(a);
+    this.pushed = NO_PUSH_SUMS;
+    this.remotePushed = NO_PUSH_SUMS;
     this.externalAtStart = null;
     // Counted first, then appended as the batch's closing run: sized once, and not indexed.
     let moved = 0;
