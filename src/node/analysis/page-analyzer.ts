@@ -484,7 +484,6 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
   }
 }
 
-/** A copy of `bytes` in a buffer of its own, to be moved to a worker. */
 /**
  * Whether moving `bytes`' memory to another thread takes nothing else with it: memory of its own,
  * not a slab of Node's Buffer pool (which small Buffers share) nor shared memory. A view of part
@@ -498,6 +497,7 @@ function isMovable(bytes: Uint8Array): boolean {
 /** Smallest memory a given body is moved with rather than copied: below it, a copy costs little. */
 const MIN_MOVED_BYTES = 64 * 1024;
 
+/** A copy of `bytes` in a buffer of its own, to be moved to a worker. */
 function copyOf(bytes: Uint8Array): Uint8Array {
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);

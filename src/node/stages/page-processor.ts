@@ -704,7 +704,6 @@ export class PageProcessor {
   }
 }
 
-/** The near-duplicate fields of a crawl-log or page record. */
 /**
  * Whether the page's decoded body is memory of its own, made by the fetcher's decoder: a body
  * fetched with a content coding, not sharing the memory of the body as received.
@@ -719,6 +718,7 @@ function releaseBodies(outcome: FetchOk): void {
   if (isOwnDecodedBody(outcome)) releaseMemory(outcome.body);
 }
 
+/** The near-duplicate fields of a crawl-log or page record. */
 function nearDuplicateFields(c: Pick<Captured, 'nearDuplicate'>): { nearDuplicateOf: string | null; nearDuplicateDistance: number | null } {
   return { nearDuplicateOf: c.nearDuplicate?.url ?? null, nearDuplicateDistance: c.nearDuplicate?.distance ?? null };
 }

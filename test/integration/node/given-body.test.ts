@@ -2,17 +2,19 @@
  * A decoded body the crawl gives up (`PageAnalysisInput.isBodyGiven`): a page fetched with a
  * content coding is decoded into memory of its own, which nothing reads once the page is analysed
  * (the WARC record holds the body as received), so the parse worker takes that memory rather than a
- * copy. A site of large pages, half sent gzip-compressed and half as they are, crawled with the
- * worker and in the crawl thread (which copies nothing), writes the same pages, links and records;
- * the worker got the decoded bodies, and only those.
+ * copy; and once a page is written, its bodies' memory is given back at once
+ * (`core/release-memory.ts`). A site of large pages, half sent gzip-compressed and half as they
+ * are, crawled with the worker and in the crawl thread (which copies nothing), writes the same
+ * pages, links and records, each record holding the body exactly as the server sent it; the worker
+ * got the decoded bodies, and only those; the bodies as received were released.
  *
  *     /          -> /gz-0 .. /gz-3, /plain-0 .. /plain-3
- *     /gz-K      gzip, about 200 KB decoded
- *     /plain-K   identity, about 200 KB
+ *     /gz-K      gzip, about 300 KB decoded
+ *     /plain-K   identity, about 300 KB
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -25,16 +27,17 @@ import { analyzerOf } from '../../../src/node/build-node.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
 import type { PageAnalysisInput } from '../../../src/parse/page-analysis.js';
 import { readLinkGraph } from '../../../src/store/link-graph-reader.js';
+import { readRecordAt } from '../../../src/store/warc/warc-reader.js';
 import { scratchDirs } from '../../helpers/scratch.js';
 
 const CHILDREN = [0, 1, 2, 3].flatMap((k) => [`/gz-${k}`, `/plain-${k}`]);
 
-/** A page of about 200 KB whose words differ from page to page, linking to `links`. */
+/** A page of about 300 KB whose words differ from page to page, linking to `links`. */
 function pageOf(path: string, links: readonly string[]): string {
   let seed = [...path].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 7);
   const words = 'harbour pier tide ferry lighthouse chart anchor rope sail keel mast buoy'.split(' ');
   const paragraphs: string[] = [];
-  for (let size = 0; size < 200_000;) {
+  for (let size = 0; size < 300_000;) {
     const p = `<p>${Array.from({ length: 40 }, () => {
       seed = (seed * 1103515245 + 12345) | 0;
       return words[(seed >>> 16) % words.length];
@@ -49,8 +52,8 @@ function pageOf(path: string, links: readonly string[]): string {
 /** Records what the crawl hands the worker, and whether each body's memory left with it. */
 class WatchedAnalyzer implements PageAnalyzer {
   readonly workers: number;
-  /** Per analysed page: its URL, whether its body was given, and its length after the analysis (0: moved). */
-  readonly seen: { url: string; isBodyGiven: boolean; bytesAfter: number }[] = [];
+  /** Per analysed page: its URL, whether its body was given, its length after the analysis (0: moved), and the body. */
+  readonly seen: { url: string; isBodyGiven: boolean; bytesAfter: number; body: Uint8Array }[] = [];
 
   constructor(private readonly inner: WorkerPageAnalyzer) {
     this.workers = inner.workers;
@@ -58,7 +61,7 @@ class WatchedAnalyzer implements PageAnalyzer {
 
   async analyze(input: PageAnalysisInput): ReturnType<PageAnalyzer['analyze']> {
     const analysis = await this.inner.analyze(input);
-    this.seen.push({ url: input.url, isBodyGiven: input.isBodyGiven === true, bytesAfter: input.body.byteLength });
+    this.seen.push({ url: input.url, isBodyGiven: input.isBodyGiven === true, bytesAfter: input.body.byteLength, body: input.body });
     return analysis;
   }
 
@@ -177,8 +180,14 @@ describe('a decoded body given to the parse worker', () => {
       const isGzip = s.url.includes('/gz-');
       assert.equal(s.isBodyGiven, isGzip, `${s.url}: given only when decoded`);
       if (isGzip) assert.equal(s.bytesAfter, 0, `${s.url}: its memory moved`);
-      else assert.ok(s.bytesAfter > 200_000, `${s.url}: the body as received stays for its record`);
+      else assert.ok(s.bytesAfter > 300_000, `${s.url}: the body as received stays for its record`);
     }
+  });
+
+  test('once a page is written, its body as received is given back', () => {
+    const plain = watched.seen.filter((s) => !s.url.includes('/gz-'));
+    assert.equal(plain.length, 5);
+    for (const s of plain) assert.equal(s.body.byteLength, 0, `${s.url}: released after the crawl wrote it`);
   });
 
   test('pages, links and records are the same as with the analysis in the crawl thread', async () => {
@@ -200,5 +209,29 @@ describe('a decoded body given to the parse worker', () => {
       assert.notEqual(digest, payloadDigest(Buffer.from(pageOf(path, []))), `${path}: not of the decoded page`);
     }
     assert.ok(capturesOf(withWorker.dir).some((c) => c.includes('/gz-0 200 ')));
+  });
+
+  test('each response record holds the body exactly as the server sent it', () => {
+    for (const dir of [withWorker.dir, inThread.dir]) {
+      const lines = readFileSync(join(dir, 'warc', 'index.cdxj'), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '' && !l.includes('/robots.txt'));
+      assert.equal(lines.length, 1 + CHILDREN.length);
+      for (const line of lines) {
+        const j = JSON.parse(line.slice(line.indexOf('{'))) as { url: string; offset: string; length: string; filename: string };
+        const fd = openSync(join(dir, 'warc', j.filename), 'r');
+        try {
+          const record = readRecordAt(fd, Number(j.offset), Number(j.length));
+          assert.ok(record !== null, `${j.url}: a record`);
+          const block = record.block;
+          const payload = block.subarray(block.indexOf('\r\n\r\n') + 4);
+          const path = new URL(j.url).pathname;
+          const page = Buffer.from(path === '/' ? pageOf('/', CHILDREN) : pageOf(path, []));
+          assert.ok(payload.equals(path.startsWith('/gz-') ? gzipSync(page) : page), `${dir}: ${path}`);
+        } finally {
+          closeSync(fd);
+        }
+      }
+    }
   });
 });
