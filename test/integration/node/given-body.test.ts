@@ -14,7 +14,7 @@
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -26,8 +26,8 @@ import { WorkerPageAnalyzer, type PageAnalyzer } from '../../../src/node/analysi
 import { analyzerOf } from '../../../src/node/build-node.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
 import type { PageAnalysisInput } from '../../../src/parse/page-analysis.js';
-import { readLinkGraph } from '../../../src/store/link-graph-reader.js';
 import { readRecordAt } from '../../../src/store/warc/warc-reader.js';
+import { capturesOf, indexEntriesOf, linksOf, pagesOf } from '../../helpers/crawl-outputs.js';
 import { scratchDirs } from '../../helpers/scratch.js';
 
 const CHILDREN = [0, 1, 2, 3].flatMap((k) => [`/gz-${k}`, `/plain-${k}`]);
@@ -96,43 +96,6 @@ async function crawl(name: string, workers: number, analyzer?: PageAnalyzer): Pr
     analyzer === undefined ? {} : { components: { analyzer } },
   ).run(AbortSignal.timeout(60_000));
   return { dir, summary };
-}
-
-function pagesOf(dir: string): string[] {
-  return readFileSync(join(dir, 'pages.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => {
-      const p = JSON.parse(l) as Record<string, unknown>;
-      return JSON.stringify([p.url, p.title, p.simhash, p.lang, p.textDigest, p.payloadDigest, p.linkCounts]);
-    })
-    .sort();
-}
-
-async function linksOf(dir: string): Promise<string[]> {
-  const g = await readLinkGraph(join(dir, 'links'));
-  try {
-    const lines: string[] = [];
-    for (let s = 0; s < g.urls.length; s++) {
-      for (let e = g.csr.offsets[s] as number; e < (g.csr.offsets[s + 1] as number); e++) {
-        lines.push(`${g.urls[s]} -> ${g.urls[g.csr.targets[e] as number]}: ${g.anchorOf(e)}`);
-      }
-    }
-    return lines.sort();
-  } finally {
-    g.close();
-  }
-}
-
-function capturesOf(dir: string): string[] {
-  return readFileSync(join(dir, 'warc', 'index.cdxj'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '' && !l.includes('/robots.txt'))
-    .map((l) => {
-      const j = JSON.parse(l.slice(l.indexOf('{'))) as { url: string; status: string; digest: string; length: string };
-      return `${j.url} ${j.status} ${j.digest}`;
-    })
-    .sort();
 }
 
 before(async () => {
@@ -213,19 +176,16 @@ describe('a decoded body given to the parse worker', () => {
 
   test('each response record holds the body exactly as the server sent it', () => {
     for (const dir of [withWorker.dir, inThread.dir]) {
-      const lines = readFileSync(join(dir, 'warc', 'index.cdxj'), 'utf8')
-        .split('\n')
-        .filter((l) => l !== '' && !l.includes('/robots.txt'));
-      assert.equal(lines.length, 1 + CHILDREN.length);
-      for (const line of lines) {
-        const j = JSON.parse(line.slice(line.indexOf('{'))) as { url: string; offset: string; length: string; filename: string };
-        const fd = openSync(join(dir, 'warc', j.filename), 'r');
+      const entries = indexEntriesOf(dir);
+      assert.equal(entries.length, 1 + CHILDREN.length);
+      for (const j of entries) {
+        const fd = openSync(join(dir, 'warc', j.filename as string), 'r');
         try {
           const record = readRecordAt(fd, Number(j.offset), Number(j.length));
           assert.ok(record !== null, `${j.url}: a record`);
           const block = record.block;
           const payload = block.subarray(block.indexOf('\r\n\r\n') + 4);
-          const path = new URL(j.url).pathname;
+          const path = new URL(j.url as string).pathname;
           const page = Buffer.from(path === '/' ? pageOf('/', CHILDREN) : pageOf(path, []));
           assert.ok(payload.equals(path.startsWith('/gz-') ? gzipSync(page) : page), `${dir}: ${path}`);
         } finally {

@@ -10,7 +10,6 @@
  *     /pK    -> /pK-0 .. /pK-3       (20 pages of about 300 KB in all)
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { crawlConfigSchema } from '../../../src/config/crawl-config.js';
@@ -18,8 +17,8 @@ import { Crawl } from '../../../src/crawl/crawl.js';
 import { WorkerPageAnalyzer } from '../../../src/node/analysis/page-analyzer.js';
 import { analyzerOf } from '../../../src/node/build-node.js';
 import type { CrawlSummary } from '../../../src/node/crawl-stats.js';
-import { readLinkGraph } from '../../../src/store/link-graph-reader.js';
 import { startDripServer, type DripServer } from '../../helpers/drip-server.js';
+import { capturesOf, linksOf, pagesOf } from '../../helpers/crawl-outputs.js';
 import { scratchDirs } from '../../helpers/scratch.js';
 
 const WORDS = 'harbour pier tide ferry lighthouse chart anchor rope sail keel mast buoy'.split(' ');
@@ -62,47 +61,6 @@ async function crawl(name: string, analyzer?: WorkerPageAnalyzer): Promise<{ dir
     analyzer === undefined ? {} : { components: { analyzer } },
   ).run(AbortSignal.timeout(60_000));
   return { dir, summary };
-}
-
-/** Each page's URL with what its analysis gave, sorted by URL (the order of a crawl of 8 fetches at once varies). */
-function pagesOf(dir: string): string[] {
-  return readFileSync(join(dir, 'pages.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => {
-      const p = JSON.parse(l) as Record<string, unknown>;
-      return JSON.stringify([p.url, p.title, p.simhash, p.lang, p.textDigest, p.payloadDigest, p.linkCounts]);
-    })
-    .sort();
-}
-
-/** The link graph as sorted "source -> target: anchor" lines. */
-async function linksOf(dir: string): Promise<string[]> {
-  const g = await readLinkGraph(join(dir, 'links'));
-  try {
-    const lines: string[] = [];
-    for (let s = 0; s < g.urls.length; s++) {
-      for (let e = g.csr.offsets[s] as number; e < (g.csr.offsets[s + 1] as number); e++) {
-        lines.push(`${g.urls[s]} -> ${g.urls[g.csr.targets[e] as number]}: ${g.anchorOf(e)}`);
-      }
-    }
-    return lines.sort();
-  } finally {
-    g.close();
-  }
-}
-
-/** Response records in the CDXJ index: "url digest" lines, sorted. */
-function capturesOf(dir: string): string[] {
-  return readFileSync(join(dir, 'warc', 'index.cdxj'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => {
-      const j = JSON.parse(l.slice(l.indexOf('{'))) as { url: string; status: string; digest: string };
-      return `${j.url} ${j.status} ${j.digest}`;
-    })
-    .filter((c) => !c.includes('/robots.txt '))
-    .sort();
 }
 
 let oneAtATime: Awaited<ReturnType<typeof crawl>>;
