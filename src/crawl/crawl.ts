@@ -25,6 +25,7 @@ export interface CrawlOptions {
   /**
    * Components replacing the ones the configuration builds (fetcher, frontier, seen set, filter,
    * stores). In a collaborative crawl (`cluster.nodes` > 1) only the analyzer is used, shared by the nodes.
+   * The bodies a fetcher returns become the crawl's, which gives their memory back (`FetchOk`).
    */
   readonly components?: NodeComponents;
   /** Models the partitioning strategy reads (the true topic labels of `truth-topic`). */

@@ -113,7 +113,12 @@ interface MaybeResponse extends OutcomeBase {
   readonly response: ResponseHead | null;
 }
 
-/** A 2xx response with its body. */
+/**
+ * A 2xx response with its body. The crawl that receives it takes its bodies' memory: once the page
+ * is written, memory of 256 KiB or more is given back at once (`core/release-memory.ts`), and every
+ * view of it then reads as empty. A fetcher hands out bodies it keeps no use for (a fetcher of a
+ * crawl's `components` that serves pages from a cache copies them out).
+ */
 export interface FetchOk extends WithResponse {
   readonly kind: 'ok';
   /** The body after content decoding (empty for HEAD and bodiless statuses). */
