@@ -19,13 +19,23 @@
 export const MIN_RELEASED_BYTES = 256 * 1024;
 
 /**
+ * Whether the memory `view` is a view of is an ArrayBuffer of at least `minBytes` that no other
+ * Buffer can share: not shared memory, and larger than a slab of Node's Buffer pool. It may still
+ * hold other views of the caller's; only the caller knows whether it owns it all.
+ */
+export function isUnsharedMemory(view: ArrayBufferView, minBytes: number): boolean {
+  const memory = view.buffer;
+  return memory instanceof ArrayBuffer && memory.byteLength >= minBytes && memory.byteLength > Buffer.poolSize;
+}
+
+/**
  * Gives back the memory `view` is a view of, all of its ArrayBuffer, when it is at least
  * {@link MIN_RELEASED_BYTES}: every view of that memory reads as empty afterwards. The caller must
  * own that memory and be done with it. @returns whether the memory was released.
  */
 export function releaseMemory(view: ArrayBufferView): boolean {
-  const memory = view.buffer;
-  if (!(memory instanceof ArrayBuffer) || memory.byteLength < MIN_RELEASED_BYTES || memory.byteLength <= Buffer.poolSize) return false;
+  if (!isUnsharedMemory(view, MIN_RELEASED_BYTES)) return false;
+  const memory = view.buffer as ArrayBuffer;
   try {
     structuredClone(memory, { transfer: [memory] });
   } catch {

@@ -32,6 +32,7 @@
  * then keeps the page's records without a parse (see the page processor).
  */
 import type { Worker } from 'node:worker_threads';
+import { isUnsharedMemory } from '../../core/release-memory.js';
 import { startWorker } from './worker-entry.js';
 import { MessageBatch } from './message-batch.js';
 import { unpackAnalysis } from './packed-analysis.js';
@@ -280,7 +281,7 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
     const reply = await this.run(input.url, input.body.byteLength, (id) => {
       // A buffer of its own, moved to the worker: the caller keeps its body (the WARC record needs
       // it), unless it gives the body up and the body's memory can move without taking anything else.
-      const body = input.isBodyGiven === true && isMovable(input.body) ? input.body : copyOf(input.body);
+      const body = input.isBodyGiven === true && isUnsharedMemory(input.body, MIN_MOVED_BYTES) ? input.body : copyOf(input.body);
       return {
         request: {
           kind: 'analyze',
@@ -485,16 +486,9 @@ export class WorkerPageAnalyzer implements PageAnalyzer {
 }
 
 /**
- * Whether moving `bytes`' memory to another thread takes nothing else with it: memory of its own,
- * not a slab of Node's Buffer pool (which small Buffers share) nor shared memory. A view of part
- * of a larger buffer moves that whole buffer, which the caller gave up with the view.
+ * Smallest memory a given body is moved with rather than copied: below it, a copy costs little. A
+ * view of part of a larger buffer moves that whole buffer, which the caller gave up with the view.
  */
-function isMovable(bytes: Uint8Array): boolean {
-  const memory = bytes.buffer;
-  return memory instanceof ArrayBuffer && memory.byteLength >= MIN_MOVED_BYTES && memory.byteLength > Buffer.poolSize;
-}
-
-/** Smallest memory a given body is moved with rather than copied: below it, a copy costs little. */
 const MIN_MOVED_BYTES = 64 * 1024;
 
 /** A copy of `bytes` in a buffer of its own, to be moved to a worker. */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MIN_RELEASED_BYTES, releaseMemory } from '../../../src/core/release-memory.js';
+import { isUnsharedMemory, MIN_RELEASED_BYTES, releaseMemory } from '../../../src/core/release-memory.js';
 import { collectYoung } from '../../helpers/gc.js';
 
 const MiB = 2 ** 20;
@@ -59,4 +59,13 @@ test('memory that cannot be detached is left to the collector', () => {
   assert.equal(releaseMemory(view), false);
   assert.equal(view.length, 8 * 65536);
   assert.equal(new Uint8Array(memory.buffer)[3], 42);
+});
+
+test('isUnsharedMemory: memory of its own of the size asked, not a pool slab nor shared memory', () => {
+  const own = Buffer.allocUnsafeSlow(64 * 1024);
+  assert.equal(isUnsharedMemory(own, 64 * 1024), true);
+  assert.equal(isUnsharedMemory(own.subarray(0, 10), 64 * 1024), true, 'judged by its whole buffer');
+  assert.equal(isUnsharedMemory(own, 64 * 1024 + 1), false);
+  assert.equal(isUnsharedMemory(Buffer.from('pooled'), 0), false);
+  assert.equal(isUnsharedMemory(new Uint8Array(new SharedArrayBuffer(1 << 20)), 0), false);
 });
