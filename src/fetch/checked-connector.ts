@@ -3,7 +3,8 @@
  * the address with {@link checkAddress}, and only then connects, by IP, to that address, so the
  * check applies to the address actually connected to (a name that resolves differently later, DNS
  * rebinding, cannot slip past it). It records what each socket it opened cost (lookup, set-up) and
- * where it goes, for the outcome of the first request sent on it.
+ * where it goes, for the outcome of the first request sent on it, and makes every socket drop
+ * unsolicited `100 Continue` responses, which undici would fail (`interim-responses.ts`).
  *
  * Trust for https: Node's roots plus the crawl's extra CAs, in one TLS context built once
  * ({@link secureContextOf}).
@@ -20,6 +21,7 @@ import type { buildConnector } from 'undici';
 import type { ConfigIssue } from '../core/errors.js';
 import type { Resolver } from '../dns/resolver.js';
 import { checkAddress, type AddressKind, type AddressPolicy } from './address-guard.js';
+import { hideContinueResponses } from './interim-responses.js';
 
 /** What we know of a socket the connector opened. */
 export interface SocketInfo {
@@ -140,6 +142,7 @@ export class CheckedConnector {
         return;
       }
       this.openedCount++;
+      hideContinueResponses(socket);
       this.sockets.set(socket, {
         ip: ip ?? socket.remoteAddress?.replace(/^::ffff:/, '') ?? '',
         dnsMs,
