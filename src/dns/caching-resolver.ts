@@ -1,15 +1,22 @@
 /**
- * The crawler's resolver: a hosts map first (`--resolve`, hosts files), then a bounded cache of
- * answers with their time-to-live, then the system (system-lookup.ts: by default the DNS records' own
- * TTL, or the OS resolver with a default TTL when the records cannot be queried directly).
+ * The crawler's resolver: a hosts map first (`--resolve`, hosts files), names under `.invalid` as
+ * never resolving (RFC 6761), then a bounded cache of answers with their time-to-live, then the
+ * system (system-lookup.ts: by default the DNS records' own TTL, or the OS resolver with a default
+ * TTL when the records cannot be queried directly).
  *
  * Failures are kept too, for one of two times. A name that does not resolve (`isUnresolvable`:
  * NXDOMAIN, no address record) is a definite answer, kept `negativeTtlMs` (1 min): the crawl ends the
  * URLs of its host from the cache, one lookup a minute at most. A name server that did not answer
  * (a timeout, SERVFAIL) says nothing about the name: kept only `transientTtlMs` (5 s), so that the
  * next attempt, after its host's back-off, asks again rather than meeting the same failure.
+ *
+ * At most `maxLookups` names are looked up at once; the others wait their turn. A page can link to
+ * thousands of hosts the crawl has not met: asked all at once, a name server that limits its rate
+ * drops most of the queries, each then costs its timeout, and the OS resolver asked after it holds
+ * libuv's worker threads, which the crawl's file work needs (docs/architecture.md §5).
  */
 import { isIP } from 'node:net';
+import { ConcurrencyLimit } from '../core/concurrency-limit.js';
 import { canonicalHostName, type HostsMap } from './hosts-map.js';
 import { isUnresolvable, ResolveSource, type ResolveResult, type Resolver } from './resolver.js';
 import { systemLookup, type SystemAnswer, type SystemLookup } from './system-lookup.js';
@@ -37,9 +44,14 @@ export interface CachingResolverOptions {
   readonly transientTtlMs?: number;
   /** Most cached names (least recently used out first). Default 100,000. */
   readonly maxEntries?: number;
+  /** Most names looked up at once (the others wait their turn). Default {@link DEFAULT_MAX_LOOKUPS}. */
+  readonly maxLookups?: number;
   /** Clock in ms (injected in tests). Default Date.now. */
   readonly now?: () => number;
 }
+
+/** {@link CachingResolverOptions.maxLookups} by default. */
+export const DEFAULT_MAX_LOOKUPS = 32;
 
 interface Entry {
   readonly result: ResolveResult;
@@ -51,12 +63,20 @@ export class CachingResolver implements Resolver {
   private readonly cache = new Map<string, Entry>();
   private readonly inFlight = new Map<string, Promise<ResolveResult>>();
   private readonly lookup: SystemLookup & { cancel?: () => void };
+  private readonly lookups: ConcurrencyLimit;
   private readonly now: () => number;
   private isClosed = false;
 
+  /** @throws RangeError on a `maxLookups` that is not an integer >= 1. */
   constructor(private readonly options: CachingResolverOptions = {}) {
     this.lookup = options.lookup ?? systemLookup;
+    this.lookups = new ConcurrencyLimit(options.maxLookups ?? DEFAULT_MAX_LOOKUPS);
     this.now = options.now ?? Date.now;
+  }
+
+  /** Names being looked up now, and names waiting their turn. */
+  get lookupsInFlight(): { readonly active: number; readonly queued: number } {
+    return { active: this.lookups.active, queued: this.lookups.queued };
   }
 
   /** Cached names (for statistics). */
@@ -90,6 +110,14 @@ export class CachingResolver implements Resolver {
       return { kind: 'dns-error', code: 'EBADNAME', message: `not a host name: ${JSON.stringify(host)}`, source: ResolveSource.literal };
     const mapped = this.options.hostsMap?.lookup(name);
     if (mapped !== undefined) return { kind: 'ok', ip: mapped.ip, family: mapped.family, source: ResolveSource.hostsMap };
+    // RFC 6761 §6.4: names under .invalid never resolve, and resolvers answer so without asking.
+    if (name === 'invalid' || name.endsWith('.invalid'))
+      return {
+        kind: 'dns-error',
+        code: 'ENOTFOUND',
+        message: `${name}: the .invalid domain does not resolve`,
+        source: ResolveSource.literal,
+      };
     if (this.options.isSystemAllowed === false) {
       return {
         kind: 'dns-error',
@@ -112,7 +140,10 @@ export class CachingResolver implements Resolver {
   }
 
   close(): void {
-    if (!this.isClosed) this.lookup.cancel?.();
+    if (!this.isClosed) {
+      this.lookups.cancelWaiting(Object.assign(new Error('the resolver was closed'), { code: 'ECANCELLED' }));
+      this.lookup.cancel?.();
+    }
     this.isClosed = true;
     this.cache.clear();
   }
@@ -120,7 +151,7 @@ export class CachingResolver implements Resolver {
   private async query(name: string): Promise<ResolveResult> {
     let answer: SystemAnswer;
     try {
-      answer = await this.lookup(name);
+      answer = await this.lookups.run(() => this.lookup(name));
     } catch (err) {
       // A lookup function that throws is treated like a failed lookup, never as a crawl crash.
       answer = { kind: 'dns-error', code: (err as NodeJS.ErrnoException).code ?? 'EDNS', message: (err as Error).message };

@@ -17,11 +17,15 @@
  *   loses queries under load) the crawl took 15–18 s with the OS resolver asked again, 4–7 s without,
  *   as long as a crawl that keeps to the manual's own host.
  *
+ * The OS resolver is asked for {@link SystemLookupOptions.maxOsLookups} names at a time (one by
+ * default): however many names DNS cannot answer, three of the four threads stay with the crawl.
+ *
  * Departure: after an NXDOMAIN for a name with a dot, the search domains of resolv.conf are not
  * tried (a crawled URL names a whole host; `getaddrinfo` would try them).
  */
 import { promises as dns } from 'node:dns';
 import { readFile, stat } from 'node:fs/promises';
+import { ConcurrencyLimit } from '../core/concurrency-limit.js';
 import { canonicalHostName } from './hosts-map.js';
 
 /** What a system lookup returns: an address and how long it may be kept. */
@@ -43,6 +47,8 @@ export interface SystemLookupOptions {
   readonly resolve6?: RecordQuery;
   /** The OS resolver. Default `dns.lookup` (`getaddrinfo`). */
   readonly osLookup?: (host: string) => Promise<{ readonly address: string; readonly family: number }>;
+  /** Most OS resolver lookups at once (each holds one of libuv's four worker threads). Default 1. */
+  readonly maxOsLookups?: number;
   /** The hosts file the OS resolver reads. Default `/etc/hosts` (the `drivers\etc\hosts` of Windows there). */
   readonly hostsFile?: string;
 }
@@ -99,6 +105,7 @@ export function createSystemLookup(options: SystemLookupOptions = {}): SystemLoo
   const resolve4: RecordQuery = options.resolve4 ?? ((h) => dns.resolve4(h, { ttl: true }));
   const resolve6: RecordQuery = options.resolve6 ?? ((h) => dns.resolve6(h, { ttl: true }));
   const osLookup = options.osLookup ?? ((h: string) => dns.lookup(h));
+  const osLookups = new ConcurrencyLimit(options.maxOsLookups ?? 1);
   const hostsFile = new HostsFileNames(options.hostsFile ?? DEFAULT_HOSTS_FILE);
 
   /** Whether the OS resolver may know `host` although DNS has no address for it. */
@@ -130,7 +137,7 @@ export function createSystemLookup(options: SystemLookupOptions = {}): SystemLoo
     if (dnsFailure !== null && hasNoRecords && !(await mayKnowElsewhere(host))) return { kind: 'dns-error', ...dnsFailure };
     // DNS could not be asked, or the OS may know the name from elsewhere (/etc/hosts, mDNS), without a TTL.
     try {
-      const { address, family } = await osLookup(host);
+      const { address, family } = await osLookups.run(() => osLookup(host));
       return { kind: 'ok', ip: address, family: family === 6 ? 6 : 4, ttlMs: null };
     } catch (err) {
       return { kind: 'dns-error', ...errorOf(err) };

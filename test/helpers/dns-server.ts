@@ -68,14 +68,41 @@ function answer(query: Buffer, records: ReadonlyMap<string, string>, ttlSeconds:
   return Buffer.concat(parts);
 }
 
-/** Starts a server on 127.0.0.1 (a free port) answering `records` (name -> IPv4 address) with `ttlSeconds`. */
-export async function startTestDnsServer(records: ReadonlyMap<string, string>, ttlSeconds = 60): Promise<TestDnsServer> {
+/**
+ * A server of limited capacity, as public resolvers are: each answer leaves `delayMs` after its
+ * query, and a query that finds `maxPending` still unanswered is dropped (not logged).
+ */
+export interface DnsServerLoad {
+  readonly delayMs: number;
+  readonly maxPending: number;
+}
+
+/**
+ * Starts a server on 127.0.0.1 (a free port) answering `records` (name -> IPv4 address) with
+ * `ttlSeconds`, at once or, with `load`, as a server of limited capacity.
+ */
+export async function startTestDnsServer(
+  records: ReadonlyMap<string, string>,
+  ttlSeconds = 60,
+  load: DnsServerLoad | null = null,
+): Promise<TestDnsServer> {
   const lower = new Map([...records].map(([name, ip]) => [name.toLowerCase(), ip]));
   const queries: string[] = [];
   const socket: Socket = createSocket('udp4');
+  let pending = 0;
+  let isClosed = false;
   socket.on('message', (msg, peer) => {
     if (msg.length < 12) return;
-    socket.send(answer(msg, lower, ttlSeconds, queries), peer.port, peer.address);
+    if (load === null) {
+      socket.send(answer(msg, lower, ttlSeconds, queries), peer.port, peer.address);
+      return;
+    }
+    if (pending >= load.maxPending) return;
+    pending++;
+    setTimeout(() => {
+      pending--;
+      if (!isClosed) socket.send(answer(msg, lower, ttlSeconds, queries), peer.port, peer.address);
+    }, load.delayMs);
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);
@@ -87,6 +114,9 @@ export async function startTestDnsServer(records: ReadonlyMap<string, string>, t
   return {
     address: `127.0.0.1:${socket.address().port}`,
     queries,
-    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+    close: () => {
+      isClosed = true;
+      return new Promise<void>((resolve) => socket.close(() => resolve()));
+    },
   };
 }

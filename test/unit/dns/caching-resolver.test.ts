@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CachingResolver, type SystemAnswer } from '../../../src/dns/caching-resolver.js';
 import { HostsMap } from '../../../src/dns/hosts-map.js';
+import { isUnresolvable } from '../../../src/dns/resolver.js';
 
 /** A scripted system lookup that counts its calls. */
 function scripted(answers: Record<string, SystemAnswer>): { lookup: (h: string) => Promise<SystemAnswer>; calls: string[] } {
@@ -161,5 +162,67 @@ describe('CachingResolver', () => {
     assert.equal(res.kind === 'dns-error' ? res.code : '', 'ENOHOSTSMAP');
     assert.equal((await r.resolve('q.test')).kind, 'ok');
     assert.deepEqual(sys.calls, []);
+  });
+
+  it('looks up at most maxLookups names at once; the others wait their turn and are answered', async () => {
+    let running = 0;
+    let most = 0;
+    const gates: (() => void)[] = [];
+    const r = new CachingResolver({
+      maxLookups: 4,
+      lookup: async (h) => {
+        most = Math.max(most, ++running);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        running--;
+        return { kind: 'dns-error', code: 'ENOTFOUND', message: `no ${h}` };
+      },
+    });
+    const all = Promise.all(Array.from({ length: 50 }, (_, i) => r.resolve(`h${i}.example`)));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(r.lookupsInFlight, { active: 4, queued: 46 });
+    while (gates.length > 0 || running > 0) {
+      gates.splice(0).forEach((open) => open());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const results = await all;
+    assert.equal(most, 4);
+    assert.ok(results.every((x) => x.kind === 'dns-error' && x.code === 'ENOTFOUND' && x.source === 'dns'));
+    assert.deepEqual(r.lookupsInFlight, { active: 0, queued: 0 });
+  });
+
+  it('close ends the lookups still waiting their turn at once, and remembers none of them', async () => {
+    const gates: (() => void)[] = [];
+    const sys: string[] = [];
+    const r = new CachingResolver({
+      maxLookups: 1,
+      lookup: async (h) => {
+        sys.push(h);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        return { kind: 'ok', ip: '10.0.0.1', family: 4, ttlMs: 60_000 };
+      },
+    });
+    const first = r.resolve('a.example');
+    const waiting = [r.resolve('b.example'), r.resolve('c.example')];
+    await new Promise((resolve) => setImmediate(resolve));
+    r.close();
+    for (const w of await Promise.all(waiting)) assert.equal(w.kind === 'dns-error' ? w.code : w.kind, 'ECANCELLED');
+    gates.forEach((open) => open());
+    assert.equal((await first).kind, 'ok', 'the lookup under way finishes');
+    assert.deepEqual(sys, ['a.example'], 'the waiting names were never asked');
+    assert.equal(r.cacheSize, 0);
+  });
+
+  it('answers names under .invalid as not existing without a lookup, unless the hosts map has them', async () => {
+    const sys = scripted({});
+    const r = new CachingResolver({ hostsMap: HostsMap.fromEntries(['mapped.invalid=127.0.0.7']), lookup: sys.lookup });
+    for (const name of ['h1.invalid', 'A.B.INVALID', 'invalid', 'x.invalid.']) {
+      const res = await r.resolve(name);
+      assert.equal(res.kind === 'dns-error' ? res.code : res.kind, 'ENOTFOUND', name);
+      assert.ok(isUnresolvable(res), `${name}: a definite answer`);
+      assert.deepEqual(r.peek(name), res, `${name}: at hand for the fetch slots`);
+    }
+    assert.deepEqual(await r.resolve('mapped.invalid'), { kind: 'ok', ip: '127.0.0.7', family: 4, source: 'hosts-map' });
+    assert.equal((await r.resolve('invalid.example')).source, 'dns', 'only the domain itself');
+    assert.deepEqual(sys.calls, ['invalid.example']);
   });
 });

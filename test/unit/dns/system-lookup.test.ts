@@ -112,4 +112,26 @@ describe('system lookup', () => {
       ['localhost', 'local.test', 'xn--bcher-kva.example'],
     );
   });
+
+  test('the OS resolver is asked one name at a time, however many DNS could not answer', async () => {
+    let running = 0;
+    let most = 0;
+    const asked: string[] = [];
+    const lookup = createSystemLookup({
+      resolve4: async () => Promise.reject(failure('ETIMEOUT')),
+      resolve6: async () => Promise.reject(failure('ETIMEOUT')),
+      osLookup: async (host) => {
+        asked.push(host);
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        running--;
+        return { address: '192.0.2.9', family: 4 };
+      },
+      hostsFile: join(root, 'no-such-hosts-file'),
+    });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => lookup(`slow${i}.example`)));
+    assert.equal(most, 1);
+    assert.equal(asked.length, 20);
+    assert.ok(answers.every((a) => a.kind === 'ok' && a.ip === '192.0.2.9' && a.ttlMs === null));
+  });
 });
