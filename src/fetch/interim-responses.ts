@@ -26,6 +26,16 @@ const SPACE = 0x20;
 const CR = 0x0d;
 const LF = 0x0a;
 
+/** Whether byte `c` may stand at offset `i` of a `100` status line. */
+function fitsStatusLine(i: number, c: number): boolean {
+  if (i < PREFIX.length) return c === PREFIX[i];
+  if (i === 7) return c >= 0x30 && c <= 0x39; // the minor version
+  if (i === 8) return c === SPACE;
+  if (i === 9) return c === 0x31; // 1
+  if (i < 12) return c === 0x30; // 0, 0
+  return c === SPACE || c === CR || c === LF;
+}
+
 /**
  * How a response that starts with `data` begins: with a complete `100` interim head (its length in
  * bytes, the blank line included), `more` when the bytes so far could still be one, `none` when
@@ -33,20 +43,7 @@ const LF = 0x0a;
  */
 export function interimHeadLength(data: Uint8Array): number | 'more' | 'none' {
   const n = Math.min(data.length, STATUS_LINE_BYTES);
-  for (let i = 0; i < n; i++) {
-    const c = data[i] as number;
-    const isOk =
-      i < PREFIX.length
-        ? c === PREFIX[i]
-        : i === 7
-          ? c >= 0x30 && c <= 0x39
-          : i === 8
-            ? c === SPACE
-            : i < 12
-              ? c === (i === 9 ? 0x31 : 0x30)
-              : c === SPACE || c === CR || c === LF;
-    if (!isOk) return 'none';
-  }
+  for (let i = 0; i < n; i++) if (!fitsStatusLine(i, data[i] as number)) return 'none';
   if (data.length < STATUS_LINE_BYTES) return 'more';
   // The head ends at the first empty line (CRLF CRLF, or bare LFs as lenient parsers accept).
   for (let i = STATUS_LINE_BYTES - 1; i < data.length; i++) {
