@@ -38,6 +38,7 @@ export function progressLine(p: CrawlProgress, options: ProgressLineOptions = {}
     `hosts ${fmt(p.hosts)}`,
     ...(latency === null ? [] : [`fetch p50 ${milliseconds(latency.p50Ms)}, p95 ${milliseconds(latency.p95Ms)}`]),
     ...(p.unreachable === undefined ? [] : [unreachablePart(p.unreachable)]),
+    ...(p.robotsWaiting === undefined ? [] : [robotsWaitingPart(p.robotsWaiting)]),
     ...(x === undefined
       ? []
       : [
@@ -94,6 +95,14 @@ export function milliseconds(ms: number): string {
 const SEPARATOR = ' · ';
 
 /** `2 hosts not answering (a.test:8080: connection refused, ...), 1 given up`. */
+/** `2 hosts wait for robots.txt (a.example: HTTP 503, ...), next try in 14 min 50 s`. */
+function robotsWaitingPart(w: NonNullable<CrawlProgress['robotsWaiting']>): string {
+  return (
+    `${fmt(w.hosts)} host${w.hosts === 1 ? '' : 's'} wait${w.hosts === 1 ? 's' : ''} for robots.txt ` +
+    `(${w.first.join(', ')}${w.hosts > w.first.length ? ', ...' : ''}), next try in ${duration(w.nextTryInMs)}`
+  );
+}
+
 function unreachablePart(u: NonNullable<CrawlProgress['unreachable']>): string {
   const n = u.failing + u.givenUp;
   return (

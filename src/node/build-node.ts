@@ -467,6 +467,16 @@ function assembleNode(c: Checked): CrawlNode {
     unreachableRetryMs: (failures) => Math.min(rules.backoffMaxMs, rules.backoffBaseMs * 2 ** (failures - 1)),
     onRequest: (url, outcome, startedWallMs) => (processor as PageProcessor).robotsRequest(url, outcome, startedWallMs),
     onResult: (kind) => stats.robotsResult(kind),
+    onFailure: (failure) =>
+      log.warn('robots-unavailable', {
+        origin: failure.origin,
+        what: failure.what,
+        failures: failure.failures,
+        maxAttempts: config.robots.maxAttempts,
+        ...(failure.isGivenUp
+          ? { givenUp: true }
+          : { retryAt: new Date(clock.wallMs() + Math.max(0, failure.retryAtMs - clock.nowMs())).toISOString() }),
+      }),
     ...(config.seeds.robotsSitemaps
       ? { onSitemaps: (robotsUrl: string, urls: readonly string[]) => void announcedSitemaps(robotsUrl, urls) }
       : {}),
@@ -731,6 +741,7 @@ function assembleNode(c: Checked): CrawlNode {
     budget,
     numbered: numbered?.spaces ?? null,
     reachability,
+    robots,
     processor,
     onClosed: async () => {
       await ownLog?.close();

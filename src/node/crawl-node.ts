@@ -18,6 +18,7 @@ import { budgetRecordOf, readRecoveredTail, type RecoveredTail, type TailRecover
 import type { FrontierOpenOptions } from '../frontier-store/persistent-frontier.js';
 import type { NumberedSpaces } from '../url/numbered-spaces.js';
 import { describeFailure, type HostReachability } from './stages/host-reachability.js';
+import type { RobotsCache } from './stages/robots-cache.js';
 import type { CrawlStats, CrawlSummary } from './crawl-stats.js';
 import { StopReason, type CrawlEvents, type CrawlProgress } from '../obs/events.js';
 import { addExchangeTotals } from './collaboration/exchange-totals.js';
@@ -96,6 +97,8 @@ export interface CrawlNodeParts {
   readonly numbered: NumberedSpaces | null;
   /** Hosts that do not answer. */
   readonly reachability: HostReachability;
+  /** The robots.txt of each origin met; the progress events tell which wait for a failing one. */
+  readonly robots: RobotsCache;
   /**
    * How to read back the work of a run killed after its last checkpoint (tail-recovery.ts); null when
    * the crawl cannot (a memory frontier, no crawl log or no WARC files).
@@ -469,7 +472,10 @@ export class CrawlNode {
     };
   }
 
-  /** A progress event with the hosts that do not answer, and, in a collaborative crawl, the node's traffic so far. */
+  /**
+   * A progress event with the hosts that do not answer, those that wait on a robots.txt answered with
+   * an error, and, in a collaborative crawl, the node's traffic so far.
+   */
   private withLiveFigures(event: CrawlProgress): CrawlProgress {
     const { failing, givenUp } = this.parts.reachability.counts();
     const progress =
@@ -479,8 +485,17 @@ export class CrawlNode {
             ...event,
             unreachable: { failing, givenUp, hosts: this.parts.reachability.unreachable(3).map((h) => `${h.host}: ${describeFailure(h)}`) },
           };
+    const now = this.parts.clock.nowMs();
+    const waiting = this.parts.robots.waiting(now);
+    const withRobots =
+      waiting === null
+        ? progress
+        : {
+            ...progress,
+            robotsWaiting: { hosts: waiting.hosts, nextTryInMs: Math.max(0, waiting.nextTryAtMs - now), first: waiting.first },
+          };
     const budget = this.budgetUse(event);
-    const withBudget = budget === null ? progress : { ...progress, budget };
+    const withBudget = budget === null ? withRobots : { ...withRobots, budget };
     const c = this.parts.collab;
     if (c === null) return withBudget;
     const { sent, received, unconfirmed } = c.exchange.stats();

@@ -111,6 +111,12 @@ export interface CrawlProgress {
    */
   readonly unreachable?: { readonly failing: number; readonly givenUp: number; readonly hosts: readonly string[] };
   /**
+   * Hosts whose URLs wait to fetch again a robots.txt their server answered with an error (5xx,
+   * 429; RFC 9309 §2.3.1.4: complete disallow meanwhile): how many, the soonest next try in ms from
+   * the event, and the first few as `origin: answer`; absent when none does.
+   */
+  readonly robotsWaiting?: { readonly hosts: number; readonly nextTryInMs: number; readonly first: readonly string[] };
+  /**
    * On the crawl-wide events of an embedded collaborative crawl: the SPEC §5 metrics so far (overlap
    * (N − I)/N, diversity S/N, load balance max/mean pages, URLs exchanged per downloaded page).
    */

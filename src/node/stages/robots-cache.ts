@@ -68,6 +68,8 @@ export interface RobotsCacheOptions {
   readonly onRequest: (url: string, outcome: FetchOutcome, startedWallMs: number) => Promise<void>;
   /** Called with what each robots.txt fetch (after its redirects, unless aborted) led to (counters). */
   readonly onResult?: (kind: RobotsPolicyKind) => void;
+  /** Called after each failed robots.txt fetch (an error answer, or no answer). */
+  readonly onFailure?: (failure: RobotsFailure) => void;
   /** Called with the `Sitemap:` URLs of each robots.txt read (again at each refresh), when it announces any. */
   readonly onSitemaps?: (robotsUrl: string, sitemaps: readonly string[]) => void;
 }
@@ -85,7 +87,31 @@ interface Entry {
   givenUp: CrawlOutcomeKind | null;
   /** Why the host was given up, for the crawl log; null when it was not, or the outcome says it all. */
   givenUpDetail: string | null;
+  /** The server's answer to the last fetch when it failed with one (`HTTP 503`); null otherwise. */
+  lastAnswer: string | null;
   fetching: Promise<void> | null;
+}
+
+/** A failed robots.txt fetch, as {@link RobotsCacheOptions.onFailure} hears of it. */
+export interface RobotsFailure {
+  readonly origin: string;
+  /** What failed: the server's answer (`HTTP 503`) or how the request did (`timeout`). */
+  readonly what: string;
+  /** Failed fetches in a row, this one included. */
+  readonly failures: number;
+  /** When the next fetch may go; the host's URLs wait until then (RFC 9309 §2.3.1.4: complete disallow). */
+  readonly retryAtMs: number;
+  /** Whether the host's queued URLs are given up now (`robots.maxAttempts` reached, or no retry can help). */
+  readonly isGivenUp: boolean;
+}
+
+/** Origins whose URLs wait for a robots.txt that the server answered with an error; see {@link RobotsCache.waiting}. */
+export interface RobotsWaiting {
+  readonly hosts: number;
+  /** The soonest next fetch among them. */
+  readonly nextTryAtMs: number;
+  /** The first few as `origin: answer`. */
+  readonly first: readonly string[];
 }
 
 /** Failures that no retry will fix: the URLs are dropped with this very outcome. */
@@ -144,11 +170,39 @@ export class RobotsCache {
     return e !== undefined && e.rules !== null && e.fetching === null && nowMs < e.expiresAtMs ? e.rules : null;
   }
 
+  /**
+   * The origins whose URLs wait, at `nowMs`, to fetch again a robots.txt that the server answered
+   * with an error (5xx, 429), and when the soonest may; null when none does. Hosts that did not
+   * answer at all are host-reachability's to report.
+   */
+  waiting(nowMs: number, limit = 3): RobotsWaiting | null {
+    let hosts = 0;
+    let nextTryAtMs = Infinity;
+    const first: string[] = [];
+    for (const [origin, e] of this.entries) {
+      if (e.lastAnswer === null || e.givenUp !== null || e.fetching !== null || nowMs >= e.expiresAtMs) continue;
+      hosts++;
+      nextTryAtMs = Math.min(nextTryAtMs, e.expiresAtMs);
+      if (first.length < limit) first.push(`${origin}: ${e.lastAnswer}`);
+    }
+    return hosts === 0 ? null : { hosts, nextTryAtMs, first };
+  }
+
   /** Fetches the robots.txt of `origin` now (the caller holds a lease on the host). */
   async fetch(origin: string, signal: AbortSignal): Promise<RobotsFetchReport> {
     let entry = this.entries.get(origin);
     if (entry === undefined) {
-      entry = { rules: null, bytes: 0, crawlDelayMs: 0, expiresAtMs: 0, failures: 0, givenUp: null, givenUpDetail: null, fetching: null };
+      entry = {
+        rules: null,
+        bytes: 0,
+        crawlDelayMs: 0,
+        expiresAtMs: 0,
+        failures: 0,
+        givenUp: null,
+        givenUpDetail: null,
+        lastAnswer: null,
+        fetching: null,
+      };
       this.entries.set(origin, entry);
       this.shrink(origin);
     }
@@ -222,11 +276,13 @@ export class RobotsCache {
       this.setRules(origin, e, rules);
       e.crawlDelayMs = Math.min(rules.crawlDelayMs ?? 0, o.maxCrawlDelayMs);
       e.failures = 0;
+      e.lastAnswer = null;
       e.expiresAtMs = now + policy.expiresInMs;
       return;
     }
     this.setRules(origin, e, null);
     e.failures++;
+    e.lastAnswer = outcome.kind === 'http-error' ? `HTTP ${outcome.response.status}` : null;
     const hopeless = hopelessKind(outcome);
     const unanswered = connectionFailureOf(outcome);
     if (hopeless !== null || e.failures >= o.config.maxAttempts) {
@@ -241,6 +297,13 @@ export class RobotsCache {
     } else {
       e.expiresAtMs = now + policy.expiresInMs;
     }
+    o.onFailure?.({
+      origin,
+      what: e.lastAnswer ?? (unanswered === null ? outcome.kind : `${outcome.kind} (${unanswered.code})`),
+      failures: e.failures,
+      retryAtMs: e.expiresAtMs,
+      isGivenUp: e.givenUp !== null,
+    });
   }
 
   private fetchResult(outcome: FetchOutcome, hops: number): RobotsFetchResult {

@@ -55,6 +55,24 @@ describe('progress lines', () => {
     assert.equal(progressLine(p, { columns: 10 }), '125 s', 'a tiny one still shows the first part, cut to fit');
   });
 
+  it('say which hosts wait for a failing robots.txt, and when the next try comes', () => {
+    const one = { ...progress(5_000, 0, 0), robotsWaiting: { hosts: 1, nextTryInMs: 894_000, first: ['http://a.test: HTTP 503'] } };
+    assert.match(progressLine(one), / · 1 host waits for robots\.txt \(http:\/\/a\.test: HTTP 503\), next try in 14 min 54 s$/);
+    const many = {
+      ...progress(5_000, 0, 0),
+      robotsWaiting: {
+        hosts: 12,
+        nextTryInMs: 30_000,
+        first: ['http://a.test: HTTP 503', 'http://b.test: HTTP 429', 'http://c.test: HTTP 500'],
+      },
+    };
+    assert.match(
+      progressLine(many),
+      /12 hosts wait for robots\.txt \(http:\/\/a\.test: HTTP 503, .*c\.test: HTTP 500, \.\.\.\), next try in 30 s/,
+    );
+    assert.doesNotMatch(progressLine(progress(5_000, 0, 0)), /robots/);
+  });
+
   it('show how many of the queued URLs are parked on disk, when any are', () => {
     assert.match(progressLine(progress(5_000, 40, 8, 7_500)), / · frontier 10,000 \(7,500 on disk, 1 in flight\) · /);
     assert.match(progressLine(progress(5_000, 40, 8)), / · frontier 10,000 \(1 in flight\) · /);

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import type { FetchOutcome, Fetcher } from '../../../../src/fetch/fetcher.js';
 import { ManualClock } from '../../../../src/core/clock.js';
 import type { CrawlConfig } from '../../../../src/config/crawl-config.js';
-import { RobotsCache, type RobotsVerdict } from '../../../../src/node/stages/robots-cache.js';
+import { RobotsCache, type RobotsFailure, type RobotsVerdict } from '../../../../src/node/stages/robots-cache.js';
 import { drive, FakeFetcher, type Reply } from '../fake-web.js';
 
 const CONFIG: CrawlConfig['robots'] = {
@@ -26,6 +26,7 @@ function cache(route: (url: string, attempt: number) => Reply, config: Partial<C
   const clock = new ManualClock();
   const fake = new FakeFetcher(clock, route, 100);
   const requested: string[] = [];
+  const failures: RobotsFailure[] = [];
   const robots = new RobotsCache({
     config: { ...CONFIG, ...config },
     userAgent: 'shoalbot/1.0 (+https://example.org/bot)',
@@ -37,9 +38,10 @@ function cache(route: (url: string, attempt: number) => Reply, config: Partial<C
     onRequest: async (url) => {
       requested.push(url);
     },
+    onFailure: (f) => failures.push(f),
   });
   const fetch = (origin = ORIGIN) => drive(clock, robots.fetch(origin, new AbortController().signal));
-  return { clock, fake, robots, requested, fetch };
+  return { clock, fake, robots, requested, failures, fetch };
 }
 
 function kind(v: RobotsVerdict): string {
@@ -102,6 +104,30 @@ describe('RobotsCache', () => {
     assert.equal(requested.length, 3);
     assert.equal(kind(robots.verdict(ORIGIN, clock.nowMs() + CONFIG.maxAgeMs - 1)), 'given-up robots-unavailable');
     assert.equal(kind(robots.verdict(ORIGIN, clock.nowMs() + CONFIG.maxAgeMs)), 'fetch');
+  });
+
+  test('tells which origins wait on a robots.txt their server answered with an error, and hears of each failure', async () => {
+    const { clock, robots, fetch, failures } = cache((url, attempt) =>
+      url.startsWith('http://ok.test') ? { status: 200, body: 'User-agent: *\nAllow: /\n' } : { status: attempt === 1 ? 503 : 500 },
+    );
+    assert.equal(robots.waiting(0), null);
+    await fetch();
+    await fetch('http://ok.test');
+    const firstTry = failures[0]?.retryAtMs as number;
+    assert.deepEqual(failures, [{ origin: ORIGIN, what: 'HTTP 503', failures: 1, retryAtMs: firstTry, isGivenUp: false }]);
+    assert.equal(firstTry, 100 + CONFIG.retryMs, 'the retry comes retryMs after the answer');
+    assert.deepEqual(robots.waiting(clock.nowMs()), { hosts: 1, nextTryAtMs: firstTry, first: ['http://a.test: HTTP 503'] });
+    assert.equal(robots.waiting(firstTry), null, 'due: no longer waiting');
+    await clock.advanceTo(firstTry);
+    await fetch();
+    assert.deepEqual(robots.waiting(clock.nowMs())?.first, ['http://a.test: HTTP 500']);
+    await clock.advanceTo(failures[1]?.retryAtMs as number);
+    await fetch();
+    assert.deepEqual(
+      failures.map((f) => `${f.what} ${f.failures} ${f.isGivenUp}`),
+      ['HTTP 503 1 false', 'HTTP 500 2 false', 'HTTP 500 3 true'],
+    );
+    assert.equal(robots.waiting(clock.nowMs()), null, 'given up: its URLs end, nothing waits');
   });
 
   test('a name that does not resolve is given up at once, with that outcome, and the report says nothing was sent', async () => {
