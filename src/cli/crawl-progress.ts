@@ -97,18 +97,23 @@ const SEPARATOR = ' · ';
 /** `2 hosts not answering (a.test:8080: connection refused, ...), 1 given up`. */
 /** `2 hosts wait for robots.txt (a.example: HTTP 503, ...), next try in 14 min 50 s`. */
 function robotsWaitingPart(w: NonNullable<CrawlProgress['robotsWaiting']>): string {
-  return (
-    `${fmt(w.hosts)} host${w.hosts === 1 ? '' : 's'} wait${w.hosts === 1 ? 's' : ''} for robots.txt ` +
-    `(${w.first.join(', ')}${w.hosts > w.first.length ? ', ...' : ''}), next try in ${duration(w.nextTryInMs)}`
-  );
+  const verb = w.hosts === 1 ? 'waits' : 'wait';
+  return `${hostCount(w.hosts)} ${verb} for robots.txt ${firstOf(w.first, w.hosts)}, next try in ${duration(w.nextTryInMs)}`;
 }
 
 function unreachablePart(u: NonNullable<CrawlProgress['unreachable']>): string {
   const n = u.failing + u.givenUp;
-  return (
-    `${fmt(n)} host${n === 1 ? '' : 's'} not answering (${u.hosts.join(', ')}${n > u.hosts.length ? ', ...' : ''})` +
-    (u.givenUp > 0 ? `, ${fmt(u.givenUp)} given up` : '')
-  );
+  return `${hostCount(n)} not answering ${firstOf(u.hosts, n)}` + (u.givenUp > 0 ? `, ${fmt(u.givenUp)} given up` : '');
+}
+
+/** `1 host`, `12 hosts`. */
+function hostCount(n: number): string {
+  return `${fmt(n)} host${n === 1 ? '' : 's'}`;
+}
+
+/** `(a, b, c, ...)`: the first few of `n`, and dots when there are more. */
+function firstOf(first: readonly string[], n: number): string {
+  return `(${first.join(', ')}${n > first.length ? ', ...' : ''})`;
 }
 
 /** `parts` joined, keeping as many leading parts as fit in `columns - 1` characters (all without a width). */

@@ -73,6 +73,13 @@ describe('progress lines', () => {
     assert.doesNotMatch(progressLine(progress(5_000, 0, 0)), /robots/);
   });
 
+  it('name the hosts that do not answer, and how many are given up', () => {
+    const one = { ...progress(5_000, 0, 0), unreachable: { failing: 1, givenUp: 0, hosts: ['a.test:80: connection refused'] } };
+    assert.match(progressLine(one), / · 1 host not answering \(a\.test:80: connection refused\)$/);
+    const many = { ...progress(5_000, 0, 0), unreachable: { failing: 2, givenUp: 3, hosts: ['a', 'b', 'c'] } };
+    assert.match(progressLine(many), / · 5 hosts not answering \(a, b, c, \.\.\.\), 3 given up$/);
+  });
+
   it('show how many of the queued URLs are parked on disk, when any are', () => {
     assert.match(progressLine(progress(5_000, 40, 8, 7_500)), / · frontier 10,000 \(7,500 on disk, 1 in flight\) · /);
     assert.match(progressLine(progress(5_000, 40, 8)), / · frontier 10,000 \(1 in flight\) · /);
