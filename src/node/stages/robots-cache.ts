@@ -95,7 +95,7 @@ interface Entry {
 /** A failed robots.txt fetch, as {@link RobotsCacheOptions.onFailure} hears of it. */
 export interface RobotsFailure {
   readonly origin: string;
-  /** What failed: the server's answer (`HTTP 503`) or how the request did (`timeout`). */
+  /** What failed: the server's answer (`HTTP 503`), or how the request did (`connect timed out (connect-timeout)`). */
   readonly what: string;
   /** Failed fetches in a row, this one included. */
   readonly failures: number;
@@ -285,12 +285,12 @@ export class RobotsCache {
     e.lastAnswer = outcome.kind === 'http-error' ? `HTTP ${outcome.response.status}` : null;
     const hopeless = hopelessKind(outcome);
     const unanswered = connectionFailureOf(outcome);
+    const failure = unanswered === null ? null : `${describeFailure(unanswered)} (${unanswered.code})`;
     if (hopeless !== null || e.failures >= o.config.maxAttempts) {
       // Given up like a file that was read: the next series of attempts comes with the next refresh.
       // A host that never answered ends its URLs with how it failed, not as a robots.txt matter.
       e.givenUp = hopeless ?? unanswered?.kind ?? 'robots-unavailable';
-      e.givenUpDetail =
-        unanswered === null ? null : `robots.txt: ${describeFailure(unanswered)} (${unanswered.code}), ${e.failures} times in a row`;
+      e.givenUpDetail = failure === null ? null : `robots.txt: ${failure}, ${e.failures} times in a row`;
       e.expiresAtMs = now + o.config.maxAgeMs;
     } else if (unanswered !== null && o.unreachableRetryMs !== undefined) {
       e.expiresAtMs = now + o.unreachableRetryMs(e.failures);
@@ -299,7 +299,7 @@ export class RobotsCache {
     }
     o.onFailure?.({
       origin,
-      what: e.lastAnswer ?? (unanswered === null ? outcome.kind : `${outcome.kind} (${unanswered.code})`),
+      what: e.lastAnswer ?? failure ?? outcome.kind,
       failures: e.failures,
       retryAtMs: e.expiresAtMs,
       isGivenUp: e.givenUp !== null,

@@ -130,6 +130,27 @@ describe('RobotsCache', () => {
     assert.equal(robots.waiting(clock.nowMs()), null, 'given up: its URLs end, nothing waits');
   });
 
+  test('a host that refuses the connection is retried, named by how it failed, and left to host-reachability to show', async () => {
+    const refusing: Fetcher = {
+      fetch: async (r): Promise<FetchOutcome> => ({
+        kind: 'connect-error',
+        url: r.url,
+        ip: '10.0.0.1',
+        code: 'ECONNREFUSED',
+        message: 'refused',
+        timings: { dnsMs: 1, totalMs: 1 },
+      }),
+      close: async () => {},
+    };
+    const { robots, fetch, failures } = cache(() => ({ status: 200 }), {}, refusing);
+    await fetch();
+    assert.deepEqual(
+      failures.map((f) => [f.what, f.failures, f.isGivenUp]),
+      [['connection refused (ECONNREFUSED)', 1, false]],
+    );
+    assert.equal(robots.waiting(0), null);
+  });
+
   test('a name that does not resolve is given up at once, with that outcome, and the report says nothing was sent', async () => {
     const failing: Fetcher = {
       fetch: async (r): Promise<FetchOutcome> => ({
@@ -143,9 +164,13 @@ describe('RobotsCache', () => {
       }),
       close: async () => {},
     };
-    const { robots, fetch } = cache(() => ({ status: 200 }), {}, failing);
+    const { robots, fetch, failures } = cache(() => ({ status: 200 }), {}, failing);
     const report = await fetch();
     assert.equal(kind(robots.verdict(ORIGIN, 0)), 'given-up dns-error');
+    assert.deepEqual(
+      failures.map((f) => [f.what, f.failures, f.isGivenUp]),
+      [['dns-error', 1, true]],
+    );
     assert.equal(report.isWithoutRequest, true, 'the fetch loop then spares the host a politeness gap');
     assert.equal(report.connectionFailure, null, 'NXDOMAIN is an answer, not a name server that failed to give one');
   });
